@@ -1,0 +1,55 @@
+/**
+ * Builds the single executable `dist/surfcast`.
+ *
+ * What a plain `bun build --compile` would miss, and how it is embedded here:
+ * - the tide database: `@neaps/tide-database` reads `../generated/neaps.tcdb` relative to its own module at load
+ *   time; the plugin rewrites that read to an import `with {type: "file"}`, which embeds the file.
+ * - the default spot catalog: `src/spots/default-catalog.ts` imports it `with {type: "file"}`; the plugin points
+ *   that import at `SPOTS_SOURCE` when set (default `../shared/data/spots/surfspots.json`).
+ * - migrations: embedded as code (`src/db/migrations.gen.ts`).
+ */
+import type { BunPlugin } from "bun";
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+
+const root = resolve(import.meta.dir, "..");
+const outfile = process.env.OUTFILE ? resolve(process.env.OUTFILE) : join(root, "dist/surfcast");
+const spotsSource = resolve(process.env.SPOTS_SOURCE ?? join(root, "../shared/data/spots/surfspots.json"));
+
+if (!existsSync(spotsSource)) {
+  console.error(`build: spot catalog not found at ${spotsSource} (set SPOTS_SOURCE=path/to/surfspots.json)`);
+  process.exit(1);
+}
+
+const embedPlugin: BunPlugin = {
+  name: "surfcast-embed",
+  setup(build) {
+    build.onResolve({ filter: /surfspots\.json$/ }, () => ({ path: spotsSource }));
+    build.onLoad({ filter: /@neaps[\\/]tide-database[\\/]dist[\\/]node[\\/]index\.js$/ }, async (args) => {
+      const source = await Bun.file(args.path).text();
+      const tcdb = join(dirname(args.path), "../generated/neaps.tcdb");
+      const needle = "new URL(`../generated/neaps.tcdb`,import.meta.url)";
+      if (!source.includes(needle)) throw new Error("build: @neaps/tide-database changed how it loads neaps.tcdb");
+      const patched =
+        `import __surfcastTcdb from ${JSON.stringify(tcdb)} with { type: "file" };\n` +
+        source.replace(needle, "__surfcastTcdb");
+      return { contents: patched, loader: "js" };
+    });
+  },
+};
+
+const started = performance.now();
+const result = await Bun.build({
+  entrypoints: [join(root, "src/main.ts")],
+  compile: { outfile },
+  minify: true,
+  sourcemap: "linked",
+  target: "bun",
+  plugins: [embedPlugin],
+  define: { "process.env.SURFCAST_BUILD": JSON.stringify(new Date().toISOString()) },
+});
+if (!result.success) {
+  for (const message of result.logs) console.error(message);
+  process.exit(1);
+}
+console.log(`built ${outfile} in ${((performance.now() - started) / 1000).toFixed(1)}s (catalog: ${spotsSource})`);

@@ -1,0 +1,46 @@
+/** Plans and their default limits, from the spec's Limits table. */
+import type { Db } from "../db";
+import { plans } from "../db/schema";
+import { sql } from "drizzle-orm";
+
+export const PLAN_NAMES = ["starter", "growth", "pro", "scale", "early-access"] as const;
+export type PlanName = (typeof PLAN_NAMES)[number];
+
+export interface PlanLimits {
+  dailyLimit: number;
+  minuteLimit: number;
+  maxKeys: number;
+  attributionRequired: boolean;
+}
+
+/** Scale is "25,000 or more, custom": these are its defaults until an operator sets custom limits. */
+export const PLAN_DEFAULTS: Record<PlanName, PlanLimits> = {
+  starter: { dailyLimit: 500, minuteLimit: 60, maxKeys: 2, attributionRequired: true },
+  growth: { dailyLimit: 2_500, minuteLimit: 120, maxKeys: 5, attributionRequired: true },
+  pro: { dailyLimit: 10_000, minuteLimit: 300, maxKeys: 10, attributionRequired: false },
+  scale: { dailyLimit: 25_000, minuteLimit: 600, maxKeys: 25, attributionRequired: false },
+  "early-access": { dailyLimit: 500, minuteLimit: 60, maxKeys: 2, attributionRequired: true },
+};
+
+export function isPlanName(value: string): value is PlanName {
+  return (PLAN_NAMES as readonly string[]).includes(value);
+}
+
+/** Writes the plan table from PLAN_DEFAULTS (idempotent; run at every open). */
+export function seedPlans(db: Db): void {
+  for (const name of PLAN_NAMES) {
+    const p = PLAN_DEFAULTS[name];
+    db.insert(plans)
+      .values({ name, ...p })
+      .onConflictDoUpdate({
+        target: plans.name,
+        set: {
+          dailyLimit: sql`excluded.daily_limit`,
+          minuteLimit: sql`excluded.minute_limit`,
+          maxKeys: sql`excluded.max_keys`,
+          attributionRequired: sql`excluded.attribution_required`,
+        },
+      })
+      .run();
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * In-memory map from key hash to the principal it authenticates, so a request costs one hash and one Map
+ * lookup. Console changes made by another process are picked up by polling SQLite's `PRAGMA data_version`
+ * (it changes whenever another connection commits), at most once per `pollMs`.
+ */
+import { eq } from "drizzle-orm";
+import type { Db } from "../db";
+import { accounts, apiKeys } from "../db/schema";
+import { ApiError } from "../core/errors";
+import { PLAN_DEFAULTS, type PlanName } from "./plans";
+import { hashKey, isWellFormedKey } from "./keys";
+import type { Limits } from "./limiter";
+
+export interface Principal extends Limits {
+  keyId: string;
+  accountId: number;
+  plan: PlanName;
+}
+
+type Entry = { principal: Principal; revoked: boolean; disabled: boolean };
+
+export class KeyRegistry {
+  private byHash = new Map<string, Entry>();
+  private dataVersion = -1;
+  private lastPoll = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly pollMs = 1000,
+  ) {
+    this.reload();
+  }
+
+  /** Reloads when another connection has committed since the last look. Cheap; call often. */
+  poll(now = Date.now()): void {
+    if (now - this.lastPoll < this.pollMs) return;
+    this.lastPoll = now;
+    const version = (this.db.$client.query("PRAGMA data_version").get() as { data_version: number }).data_version;
+    if (version !== this.dataVersion) this.reload(version);
+  }
+
+  reload(version?: number): void {
+    this.dataVersion = version ?? (this.db.$client.query("PRAGMA data_version").get() as { data_version: number }).data_version;
+    const rows = this.db
+      .select({ key: apiKeys, account: accounts })
+      .from(apiKeys)
+      .innerJoin(accounts, eq(apiKeys.accountId, accounts.id))
+      .all();
+    const next = new Map<string, Entry>();
+    for (const { key, account } of rows) {
+      const plan = account.plan as PlanName;
+      const defaults = PLAN_DEFAULTS[plan];
+      next.set(key.hash, {
+        revoked: key.revokedAt !== null,
+        disabled: account.disabled,
+        principal: {
+          keyId: key.id,
+          accountId: account.id,
+          plan,
+          dailyLimit: account.dailyLimit ?? defaults.dailyLimit,
+          minuteLimit: account.minuteLimit ?? defaults.minuteLimit,
+        },
+      });
+    }
+    this.byHash = next;
+  }
+
+  /** The principal for a presented key, or the spec's 401 error. */
+  authenticate(key: string | null): Principal | ApiError {
+    if (key === null || !isWellFormedKey(key)) return new ApiError("invalid_key", "Missing or malformed API key. Send it as X-API-Key: <key> or Authorization: Bearer <key>.");
+    const entry = this.byHash.get(hashKey(key));
+    if (!entry || entry.revoked) return new ApiError("invalid_key", "Unknown or revoked API key.");
+    if (entry.disabled) return new ApiError("account_disabled", "The account of this API key is disabled.");
+    return entry.principal;
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * The composition root: opens the database and builds every service once. The HTTP server, the MCP server
+ * and the console commands all work on one `App`.
+ */
+import type { Config } from "./config";
+import { systemClock, type Clock } from "./core/clock";
+import { openDatabase, closeDatabase, type Db } from "./db";
+import { seedPlans } from "./access/plans";
+import { KeyRegistry } from "./access/registry";
+import { UsageMeter } from "./access/meter";
+import { SpotService } from "./spots/service";
+import { ForecastService } from "./forecast/service";
+import { TideService } from "./tides/service";
+
+export interface App {
+  config: Config;
+  clock: Clock;
+  db: Db;
+  keys: KeyRegistry;
+  meter: UsageMeter;
+  spots: SpotService;
+  forecasts: ForecastService;
+  tides: TideService;
+  close(): void;
+}
+
+export function openApp(config: Config, clock: Clock = systemClock): App {
+  const db = openDatabase(config.dataDir);
+  seedPlans(db);
+  const spots = SpotService.open(db);
+  const meter = new UsageMeter(db, clock);
+  return {
+    config,
+    clock,
+    db,
+    keys: new KeyRegistry(db),
+    meter,
+    spots,
+    forecasts: new ForecastService(db, clock, spots),
+    tides: new TideService(db, clock, spots),
+    close() {
+      meter.flush();
+      closeDatabase(db);
+    },
+  };
+}

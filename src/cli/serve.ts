@@ -1,0 +1,57 @@
+/** `surfcast serve` — the HTTP + MCP server with its background jobs, and a graceful stop. */
+import type { App } from "../app";
+import { log } from "../core/log";
+import { startHttpServer } from "../http/server";
+import { startForecastJobs } from "../forecast/jobs";
+import { startTideJobs } from "../tides/jobs";
+import { intFlag, noExtraPositionals, parse } from "./args";
+
+export const SERVE_HELP = `Usage: surfcast serve [--port N] [--host H] [--no-scheduler]
+
+Starts the API (/v1, /mcp, /openapi.json, /healthz) on http://HOST:PORT.
+  --port N          port to listen on (env PORT, default 8080; 0 picks a free port)
+  --host H          address to bind (env HOST, default 0.0.0.0)
+  --no-scheduler    do not run the twice-daily forecast refresh or the daily tide job
+SIGTERM or SIGINT stops accepting connections, finishes in-flight requests, flushes usage and exits 0.`;
+
+/** Usage counts are flushed this often (the crash-loss bound: a kill -9 loses at most this much). */
+const FLUSH_MS = 500;
+
+export function parseServeArgs(argv: string[]) {
+  const { values, positionals } = parse(argv, { port: { type: "string" }, host: { type: "string" }, "no-scheduler": { type: "boolean" } }, SERVE_HELP);
+  noExtraPositionals(positionals, 0, SERVE_HELP);
+  return { help: values.help === true, port: intFlag(values.port, "--port"), host: values.host, scheduler: values["no-scheduler"] ? false : undefined };
+}
+
+export async function runServe(app: App): Promise<number> {
+  const { config } = app;
+  const server = startHttpServer(app, config.port, config.host);
+  const jobs = config.scheduler ? [startTideJobs(app), startForecastJobs(app)] : [];
+  const flusher = setInterval(() => {
+    try {
+      app.meter.flush();
+    } catch (err) {
+      log.error("usage flush failed; will retry", { error: String(err) });
+    }
+  }, FLUSH_MS);
+  const shown = config.host === "0.0.0.0" ? "localhost" : config.host;
+  log.info(`surfcast listening on http://${shown}:${server.port}`, { dataDir: config.dataDir, scheduler: config.scheduler });
+  console.log(`Surfcast is serving on http://${shown}:${server.port} (data in ${config.dataDir})`);
+
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      log.info("stopping: finishing in-flight requests", { signal });
+      for (const job of jobs) job.stop();
+      await server.stop(false);
+      clearInterval(flusher);
+      app.close();
+      log.info("stopped cleanly");
+      resolve(0);
+    };
+    process.on("SIGTERM", () => void stop("SIGTERM"));
+    process.on("SIGINT", () => void stop("SIGINT"));
+  });
+}

@@ -1,0 +1,14 @@
+/**
+ * Parameter bounds from the spec (Limits §7). HTTP schemas, MCP tool schemas and the service-level checks
+ * are all built from this one table so /v1 and /mcp cannot drift apart.
+ */
+export const BOUNDS = {
+  q: { minLength: 2, maxLength: 200 },
+  limit: { minimum: 1, maximum: 50, default: 10 },
+  radius: { minimum: 0, maximum: 100, default: 50 },
+  days: { minimum: 1, maximum: 7, default: 7 },
+  lat: { minimum: -90, maximum: 90 },
+  lng: { minimum: -180, maximum: 180 },
+  /** Longest spot id accepted before it is rejected as not found without a lookup. */
+  idMaxLength: 200,
+} as const;

@@ -1,0 +1,42 @@
+/**
+ * The one injectable "now". Quotas, schedules, forecast windows and tide windows all read time from here,
+ * so tests can move time (UTC midnight rollover, schedules) without waiting.
+ */
+export interface Clock {
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+/** A clock tests can set and advance. */
+export class ManualClock implements Clock {
+  constructor(private t: number) {}
+  now(): number {
+    return this.t;
+  }
+  set(t: number | string | Date): void {
+    this.t = new Date(t).getTime();
+  }
+  advance(ms: number): void {
+    this.t += ms;
+  }
+}
+
+const DAY_MS = 86_400_000;
+
+/** `YYYY-MM-DD` of the UTC day containing `ms`. */
+export function utcDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** Epoch ms of the next UTC midnight after `ms`. */
+export function nextUtcMidnight(ms: number): number {
+  return Math.floor(ms / DAY_MS) * DAY_MS + DAY_MS;
+}
+
+/** Epoch ms of the start of the UTC hour containing `ms`. */
+export function utcHourStart(ms: number): number {
+  return Math.floor(ms / 3_600_000) * 3_600_000;
+}
+
+export { DAY_MS };

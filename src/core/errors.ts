@@ -1,0 +1,49 @@
+/**
+ * Typed domain errors. Services throw these; each adapter (HTTP, MCP) maps them to the spec's
+ * `{error:{code,message}}` in exactly one place.
+ */
+export type ErrorCode =
+  | "invalid_key"
+  | "account_disabled"
+  | "not_found"
+  | "no_forecast"
+  | "rate_limited"
+  | "invalid_request"
+  | "internal";
+
+export const ERROR_STATUS: Record<ErrorCode, number> = {
+  invalid_key: 401,
+  account_disabled: 401,
+  not_found: 404,
+  no_forecast: 404,
+  rate_limited: 429,
+  invalid_request: 400,
+  internal: 500,
+};
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+  toBody(): { error: { code: ErrorCode; message: string } } {
+    return { error: { code: this.code, message: this.message } };
+  }
+}
+
+export const invalidRequest = (message: string) => new ApiError("invalid_request", message);
+export const notFound = (message: string) => new ApiError("not_found", message);
+
+/** An operator mistake at the console (unknown plan, unknown account…): printed as a message, never a stack. */
+export class UserError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UserError";
+  }
+}

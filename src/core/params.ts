@@ -1,0 +1,92 @@
+/**
+ * Strict parameter parsing shared by /v1 (query strings) and /mcp (JSON arguments), so both reject the same
+ * input with the same message. Stricter than a generic coercer: a repeated parameter, hex (`0x1A`), `NaN`,
+ * `Infinity`, overflow (`1e309`) and non-integer integers are errors, each naming the parameter.
+ */
+import { BOUNDS } from "./bounds";
+import { invalidRequest } from "./errors";
+
+type NumberSpec = { kind: "number" | "integer"; minimum: number; maximum: number; default?: number };
+type StringSpec = { kind: "string"; minLength: number; maxLength: number };
+type ParamSpec = (NumberSpec | StringSpec) & { required?: boolean };
+
+type Raw = URLSearchParams | Record<string, unknown>;
+
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+const INTEGER = /^[+-]?\d+$/;
+
+function rawValue(raw: Raw, name: string): unknown {
+  if (raw instanceof URLSearchParams) {
+    const all = raw.getAll(name);
+    if (all.length > 1) throw invalidRequest(`Parameter '${name}' is given more than once.`);
+    return all[0];
+  }
+  return raw[name];
+}
+
+function describe(spec: NumberSpec): string {
+  return `${spec.kind === "integer" ? "an integer" : "a number"} from ${spec.minimum} to ${spec.maximum}`;
+}
+
+function parseNumber(name: string, value: unknown, spec: NumberSpec): number {
+  let n: number;
+  if (typeof value === "number") n = value;
+  else if (typeof value === "string" && (spec.kind === "integer" ? INTEGER : DECIMAL).test(value)) n = Number(value);
+  else throw invalidRequest(`Parameter '${name}' must be ${describe(spec)}.`);
+  if (!Number.isFinite(n) || (spec.kind === "integer" && !Number.isInteger(n)) || n < spec.minimum || n > spec.maximum) {
+    throw invalidRequest(`Parameter '${name}' must be ${describe(spec)}.`);
+  }
+  return n === 0 ? 0 : n; // folds -0
+}
+
+function parseString(name: string, value: unknown, spec: StringSpec): string {
+  if (typeof value !== "string") throw invalidRequest(`Parameter '${name}' must be a string.`);
+  const s = value.trim();
+  if (s.length < spec.minLength) throw invalidRequest(`Parameter '${name}' must be at least ${spec.minLength} characters long.`);
+  if (s.length > spec.maxLength) throw invalidRequest(`Parameter '${name}' must be at most ${spec.maxLength} characters long.`);
+  return s;
+}
+
+function parse<T>(raw: Raw, specs: Record<string, ParamSpec>): T {
+  const out: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(specs)) {
+    const value = rawValue(raw, name);
+    if (value === undefined || value === null) {
+      if (spec.required) throw invalidRequest(`Parameter '${name}' is required.`);
+      if (spec.kind !== "string" && spec.default !== undefined) out[name] = spec.default;
+      continue;
+    }
+    out[name] = spec.kind === "string" ? parseString(name, value, spec) : parseNumber(name, value, spec);
+  }
+  return out as T;
+}
+
+const limit: NumberSpec = { kind: "integer", ...BOUNDS.limit };
+const days: NumberSpec = { kind: "integer", ...BOUNDS.days };
+
+export interface SearchParams {
+  q: string;
+  limit: number;
+}
+export interface NearbyParams {
+  lat: number;
+  lng: number;
+  radius: number;
+  limit: number;
+}
+export interface DaysParams {
+  days: number;
+}
+
+export const parseSearchParams = (raw: Raw): SearchParams =>
+  parse(raw, { q: { kind: "string", ...BOUNDS.q, required: true }, limit });
+
+export const parseNearbyParams = (raw: Raw): NearbyParams =>
+  parse(raw, {
+    lat: { kind: "number", ...BOUNDS.lat, required: true },
+    lng: { kind: "number", ...BOUNDS.lng, required: true },
+    radius: { kind: "number", ...BOUNDS.radius },
+    limit,
+  });
+
+export const parseDaysParams = (raw: Raw): DaysParams => parse(raw, { days });

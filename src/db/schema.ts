@@ -1,0 +1,154 @@
+/**
+ * The whole database schema. `drizzle-kit generate` turns changes here into SQL under `drizzle/`,
+ * which `scripts/embed-migrations.ts` embeds into `src/db/migrations.gen.ts` for the compiled binary.
+ * Times are epoch milliseconds (UTC) unless a column says otherwise.
+ */
+import { sqliteTable, text, integer, real, primaryKey, index } from "drizzle-orm/sqlite-core";
+
+// ── spots ────────────────────────────────────────────────────────────────────────────────────────
+export const spots = sqliteTable(
+  "spots",
+  {
+    /** Stable slug, the public id. */
+    id: text("id").primaryKey(),
+    /** 16-hex id derived from the source record; also accepted as a spot id. */
+    hexId: text("hex_id").notNull().unique(),
+    name: text("name").notNull(),
+    country: text("country").notNull(),
+    region: text("region"),
+    lat: real("lat").notNull(),
+    lng: real("lng").notNull(),
+    /** Facing (bearing toward open water, degrees) given by an import; wins over the computed one. */
+    facingOverride: real("facing_override"),
+    /** Tideless flag given by an import (1/0); wins over the station rule. */
+    tidelessOverride: integer("tideless_override", { mode: "boolean" }),
+  },
+  (t) => [index("spots_country_idx").on(t.country)],
+);
+
+export const spotAliases = sqliteTable(
+  "spot_aliases",
+  {
+    spotId: text("spot_id")
+      .notNull()
+      .references(() => spots.id, { onDelete: "cascade" }),
+    alias: text("alias").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.spotId, t.alias] })],
+);
+
+/** Computed facing per spot (forecast/orientation). NULL facing = unknown (far from coast, no open arc). */
+export const spotFacing = sqliteTable("spot_facing", {
+  spotId: text("spot_id")
+    .primaryKey()
+    .references(() => spots.id, { onDelete: "cascade" }),
+  facing: real("facing"),
+  method: text("method").notNull(),
+  computedAt: integer("computed_at").notNull(),
+});
+
+/** The tide station chosen to represent a spot, or why it is tideless (tides/stations). */
+export const spotTideStation = sqliteTable("spot_tide_station", {
+  spotId: text("spot_id")
+    .primaryKey()
+    .references(() => spots.id, { onDelete: "cascade" }),
+  tideless: integer("tideless", { mode: "boolean" }).notNull(),
+  stationId: text("station_id"),
+  stationName: text("station_name"),
+  stationSource: text("station_source"),
+  distanceKm: real("distance_km"),
+  datum: text("datum"),
+  reason: text("reason").notNull(),
+  computedAt: integer("computed_at").notNull(),
+});
+
+// ── access ───────────────────────────────────────────────────────────────────────────────────────
+export const plans = sqliteTable("plans", {
+  name: text("name").primaryKey(),
+  dailyLimit: integer("daily_limit").notNull(),
+  minuteLimit: integer("minute_limit").notNull(),
+  maxKeys: integer("max_keys").notNull(),
+  attributionRequired: integer("attribution_required", { mode: "boolean" }).notNull(),
+});
+
+export const accounts = sqliteTable("accounts", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  email: text("email").notNull().unique(),
+  plan: text("plan")
+    .notNull()
+    .references(() => plans.name),
+  /** Custom limits (the Scale plan's "custom" terms); NULL = the plan's default. */
+  dailyLimit: integer("daily_limit"),
+  minuteLimit: integer("minute_limit"),
+  maxKeys: integer("max_keys"),
+  disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
+  createdAt: integer("created_at").notNull(),
+});
+
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    name: text("name").notNull(),
+    /** SHA-256 of the full key, hex. The key itself is never stored. */
+    hash: text("hash").notNull().unique(),
+    /** First characters of the key, for operators to recognise it (e.g. `sk_live_3f9a`). */
+    prefix: text("prefix").notNull(),
+    createdAt: integer("created_at").notNull(),
+    revokedAt: integer("revoked_at"),
+  },
+  (t) => [index("api_keys_account_idx").on(t.accountId)],
+);
+
+/** Counted requests per key, UTC day (`YYYY-MM-DD`) and endpoint name (`spots.search`, `mcp.get_tides`, …). */
+export const usageCounters = sqliteTable(
+  "usage_counters",
+  {
+    keyId: text("key_id").notNull(),
+    day: text("day").notNull(),
+    endpoint: text("endpoint").notNull(),
+    count: integer("count").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.keyId, t.day, t.endpoint] })],
+);
+
+/** Per-minute burst window per key (times of the requests admitted in the last 60 s), persisted across restarts. */
+export const rateLimitState = sqliteTable("rate_limit_state", {
+  keyId: text("key_id").primaryKey(),
+  /** JSON array of epoch-ms request times, oldest first. */
+  recent: text("recent").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+// ── forecasts and tides ─────────────────────────────────────────────────────────────────────────
+/** One forecast document per spot: the full stored horizon, sliced from "now" when served. */
+export const forecastDocuments = sqliteTable("forecast_documents", {
+  spotId: text("spot_id")
+    .primaryKey()
+    .references(() => spots.id, { onDelete: "cascade" }),
+  updatedAt: integer("updated_at").notNull(),
+  /** JSON: { hours: ForecastHour[], daily: DailyWeather[] } over the whole fetched horizon. */
+  body: text("body").notNull(),
+});
+
+export const tideExtremes = sqliteTable(
+  "tide_extremes",
+  {
+    spotId: text("spot_id")
+      .notNull()
+      .references(() => spots.id, { onDelete: "cascade" }),
+    time: integer("time").notNull(),
+    type: text("type", { enum: ["high", "low"] }).notNull(),
+    height: real("height").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.spotId, t.time] })],
+);
+
+/** Small key/value facts: catalog hash, tide window bounds, last refresh. */
+export const meta = sqliteTable("meta", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+});

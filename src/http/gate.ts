@@ -1,0 +1,111 @@
+/**
+ * The gate in front of the Elysia app. It runs before routing and validation, so a bad key always wins
+ * (401 beats 400/404), and it puts the rate-limit headers on every /v1 response produced under a key —
+ * including 400, 404, 429 and 500. Order per /v1 request:
+ *   CORS preflight → authenticate → method check → admit (quota + burst, count) → route → headers.
+ * /mcp requests are authenticated here too; their tool calls are admitted per call by the MCP adapter.
+ */
+import type { App } from "../app";
+import { ApiError } from "../core/errors";
+import { log } from "../core/log";
+import { keyFromHeaders } from "../access/keys";
+import type { EndpointName } from "../access/meter";
+import type { Principal } from "../access/registry";
+import { CORS_EXPOSE, errorResponse, internalError, withHeaders } from "./respond";
+
+type Handler = (req: Request) => Response | Promise<Response>;
+export type McpHandler = (req: Request, principal: Principal) => Promise<Response>;
+
+const principals = new WeakMap<Request, Principal>();
+
+/** The principal the gate authenticated for this request (only set on /v1 requests). */
+export function principalOf(req: Request): Principal {
+  const p = principals.get(req);
+  if (!p) throw new Error("principalOf: request did not pass the gate");
+  return p;
+}
+
+const CORS_BASE = { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": CORS_EXPOSE };
+
+function preflight(path: string): Response {
+  const mcp = path === "/mcp";
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...CORS_BASE,
+      "Access-Control-Allow-Methods": mcp ? "GET, POST, DELETE, OPTIONS" : "GET, HEAD, OPTIONS",
+      "Access-Control-Allow-Headers": "X-API-Key, Authorization, Content-Type, If-None-Match, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID",
+      "Access-Control-Max-Age": "86400",
+    },
+  });
+}
+
+/** Which usage counter a /v1 path belongs to; null = not counted (usage itself, unknown paths). */
+export function endpointOf(path: string): EndpointName | null {
+  if (path === "/v1/spots") return "spots.search";
+  if (path === "/v1/spots/nearby") return "spots.nearby";
+  if (!path.startsWith("/v1/spots/")) return null;
+  const rest = path.slice("/v1/spots/".length);
+  const slash = rest.indexOf("/");
+  if (slash === -1) return rest.length > 0 ? "spots.get" : null;
+  if (slash === 0) return null;
+  const tail = rest.slice(slash);
+  return tail === "/forecast" ? "forecast" : tail === "/tides" ? "tides" : null;
+}
+
+function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start === -1) return "/";
+  const q = url.indexOf("?", start);
+  return q === -1 ? url.slice(start) : url.slice(start, q);
+}
+
+export function createGate(app: App, routes: Handler, mcp: McpHandler): Handler {
+  const guarded = async (req: Request, path: string): Promise<Response> => {
+    app.keys.poll();
+    const principal = app.keys.authenticate(keyFromHeaders(req.headers));
+    if (principal instanceof ApiError) return errorResponse(principal, CORS_BASE);
+
+    if (path === "/mcp") return mcp(req, principal);
+
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      const res = errorResponse(new ApiError("invalid_request", `Method ${req.method} is not allowed; every /v1 endpoint is GET.`), {
+        ...CORS_BASE,
+        ...app.meter.headers(principal),
+        Allow: "GET, HEAD",
+      });
+      return new Response(res.body, { status: 405, headers: res.headers });
+    }
+
+    const admission = app.meter.admit(principal, endpointOf(path));
+    if (!admission.verdict.allowed) {
+      const which = admission.verdict.blockedBy === "daily" ? "Daily quota" : "Per-minute burst limit";
+      return errorResponse(new ApiError("rate_limited", `${which} exceeded. Retry after ${admission.verdict.retryAfterSeconds} s.`), {
+        ...CORS_BASE,
+        ...admission.headers,
+        "Retry-After": String(admission.verdict.retryAfterSeconds),
+      });
+    }
+    principals.set(req, principal);
+    let res: Response;
+    try {
+      res = await routes(req);
+    } catch (err) {
+      log.error("unhandled error in route", { path, error: String(err) });
+      res = errorResponse(internalError());
+    }
+    return withHeaders(res, { ...CORS_BASE, ...admission.headers });
+  };
+
+  return async (req: Request): Promise<Response> => {
+    const path = pathOf(req.url);
+    try {
+      if (req.method === "OPTIONS") return preflight(path);
+      if (path === "/mcp" || path === "/v1" || path.startsWith("/v1/")) return await guarded(req, path);
+      return withHeaders(await routes(req), CORS_BASE);
+    } catch (err) {
+      log.error("unhandled error", { path, error: String(err) });
+      return errorResponse(internalError(), CORS_BASE);
+    }
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * The /v1 routes: thin adapters that parse parameters strictly, call one service function and serialize.
+ * Elysia's own validation runs too (the schemas document the API); its failures map to the same 400.
+ */
+import { Elysia } from "elysia";
+import type { App } from "../app";
+import { ApiError } from "../core/errors";
+import { log } from "../core/log";
+import { parseDaysParams, parseNearbyParams, parseSearchParams } from "../core/params";
+import { principalOf } from "./gate";
+import { errorResponse, internalError, json } from "./respond";
+import { daysQuery, idParams, nearbyQuery, searchQuery } from "./schemas";
+
+function queryOf(request: Request): URLSearchParams {
+  const url = request.url;
+  const q = url.indexOf("?");
+  return new URLSearchParams(q === -1 ? "" : url.slice(q + 1));
+}
+
+/**
+ * Elysia's validator rejected the request: re-run the strict parser of that route for the canonical message
+ * (the strict parser rejects everything Elysia's does), else name the property Elysia reported.
+ */
+function validationMessage(request: Request, error: unknown): string {
+  const path = new URL(request.url).pathname;
+  const parser = path === "/v1/spots" ? parseSearchParams : path === "/v1/spots/nearby" ? parseNearbyParams : parseDaysParams;
+  try {
+    parser(queryOf(request));
+  } catch (err) {
+    if (err instanceof ApiError) return err.message;
+  }
+  const property = (error as { valueError?: { path?: string } }).valueError?.path?.replace(/^\//, "");
+  return property ? `Parameter '${property}' is invalid.` : "Invalid request parameters.";
+}
+
+export function createRoutes(app: App) {
+  return new Elysia()
+    .onError(({ code, error, request }) => {
+      if (error instanceof ApiError) return errorResponse(error);
+      if (code === "NOT_FOUND") return errorResponse(new ApiError("not_found", `No such endpoint: ${new URL(request.url).pathname}`));
+      if (code === "VALIDATION" || code === "PARSE") return errorResponse(new ApiError("invalid_request", validationMessage(request, error)));
+      log.error("route failed", { url: request.url, error: String(error) });
+      return errorResponse(internalError());
+    })
+    .get("/healthz", () => ({ status: "ok" }), { detail: { hide: true } })
+    .get("/v1/spots", ({ request }) => json(app.spots.search(parseSearchParams(queryOf(request)))), {
+      query: searchQuery,
+      detail: { operationId: "searchSpots", summary: "Search spots by name, alias or country" },
+    })
+    .get("/v1/spots/nearby", ({ request }) => json(app.spots.nearby(parseNearbyParams(queryOf(request)))), {
+      query: nearbyQuery,
+      detail: { operationId: "spotsNearby", summary: "Spots within a radius of a coordinate, closest first" },
+    })
+    .get("/v1/spots/:id", ({ params }) => json(app.spots.get(params.id)), {
+      params: idParams,
+      detail: { operationId: "getSpot", summary: "One spot by slug or 16-hex id" },
+    })
+    .get(
+      "/v1/spots/:id/forecast",
+      ({ params, request }) => {
+        const { days } = parseDaysParams(queryOf(request));
+        const served = app.forecasts.get(params.id, days);
+        const headers = { ETag: served.etag, "Cache-Control": `private, max-age=${served.maxAgeSeconds}`, Vary: "X-API-Key, Authorization" };
+        if (request.headers.get("if-none-match") === served.etag) return new Response(null, { status: 304, headers });
+        return json(served.body, 200, headers);
+      },
+      {
+        params: idParams,
+        query: daysQuery,
+        detail: { operationId: "getForecast", summary: "Hourly forecast with ratings, from the current UTC hour" },
+      },
+    )
+    .get("/v1/spots/:id/tides", ({ params, request }) => json(app.tides.get(params.id, parseDaysParams(queryOf(request)).days)), {
+      params: idParams,
+      query: daysQuery,
+      detail: { operationId: "getTides", summary: "Stored tide extremes from now forward" },
+    })
+    .get("/v1/usage", ({ request }) => json(app.meter.report(principalOf(request))), {
+      detail: { operationId: "getUsage", summary: "Usage of the presented key over the last 30 UTC days" },
+    });
+}

@@ -1,0 +1,101 @@
+/**
+ * surfcast — entry point of the single executable: argument parsing and dispatch only.
+ */
+import { loadConfig } from "./config";
+import { openApp } from "./app";
+import { UserError } from "./core/errors";
+import { setLogLevel } from "./core/log";
+import { ACCOUNTS_HELP, runAccounts } from "./cli/accounts";
+import { KEYS_HELP, runKeys } from "./cli/keys";
+import { REFRESH_HELP, runRefresh } from "./cli/refresh";
+import { SERVE_HELP, parseServeArgs, runServe } from "./cli/serve";
+import { SPOTS_HELP, runSpots } from "./cli/spots";
+
+const VERSION = "1.0.0";
+
+const HELP = `surfcast ${VERSION} — a self-hosted surf spot, forecast and tide API in one executable
+
+Usage: surfcast [--data-dir DIR] COMMAND [options]
+
+Commands:
+  serve                 run the API server (/v1, /mcp, /openapi.json, /healthz)
+  accounts              create, disable, enable and list accounts
+  keys                  create, revoke and list API keys
+  refresh               fetch fresh forecasts from Open-Meteo now
+  spots import FILE     import spots from JSON, GeoJSON or CSV
+
+Global options:
+  --data-dir DIR        where the database lives (env SURFCAST_DATA_DIR, default ./var)
+  -h, --help            show help (also after any command: surfcast keys --help)
+  -v, --version         print the version
+
+Start here: surfcast accounts create you@example.com --plan starter
+            surfcast keys create you@example.com --name laptop
+            surfcast serve`;
+
+const COMMAND_HELP: Record<string, string> = { serve: SERVE_HELP, accounts: ACCOUNTS_HELP, keys: KEYS_HELP, refresh: REFRESH_HELP, spots: SPOTS_HELP };
+
+/** Takes the global `--data-dir` out of argv wherever it stands. */
+function extractDataDir(argv: string[]): { dataDir?: string; rest: string[] } {
+  const rest: string[] = [];
+  let dataDir: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--data-dir") {
+      dataDir = argv[++i];
+      if (dataDir === undefined || dataDir === "") throw new UserError("--data-dir needs a directory");
+    } else if (a.startsWith("--data-dir=")) dataDir = a.slice("--data-dir=".length);
+    else rest.push(a);
+  }
+  return { dataDir, rest };
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { dataDir, rest } = extractDataDir(argv);
+  const [command, ...args] = rest;
+  if (command === undefined || command === "help" || command === "--help" || command === "-h") {
+    console.log(HELP);
+    return 0;
+  }
+  if (command === "--version" || command === "-v" || command === "version") {
+    console.log(VERSION);
+    return 0;
+  }
+  const help = COMMAND_HELP[command];
+  if (!help) throw new UserError(`unknown command "${command}"\n\n${HELP}`);
+  if (args.includes("--help") || args.includes("-h")) {
+    console.log(help);
+    return 0;
+  }
+
+  const serveFlags = command === "serve" ? parseServeArgs(args) : {};
+  const config = loadConfig({ dataDir, ...serveFlags });
+  setLogLevel(config.logLevel);
+  const app = openApp(config);
+  if (command === "serve") return runServe(app);
+  try {
+    switch (command) {
+      case "accounts":
+        runAccounts(app, args);
+        return 0;
+      case "keys":
+        runKeys(app, args);
+        return 0;
+      case "refresh":
+        return await runRefresh(app, args);
+      default:
+        return await runSpots(app, args);
+    }
+  } finally {
+    app.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    if (err instanceof UserError) console.error(`surfcast: ${err.message}`);
+    else console.error(`surfcast: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    process.exit(err instanceof UserError ? 2 : 1);
+  },
+);

@@ -1,0 +1,71 @@
+/**
+ * Drives the real compiled binary: console commands and a running server on a free port.
+ */
+import { BINARY, tempDir } from "./env";
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function cli(dataDir: string, args: string[], env: Record<string, string> = {}): CliResult {
+  const r = Bun.spawnSync([BINARY, "--data-dir", dataDir, ...args], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
+  return { code: r.exitCode ?? -1, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
+}
+
+/** Creates an account (if needed) and a key; returns the key in clear. */
+export function createKey(dataDir: string, email = "dev@example.com", plan = "scale", extra: string[] = []): string {
+  const accounts = cli(dataDir, ["accounts", "list", "--json"]);
+  if (!accounts.stdout.includes(`"${email}"`)) {
+    const made = cli(dataDir, ["accounts", "create", email, "--plan", plan, ...extra]);
+    if (made.code !== 0) throw new Error(`accounts create failed: ${made.stderr}`);
+  }
+  const r = cli(dataDir, ["keys", "create", email, "--name", `test-${Math.random().toString(36).slice(2, 8)}`]);
+  if (r.code !== 0) throw new Error(`keys create failed: ${r.stderr}`);
+  return r.stdout.trim().split("\n").at(-1)!;
+}
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  proc: ReturnType<typeof Bun.spawn>;
+  output(): string;
+  /** Sends a signal and waits for exit; returns the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number>;
+}
+
+/** Starts `surfcast serve` on a free port and waits for its "http://" line. */
+export async function startServer(opts: { dataDir?: string; env?: Record<string, string>; args?: string[] } = {}): Promise<RunningServer> {
+  const dataDir = opts.dataDir ?? tempDir("server");
+  const proc = Bun.spawn([BINARY, "--data-dir", dataDir, "serve", "--port", "0", "--host", "127.0.0.1", ...(opts.args ?? ["--no-scheduler"])], {
+    env: { ...process.env, SURFCAST_OPEN_METEO_MARINE_URL: "http://127.0.0.1:9", SURFCAST_OPEN_METEO_FORECAST_URL: "http://127.0.0.1:9", ...opts.env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  let out = "";
+  const decoder = new TextDecoder();
+  const pump = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const chunk of stream) out += decoder.decode(chunk);
+  };
+  void pump(proc.stdout as ReadableStream<Uint8Array>);
+  void pump(proc.stderr as ReadableStream<Uint8Array>);
+  const deadline = Date.now() + 20_000;
+  let url: string | undefined;
+  while (!url) {
+    const m = /Surfcast is serving on (http:\/\/[^\s]+)/.exec(out);
+    if (m) url = m[1]!.replace("localhost", "127.0.0.1");
+    else if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start:\n${out}`);
+    else await Bun.sleep(20);
+  }
+  return {
+    url,
+    dataDir,
+    proc,
+    output: () => out,
+    async stop(signal = "SIGTERM") {
+      proc.kill(signal);
+      return await proc.exited;
+    },
+  };
+}

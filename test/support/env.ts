@@ -1,0 +1,16 @@
+/** Paths and temp dirs shared by the tests. */
+import { mkdtempSync, mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+export const ROOT = resolve(import.meta.dir, "../..");
+export const BINARY = join(ROOT, "dist/surfcast");
+export const SHARED = resolve(ROOT, "../shared");
+export const CATALOG_PATH = join(SHARED, "data/spots/surfspots.json");
+export const OPEN_METEO_FIXTURES = join(SHARED, "data/open-meteo");
+
+/** A fresh directory under .test-tmp/ (git-ignored), kept after the run for post-mortems. */
+export function tempDir(prefix: string): string {
+  const base = join(ROOT, ".test-tmp");
+  mkdirSync(base, { recursive: true });
+  return mkdtempSync(join(base, prefix + "-"));
+}
