@@ -8,6 +8,7 @@ import { ManualClock, systemClock, type Clock } from "../../src/core/clock";
 import { createAccount, createKey } from "../../src/access/accounts";
 import { startHttpServer } from "../../src/http/server";
 import { tempDir } from "./env";
+import { apiFetch } from "./http";
 
 export interface TestServer {
   app: App;
@@ -45,7 +46,7 @@ export async function startTestServer(opts: { clock?: Clock; dataDir?: string; e
     get(path, key, headers = {}) {
       const h: Record<string, string> = { ...headers };
       if (key) h["X-API-Key"] = key;
-      return fetch(url + path, { headers: h });
+      return apiFetch(url + path, { headers: h });
     },
     async close() {
       await server.stop(true);
