@@ -4,7 +4,7 @@
  */
 import { Elysia } from "elysia";
 import type { App } from "../app";
-import { ApiError } from "../core/errors";
+import { ApiError, notFound } from "../core/errors";
 import { log } from "../core/log";
 import { parseDaysParams, parseNearbyParams, parseSearchParams } from "../core/params";
 import { principalOf } from "./gate";
@@ -38,6 +38,8 @@ export function createRoutes(app: App) {
     .onError(({ code, error, request }) => {
       if (error instanceof ApiError) return errorResponse(error);
       if (code === "NOT_FOUND") return errorResponse(new ApiError("not_found", `No such endpoint: ${new URL(request.url).pathname}`));
+      // A path id that does not even decode names no spot: 404, as the spec lists for spot paths.
+      if (code === "VALIDATION" && (error as { type?: string }).type === "params") return errorResponse(notFound("No spot with that id."));
       if (code === "VALIDATION" || code === "PARSE") return errorResponse(new ApiError("invalid_request", validationMessage(request, error)));
       log.error("route failed", { url: request.url, error: String(error) });
       return errorResponse(internalError());
