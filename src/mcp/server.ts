@@ -1,11 +1,94 @@
 /**
- * The MCP server at /mcp. STUB — filled in by the MCP issue (#7).
+ * The MCP server at /mcp: Streamable HTTP in stateless mode with JSON responses. Every POST gets a fresh
+ * McpServer and transport (no session map to grow, bound or expire; each request carries its own API key,
+ * already authenticated by the gate). GET (a server-sent event stream) and DELETE (ending a session) have
+ * nothing to offer without sessions and answer 405.
+ *
+ * Only tool calls are metered, each as `mcp.<tool>`: initialize, tools/list and pings are free.
  */
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { version } from "../../package.json";
 import type { App } from "../app";
-import type { McpHandler } from "../http/gate";
+import type { Principal } from "../access/registry";
 import { ApiError } from "../core/errors";
-import { errorResponse } from "../http/respond";
+import { log } from "../core/log";
+import type { McpHandler } from "../http/gate";
+import { CORS_EXPOSE, internalError, json, withHeaders } from "../http/respond";
+import { createOriginPolicy } from "./origin";
+import { TOOLS, type ToolDefinition } from "./tools";
 
-export function createMcpHandler(_app: App): McpHandler {
-  return async () => errorResponse(new ApiError("not_found", "The MCP endpoint is not available yet."));
+const INSTRUCTIONS =
+  "Surfcast serves surf spots worldwide, hourly surf forecasts with 1..5 ratings per surfer level, and tide times. " +
+  "Find a spot's id with search_spots (by name or country) or spots_nearby (by coordinates), then call get_forecast " +
+  "or get_tides with it. Units are metric; times are UTC. Forecast data is from Open-Meteo (CC BY 4.0): keep its attribution.";
+
+const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+/** Tool arguments are a few short values; anything bigger is not a tool call. */
+const MAX_BODY_BYTES = 64 * 1024;
+
+const CORS = { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": CORS_EXPOSE };
+
+function toolError(err: ApiError): CallToolResult {
+  return { isError: true, content: [{ type: "text", text: `${err.code}: ${err.message}` }] };
+}
+
+function callTool(app: App, principal: Principal, tool: ToolDefinition, args: Record<string, unknown>): CallToolResult {
+  const { verdict } = app.meter.admit(principal, `mcp.${tool.name}`);
+  if (!verdict.allowed) {
+    const which = verdict.blockedBy === "daily" ? "Daily quota" : "Per-minute burst limit";
+    return toolError(new ApiError("rate_limited", `${which} exceeded. Retry after ${verdict.retryAfterSeconds} s.`));
+  }
+  try {
+    const out = tool.run(app, args);
+    return { content: [{ type: "text", text: out.text }], structuredContent: out.structured };
+  } catch (err) {
+    if (err instanceof ApiError) return toolError(err);
+    log.error("mcp tool failed", { tool: tool.name, error: String(err) });
+    return toolError(internalError());
+  }
+}
+
+function buildServer(app: App, principal: Principal): McpServer {
+  const server = new McpServer({ name: "surfcast", title: "Surfcast", version }, { instructions: INSTRUCTIONS });
+  for (const tool of TOOLS) {
+    server.registerTool(
+      tool.name,
+      { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: READ_ONLY },
+      (args: Record<string, unknown>) => callTool(app, principal, tool, args),
+    );
+  }
+  return server;
+}
+
+function refusal(status: number, message: string, headers: Record<string, string> = {}): Response {
+  return json(new ApiError("invalid_request", message).toBody(), status, headers);
+}
+
+export function createMcpHandler(app: App): McpHandler {
+  const originAllowed = createOriginPolicy(app.config.mcpAllowedOrigins);
+
+  const handle = async (req: Request, principal: Principal): Promise<Response> => {
+    const origin = req.headers.get("origin");
+    if (origin !== null && !originAllowed(origin, req.headers.get("host") ?? new URL(req.url).host)) {
+      return refusal(403, `Origin '${origin}' may not call /mcp: only the server's own host and the origins in SURFCAST_MCP_ALLOWED_ORIGINS are allowed.`);
+    }
+    if (req.method !== "POST") {
+      return refusal(405, `Method ${req.method} is not allowed on /mcp: this MCP server is stateless (no sessions, no event stream); send JSON-RPC messages with POST.`, {
+        Allow: "POST, OPTIONS",
+      });
+    }
+    const server = buildServer(app, principal);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MAX_BODY_BYTES });
+    try {
+      await server.connect(transport);
+      return await transport.handleRequest(req);
+    } finally {
+      await server.close();
+    }
+  };
+
+  return async (req, principal) => withHeaders(await handle(req, principal), { ...CORS, ...app.meter.headers(principal) });
 }

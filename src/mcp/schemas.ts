@@ -1,0 +1,145 @@
+/**
+ * The MCP tools' input and output schemas (zod, as the SDK's McpServer wants them).
+ *
+ * Inputs are permissive at run time and precise on paper: every argument is `unknown` to zod, and its JSON
+ * Schema (type, bounds, default, units) is attached as metadata for tools/list. The real check is the strict
+ * parser shared with /v1 (core/params.ts), run inside the tool, so a bad argument becomes a tool error with
+ * the same `invalid_request` message as /v1 — never an SDK "Input validation error" worded differently.
+ *
+ * Outputs mirror the /v1 responses. Objects are loose (extra fields allowed) so a field added to a /v1
+ * response never makes clients reject the tool result; `satisfies` ties each schema to its TypeScript type.
+ */
+import { z } from "zod";
+import { BOUNDS } from "../core/bounds";
+import type { Spot, SpotWithDistance } from "../spots/types";
+import type { ForecastResponse } from "../forecast/types";
+import type { TidesResponse } from "../tides/types";
+
+type JsonSchema = { type: "string" | "number" | "integer"; description: string } & Record<string, unknown>;
+
+/** An argument documented by `json` and validated later by the shared parser. */
+const documented = (json: JsonSchema) => z.unknown().optional().meta(json);
+
+/** An argument object; `required` is documentation only (missing arguments get the parser's message). */
+const args = <S extends z.ZodRawShape>(shape: S, required: (keyof S & string)[]) => z.object(shape).meta({ required });
+
+const limitArg = documented({
+  type: "integer",
+  minimum: BOUNDS.limit.minimum,
+  maximum: BOUNDS.limit.maximum,
+  default: BOUNDS.limit.default,
+  description: `How many spots to return at most (${BOUNDS.limit.minimum}..${BOUNDS.limit.maximum}, default ${BOUNDS.limit.default}).`,
+});
+
+const spotIdArg = documented({
+  type: "string",
+  description: "The spot's id (slug such as 'pipeline', or its 16-hex id) as returned by search_spots or spots_nearby.",
+});
+
+const daysArg = documented({
+  type: "integer",
+  minimum: BOUNDS.days.minimum,
+  maximum: BOUNDS.days.maximum,
+  default: BOUNDS.days.default,
+  description: `How many days ahead, counted from now (${BOUNDS.days.minimum}..${BOUNDS.days.maximum}, default ${BOUNDS.days.default}).`,
+});
+
+export const searchInput = args(
+  {
+    query: documented({
+      type: "string",
+      minLength: BOUNDS.q.minLength,
+      maxLength: BOUNDS.q.maxLength,
+      description: "Spot name, alias, country or region; case- and accent-insensitive; at least 2 characters.",
+    }),
+    limit: limitArg,
+  },
+  ["query"],
+);
+
+export const nearbyInput = args(
+  {
+    lat: documented({ type: "number", minimum: BOUNDS.lat.minimum, maximum: BOUNDS.lat.maximum, description: "Latitude in decimal degrees (WGS84), -90..90." }),
+    lng: documented({ type: "number", minimum: BOUNDS.lng.minimum, maximum: BOUNDS.lng.maximum, description: "Longitude in decimal degrees (WGS84), -180..180." }),
+    radius_km: documented({
+      type: "number",
+      minimum: BOUNDS.radius.minimum,
+      maximum: BOUNDS.radius.maximum,
+      default: BOUNDS.radius.default,
+      description: `Search radius in kilometers (${BOUNDS.radius.minimum}..${BOUNDS.radius.maximum}, default ${BOUNDS.radius.default}).`,
+    }),
+    limit: limitArg,
+  },
+  ["lat", "lng"],
+);
+
+export const spotDaysInput = args({ spot_id: spotIdArg, days: daysArg }, ["spot_id"]);
+
+const spotFields = {
+  id: z.string().describe("Stable slug; pass it as spot_id to get_forecast and get_tides."),
+  name: z.string(),
+  country: z.string(),
+  region: z.string().nullable().describe("Region within the country, or null."),
+  lat: z.number().describe("Latitude, decimal degrees."),
+  lng: z.number().describe("Longitude, decimal degrees."),
+  hexId: z.string().describe("Raw 16-hex id; accepted as spot_id too."),
+};
+
+const spot = z.looseObject(spotFields) satisfies z.ZodType<Spot>;
+const spotWithDistance = z.looseObject({ ...spotFields, distanceKm: z.number().describe("Distance from the query point, km.") }) satisfies z.ZodType<SpotWithDistance>;
+
+export const spotListOutput = z.looseObject({ spots: z.array(spot).describe("Best match first.") });
+export const nearbyListOutput = z.looseObject({ spots: z.array(spotWithDistance).describe("Closest first.") });
+
+const rating = z.int().min(1).max(5);
+
+const forecastHour = z.looseObject({
+  time: z.string().describe("Start of the hour, UTC, ISO 8601."),
+  waveHeight: z.number().describe("Combined significant wave height, m."),
+  swellHeight: z.number().describe("Primary swell height, m."),
+  wavePeriod: z.number().describe("Seconds."),
+  waveDirection: z.number().describe("Primary swell direction, degrees (coming from, 0 = north)."),
+  windSpeed: z.number().describe("km/h."),
+  windDirection: z.number().describe("Degrees (coming from, 0 = north)."),
+  windGust: z.number().describe("km/h."),
+  windDirectionType: z.enum(["offshore", "onshore", "cross"]).nullable().describe("Wind relative to the spot's shore; null when unknown."),
+  airTemperature: z.number().describe("°C."),
+  waterTemperature: z.number().describe("°C."),
+  weatherCode: z.number().describe("WMO weather code."),
+  tide: z.looseObject({ height: z.number().describe("m."), state: z.enum(["rising", "falling"]) }).nullable().describe("null for tideless spots."),
+  rating: z.looseObject({ beginner: rating, intermediate: rating, advanced: rating }).describe("Surf quality per level, 1..5 (5 best)."),
+});
+
+export const forecastOutput = z.looseObject({
+  spot: z.looseObject({ id: z.string(), name: z.string(), country: z.string() }),
+  units: z.literal("metric"),
+  updatedAt: z.string().describe("When the forecast was last refreshed, UTC, ISO 8601."),
+  attribution: z.string().describe("Data licence notice to show with the data."),
+  hours: z.array(forecastHour).describe("Hourly, from the current UTC hour forward."),
+  daily: z.array(
+    z.looseObject({
+      date: z.string().describe("Calendar date, YYYY-MM-DD."),
+      sunrise: z.string().nullable().describe("UTC, ISO 8601."),
+      sunset: z.string().nullable().describe("UTC, ISO 8601."),
+      uvIndexMax: z.number(),
+    }),
+  ),
+}) satisfies z.ZodType<ForecastResponse>;
+
+export const tidesOutput = z.looseObject({
+  spot: z.looseObject({ id: z.string(), name: z.string() }),
+  units: z.literal("metric"),
+  extremes: z.array(
+    z.looseObject({
+      type: z.enum(["high", "low"]),
+      time: z.string().describe("UTC, ISO 8601."),
+      height: z.number().describe("m above the chart datum."),
+    }),
+  ),
+  tideless: z.boolean().describe("true when the spot has no tides to speak of; extremes is then empty."),
+  datum: z.string().nullable().describe("Chart datum the heights refer to (e.g. MLLW, LAT); null when tideless."),
+  station: z
+    .looseObject({ id: z.string(), name: z.string(), distanceKm: z.number(), source: z.string() })
+    .nullable()
+    .describe("Tide station the predictions come from; null when tideless."),
+}) satisfies z.ZodType<TidesResponse>;

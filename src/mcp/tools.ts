@@ -1,0 +1,120 @@
+/**
+ * The MCP tools: a second adapter over the same service calls as /v1, with the same strict parsers. Each tool
+ * returns the /v1 response JSON twice — as text (byte-for-byte the /v1 body, bare arrays included) and as
+ * structuredContent (an object, so the list tools wrap their array as {spots: [...]}).
+ */
+import type { z } from "zod";
+import type { App } from "../app";
+import { ApiError, invalidRequest } from "../core/errors";
+import { parseDaysParams, parseNearbyParams, parseSearchParams } from "../core/params";
+import { forecastOutput, nearbyInput, nearbyListOutput, searchInput, spotDaysInput, spotListOutput, tidesOutput } from "./schemas";
+
+export interface ToolOutput {
+  /** The /v1 response body. */
+  text: string;
+  structured: Record<string, unknown>;
+}
+
+export interface ToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  input: z.ZodObject;
+  output: z.ZodObject;
+  run(app: App, args: Record<string, unknown>): ToolOutput;
+}
+
+/**
+ * Runs a shared /v1 parser and names the MCP argument in its messages where the two names differ
+ * (the parser knows `q` and `radius`; an MCP client sent `query` and `radius_km`).
+ */
+function parseAs<T>(parse: () => T, renames: Record<string, string>): T {
+  try {
+    return parse();
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    let message = err.message;
+    for (const [v1Name, mcpName] of Object.entries(renames)) message = message.replaceAll(`'${v1Name}'`, `'${mcpName}'`);
+    throw new ApiError(err.code, message);
+  }
+}
+
+function parseSpotId(value: unknown): string {
+  if (value === undefined || value === null) throw invalidRequest("Parameter 'spot_id' is required.");
+  if (typeof value !== "string" || value.trim() === "") {
+    throw invalidRequest("Parameter 'spot_id' must be a spot id string (a slug or 16-hex id from search_spots or spots_nearby).");
+  }
+  return value.trim();
+}
+
+const UNITS = "Units are metric (m, km, km/h, °C, s, degrees); times are UTC ISO 8601.";
+
+export const TOOLS: readonly ToolDefinition[] = [
+  {
+    name: "search_spots",
+    title: "Search surf spots",
+    description:
+      "Find surf spots by name, alias, country or region (case- and accent-insensitive), best match first. " +
+      "Use it first whenever the user names a spot, beach, town or country, to get the spot id that get_forecast " +
+      "and get_tides need. Returns {spots: [...]}, each with id, name, country, region and lat/lng in decimal degrees.",
+    input: searchInput,
+    output: spotListOutput,
+    run(app, args) {
+      const params = parseAs(() => parseSearchParams({ q: args.query, limit: args.limit }), { q: "query" });
+      const spots = app.spots.search(params);
+      return { text: JSON.stringify(spots), structured: { spots } };
+    },
+  },
+  {
+    name: "spots_nearby",
+    title: "Surf spots near a position",
+    description:
+      "Surf spots within radius_km of a coordinate, closest first. Use it when the user gives a place or position " +
+      "rather than a spot name (resolve the place to lat/lng yourself), or asks what else is nearby. " +
+      "Returns {spots: [...]}, each with id, name, country, region, lat/lng (decimal degrees) and distanceKm (km).",
+    input: nearbyInput,
+    output: nearbyListOutput,
+    run(app, args) {
+      const params = parseAs(() => parseNearbyParams({ lat: args.lat, lng: args.lng, radius: args.radius_km, limit: args.limit }), { radius: "radius_km" });
+      const spots = app.spots.nearby(params);
+      return { text: JSON.stringify(spots), structured: { spots } };
+    },
+  },
+  {
+    name: "get_forecast",
+    title: "Surf forecast for a spot",
+    description:
+      "Hourly surf forecast for one spot from the current UTC hour forward (up to 7 days; refreshed twice a day). " +
+      "Use it for 'is it good to surf', 'when is the best session' or wave/wind questions. Each hour has waveHeight " +
+      "and swellHeight (m), wavePeriod (s), waveDirection and windDirection (degrees, coming from), windSpeed and " +
+      "windGust (km/h), windDirectionType (offshore/onshore/cross), air and water temperature (°C), WMO weatherCode, " +
+      "tide (height in m, rising/falling; null for tideless spots) and a rating 1..5 (5 best) for beginner, " +
+      "intermediate and advanced surfers; daily has sunrise/sunset and max UV index. " +
+      `${UNITS} Fails with no_forecast when the spot has no forecast yet.`,
+    input: spotDaysInput,
+    output: forecastOutput,
+    run(app, args) {
+      const spotId = parseSpotId(args.spot_id);
+      const { days } = parseDaysParams({ days: args.days });
+      const served = app.forecasts.get(spotId, days);
+      return { text: served.body, structured: JSON.parse(served.body) as Record<string, unknown> };
+    },
+  },
+  {
+    name: "get_tides",
+    title: "Tide times for a spot",
+    description:
+      "High and low tides for one spot from now forward (up to 7 days): type (high/low), time and height in meters " +
+      "above the chart datum named in `datum`, plus the tide station used. Use it for tide timing questions; " +
+      "get_forecast already carries an hourly tide height. Tideless spots return tideless: true and no extremes. " +
+      UNITS,
+    input: spotDaysInput,
+    output: tidesOutput,
+    run(app, args) {
+      const spotId = parseSpotId(args.spot_id);
+      const { days } = parseDaysParams({ days: args.days });
+      const tides = app.tides.get(spotId, days);
+      return { text: JSON.stringify(tides), structured: { ...tides } };
+    },
+  },
+];
