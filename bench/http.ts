@@ -1,0 +1,161 @@
+/**
+ * HTTP throughput and latency: each endpoint of the compiled binary under wrk, side by side with a bare
+ * Bun.serve replaying the same bytes (same run, same connections), then the access layer's cost measured as the
+ * same routes with and without the gate (bench/gate-server.ts).
+ */
+import { join } from "node:path";
+import { startServer } from "../test/support/binary";
+import { runLoad, type LoadResult } from "./load";
+import { sampleRss, spawnListening, type Child } from "./processes";
+import { record, type Recording } from "./recordings";
+import { fmt, type Section } from "./report";
+
+export interface BenchCase {
+  name: string;
+  path: string;
+  /** Minimum throughput relative to the bare server, when the issue sets one. */
+  targetRatio?: number;
+}
+
+export interface HttpOptions {
+  dataDir: string;
+  keys: string[];
+  cases: BenchCase[];
+  connections: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+}
+
+/** The access layer may cost at most this share of an endpoint's throughput. */
+const MAX_ACCESS_COST = 0.15;
+const BUN = process.execPath;
+
+interface Measured {
+  bench: BenchCase;
+  real: LoadResult;
+  bare: LoadResult;
+}
+
+async function measure(url: string, opts: HttpOptions): Promise<LoadResult> {
+  if (opts.warmupSeconds > 0) await runLoad(url, { connections: opts.connections, durationSeconds: opts.warmupSeconds, keys: opts.keys });
+  return runLoad(url, { connections: opts.connections, durationSeconds: opts.durationSeconds, keys: opts.keys });
+}
+
+function status(rec: Recording): string {
+  try {
+    const body = JSON.parse(Buffer.from(rec.bodyBase64, "base64").toString()) as { error?: { code?: string } };
+    return body.error?.code ? `${rec.status} ${body.error.code}` : String(rec.status);
+  } catch {
+    return String(rec.status);
+  }
+}
+
+export interface HttpResults {
+  endpoints: Section;
+  access: Section;
+  memory: Section;
+}
+
+export async function httpSections(opts: HttpOptions): Promise<HttpResults> {
+  const endpoints: Section = {
+    title: "Endpoints: compiled binary vs bare Bun.serve",
+    intro:
+      `wrk, 1 thread, ${opts.connections} connections, ${opts.durationSeconds} s per case after a ${opts.warmupSeconds} s warm-up, on loopback. ` +
+      "Bare = a separate Bun.serve process answering with the exact bytes the binary returned for that request. " +
+      `Requests rotate over ${opts.keys.length} Scale keys (100,000,000/day, 100,000/min each) so no key's minute window fills up.`,
+    header: ["endpoint", "bytes", "req/s", "p50 ms", "p99 ms", "bare req/s", "bare p50", "bare p99", "ratio", "target", "verdict"],
+    rows: [],
+    notes: [],
+  };
+  const server = await startServer({ dataDir: opts.dataDir, env: { SURFCAST_LOG_LEVEL: "warn" } });
+  const rss = sampleRss(server.proc.pid);
+  const recordings: Recording[] = [];
+  const measurable: BenchCase[] = [];
+  for (const bench of opts.cases) {
+    const rec = await record(server.url, bench.path, { "X-API-Key": opts.keys[0]! });
+    if (rec.status === 200) {
+      recordings.push(rec);
+      measurable.push(bench);
+    } else endpoints.notes!.push(`${bench.name} — not measured: GET ${bench.path} answers ${status(rec)}`);
+  }
+  const rssIdle = rss.stop();
+  const underLoad = sampleRss(server.proc.pid);
+  const recordingsFile = join(opts.dataDir, "bench-recordings.json");
+  await Bun.write(recordingsFile, JSON.stringify(recordings));
+  const bare = await spawnListening([BUN, join(import.meta.dir, "bare-server.ts"), recordingsFile]);
+  const results: Measured[] = [];
+  try {
+    for (const bench of measurable) {
+      const real = await measure(server.url + bench.path, opts);
+      const yardstick = await measure(bare.url + bench.path, opts);
+      results.push({ bench, real, bare: yardstick });
+      const size = Buffer.from(recordings.find((r) => r.path === bench.path)!.bodyBase64, "base64").length;
+      const ratio = real.rps / yardstick.rps;
+      endpoints.rows!.push([
+        `${bench.name} \`${bench.path}\``,
+        fmt.int(size),
+        fmt.int(real.rps),
+        fmt.ms(real.p50Ms),
+        fmt.ms(real.p99Ms),
+        fmt.int(yardstick.rps),
+        fmt.ms(yardstick.p50Ms),
+        fmt.ms(yardstick.p99Ms),
+        fmt.ratio(ratio),
+        bench.targetRatio ? `≥ ${bench.targetRatio}×` : "—",
+        bench.targetRatio ? fmt.verdict(ratio >= bench.targetRatio) : "—",
+      ]);
+      for (const [who, r] of [["binary", real], ["bare", yardstick]] as const) {
+        if (r.failures > 0) endpoints.notes!.push(`${bench.name}: ${r.failures} failed responses from the ${who} server (non-2xx/3xx or socket errors) — case invalid`);
+      }
+    }
+  } finally {
+    await bare.stop();
+  }
+  const rssPeak = underLoad.stop();
+  await server.stop();
+
+  const access = await accessCost(opts, measurable.filter((b) => b.path !== "/v1/usage"));
+  const memory: Section = {
+    title: "Memory of the compiled binary",
+    header: ["measure", "MB", "target", "verdict"],
+    rows: [
+      ["RSS after start and one request per endpoint", fmt.ms(rssIdle), "—", "—"],
+      ["peak RSS under load (all cases above)", fmt.ms(rssPeak), "< 250", fmt.verdict(rssPeak < 250)],
+    ],
+  };
+  return { endpoints, access, memory };
+}
+
+async function accessCost(opts: HttpOptions, cases: BenchCase[]): Promise<Section> {
+  const section: Section = {
+    title: "Access layer cost (auth + limits + usage accounting)",
+    intro:
+      "The same Elysia routes in two benchmark-only servers run from source (bench/gate-server.ts): behind the production gate " +
+      "(createFetchHandler: key lookup, quota and burst window, usage counting, rate-limit headers, usage flushed every 500 ms) and called directly (createRoutes). " +
+      "/v1/usage is left out: it cannot run without the gate.",
+    header: ["endpoint", "gated req/s", "gated p99 ms", "ungated req/s", "ungated p99 ms", "cost", "target", "verdict"],
+    rows: [],
+    notes: [],
+  };
+  if (cases.length === 0) {
+    section.notes!.push("not measured: no endpoint answered 200");
+    return section;
+  }
+  const servers: Record<"gated" | "ungated", Child> = {
+    gated: await spawnListening([BUN, join(import.meta.dir, "gate-server.ts"), "gated", opts.dataDir]),
+    ungated: await spawnListening([BUN, join(import.meta.dir, "gate-server.ts"), "ungated", opts.dataDir]),
+  };
+  try {
+    for (const bench of cases) {
+      const gated = await measure(servers.gated.url + bench.path, opts);
+      const ungated = await measure(servers.ungated.url + bench.path, opts);
+      const cost = 1 - gated.rps / ungated.rps;
+      section.rows!.push([bench.name, fmt.int(gated.rps), fmt.ms(gated.p99Ms), fmt.int(ungated.rps), fmt.ms(ungated.p99Ms), fmt.pct(cost), `≤ ${MAX_ACCESS_COST * 100}%`, fmt.verdict(cost <= MAX_ACCESS_COST)]);
+      if (gated.failures + ungated.failures > 0) section.notes!.push(`${bench.name}: ${gated.failures + ungated.failures} failed responses — case invalid`);
+    }
+  } finally {
+    await servers.gated.stop();
+    await servers.ungated.stop();
+  }
+  return section;
+}

@@ -1,0 +1,103 @@
+/**
+ * In-process micro-benchmarks over the real catalog: the service calls behind the hot endpoints, timed per call
+ * (search, nearby, one hour's rating, one spot's tide window), with generated but seeded inputs.
+ */
+import type { App } from "../src/app";
+import type { NearbyParams, SearchParams } from "../src/core/params";
+import { rateHour, type RatingInput } from "../src/forecast/rating";
+import type { Spot } from "../src/spots/types";
+import { seededRng, type Rng } from "./prng";
+import { fmt, type Section } from "./report";
+import { timeEach, type Timing } from "./stats";
+
+const HEADER = ["benchmark", "calls", "mean µs", "p50 µs", "p99 µs", "target", "verdict"];
+
+function row(name: string, t: Timing, targetUs?: number): string[] {
+  const target = targetUs === undefined ? "—" : `p99 < ${targetUs >= 1000 ? `${targetUs / 1000} ms` : `${targetUs} µs`}`;
+  const verdict = targetUs === undefined ? "—" : fmt.verdict(t.p99Us < targetUs);
+  return [name, fmt.int(t.count), fmt.us(t.meanUs), fmt.us(t.p50Us), fmt.us(t.p99Us), target, verdict];
+}
+
+const stripMarks = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "");
+
+export function searchQueries(spots: readonly Spot[], rng: Rng, count: number): SearchParams[] {
+  const out: SearchParams[] = [];
+  while (out.length < count) {
+    const spot = rng.pick(spots);
+    const firstWord = spot.name.split(/\s+/)[0] ?? spot.name;
+    const candidates = [
+      spot.name,
+      spot.name.slice(0, rng.int(2, 6)),
+      firstWord.toLowerCase(),
+      stripMarks(spot.name).toUpperCase(),
+      spot.country,
+      String.fromCharCode(rng.int(97, 122), rng.int(97, 122), rng.int(97, 122)),
+    ];
+    const q = rng.pick(candidates).trim();
+    if (q.length >= 2) out.push({ q: q.slice(0, 200), limit: rng.pick([10, 10, 10, 50]) });
+  }
+  return out;
+}
+
+export function nearbyQueries(spots: readonly Spot[], rng: Rng, count: number): NearbyParams[] {
+  const clamp = (v: number, lim: number) => Math.max(-lim, Math.min(lim, v));
+  return Array.from({ length: count }, () => {
+    const around = rng.next() < 0.7;
+    const spot = rng.pick(spots);
+    return {
+      lat: around ? clamp(spot.lat + (rng.next() - 0.5), 90) : rng.next() * 180 - 90,
+      lng: around ? clamp(spot.lng + (rng.next() - 0.5), 180) : rng.next() * 360 - 180,
+      radius: rng.pick([0, 10, 50, 50, 100]),
+      limit: rng.pick([10, 10, 50]),
+    };
+  });
+}
+
+function ratingInputs(rng: Rng, count: number): RatingInput[] {
+  return Array.from({ length: count }, () => ({
+    swellHeight: rng.next() * 6,
+    wavePeriod: 3 + rng.next() * 17,
+    waveDirection: rng.int(0, 359),
+    windSpeed: rng.next() * 60,
+    windGust: rng.next() * 80,
+    windDirection: rng.int(0, 359),
+    facing: rng.next() < 0.1 ? null : rng.int(0, 359),
+  }));
+}
+
+/** The rating stub returns one constant; a real rating tells clean groundswell from onshore slop. */
+function ratingIsStub(): boolean {
+  const good = rateHour({ swellHeight: 1.5, wavePeriod: 13, waveDirection: 270, windSpeed: 4, windGust: 8, windDirection: 90, facing: 270 });
+  const flat = rateHour({ swellHeight: 0.1, wavePeriod: 4, waveDirection: 270, windSpeed: 45, windGust: 70, windDirection: 270, facing: 270 });
+  return JSON.stringify(good) === JSON.stringify(flat);
+}
+
+export function microSection(app: App, quick: boolean): Section {
+  const section: Section = {
+    title: "In-process micro-benchmarks",
+    intro: "Service calls timed one by one in the benchmark process (no HTTP), over the real catalog, with seeded generated inputs and a warm-up pass.",
+    header: HEADER,
+    rows: [],
+    notes: [],
+  };
+  const spots = app.spots.all();
+  const calls = quick ? 2_000 : 20_000;
+  if (spots.length === 0) {
+    section.notes!.push("search, nearby, tide window — not measured: the spot catalog is empty (SpotService not implemented yet)");
+  } else {
+    const rng = seededRng(9);
+    section.rows!.push(row(`search (${spots.length} spots)`, timeEach(searchQueries(spots, rng, calls), (p) => app.spots.search(p)), 1000));
+    section.rows!.push(row("nearby", timeEach(nearbyQueries(spots, rng, calls), (p) => app.spots.nearby(p)), 500));
+    const sample = quick ? spots.slice(0, 500) : spots;
+    const tideless = sample.every((s) => app.tides.get(s.id, 7).tideless);
+    if (tideless) section.notes!.push("tide window — not measured: every spot is tideless (tides not implemented yet)");
+    else section.rows!.push(row("tide window, 7 days (get)", timeEach(sample, (s) => app.tides.get(s.id, 7), 50)));
+    const hour = 3_600_000;
+    const start = Math.floor(Date.now() / hour) * hour;
+    const hours = Array.from({ length: 168 }, (_, i) => start + i * hour);
+    if (!tideless) section.rows!.push(row("hourly tide, 168 h (for refresh)", timeEach(sample, (s) => app.tides.hourly(s.id, hours), 50)));
+  }
+  if (ratingIsStub()) section.notes!.push("rateHour — not measured: still the stub (returns a constant)");
+  else section.rows!.push(row("rateHour (one hour)", timeEach(ratingInputs(seededRng(10), calls * 5), rateHour)));
+  return section;
+}

@@ -1,0 +1,65 @@
+/** Child processes of the benchmark: servers that announce their port on stdout, and their memory. */
+import { readFileSync } from "node:fs";
+
+export interface Child {
+  url: string;
+  pid: number;
+  /** Resident set size now, in MB (from /proc/PID/status). */
+  rssMb(): number;
+  stop(): Promise<void>;
+}
+
+export function rssMbOf(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+/** Spawns `cmd` and waits until it prints "listening <port>". */
+export async function spawnListening(cmd: string[], timeoutMs = 20_000): Promise<Child> {
+  const proc = Bun.spawn(cmd, { stdout: "pipe", stderr: "inherit" });
+  let out = "";
+  const decoder = new TextDecoder();
+  // Keep draining stdout for the child's whole life so it never blocks on a full pipe.
+  void (async () => {
+    for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) out += decoder.decode(chunk);
+  })();
+  const deadline = Date.now() + timeoutMs;
+  let port: string | undefined;
+  while (!(port = /listening (\d+)/.exec(out)?.[1])) {
+    if (proc.exitCode !== null || Date.now() > deadline) {
+      proc.kill();
+      throw new Error(`${cmd.join(" ")} did not start:\n${out}`);
+    }
+    await Bun.sleep(10);
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: proc.pid,
+    rssMb: () => rssMbOf(proc.pid),
+    async stop() {
+      proc.kill("SIGTERM");
+      await proc.exited;
+    },
+  };
+}
+
+/** Samples a process's RSS every `everyMs` until stopped; returns the peak in MB. */
+export function sampleRss(pid: number, everyMs = 200): { stop(): number } {
+  let peak = 0;
+  const take = () => {
+    try {
+      peak = Math.max(peak, rssMbOf(pid));
+    } catch {
+      /* process gone */
+    }
+  };
+  take();
+  const timer = setInterval(take, everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      take();
+      return peak;
+    },
+  };
+}

@@ -1,0 +1,35 @@
+/** Results as sections of Markdown: printed to the console and written to bench/RESULTS.md. */
+
+export interface Section {
+  title: string;
+  intro?: string;
+  header?: string[];
+  rows?: string[][];
+  notes?: string[];
+}
+
+export function notMeasured(title: string, reason: string): Section {
+  return { title, notes: [`not measured: ${reason}`] };
+}
+
+export function renderSection(s: Section): string {
+  const lines = [`## ${s.title}`, ""];
+  if (s.intro) lines.push(s.intro, "");
+  if (s.header && s.rows && s.rows.length > 0) {
+    lines.push(`| ${s.header.join(" | ")} |`, `|${s.header.map(() => "---").join("|")}|`);
+    for (const row of s.rows) lines.push(`| ${row.join(" | ")} |`);
+    lines.push("");
+  }
+  for (const note of s.notes ?? []) lines.push(`- ${note}`);
+  if (s.notes?.length) lines.push("");
+  return lines.join("\n");
+}
+
+export const fmt = {
+  int: (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "—"),
+  ms: (n: number) => (Number.isFinite(n) ? n.toFixed(n < 10 ? 2 : 0) : "—"),
+  us: (n: number) => (Number.isFinite(n) ? n.toFixed(n < 10 ? 2 : 1) : "—"),
+  ratio: (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)}×` : "—"),
+  pct: (n: number) => (Number.isFinite(n) ? `${(n * 100).toFixed(1)}%` : "—"),
+  verdict: (ok: boolean) => (ok ? "met" : "**MISSED**"),
+};

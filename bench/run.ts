@@ -1,0 +1,92 @@
+/**
+ * `make bench`: every benchmark in one run, a table on the console and bench/RESULTS.md with the machine and date.
+ *   bun bench/run.ts            full run (50 connections, 10 s per case) → writes bench/RESULTS.md
+ *   bun bench/run.ts --quick    smoke run (10 connections, 2 s per case) → console only
+ * Pieces that are not available yet are reported as "not measured: <reason>", never as a failure.
+ */
+import { join } from "node:path";
+import { existsSync } from "node:fs";
+import { loadConfig } from "../src/config";
+import { openApp } from "../src/app";
+import { cli } from "../test/support/binary";
+import { BINARY, tempDir } from "../test/support/env";
+import { httpSections, type BenchCase } from "./http";
+import { ensureWrk } from "./load";
+import { describeMachine, renderMachine } from "./machine";
+import { microSection } from "./micro";
+import { refreshSection } from "./refresh";
+import { renderSection, type Section } from "./report";
+import { startupSection } from "./startup";
+
+const quick = process.argv.includes("--quick");
+const settings = quick
+  ? { connections: 10, durationSeconds: 2, warmupSeconds: 1, startupRuns: 3 }
+  : { connections: 50, durationSeconds: 10, warmupSeconds: 3, startupRuns: 7 };
+/** Enough keys that none reaches its 100,000/min burst limit at the rates seen on loopback. */
+const KEY_COUNT = 64;
+const EMAIL = "bench@example.com";
+
+process.env.SURFCAST_LOG_LEVEL ??= "warn";
+if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing: run make build (make bench does)`);
+ensureWrk();
+
+function createKeys(dataDir: string): string[] {
+  const made = cli(dataDir, ["accounts", "create", EMAIL, "--plan", "scale", "--daily-limit", "100000000", "--minute-limit", "100000", "--max-keys", String(KEY_COUNT)]);
+  if (made.code !== 0) throw new Error(`accounts create failed: ${made.stderr}`);
+  return Array.from({ length: KEY_COUNT }, (_, i) => {
+    const r = cli(dataDir, ["keys", "create", EMAIL, "--name", `bench-${i}`]);
+    if (r.code !== 0) throw new Error(`keys create failed: ${r.stderr}`);
+    return r.stdout.trim().split("\n").at(-1)!;
+  });
+}
+
+/** The endpoints under load, on one well-known spot (Pipeline when the catalog has it). */
+function benchCases(spot: { id: string; name: string; lat: number; lng: number } | undefined): BenchCase[] {
+  const id = spot?.id ?? "pipeline";
+  const word = encodeURIComponent((spot?.name.split(/\s+/)[0] ?? "pipeline").toLowerCase());
+  return [
+    { name: "get spot", path: `/v1/spots/${id}`, targetRatio: 0.6 },
+    { name: "search", path: `/v1/spots?q=${word}&limit=10` },
+    { name: "nearby", path: `/v1/spots/nearby?lat=${spot?.lat ?? 21.66}&lng=${spot?.lng ?? -158.05}&radius=50&limit=10` },
+    { name: "forecast 7 days", path: `/v1/spots/${id}/forecast?days=7`, targetRatio: 0.5 },
+    { name: "tides", path: `/v1/spots/${id}/tides?days=7` },
+    { name: "usage", path: "/v1/usage" },
+  ];
+}
+
+const machine = describeMachine();
+const dataDir = tempDir("bench");
+console.log(`surfcast bench (${quick ? "quick" : "full"}) — data in ${dataDir}`);
+const keys = createKeys(dataDir);
+const sections: Section[] = [];
+const show = (s: Section) => {
+  sections.push(s);
+  console.log("\n" + renderSection(s));
+};
+
+show(await startupSection(settings.startupRuns));
+show(await refreshSection(dataDir));
+
+const app = openApp(loadConfig({ dataDir, port: 0, host: "127.0.0.1", scheduler: false }));
+const spot = app.spots.search({ q: "pipeline", limit: 1 })[0] ?? app.spots.all()[0];
+show(microSection(app, quick));
+app.close();
+
+const http = await httpSections({ dataDir, keys, cases: benchCases(spot), ...settings });
+show(http.endpoints);
+show(http.access);
+show(http.memory);
+
+if (!quick) {
+  const doc = [
+    "# Surfcast benchmark results",
+    "",
+    "Produced by `make bench` (bench/run.ts); rerun it to refresh this file. Method and decisions: bench/README.md.",
+    "",
+    renderMachine(machine),
+    "",
+    ...sections.map(renderSection),
+  ].join("\n");
+  await Bun.write(join(import.meta.dir, "RESULTS.md"), doc);
+  console.log("\nwrote bench/RESULTS.md");
+}
