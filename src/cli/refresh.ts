@@ -1,11 +1,69 @@
-/** `surfcast refresh` — STUB, filled in by the forecast issue (#6). */
+/** `surfcast refresh` — fetch fresh forecasts now, with progress and a summary. */
 import type { App } from "../app";
-import { UserError } from "../core/errors";
+import { ApiError, UserError } from "../core/errors";
+import { refreshForecasts, type RefreshProgress, type RefreshSummary } from "../forecast/refresh";
+import { noExtraPositionals, parse } from "./args";
 
 export const REFRESH_HELP = `Usage: surfcast refresh [--spots ID,...]
 
-Fetches fresh forecasts from Open-Meteo now.`;
+Fetches fresh forecasts from Open-Meteo now (the server also does this twice a day) and stores one
+document per spot. Spots whose batch fails keep their previous forecast.
+  --spots ID,...   only these spots (slugs or 16-hex ids); default: every spot
+Upstream: SURFCAST_OPEN_METEO_MARINE_URL, SURFCAST_OPEN_METEO_FORECAST_URL, SURFCAST_OPEN_METEO_API_KEY,
+SURFCAST_OPEN_METEO_BATCH_SIZE (locations per request, 1..1000). Exit status 0 only if every batch succeeded.`;
 
-export async function runRefresh(_app: App, _argv: string[]): Promise<number> {
-  throw new UserError("refresh is not implemented yet");
+function progressPrinter(): (p: RefreshProgress) => void {
+  const tty = process.stderr.isTTY === true;
+  return (p) => {
+    const pct = p.spotsTotal === 0 ? 100 : Math.round((p.spotsDone / p.spotsTotal) * 100);
+    if (tty) {
+      const width = 30;
+      const filled = Math.round((pct / 100) * width);
+      process.stderr.write(`\r[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${pct}% batch ${p.batch}/${p.batches} (${p.spotsDone}/${p.spotsTotal} spots)`);
+      if (p.batch === p.batches) process.stderr.write("\n");
+    } else {
+      process.stderr.write(`refresh: batch ${p.batch}/${p.batches} ${p.batchOk ? "ok" : "FAILED"} (${p.spotsDone}/${p.spotsTotal} spots)\n`);
+    }
+  };
+}
+
+function printSummary(s: RefreshSummary): void {
+  const lines = [
+    `Spots:     ${s.ok} ok, ${s.failed} failed (of ${s.spots})`,
+    `Batches:   ${s.batches - s.failedBatches} ok, ${s.failedBatches} failed`,
+    `Upstream:  ${s.requests} requests, weight ${s.weight.toFixed(1)} (${s.locations.marine} marine + ${s.locations.forecast} forecast locations)`,
+    `Duration:  ${(s.durationMs / 1000).toFixed(1)} s`,
+  ];
+  for (const e of s.errors) lines.push(`Error:     ${e}`);
+  console.log(lines.join("\n"));
+}
+
+export async function runRefresh(app: App, argv: string[]): Promise<number> {
+  const { values, positionals } = parse(argv, { spots: { type: "string" } }, REFRESH_HELP);
+  noExtraPositionals(positionals, 0, REFRESH_HELP);
+  let spots = app.spots.all();
+  if (values.spots !== undefined) {
+    const ids = values.spots
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
+    if (ids.length === 0) throw new UserError(`--spots needs at least one spot id\n\n${REFRESH_HELP}`);
+    const unknown: string[] = [];
+    const chosen = new Map<string, (typeof spots)[number]>();
+    for (const id of ids) {
+      try {
+        const spot = app.spots.get(id);
+        chosen.set(spot.id, spot);
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        unknown.push(id);
+      }
+    }
+    if (unknown.length > 0) throw new UserError(`unknown spot id${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}`);
+    spots = [...chosen.values()];
+  }
+  if (spots.length === 0) throw new UserError("there are no spots to refresh (import a catalog with `surfcast spots import`)");
+  const summary = await refreshForecasts(app, { spots, onProgress: progressPrinter() });
+  printSummary(summary);
+  return summary.failedBatches === 0 ? 0 : 1;
 }

@@ -1,10 +1,16 @@
 /**
- * Serving stored forecast documents. STUB — filled in by the forecast issue (#6).
+ * Serving stored forecast documents. Requests never recompute a forecast: each document is parsed once into
+ * pre-serialized hours, and the body for (spot, UTC hour, days) is joined once and kept in a bounded LRU, so
+ * the hot path is a map lookup returning a prebuilt string. See docs/forecast.md ("Serving").
  */
 import type { Db } from "../db";
-import type { Clock } from "../core/clock";
+import { utcHourStart, type Clock } from "../core/clock";
 import { ApiError } from "../core/errors";
 import type { SpotService } from "../spots/service";
+import type { StoredForecast } from "./document";
+import { isoUtc } from "./document";
+import { documentGeneration, readDocument } from "./store";
+import { ATTRIBUTION } from "./types";
 
 export interface ServedForecast {
   /** The ForecastResponse JSON, serialized. */
@@ -14,16 +20,137 @@ export interface ServedForecast {
   maxAgeSeconds: number;
 }
 
+const HOUR_MS = 3_600_000;
+/** How often (real time) the server looks for documents written by another process. */
+const GENERATION_CHECK_MS = 1000;
+
+/** A Map-based LRU bounded by the summed size of its values. */
+class Lru<V> {
+  private readonly map = new Map<string, { value: V; size: number }>();
+  private total = 0;
+  constructor(private readonly capacity: number) {}
+  get(key: string): V | undefined {
+    const hit = this.map.get(key);
+    if (!hit) return undefined;
+    this.map.delete(key);
+    this.map.set(key, hit);
+    return hit.value;
+  }
+  set(key: string, value: V, size: number): void {
+    const old = this.map.get(key);
+    if (old) {
+      this.total -= old.size;
+      this.map.delete(key);
+    }
+    this.map.set(key, { value, size });
+    this.total += size;
+    for (const [k, v] of this.map) {
+      if (this.total <= this.capacity || this.map.size === 1) break;
+      this.map.delete(k);
+      this.total -= v.size;
+    }
+  }
+  clear(): void {
+    this.map.clear();
+    this.total = 0;
+  }
+}
+
+/** A stored document split into JSON fragments that are joined per window. */
+interface PreparedDocument {
+  head: string;
+  hourTimes: number[];
+  hourJson: string[];
+  dates: string[];
+  dailyJson: string[];
+  version: string;
+}
+
 export class ForecastService {
+  /** ~64 MB of prebuilt bodies, ~64 MB of prepared documents (characters). */
+  private readonly bodies = new Lru<{ body: string; etag: string }>(64 * 1024 * 1024);
+  private readonly documents = new Lru<PreparedDocument>(64 * 1024 * 1024);
+  private generation: string | null = null;
+  private generationCheckedAt = -Infinity;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-    private readonly spots: SpotService,
+    private readonly spots: Pick<SpotService, "get">,
   ) {}
 
   /** Throws `not_found` for an unknown spot and `no_forecast` when it has no document yet. */
-  get(spotId: string, _days: number): ServedForecast {
+  get(spotId: string, days: number): ServedForecast {
     const spot = this.spots.get(spotId);
-    throw new ApiError("no_forecast", `No forecast for spot '${spot.id}' yet.`);
+    this.noticeExternalWrites();
+    const now = this.clock.now();
+    const hour = utcHourStart(now);
+    const maxAgeSeconds = Math.max(1, Math.ceil((hour + HOUR_MS - now) / 1000));
+    const key = `${spot.id}\u0000${hour}\u0000${days}`;
+    let served = this.bodies.get(key);
+    if (!served) {
+      served = this.build(spot, hour, days);
+      this.bodies.set(key, served, served.body.length);
+    }
+    return { body: served.body, etag: served.etag, maxAgeSeconds };
+  }
+
+  /** Drops every cached body and document (called after a refresh wrote documents). */
+  invalidate(): void {
+    this.bodies.clear();
+    this.documents.clear();
+    this.generation = null;
+  }
+
+  private noticeExternalWrites(): void {
+    const t = performance.now();
+    if (t - this.generationCheckedAt < GENERATION_CHECK_MS) return;
+    this.generationCheckedAt = t;
+    const current = documentGeneration(this.db);
+    if (this.generation !== null && current !== this.generation) {
+      this.bodies.clear();
+      this.documents.clear();
+    }
+    this.generation = current;
+  }
+
+  private build(spot: { id: string; name: string; country: string }, hour: number, days: number): { body: string; etag: string } {
+    const doc = this.prepared(spot);
+    const end = hour + days * 24 * HOUR_MS;
+    let first = doc.hourTimes.findIndex((t) => t >= hour);
+    if (first === -1) first = doc.hourTimes.length;
+    let last = first;
+    while (last < doc.hourTimes.length && doc.hourTimes[last]! < end) last++;
+    if (first === last) throw new ApiError("no_forecast", `The forecast for spot '${spot.id}' has expired; a refresh is due.`);
+    const fromDate = isoUtc(doc.hourTimes[first]!).slice(0, 10);
+    const toDate = isoUtc(doc.hourTimes[last - 1]!).slice(0, 10);
+    const daily = doc.dailyJson.filter((_, i) => doc.dates[i]! >= fromDate && doc.dates[i]! <= toDate);
+    const body = `${doc.head},"hours":[${doc.hourJson.slice(first, last).join(",")}],"daily":[${daily.join(",")}]}`;
+    const etag = `"${doc.version}-${(hour / HOUR_MS).toString(36)}-${days}"`;
+    return { body, etag };
+  }
+
+  private prepared(spot: { id: string; name: string; country: string }): PreparedDocument {
+    const cached = this.documents.get(spot.id);
+    if (cached) return cached;
+    const row = readDocument(this.db, spot.id);
+    if (!row) throw new ApiError("no_forecast", `No forecast for spot '${spot.id}' yet; the next refresh will fetch it.`);
+    const stored = JSON.parse(row.body) as StoredForecast;
+    const head = JSON.stringify({
+      spot: { id: spot.id, name: spot.name, country: spot.country },
+      units: "metric",
+      updatedAt: isoUtc(row.updatedAt),
+      attribution: ATTRIBUTION,
+    }).slice(0, -1);
+    const doc: PreparedDocument = {
+      head,
+      hourTimes: stored.hours.map((h) => Date.parse(h.time)),
+      hourJson: stored.hours.map((h) => JSON.stringify(h)),
+      dates: stored.daily.map((d) => d.date),
+      dailyJson: stored.daily.map((d) => JSON.stringify(d)),
+      version: row.updatedAt.toString(36),
+    };
+    this.documents.set(spot.id, doc, row.body.length);
+    return doc;
   }
 }

@@ -1,0 +1,117 @@
+/**
+ * Assembly of one spot's stored forecast document from the two upstream series: pure, no I/O (the tide
+ * lookup is passed in). Field mapping and null rules are documented in docs/forecast.md.
+ */
+import type { LocationSeries } from "./openmeteo";
+import { rateHour, windDirectionType } from "./rating";
+import type { DailyWeather, ForecastHour, HourTide } from "./types";
+
+/** What forecast_documents.body holds: the whole fetched horizon, sliced from "now" when served. */
+export interface StoredForecast {
+  hours: ForecastHour[];
+  daily: DailyWeather[];
+}
+
+/** `2026-11-21T13:00:00Z`: ISO 8601 with the UTC designator, no milliseconds. */
+export function isoUtc(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 19) + "Z";
+}
+
+const degrees = (v: number) => Math.round(v) % 360;
+
+/** The primary swell, or the total sea when the swell triple is incomplete for that hour. */
+function swellAt(marine: Record<string, (number | null)[]>, i: number): { height: number; period: number; direction: number } | null {
+  const pick = (prefix: "swell_wave" | "wave") => {
+    const height = marine[`${prefix}_height`]?.[i];
+    const period = marine[`${prefix}_period`]?.[i];
+    const direction = marine[`${prefix}_direction`]?.[i];
+    return height != null && period != null && direction != null ? { height, period, direction } : null;
+  };
+  return pick("swell_wave") ?? pick("wave");
+}
+
+/**
+ * One hour per time present in both series; an hour missing any essential value (after the swell → wave
+ * fallback) is dropped. `tides` is asked once, for the kept hours.
+ */
+export function assembleDocument(
+  marine: LocationSeries,
+  forecast: LocationSeries,
+  facing: number | null,
+  tides: (times: number[]) => (HourTide | null)[],
+): StoredForecast {
+  const m = marine.hourly.values;
+  const f = forecast.hourly.values;
+  const forecastIndex = new Map(forecast.hourly.time.map((t, i) => [t, i]));
+  const kept: { time: number; fields: Omit<ForecastHour, "time" | "tide" | "rating" | "windDirectionType"> }[] = [];
+  marine.hourly.time.forEach((time, i) => {
+    const j = forecastIndex.get(time);
+    if (j === undefined) return;
+    const swell = swellAt(m, i);
+    const waveHeight = m.wave_height?.[i];
+    const waterTemperature = m.sea_surface_temperature?.[i];
+    const airTemperature = f.temperature_2m?.[j];
+    const weatherCode = f.weather_code?.[j];
+    const windSpeed = f.wind_speed_10m?.[j];
+    const windDirection = f.wind_direction_10m?.[j];
+    const windGust = f.wind_gusts_10m?.[j];
+    if (!swell || waveHeight == null || waterTemperature == null || airTemperature == null || weatherCode == null) return;
+    if (windSpeed == null || windDirection == null || windGust == null) return;
+    kept.push({
+      time,
+      fields: {
+        waveHeight,
+        swellHeight: swell.height,
+        wavePeriod: swell.period,
+        waveDirection: degrees(swell.direction),
+        windSpeed,
+        windDirection: degrees(windDirection),
+        windGust,
+        airTemperature,
+        waterTemperature,
+        weatherCode: Math.round(weatherCode),
+      },
+    });
+  });
+  const tideAt = tides(kept.map((h) => h.time));
+  const hours = kept.map(({ time, fields }, k): ForecastHour => ({
+    time: isoUtc(time),
+    waveHeight: fields.waveHeight,
+    swellHeight: fields.swellHeight,
+    wavePeriod: fields.wavePeriod,
+    waveDirection: fields.waveDirection,
+    windSpeed: fields.windSpeed,
+    windDirection: fields.windDirection,
+    windGust: fields.windGust,
+    windDirectionType: windDirectionType(fields.windDirection, facing),
+    airTemperature: fields.airTemperature,
+    waterTemperature: fields.waterTemperature,
+    weatherCode: fields.weatherCode,
+    tide: tideAt[k] ?? null,
+    rating: rateHour({
+      swellHeight: fields.swellHeight,
+      wavePeriod: fields.wavePeriod,
+      waveDirection: fields.waveDirection,
+      windSpeed: fields.windSpeed,
+      windGust: fields.windGust,
+      windDirection: fields.windDirection,
+      facing,
+    }),
+  }));
+  return { hours, daily: assembleDaily(forecast) };
+}
+
+/** Days without a UV maximum are dropped (the spec makes uvIndexMax a required number). */
+function assembleDaily(forecast: LocationSeries): DailyWeather[] {
+  const d = forecast.daily;
+  if (!d) return [];
+  const out: DailyWeather[] = [];
+  d.date.forEach((date, i) => {
+    const uv = d.uvIndexMax[i];
+    if (uv == null) return;
+    const rise = d.sunrise[i];
+    const set = d.sunset[i];
+    out.push({ date, sunrise: rise == null ? null : isoUtc(rise), sunset: set == null ? null : isoUtc(set), uvIndexMax: uv });
+  });
+  return out;
+}

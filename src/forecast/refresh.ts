@@ -1,0 +1,262 @@
+/**
+ * The forecast refresh: plans batches of spots that share model grid cells, fetches each batch from both
+ * Open-Meteo APIs, assembles one document per spot and writes the batch in one transaction. A failed batch
+ * leaves its spots' previous documents untouched. Batching, dedup and fault rules: docs/forecast.md.
+ */
+import type { App } from "../app";
+import type { Clock } from "../core/clock";
+import type { Db } from "../db";
+import { log } from "../core/log";
+import type { HourTide } from "./types";
+import { assembleDocument } from "./document";
+import { loadFacings } from "./facings";
+import { allNull, costOf, OpenMeteoClient, UpstreamError, type Endpoint, type LocationSeries, type OpenMeteoOptions, type Point } from "./openmeteo";
+import { writeDocuments } from "./store";
+
+export interface RefreshSpot {
+  id: string;
+  lat: number;
+  lng: number;
+}
+
+// ── planning (pure) ──────────────────────────────────────────────────────────────────────────────
+
+/** MeteoFrance MFWAM, the marine `best_match` model, has a 1/12° grid. */
+export const marineCell = (p: Point) => `${Math.floor(p.lat * 12)}:${Math.floor(p.lng * 12)}`;
+/** ~0.1°: between ICON-EU (0.0625°) and IFS HRES (~0.1°), the models serving the coasts. */
+export const forecastCell = (p: Point) => `${Math.floor(p.lat * 10)}:${Math.floor(p.lng * 10)}`;
+/** 1° tiles nest both grids exactly (12 and 10 cells per degree), so whole tiles never split a cell. */
+const tileOf = (p: Point) => `${Math.floor(p.lat)}:${Math.floor(p.lng)}`;
+
+export interface CellRequest {
+  key: string;
+  /** The point sent upstream: the first spot of the cell. */
+  point: Point;
+}
+
+export interface Batch {
+  spots: RefreshSpot[];
+  marine: CellRequest[];
+  forecast: CellRequest[];
+}
+
+/**
+ * Groups spots into batches of at most `batchSize` distinct marine cells and `batchSize` distinct forecast
+ * cells. Whole 1° tiles go into one batch when they fit, so a cell is fetched once per refresh.
+ */
+export function planBatches(spots: readonly RefreshSpot[], batchSize: number): Batch[] {
+  const tiles = new Map<string, RefreshSpot[]>();
+  for (const s of spots) {
+    const key = tileOf(s);
+    const list = tiles.get(key);
+    if (list) list.push(s);
+    else tiles.set(key, [s]);
+  }
+  const batches: Batch[] = [];
+  let current: { spots: RefreshSpot[]; marine: Map<string, Point>; forecast: Map<string, Point> } | null = null;
+  const flush = () => {
+    if (current && current.spots.length > 0) {
+      const requests = (m: Map<string, Point>) => [...m].map(([key, point]) => ({ key, point }));
+      batches.push({ spots: current.spots, marine: requests(current.marine), forecast: requests(current.forecast) });
+    }
+    current = { spots: [], marine: new Map(), forecast: new Map() };
+  };
+  const newCells = (group: readonly RefreshSpot[], cell: (p: Point) => string, known: Map<string, Point>) =>
+    new Set(group.map(cell).filter((k) => !known.has(k))).size;
+  const fits = (group: readonly RefreshSpot[]) =>
+    current !== null &&
+    current.marine.size + newCells(group, marineCell, current.marine) <= batchSize &&
+    current.forecast.size + newCells(group, forecastCell, current.forecast) <= batchSize;
+  const add = (s: RefreshSpot) => {
+    current!.spots.push(s);
+    if (!current!.marine.has(marineCell(s))) current!.marine.set(marineCell(s), { lat: s.lat, lng: s.lng });
+    if (!current!.forecast.has(forecastCell(s))) current!.forecast.set(forecastCell(s), { lat: s.lat, lng: s.lng });
+  };
+  flush();
+  for (const key of [...tiles.keys()].sort()) {
+    const group = tiles.get(key)!;
+    if (!fits(group)) flush();
+    for (const s of group) {
+      if (!fits([s])) flush();
+      add(s);
+    }
+  }
+  flush();
+  return batches;
+}
+
+// ── running ──────────────────────────────────────────────────────────────────────────────────────
+
+export interface RefreshProgress {
+  batch: number;
+  batches: number;
+  spotsDone: number;
+  spotsTotal: number;
+  batchOk: boolean;
+}
+
+export interface RefreshSummary {
+  spots: number;
+  ok: number;
+  failed: number;
+  failedSpotIds: string[];
+  batches: number;
+  failedBatches: number;
+  /** HTTP requests sent to Open-Meteo, retries included. */
+  requests: number;
+  /** Open-Meteo call weight of those requests (both APIs). */
+  weight: number;
+  /** Distinct locations requested per API (after grid dedup). */
+  locations: Record<Endpoint, number>;
+  durationMs: number;
+  /** One line per failed batch, plus why the refresh stopped early if it did. */
+  errors: string[];
+}
+
+export interface RefreshDeps {
+  db: Db;
+  clock: Clock;
+  client: OpenMeteoClient;
+  batchSize: number;
+  tides: { hourly(spotId: string, times: number[]): (HourTide | null)[] };
+  facings: Map<string, number | null>;
+  onProgress?: (p: RefreshProgress) => void;
+  /** Called after each written batch (the server drops its cached bodies). */
+  onWritten?: () => void;
+  /** Stops between batches (server shutdown). */
+  signal?: AbortSignal;
+}
+
+interface BatchOutcome {
+  written: string[];
+  error?: string;
+  /** Continuing is pointless: upstream unreachable or its quota is exhausted. */
+  fatal?: boolean;
+}
+
+async function runBatch(deps: RefreshDeps, batch: Batch, summary: RefreshSummary): Promise<BatchOutcome> {
+  const fetchCells = async (endpoint: Endpoint, cells: CellRequest[]) => {
+    try {
+      const result = await deps.client.fetch(endpoint, cells.map((c) => c.point));
+      summary.requests += result.requests;
+      summary.weight += result.weight;
+      return new Map(cells.map((c, i): [string, LocationSeries] => [c.key, result.locations[i]!]));
+    } catch (err) {
+      const cost = costOf(err);
+      summary.requests += cost.requests;
+      summary.weight += cost.weight;
+      throw err;
+    }
+  };
+  const [marine, forecast] = await Promise.allSettled([fetchCells("marine", batch.marine), fetchCells("forecast", batch.forecast)]);
+  if (marine.status === "rejected" || forecast.status === "rejected") {
+    const failures = [marine, forecast].flatMap((r, i) => (r.status === "rejected" ? [{ endpoint: i === 0 ? "marine" : "forecast", err: r.reason as unknown }] : []));
+    const error = failures.map((f) => `${f.endpoint}: ${f.err instanceof Error ? f.err.message : String(f.err)}`).join("; ");
+    const fatal = failures.some((f) => f.err instanceof UpstreamError && (f.err.unreachable || f.err.quotaExhausted));
+    return { written: [], error, fatal };
+  }
+  if (deps.signal?.aborted) return { written: [], error: "stopped" };
+
+  const documents: { spotId: string; body: string }[] = [];
+  for (const spot of batch.spots) {
+    const m = marine.value.get(marineCell(spot));
+    const f = forecast.value.get(forecastCell(spot));
+    if (!m || !f || allNull(m) || allNull(f)) continue; // no data for this point: keep the previous document
+    const doc = assembleDocument(m, f, deps.facings.get(spot.id) ?? null, (times) => deps.tides.hourly(spot.id, times));
+    if (doc.hours.length > 0) documents.push({ spotId: spot.id, body: JSON.stringify(doc) });
+  }
+  try {
+    if (documents.length > 0) writeDocuments(deps.db, deps.clock.now(), documents);
+  } catch (err) {
+    return { written: [], error: `writing documents failed: ${(err as Error).message}` };
+  }
+  deps.onWritten?.();
+  return { written: documents.map((d) => d.spotId) };
+}
+
+export async function runForecastRefresh(deps: RefreshDeps, spots: readonly RefreshSpot[]): Promise<RefreshSummary> {
+  const started = performance.now();
+  const batches = planBatches(spots, deps.batchSize);
+  const summary: RefreshSummary = {
+    spots: spots.length,
+    ok: 0,
+    failed: 0,
+    failedSpotIds: [],
+    batches: batches.length,
+    failedBatches: 0,
+    requests: 0,
+    weight: 0,
+    locations: { marine: batches.reduce((n, b) => n + b.marine.length, 0), forecast: batches.reduce((n, b) => n + b.forecast.length, 0) },
+    durationMs: 0,
+    errors: [],
+  };
+  const ok = new Set<string>();
+  let spotsDone = 0;
+  let stopReason: string | null = null;
+  for (const [index, batch] of batches.entries()) {
+    const outcome: BatchOutcome = stopReason ? { written: [] } : deps.signal?.aborted ? { written: [], error: "stopped" } : await runBatch(deps, batch, summary);
+    for (const id of outcome.written) ok.add(id);
+    const batchOk = outcome.error === undefined && !stopReason && outcome.written.length === batch.spots.length;
+    if (outcome.error !== undefined || stopReason) summary.failedBatches++;
+    if (outcome.error !== undefined) summary.errors.push(`batch ${index + 1}/${batches.length}: ${outcome.error}`);
+    if (outcome.fatal || (deps.signal?.aborted && !stopReason)) {
+      stopReason = deps.signal?.aborted ? "stopped" : "gave up on the remaining batches";
+      summary.errors.push(stopReason);
+    }
+    spotsDone += batch.spots.length;
+    deps.onProgress?.({ batch: index + 1, batches: batches.length, spotsDone, spotsTotal: spots.length, batchOk });
+  }
+  summary.ok = ok.size;
+  summary.failedSpotIds = spots.filter((s) => !ok.has(s.id)).map((s) => s.id);
+  summary.failed = summary.failedSpotIds.length;
+  summary.durationMs = Math.round(performance.now() - started);
+  return summary;
+}
+
+/** Log fields of a summary: one line per refresh, whatever happened. */
+export function summaryFields(s: RefreshSummary): Record<string, unknown> {
+  return {
+    spots: s.spots,
+    ok: s.ok,
+    failed: s.failed,
+    batches: s.batches,
+    failedBatches: s.failedBatches,
+    requests: s.requests,
+    weight: Math.round(s.weight * 10) / 10,
+    marineLocations: s.locations.marine,
+    forecastLocations: s.locations.forecast,
+    durationMs: s.durationMs,
+  };
+}
+
+export interface RefreshOptions {
+  /** Default: every spot of the catalog. */
+  spots?: readonly RefreshSpot[];
+  onProgress?: (p: RefreshProgress) => void;
+  signal?: AbortSignal;
+  /** Test hooks for the upstream client (fast backoff). */
+  client?: Partial<Pick<OpenMeteoOptions, "sleep" | "backoffMs" | "timeformat">>;
+}
+
+/** A refresh with the app's configuration, facings and tides; logs one summary line. */
+export async function refreshForecasts(app: App, options: RefreshOptions = {}): Promise<RefreshSummary> {
+  const spots = options.spots ?? app.spots.all();
+  const client = new OpenMeteoClient({ ...app.config.openMeteo, ...options.client });
+  const summary = await runForecastRefresh(
+    {
+      db: app.db,
+      clock: app.clock,
+      client,
+      batchSize: app.config.openMeteo.batchSize,
+      tides: app.tides,
+      facings: loadFacings(app.db),
+      onProgress: options.onProgress,
+      onWritten: () => app.forecasts.invalidate(),
+      signal: options.signal,
+    },
+    spots,
+  );
+  if (summary.failedBatches === 0) log.info("forecast refresh done", summaryFields(summary));
+  else log.error(`forecast refresh incomplete: ${summary.errors[0]}`, summaryFields(summary));
+  return summary;
+}

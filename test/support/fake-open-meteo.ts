@@ -1,0 +1,207 @@
+/**
+ * A fake Open-Meteo (Marine API + Forecast API) for tests and benchmarks. No network: Bun.serve on 127.0.0.1.
+ *
+ *   const fake = await startFakeOpenMeteo({ firstDay: "2026-11-21" });
+ *   // point Surfcast at it: SURFCAST_OPEN_METEO_MARINE_URL = SURFCAST_OPEN_METEO_FORECAST_URL = fake.url
+ *   fake.inject("503", { next: 2 });                      // the next 2 requests answer 503
+ *   fake.inject("truncated", { requests: [3] });          // request #3 (1-based, both APIs) is cut short
+ *   fake.inject({ delayMs: 500 }, { endpoint: "marine" }); // every marine request is slow
+ *   fake.requests            // [{ n, endpoint, method, locations, timeformat, apikey }]
+ *   fake.weight()            // summed locations (= Open-Meteo call weight of our requests)
+ *   fake.reset(); await fake.close();
+ *
+ * Answers GET and form-encoded POST on /v1/marine and /v1/forecast for any list of locations, in the exact
+ * shape of the shared fixtures (/work/shared/data/open-meteo): each requested location gets the series of the
+ * nearest fixture location (Supertubos, Uluwatu, Pipeline; with their null tails), shifted so the series start
+ * at 00:00 GMT of `firstDay`; array body in request order with `location_id` for i > 0 (a single location
+ * answers a bare object); `timeformat=iso8601|unixtime`; latitude/longitude snapped to a grid-cell centre.
+ * Bad parameters answer 400 `{"error":true,"reason":…}` like the real server (unknown variable, > 1000
+ * locations, list length mismatch); a POST without a form body answers 415.
+ *
+ * Faults: "500", "503", "429" (minutely, the fixture body), "429-daily", "400", "truncated" (200, half a
+ * body), "all-null" (200, every series null), { delayMs } (answers late: use more than the client timeout
+ * for a timeout). `inject` without `requests`/`next` applies to every matching request until `reset()`.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { OPEN_METEO_FIXTURES } from "./env";
+
+export type Fault = "500" | "503" | "429" | "429-daily" | "400" | "truncated" | "all-null" | { delayMs: number };
+export type FakeEndpoint = "marine" | "forecast";
+
+export interface FakeRequest {
+  n: number;
+  endpoint: FakeEndpoint;
+  method: string;
+  locations: number;
+  timeformat: string;
+  apikey: string | null;
+  latitudes: number[];
+  longitudes: number[];
+}
+
+export interface FakeOpenMeteo {
+  url: string;
+  requests: FakeRequest[];
+  inject(fault: Fault, when?: { requests?: number[]; next?: number; endpoint?: FakeEndpoint }): void;
+  /** Locations served (optionally for one API): the Open-Meteo call weight of Surfcast's requests. */
+  weight(endpoint?: FakeEndpoint): number;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+type Fixture = Record<string, unknown> & { hourly: Record<string, unknown[]>; daily?: Record<string, unknown[]>; hourly_units: Record<string, string>; daily_units?: Record<string, string> };
+
+const FIXTURE_DAY = Date.parse("2026-11-21T00:00:00Z");
+const load = (name: string) => JSON.parse(readFileSync(join(OPEN_METEO_FIXTURES, name), "utf8")) as Fixture[];
+
+const KNOWN: Record<FakeEndpoint, { hourly: string[]; daily: string[] }> = {
+  marine: {
+    hourly: ["wave_height", "wave_direction", "wave_period", "swell_wave_height", "swell_wave_direction", "swell_wave_period", "sea_surface_temperature", "wave_peak_period", "wind_wave_height"],
+    daily: [],
+  },
+  forecast: {
+    hourly: ["temperature_2m", "weather_code", "wind_speed_10m", "wind_direction_10m", "wind_gusts_10m", "relative_humidity_2m", "precipitation"],
+    daily: ["sunrise", "sunset", "uv_index_max", "temperature_2m_max"],
+  },
+};
+
+/** The requested points of the fixture locations 0, 1, 2. */
+const FIXTURE_POINTS = [
+  [39.344, -9.363],
+  [-8.815, 115.0867],
+  [21.665, -158.053],
+] as const;
+
+function nearestFixture(lat: number, lng: number): number {
+  const d = FIXTURE_POINTS.map(([a, b]) => (a - lat) ** 2 + (b - lng) ** 2);
+  return d.indexOf(Math.min(...d));
+}
+
+const ERROR_429 = readFileSync(join(OPEN_METEO_FIXTURES, "error_429.json"), "utf8");
+
+const error = (status: number, reason: string) => new Response(JSON.stringify({ error: true, reason }), { status, headers: { "Content-Type": "application/json; charset=utf-8" } });
+
+/** `2026-11-21T13:00` / `2026-11-21` shifted by `shift` ms, in the same form or as epoch seconds. */
+function shiftTime(value: unknown, shift: number, unixtime: boolean): unknown {
+  if (typeof value !== "string") return value;
+  const dateOnly = value.length === 10;
+  const ms = Date.parse(dateOnly ? `${value}T00:00:00Z` : `${value}:00Z`) + shift;
+  if (unixtime) return ms / 1000;
+  return new Date(ms).toISOString().slice(0, dateOnly ? 10 : 16);
+}
+
+function buildLocation(fixture: Fixture, endpoint: FakeEndpoint, index: number, lat: number, lng: number, hourly: string[], daily: string[], shift: number, unixtime: boolean, allNull: boolean): Record<string, unknown> {
+  const cells = endpoint === "marine" ? 12 : 10;
+  const snap = (x: number) => Math.round(((Math.floor(x * cells) + 0.5) / cells) * 1e6) / 1e6;
+  const out: Record<string, unknown> = {
+    latitude: snap(lat),
+    longitude: snap(lng),
+    generationtime_ms: 0.5,
+    utc_offset_seconds: 0,
+    timezone: "GMT",
+    timezone_abbreviation: "GMT",
+    elevation: fixture.elevation,
+  };
+  if (index !== 0) out.location_id = index;
+  const series = (section: Record<string, unknown[]>, name: string, isTime: boolean) => {
+    const values = section[name] ?? section.time!.map(() => 1);
+    if (isTime) return values.map((v) => shiftTime(v, shift, unixtime));
+    return allNull ? values.map(() => null) : values;
+  };
+  out.hourly_units = Object.fromEntries([["time", unixtime ? "unixtime" : "iso8601"], ...hourly.map((h) => [h, fixture.hourly_units[h] ?? ""])]);
+  out.hourly = Object.fromEntries([["time", series(fixture.hourly, "time", true)], ...hourly.map((h) => [h, series(fixture.hourly, h, false)])]);
+  if (daily.length > 0 && fixture.daily) {
+    const timeUnit = unixtime ? "unixtime" : "iso8601";
+    out.daily_units = Object.fromEntries([["time", timeUnit], ...daily.map((d) => [d, d === "sunrise" || d === "sunset" ? timeUnit : (fixture.daily_units?.[d] ?? "")])]);
+    out.daily = Object.fromEntries([
+      ["time", series(fixture.daily, "time", true)],
+      ...daily.map((d) => [d, d === "sunrise" || d === "sunset" ? (allNull ? fixture.daily!.time!.map(() => null) : series(fixture.daily!, d, true)) : series(fixture.daily!, d, false)]),
+    ]);
+  }
+  return out;
+}
+
+export async function startFakeOpenMeteo(options: { firstDay?: string } = {}): Promise<FakeOpenMeteo> {
+  const fixtures: Record<FakeEndpoint, Fixture[]> = { marine: load("marine_multi.json"), forecast: load("forecast_multi.json") };
+  const shift = options.firstDay ? Date.parse(`${options.firstDay}T00:00:00Z`) - FIXTURE_DAY : 0;
+  const requests: FakeRequest[] = [];
+  let rules: { fault: Fault; requests?: number[]; remaining: number; endpoint?: FakeEndpoint }[] = [];
+
+  const faultFor = (n: number, endpoint: FakeEndpoint): Fault | null => {
+    for (const rule of rules) {
+      if (rule.endpoint && rule.endpoint !== endpoint) continue;
+      if (rule.requests && !rule.requests.includes(n)) continue;
+      if (rule.remaining <= 0) continue;
+      rule.remaining--;
+      return rule.fault;
+    }
+    return null;
+  };
+
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(req) {
+      const url = new URL(req.url);
+      const endpoint: FakeEndpoint | null = url.pathname === "/v1/marine" ? "marine" : url.pathname === "/v1/forecast" ? "forecast" : null;
+      if (!endpoint) return error(404, "Not Found");
+      let params = url.searchParams;
+      if (req.method === "POST") {
+        if (!(req.headers.get("content-type") ?? "").startsWith("application/x-www-form-urlencoded")) return error(415, "Unsupported Media Type");
+        params = new URLSearchParams(await req.text());
+      } else if (req.method !== "GET") return error(405, "Method Not Allowed");
+
+      const list = (name: string) => (params.get(name) ?? "").split(",").filter((s) => s !== "");
+      const latitudes = list("latitude").map(Number);
+      const longitudes = list("longitude").map(Number);
+      const timeformat = params.get("timeformat") ?? "iso8601";
+      const n = requests.length + 1;
+      requests.push({ n, endpoint, method: req.method, locations: latitudes.length, timeformat, apikey: params.get("apikey"), latitudes, longitudes });
+
+      const fault = faultFor(n, endpoint);
+      if (fault !== null && typeof fault === "object") await Bun.sleep(fault.delayMs);
+      if (fault === "500") return error(500, "Internal Server Error");
+      if (fault === "503") return error(503, "The service is overloaded");
+      if (fault === "429") return new Response(ERROR_429, { status: 429, headers: { "Content-Type": "application/json; charset=utf-8" } });
+      if (fault === "429-daily") return error(429, "Daily API request limit exceeded. Please try again tomorrow.");
+      if (fault === "400") return error(400, "Injected bad request");
+
+      if (latitudes.length === 0 || latitudes.length !== longitudes.length || latitudes.some((x) => !Number.isFinite(x)) || longitudes.some((x) => !Number.isFinite(x)))
+        return error(400, "Parameter 'latitude' and 'longitude' must have the same number of elements");
+      if (latitudes.length > 1000) return error(400, "Only up to 1000 locations can be requested at once");
+      const hourly = list("hourly");
+      const daily = list("daily");
+      const badHourly = hourly.find((h) => !KNOWN[endpoint].hourly.includes(h));
+      const badDaily = daily.find((d) => !KNOWN[endpoint].daily.includes(d));
+      if (badHourly || badDaily) return error(400, `Data corrupted at path ''. Cannot initialize variable from invalid String value ${badHourly ? hourly.join(",") : daily.join(",")}.`);
+      if ((params.get("timezone") ?? "GMT") !== "GMT") return error(400, "this fake only answers timezone=GMT");
+      if (timeformat !== "iso8601" && timeformat !== "unixtime") return error(400, `Invalid timeformat ${timeformat}`);
+
+      const unixtime = timeformat === "unixtime";
+      const locations = latitudes.map((lat, i) =>
+        buildLocation(fixtures[endpoint][nearestFixture(lat, longitudes[i]!)]!, endpoint, i, lat, longitudes[i]!, hourly, daily, shift, unixtime, fault === "all-null"),
+      );
+      const body = JSON.stringify(locations.length === 1 ? locations[0] : locations);
+      return new Response(fault === "truncated" ? body.slice(0, Math.floor(body.length / 2)) : body, { headers: { "Content-Type": "application/json; charset=utf-8" } });
+    },
+  });
+
+  return {
+    url: `http://127.0.0.1:${server.port}`,
+    requests,
+    inject(fault, when = {}) {
+      rules.push({ fault, requests: when.requests, remaining: when.next ?? when.requests?.length ?? Infinity, endpoint: when.endpoint });
+    },
+    weight(endpoint) {
+      return requests.filter((r) => !endpoint || r.endpoint === endpoint).reduce((s, r) => s + r.locations, 0);
+    },
+    reset() {
+      requests.length = 0;
+      rules = [];
+    },
+    async close() {
+      await server.stop(true);
+    },
+  };
+}
