@@ -1,30 +1,241 @@
 /**
- * Serving stored tide extremes. STUB — filled in by the tides issue (#5).
+ * Tides: stored extremes per spot (served by one indexed read), the hourly tide of forecast documents, and the
+ * maintenance of the rolling window. The tide database (~300 ms to load) is never imported at construction:
+ * `ready()` loads it in the background (server start, first tides request), batch work loads it on first use.
  */
 import type { Db } from "../db";
-import type { Clock } from "../core/clock";
+import { DAY_MS, type Clock } from "../core/clock";
+import { log } from "../core/log";
 import type { SpotService } from "../spots/service";
-import type { TidesResponse } from "./types";
 import type { HourTide } from "../forecast/types";
+import type { TidesResponse } from "./types";
+import type { PredictedCurve, PredictedExtreme } from "./engine";
+import { STATION_RULE, stationFor, type StationChoice, type StationSource, type TideSpot } from "./stations";
+import { TideStore, type StoredChoice } from "./store";
+import { windowAt, windowWork } from "./window";
+import { CURVE_STEP_MS, curveSpan, tideAt } from "./hourly";
+
+type Engine = typeof import("./engine");
+
+let engine: Engine | null = null;
+let loading: Promise<Engine> | null = null;
+
+function adopt(loaded: Engine, startedAt: number): Engine {
+  if (!engine) {
+    engine = loaded;
+    log.info("tide database loaded", { ms: Math.round(performance.now() - startedAt), stations: loaded.stationCount() });
+  }
+  return engine;
+}
+
+/** Loads the tide engine once per process, off the caller's turn. */
+function loadEngine(): Promise<Engine> {
+  const startedAt = performance.now();
+  return (loading ??= import("./engine").then((m) => adopt(m, startedAt)));
+}
+
+/** The tide engine now, loading it synchronously if needed: only for batch work, never on the request path. */
+function engineNow(): Engine {
+  return engine ?? adopt(require("./engine") as Engine, performance.now());
+}
+
+/** A stored extreme older than this before the end of a request's span means the spot's window is stale. */
+const COVERAGE_SLACK_MS = 26 * 3_600_000;
+/** Spots per write transaction in the window pass; the event loop serves requests between batches. */
+const BATCH = 10;
+/** Curves kept for the forecast refresh (spots sharing a station share one curve). */
+const CURVE_CACHE = 2048;
+
+const isoSeconds = (ms: number) => new Date(ms).toISOString().slice(0, 19) + "Z";
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Whether a stored choice still follows the spot's import override. */
+function agrees(choice: StoredChoice, override: boolean | null): boolean {
+  const byOverride = choice.reason.startsWith("override");
+  return override === null ? !byOverride : byOverride && choice.tideless === override;
+}
+
+function stored(choice: StationChoice): StoredChoice {
+  const s = choice.station;
+  return {
+    tideless: choice.tideless,
+    stationId: s?.id ?? null,
+    stationName: s?.name ?? null,
+    stationSource: s?.source ?? null,
+    distanceKm: s ? Math.round(s.distanceKm * 10) / 10 : null,
+    datum: s?.datum ?? null,
+    reason: choice.reason,
+  };
+}
+
+/** Override "tideless" needs no station database. */
+const NO_STATIONS: StationSource = { stationsNear: () => [], springRange: () => 0 };
+
+export interface WindowReport {
+  spots: number;
+  chosen: number;
+  tideless: number;
+  extended: number;
+  ms: number;
+}
 
 export class TideService {
+  private storeOnce: TideStore | null = null;
+  private running: Promise<WindowReport | null> | null = null;
+  private readonly curves = new Map<string, PredictedCurve>();
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly spots: SpotService,
   ) {}
 
-  /** Throws `not_found` for an unknown spot. */
-  get(spotId: string, _days: number): TidesResponse {
+  private get store(): TideStore {
+    return (this.storeOnce ??= new TideStore(this.db));
+  }
+
+  /** Loads the tide database in the background; resolves when predictions can be made. */
+  async ready(): Promise<void> {
+    await loadEngine();
+  }
+
+  /**
+   * Stored extremes from now forward within `days`. Throws `not_found` for an unknown spot. A spot whose station is
+   * not chosen yet, or whose stored window is stale, is computed on the spot (a few ms) once the database is loaded;
+   * before that (the first moments of a fresh server) it answers with no extremes and `station: null`.
+   */
+  get(spotId: string, days: number): TidesResponse {
     const spot = this.spots.get(spotId);
-    return { spot: { id: spot.id, name: spot.name }, units: "metric", extremes: [], tideless: true, datum: null, station: null };
+    const head = { spot: { id: spot.id, name: spot.name }, units: "metric" as const };
+    const choice = this.choiceFor(spot, engine);
+    if (!choice) {
+      void this.ready();
+      return { ...head, extremes: [], tideless: false, datum: null, station: null };
+    }
+    if (choice.tideless || !choice.stationId) return { ...head, extremes: [], tideless: true, datum: null, station: null };
+
+    const now = this.clock.now();
+    const to = now + days * DAY_MS;
+    let rows = this.store.extremes(spot.id, now, to);
+    const covered = (rows.at(-1)?.time ?? -Infinity) >= to - COVERAGE_SLACK_MS;
+    if (!covered && engine) {
+      this.predictWindow(spot.id, choice.stationId, engine);
+      rows = this.store.extremes(spot.id, now, to);
+    } else if (!covered) void this.ready();
+    return {
+      ...head,
+      extremes: rows.map((r) => ({ type: r.type, time: isoSeconds(r.time), height: r.height })),
+      tideless: false,
+      datum: choice.datum,
+      station: { id: choice.stationId, name: choice.stationName ?? "", distanceKm: choice.distanceKm ?? 0, source: choice.stationSource ?? "" },
+    };
   }
 
   /**
    * Predicted tide at each of `times` (epoch ms) for a spot, with rising/falling from the predicted curve;
-   * null for every hour of a tideless spot. Used when the forecast refresh assembles documents.
+   * null for every hour of a tideless spot. Used when the forecast refresh assembles documents; spots sharing
+   * a station and the same hours share one predicted curve.
    */
-  hourly(_spotId: string, times: number[]): (HourTide | null)[] {
-    return times.map(() => null);
+  hourly(spotId: string, times: number[]): (HourTide | null)[] {
+    const spot = this.spots.get(spotId);
+    const loaded = engineNow();
+    const choice = this.choiceFor(spot, loaded)!;
+    const stationId = choice.tideless ? null : choice.stationId;
+    if (!stationId || !times.length) return times.map(() => null);
+    const span = curveSpan(times);
+    const key = `${stationId}@${span.start}-${span.end}`;
+    let curve = this.curves.get(key);
+    if (!curve) {
+      if (this.curves.size >= CURVE_CACHE) this.curves.clear();
+      curve = loaded.predictCurve(stationId, span.start, span.end, CURVE_STEP_MS);
+      this.curves.set(key, curve);
+    }
+    const sampled = curve;
+    return times.map((t) => tideAt(sampled, t));
+  }
+
+  /** The stored station choice for a spot, (re)computed when missing or overruled by an import; null if that needs the database and it is not loaded. */
+  private choiceFor(spot: TideSpot, loaded: Engine | null): StoredChoice | null {
+    const store = this.store;
+    const current = store.choice(spot.id);
+    const override = store.override(spot.id);
+    if (current && agrees(current, override)) return current;
+    const source = override === true ? NO_STATIONS : loaded;
+    if (!source) return current;
+    const choice = stationFor(spot, override, source);
+    store.putChoice(spot.id, choice, this.clock.now());
+    if (!choice.tideless && choice.station && loaded) this.predictWindow(spot.id, choice.station.id, loaded);
+    return stored(choice);
+  }
+
+  /** One spot's extremes over the whole current window. */
+  private predictWindow(spotId: string, stationId: string, loaded: Engine): void {
+    const window = windowAt(this.clock.now());
+    const extremes = loaded.predictExtremes(stationId, window.start, window.end);
+    this.store.batch(() => this.store.putExtremes(spotId, window.start, window.end, extremes));
+  }
+
+  /**
+   * Brings every spot's station choice and stored extremes up to the current window: chooses stations for spots that
+   * have none (or whose import override changed), predicts the missing days (all of them when the stored window is
+   * stale), drops days before the window. Runs in batches, yielding to the event loop between them; concurrent calls
+   * share one run. Returns null when stopped early.
+   */
+  maintainWindow(shouldStop: () => boolean = () => false): Promise<WindowReport | null> {
+    return (this.running ??= this.runWindowPass(shouldStop).finally(() => (this.running = null)));
+  }
+
+  private async runWindowPass(shouldStop: () => boolean): Promise<WindowReport | null> {
+    const loaded = await loadEngine();
+    const startedAt = performance.now();
+    const store = this.store;
+    if (store.rule() !== STATION_RULE) {
+      store.forgetChoices();
+      store.setRule(STATION_RULE);
+    }
+    const now = this.clock.now();
+    const target = windowAt(now);
+    const work = windowWork(store.window(), target);
+    const choices = store.allChoices();
+    const overrides = store.overrides();
+    const spots = this.spots.all();
+    const byStation = new Map<string, PredictedExtreme[]>();
+    const report: WindowReport = { spots: spots.length, chosen: 0, tideless: 0, extended: 0, ms: 0 };
+
+    for (let i = 0; i < spots.length; i += BATCH) {
+      if (shouldStop()) return null;
+      store.batch(() => {
+        for (const spot of spots.slice(i, i + BATCH)) {
+          const override = overrides.get(spot.id) ?? null;
+          let choice = choices.get(spot.id);
+          let from = work.kind === "full" ? target.start : work.kind === "extend" ? work.from : null;
+          if (!choice || !agrees(choice, override)) {
+            const fresh = stationFor(spot, override, loaded);
+            store.putChoice(spot.id, fresh, now);
+            choice = stored(fresh);
+            from = target.start;
+            report.chosen++;
+          }
+          if (choice.tideless || !choice.stationId) {
+            report.tideless++;
+            continue;
+          }
+          if (from === null) continue;
+          const key = `${choice.stationId}@${from}`;
+          let extremes = byStation.get(key);
+          if (!extremes) byStation.set(key, (extremes = loaded.predictExtremes(choice.stationId, from, target.end)));
+          store.putExtremes(spot.id, from, target.end, extremes);
+          report.extended++;
+        }
+      });
+      await yieldToEventLoop();
+    }
+    store.batch(() => {
+      store.prune(target.start);
+      store.setWindow(target);
+    });
+    report.ms = Math.round(performance.now() - startedAt);
+    log.info("tide window ready", { ...report, work: work.kind, from: isoSeconds(target.start), to: isoSeconds(target.end) });
+    return report;
   }
 }

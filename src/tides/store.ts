@@ -1,0 +1,143 @@
+/**
+ * Tide rows in SQLite: the station chosen per spot (spot_tide_station), the stored extremes (tide_extremes) and
+ * the window bounds (meta). Every statement is prepared once; serving a spot is one indexed range read.
+ */
+import type { Db } from "../db";
+import type { PredictedExtreme } from "./engine";
+import type { StationChoice } from "./stations";
+import type { TideWindow } from "./window";
+import { roundHeight } from "./hourly";
+
+/** A spot_tide_station row as the service uses it. */
+export interface StoredChoice {
+  tideless: boolean;
+  stationId: string | null;
+  stationName: string | null;
+  stationSource: string | null;
+  distanceKm: number | null;
+  datum: string | null;
+  reason: string;
+}
+
+interface ChoiceRow {
+  tideless: number;
+  station_id: string | null;
+  station_name: string | null;
+  station_source: string | null;
+  distance_km: number | null;
+  datum: string | null;
+  reason: string;
+}
+
+const WINDOW_START = "tides.window.start";
+const WINDOW_END = "tides.window.end";
+const RULE = "tides.rule";
+
+const toChoice = (r: ChoiceRow): StoredChoice => ({
+  tideless: r.tideless === 1,
+  stationId: r.station_id,
+  stationName: r.station_name,
+  stationSource: r.station_source,
+  distanceKm: r.distance_km,
+  datum: r.datum,
+  reason: r.reason,
+});
+
+export class TideStore {
+  private readonly q;
+
+  constructor(private readonly db: Db) {
+    const c = db.$client;
+    const choiceColumns = "tideless, station_id, station_name, station_source, distance_km, datum, reason";
+    this.q = {
+      extremes: c.query<{ time: number; type: "high" | "low"; height: number }, [string, number, number]>(
+        "SELECT time, type, height FROM tide_extremes WHERE spot_id = ? AND time >= ? AND time < ? ORDER BY time",
+      ),
+      choice: c.query<ChoiceRow, [string]>(`SELECT ${choiceColumns} FROM spot_tide_station WHERE spot_id = ?`),
+      allChoices: c.query<ChoiceRow & { spot_id: string }, []>(`SELECT spot_id, ${choiceColumns} FROM spot_tide_station`),
+      override: c.query<{ tideless_override: number | null }, [string]>("SELECT tideless_override FROM spots WHERE id = ?"),
+      overrides: c.query<{ id: string; tideless_override: number }, []>("SELECT id, tideless_override FROM spots WHERE tideless_override IS NOT NULL"),
+      putChoice: c.query(
+        `INSERT OR REPLACE INTO spot_tide_station (spot_id, ${choiceColumns}, computed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      clearRange: c.query("DELETE FROM tide_extremes WHERE spot_id = ? AND time >= ? AND time < ?"),
+      clearSpot: c.query("DELETE FROM tide_extremes WHERE spot_id = ?"),
+      putExtreme: c.query("INSERT OR REPLACE INTO tide_extremes (spot_id, time, type, height) VALUES (?, ?, ?, ?)"),
+      prune: c.query("DELETE FROM tide_extremes WHERE time < ?"),
+      forgetChoices: c.query("DELETE FROM spot_tide_station"),
+      getMeta: c.query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ?"),
+      putMeta: c.query("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"),
+    };
+  }
+
+  extremes(spotId: string, from: number, to: number) {
+    return this.q.extremes.all(spotId, from, to);
+  }
+
+  choice(spotId: string): StoredChoice | null {
+    const row = this.q.choice.get(spotId);
+    return row ? toChoice(row) : null;
+  }
+
+  allChoices(): Map<string, StoredChoice> {
+    return new Map(this.q.allChoices.all().map((r) => [r.spot_id, toChoice(r)]));
+  }
+
+  /** The import's tideless flag for a spot (null = follow the station rule). */
+  override(spotId: string): boolean | null {
+    const v = this.q.override.get(spotId)?.tideless_override;
+    return v === null || v === undefined ? null : v === 1;
+  }
+
+  overrides(): Map<string, boolean> {
+    return new Map(this.q.overrides.all().map((r) => [r.id, r.tideless_override === 1]));
+  }
+
+  /** Stores a spot's station choice; a tideless spot loses its extremes. */
+  putChoice(spotId: string, choice: StationChoice, now: number): void {
+    const s = choice.station;
+    this.db.$client.transaction(() => {
+      this.q.putChoice.run(spotId, choice.tideless ? 1 : 0, s?.id ?? null, s?.name ?? null, s?.source ?? null, s ? Math.round(s.distanceKm * 10) / 10 : null, s?.datum ?? null, choice.reason, now);
+      if (choice.tideless) this.q.clearSpot.run(spotId);
+    })();
+  }
+
+  /** Replaces a spot's extremes in [from, to) with `extremes` (heights rounded to the millimetre). */
+  putExtremes(spotId: string, from: number, to: number, extremes: PredictedExtreme[]): void {
+    this.q.clearRange.run(spotId, from, to);
+    for (const e of extremes) this.q.putExtreme.run(spotId, e.time, e.type, roundHeight(e.height));
+  }
+
+  /** Runs `work` in one transaction (a batch of spots is written at once). */
+  batch(work: () => void): void {
+    this.db.$client.transaction(work)();
+  }
+
+  prune(before: number): void {
+    this.q.prune.run(before);
+  }
+
+  /** Drops every stored choice (the station rule changed); extremes are rewritten by the next full pass. */
+  forgetChoices(): void {
+    this.q.forgetChoices.run();
+  }
+
+  window(): TideWindow | null {
+    const start = this.q.getMeta.get(WINDOW_START)?.value;
+    const end = this.q.getMeta.get(WINDOW_END)?.value;
+    return start && end ? { start: Date.parse(start), end: Date.parse(end) } : null;
+  }
+
+  setWindow(w: TideWindow): void {
+    this.q.putMeta.run(WINDOW_START, new Date(w.start).toISOString());
+    this.q.putMeta.run(WINDOW_END, new Date(w.end).toISOString());
+  }
+
+  rule(): string | null {
+    return this.q.getMeta.get(RULE)?.value ?? null;
+  }
+
+  setRule(rule: string): void {
+    this.q.putMeta.run(RULE, rule);
+  }
+}
