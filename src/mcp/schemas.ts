@@ -6,7 +6,7 @@
  * parser shared with /v1 (core/params.ts), run inside the tool, so a bad argument becomes a tool error with
  * the same `invalid_request` message as /v1 — never an SDK "Input validation error" worded differently.
  *
- * Outputs mirror the /v1 responses. Objects are loose (extra fields allowed) so a field added to a /v1
+ * Outputs mirror the /v1 responses. Objects are open (`additionalProperties: true`) so a field added to a /v1
  * response never makes clients reject the tool result; `satisfies` ties each schema to its TypeScript type.
  */
 import { z } from "zod";
@@ -22,6 +22,9 @@ const documented = (json: JsonSchema) => z.unknown().optional().meta(json);
 
 /** An argument object; `required` is documentation only (missing arguments get the parser's message). */
 const args = <S extends z.ZodRawShape>(shape: S, required: (keyof S & string)[]) => z.object(shape).meta({ required });
+
+/** An output object that documents its fields and allows more. */
+const open = <S extends z.ZodRawShape>(shape: S) => z.object(shape).meta({ additionalProperties: true });
 
 const limitArg = documented({
   type: "integer",
@@ -85,15 +88,15 @@ const spotFields = {
   hexId: z.string().describe("Raw 16-hex id; accepted as spot_id too."),
 };
 
-const spot = z.looseObject(spotFields) satisfies z.ZodType<Spot>;
-const spotWithDistance = z.looseObject({ ...spotFields, distanceKm: z.number().describe("Distance from the query point, km.") }) satisfies z.ZodType<SpotWithDistance>;
+const spot = open(spotFields) satisfies z.ZodType<Spot>;
+const spotWithDistance = open({ ...spotFields, distanceKm: z.number().describe("Distance from the query point, km.") }) satisfies z.ZodType<SpotWithDistance>;
 
-export const spotListOutput = z.looseObject({ spots: z.array(spot).describe("Best match first.") });
-export const nearbyListOutput = z.looseObject({ spots: z.array(spotWithDistance).describe("Closest first.") });
+export const spotListOutput = open({ spots: z.array(spot).describe("Best match first.") });
+export const nearbyListOutput = open({ spots: z.array(spotWithDistance).describe("Closest first.") });
 
 const rating = z.int().min(1).max(5);
 
-const forecastHour = z.looseObject({
+const forecastHour = open({
   time: z.string().describe("Start of the hour, UTC, ISO 8601."),
   waveHeight: z.number().describe("Combined significant wave height, m."),
   swellHeight: z.number().describe("Primary swell height, m."),
@@ -106,18 +109,18 @@ const forecastHour = z.looseObject({
   airTemperature: z.number().describe("°C."),
   waterTemperature: z.number().describe("°C."),
   weatherCode: z.number().describe("WMO weather code."),
-  tide: z.looseObject({ height: z.number().describe("m."), state: z.enum(["rising", "falling"]) }).nullable().describe("null for tideless spots."),
-  rating: z.looseObject({ beginner: rating, intermediate: rating, advanced: rating }).describe("Surf quality per level, 1..5 (5 best)."),
+  tide: open({ height: z.number().describe("m."), state: z.enum(["rising", "falling"]) }).nullable().describe("null for tideless spots."),
+  rating: open({ beginner: rating, intermediate: rating, advanced: rating }).describe("Surf quality per level, 1..5 (5 best)."),
 });
 
-export const forecastOutput = z.looseObject({
-  spot: z.looseObject({ id: z.string(), name: z.string(), country: z.string() }),
+export const forecastOutput = open({
+  spot: open({ id: z.string(), name: z.string(), country: z.string() }),
   units: z.literal("metric"),
   updatedAt: z.string().describe("When the forecast was last refreshed, UTC, ISO 8601."),
   attribution: z.string().describe("Data licence notice to show with the data."),
   hours: z.array(forecastHour).describe("Hourly, from the current UTC hour forward."),
   daily: z.array(
-    z.looseObject({
+    open({
       date: z.string().describe("Calendar date, YYYY-MM-DD."),
       sunrise: z.string().nullable().describe("UTC, ISO 8601."),
       sunset: z.string().nullable().describe("UTC, ISO 8601."),
@@ -126,11 +129,11 @@ export const forecastOutput = z.looseObject({
   ),
 }) satisfies z.ZodType<ForecastResponse>;
 
-export const tidesOutput = z.looseObject({
-  spot: z.looseObject({ id: z.string(), name: z.string() }),
+export const tidesOutput = open({
+  spot: open({ id: z.string(), name: z.string() }),
   units: z.literal("metric"),
   extremes: z.array(
-    z.looseObject({
+    open({
       type: z.enum(["high", "low"]),
       time: z.string().describe("UTC, ISO 8601."),
       height: z.number().describe("m above the chart datum."),
@@ -138,8 +141,7 @@ export const tidesOutput = z.looseObject({
   ),
   tideless: z.boolean().describe("true when the spot has no tides to speak of; extremes is then empty."),
   datum: z.string().nullable().describe("Chart datum the heights refer to (e.g. MLLW, LAT); null when tideless."),
-  station: z
-    .looseObject({ id: z.string(), name: z.string(), distanceKm: z.number(), source: z.string() })
+  station: open({ id: z.string(), name: z.string(), distanceKm: z.number().describe("km from the spot."), source: z.string() })
     .nullable()
     .describe("Tide station the predictions come from; null when tideless."),
 }) satisfies z.ZodType<TidesResponse>;

@@ -1,0 +1,38 @@
+/** The /mcp Origin policy as a pure function: same host, listed origins, "*". */
+import { describe, expect, test } from "bun:test";
+import { createOriginPolicy } from "../src/mcp/origin";
+
+describe("MCP Origin policy", () => {
+  test("without a list only the request's own host passes, default ports included", () => {
+    const allowed = createOriginPolicy([]);
+    const cases: [string, string, boolean][] = [
+      ["http://127.0.0.1:8080", "127.0.0.1:8080", true],
+      ["http://LOCALHOST:8080", "localhost:8080", true],
+      ["https://surf.example", "surf.example", true],
+      ["https://surf.example:443", "surf.example", true],
+      ["http://surf.example", "surf.example:80", true],
+      ["https://surf.example", "surf.example:8443", false],
+      ["http://127.0.0.1:8081", "127.0.0.1:8080", false],
+      ["http://127.0.0.1.evil.example:8080", "127.0.0.1:8080", false],
+      ["https://evil.example", "surf.example", false],
+      ["null", "surf.example", false],
+      ["not a url", "surf.example", false],
+    ];
+    for (const [origin, host, expected] of cases) expect([origin, host, allowed(origin, host)]).toEqual([origin, host, expected]);
+  });
+
+  test("listed origins pass whatever the host; entries are normalized like browser origins", () => {
+    const allowed = createOriginPolicy(["https://App.example/", "http://localhost:6274", "null"]);
+    expect(allowed("https://app.example", "api.example")).toBe(true);
+    expect(allowed("http://localhost:6274", "api.example")).toBe(true);
+    expect(allowed("null", "api.example")).toBe(true);
+    expect(allowed("http://app.example", "api.example")).toBe(false);
+    expect(allowed("http://localhost:6275", "api.example")).toBe(false);
+  });
+
+  test('"*" allows every origin', () => {
+    const allowed = createOriginPolicy(["https://app.example", "*"]);
+    expect(allowed("https://evil.example", "api.example")).toBe(true);
+    expect(allowed("null", "api.example")).toBe(true);
+  });
+});
