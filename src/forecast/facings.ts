@@ -1,10 +1,57 @@
 /**
  * Spot facings as the forecast pipeline reads them: the import override wins over the computed value.
- * STUB — filled in by the forecast issue (#6, orientation part). Signature is fixed.
+ * Computed facings (src/forecast/orientation.ts) are stored once per spot in `spot_facing`.
  */
-import type { Db } from "../db";
+import { eq } from "drizzle-orm";
+import { schema, type Db } from "../db";
+import { computeFacing, loadLand, FACING_METHOD } from "./orientation";
+
+const { spots: spotsTable, spotFacing } = schema;
+
+const CHUNK = 500;
+
+/**
+ * Computes and stores the facing of every given spot that has no `spot_facing` row yet, or one from an older
+ * method, one transaction per chunk. Returns how many it computed. Loads the land index only when needed.
+ */
+export function ensureFacings(
+  db: Db,
+  spots: readonly { id: string; lat: number; lng: number }[],
+  onProgress?: (done: number, total: number) => void,
+): number {
+  const current = new Set(
+    db.select({ spotId: spotFacing.spotId }).from(spotFacing).where(eq(spotFacing.method, FACING_METHOD)).all().map((r) => r.spotId),
+  );
+  const missing = spots.filter((s) => !current.has(s.id));
+  if (missing.length === 0) return 0;
+  const land = loadLand();
+  for (let done = 0; done < missing.length; done += CHUNK) {
+    const computedAt = Date.now();
+    const rows = missing.slice(done, done + CHUNK).map((spot) => ({
+      spotId: spot.id,
+      facing: computeFacing(spot.lat, spot.lng, land),
+      method: FACING_METHOD,
+      computedAt,
+    }));
+    db.transaction((tx) => {
+      for (const row of rows) {
+        tx.insert(spotFacing)
+          .values(row)
+          .onConflictDoUpdate({ target: spotFacing.spotId, set: { facing: row.facing, method: row.method, computedAt } })
+          .run();
+      }
+    });
+    onProgress?.(done + rows.length, missing.length);
+  }
+  return missing.length;
+}
 
 /** spot id → facing in degrees (bearing toward open water), or null when unknown. */
-export function loadFacings(_db: Db): Map<string, number | null> {
-  return new Map();
+export function loadFacings(db: Db): Map<string, number | null> {
+  const rows = db
+    .select({ id: spotsTable.id, override: spotsTable.facingOverride, facing: spotFacing.facing })
+    .from(spotsTable)
+    .leftJoin(spotFacing, eq(spotFacing.spotId, spotsTable.id))
+    .all();
+  return new Map(rows.map((r) => [r.id, r.override ?? r.facing ?? null]));
 }
