@@ -20,8 +20,9 @@ beforeAll(async () => {
   fake = await startFakeOpenMeteo();
   server = await startTestServer({ clock, env: { SURFCAST_OPEN_METEO_MARINE_URL: fake.url, SURFCAST_OPEN_METEO_FORECAST_URL: fake.url } });
   key = server.key("pro");
-  [spot] = server.app.spots.nearby({ lat: 39.344, lng: -9.363, radius: 50, limit: 1 });
-  [other] = server.app.spots.nearby({ lat: 21.665, lng: -158.053, radius: 50, limit: 1 });
+  const nearest = (lat: number, lng: number) => server.app.spots.nearby({ lat, lng, radius: 50, limit: 1 })[0]!;
+  spot = nearest(39.344, -9.363);
+  other = nearest(21.665, -158.053);
 });
 afterAll(async () => {
   await server.close();

@@ -74,7 +74,7 @@ function harness(env: Record<string, string> = {}, spots: readonly RefreshSpot[]
           client: new OpenMeteoClient({ ...config.openMeteo, sleep, timeformat }),
           batchSize: config.openMeteo.batchSize,
           tides: { hourly: (_id, times) => times.map(() => null) },
-          facings: new Map(),
+          facings: () => new Map(),
         },
         only,
       ),

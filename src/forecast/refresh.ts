@@ -9,7 +9,7 @@ import type { Db } from "../db";
 import { log } from "../core/log";
 import type { HourTide } from "./types";
 import { assembleDocument } from "./document";
-import { loadFacings } from "./facings";
+import { ensureFacings, loadFacings } from "./facings";
 import { allNull, costOf, OpenMeteoClient, UpstreamError, type Endpoint, type LocationSeries, type OpenMeteoOptions, type Point } from "./openmeteo";
 import { writeDocuments } from "./store";
 
@@ -119,7 +119,8 @@ export interface RefreshDeps {
   client: OpenMeteoClient;
   batchSize: number;
   tides: { hourly(spotId: string, times: number[]): (HourTide | null)[] };
-  facings: Map<string, number | null>;
+  /** spot id → facing; asked once, when the first batch has data (no facing work while upstream is down). */
+  facings: () => Map<string, number | null>;
   onProgress?: (p: RefreshProgress) => void;
   /** Called after each written batch (the server drops its cached bodies). */
   onWritten?: () => void;
@@ -134,7 +135,7 @@ interface BatchOutcome {
   fatal?: boolean;
 }
 
-async function runBatch(deps: RefreshDeps, batch: Batch, summary: RefreshSummary): Promise<BatchOutcome> {
+async function runBatch(deps: RefreshDeps, batch: Batch, summary: RefreshSummary, facings: () => Map<string, number | null>): Promise<BatchOutcome> {
   const fetchCells = async (endpoint: Endpoint, cells: CellRequest[]) => {
     try {
       const result = await deps.client.fetch(endpoint, cells.map((c) => c.point));
@@ -162,7 +163,7 @@ async function runBatch(deps: RefreshDeps, batch: Batch, summary: RefreshSummary
     const m = marine.value.get(marineCell(spot));
     const f = forecast.value.get(forecastCell(spot));
     if (!m || !f || allNull(m) || allNull(f)) continue; // no data for this point: keep the previous document
-    const doc = assembleDocument(m, f, deps.facings.get(spot.id) ?? null, (times) => deps.tides.hourly(spot.id, times));
+    const doc = assembleDocument(m, f, facings().get(spot.id) ?? null, (times) => deps.tides.hourly(spot.id, times));
     if (doc.hours.length > 0) documents.push({ spotId: spot.id, body: JSON.stringify(doc) });
   }
   try {
@@ -191,10 +192,12 @@ export async function runForecastRefresh(deps: RefreshDeps, spots: readonly Refr
     errors: [],
   };
   const ok = new Set<string>();
+  let facingMap: Map<string, number | null> | null = null;
+  const facings = () => (facingMap ??= deps.facings());
   let spotsDone = 0;
   let stopReason: string | null = null;
   for (const [index, batch] of batches.entries()) {
-    const outcome: BatchOutcome = stopReason ? { written: [] } : deps.signal?.aborted ? { written: [], error: "stopped" } : await runBatch(deps, batch, summary);
+    const outcome: BatchOutcome = stopReason ? { written: [] } : deps.signal?.aborted ? { written: [], error: "stopped" } : await runBatch(deps, batch, summary, facings);
     for (const id of outcome.written) ok.add(id);
     const batchOk = outcome.error === undefined && !stopReason && outcome.written.length === batch.spots.length;
     if (outcome.error !== undefined || stopReason) summary.failedBatches++;
@@ -249,7 +252,10 @@ export async function refreshForecasts(app: App, options: RefreshOptions = {}): 
       client,
       batchSize: app.config.openMeteo.batchSize,
       tides: app.tides,
-      facings: loadFacings(app.db),
+      facings: () => {
+        ensureFacings(app.db, spots);
+        return loadFacings(app.db);
+      },
       onProgress: options.onProgress,
       onWritten: () => app.forecasts.invalidate(),
       signal: options.signal,
