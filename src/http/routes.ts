@@ -8,6 +8,7 @@ import { ApiError, notFound } from "../core/errors";
 import { log } from "../core/log";
 import { parseDaysParams, parseNearbyParams, parseSearchParams } from "../core/params";
 import { principalOf } from "./gate";
+import { openApiRoute, operationDoc } from "./openapi";
 import { errorResponse, internalError, json } from "./respond";
 import { daysQuery, idParams, nearbyQuery, searchQuery } from "./schemas";
 
@@ -34,7 +35,7 @@ function validationMessage(request: Request, error: unknown): string {
 }
 
 export function createRoutes(app: App) {
-  return new Elysia()
+  const routes = new Elysia()
     .onError(({ code, error, request }) => {
       if (error instanceof ApiError) return errorResponse(error);
       if (code === "NOT_FOUND") return errorResponse(new ApiError("not_found", `No such endpoint: ${new URL(request.url).pathname}`));
@@ -47,15 +48,15 @@ export function createRoutes(app: App) {
     .get("/healthz", () => ({ status: "ok" }), { detail: { hide: true } })
     .get("/v1/spots", ({ request }) => json(app.spots.search(parseSearchParams(queryOf(request)))), {
       query: searchQuery,
-      detail: { operationId: "searchSpots", summary: "Search spots by name, alias or country" },
+      detail: operationDoc("searchSpots"),
     })
     .get("/v1/spots/nearby", ({ request }) => json(app.spots.nearby(parseNearbyParams(queryOf(request)))), {
       query: nearbyQuery,
-      detail: { operationId: "spotsNearby", summary: "Spots within a radius of a coordinate, closest first" },
+      detail: operationDoc("spotsNearby"),
     })
     .get("/v1/spots/:id", ({ params }) => json(app.spots.get(params.id)), {
       params: idParams,
-      detail: { operationId: "getSpot", summary: "One spot by slug or 16-hex id" },
+      detail: operationDoc("getSpot"),
     })
     .get(
       "/v1/spots/:id/forecast",
@@ -69,15 +70,16 @@ export function createRoutes(app: App) {
       {
         params: idParams,
         query: daysQuery,
-        detail: { operationId: "getForecast", summary: "Hourly forecast with ratings, from the current UTC hour" },
+        detail: operationDoc("getForecast"),
       },
     )
     .get("/v1/spots/:id/tides", ({ params, request }) => json(app.tides.get(params.id, parseDaysParams(queryOf(request)).days)), {
       params: idParams,
       query: daysQuery,
-      detail: { operationId: "getTides", summary: "Stored tide extremes from now forward" },
+      detail: operationDoc("getTides"),
     })
     .get("/v1/usage", ({ request }) => json(app.meter.report(principalOf(request))), {
-      detail: { operationId: "getUsage", summary: "Usage of the presented key over the last 30 UTC days" },
+      detail: operationDoc("getUsage"),
     });
+  return routes.use(openApiRoute(routes));
 }

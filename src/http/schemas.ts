@@ -1,53 +1,254 @@
 /**
- * The response and parameter schemas of /v1: the source of the OpenAPI document. Bounds come from
- * core/bounds.ts, the same table the strict parser and the MCP tools use.
+ * The schemas of /v1: request parameters (validated by Elysia, documented from the same objects) and the
+ * response bodies, which are documentation only — the handlers return ready-made Responses, so nothing here
+ * runs per request. Both become the OpenAPI document (http/openapi.ts). Bounds come from core/bounds.ts, the
+ * table the strict parser and the MCP tools use too; `required` lists follow the spec's tables exactly, so
+ * fields we send beyond the spec (Spot.hexId, TidesResponse.datum/station) are documented but optional.
  */
-import { t } from "elysia";
+import { t, type Static, type TSchema } from "elysia";
 import { BOUNDS } from "../core/bounds";
+import { ERROR_STATUS, type ErrorCode } from "../core/errors";
+import { ENDPOINTS, type UsageReport } from "../access/meter";
+import type { Spot, SpotWithDistance } from "../spots/types";
+import type { ForecastResponse, WindDirectionType } from "../forecast/types";
+import type { TidesResponse } from "../tides/types";
+
+// ---------------------------------------------------------------- request parameters
+
+const limitParam = t.Integer({
+  minimum: BOUNDS.limit.minimum,
+  maximum: BOUNDS.limit.maximum,
+  default: BOUNDS.limit.default,
+  description: `How many spots to return at most (${BOUNDS.limit.minimum}..${BOUNDS.limit.maximum}).`,
+});
+
+export const searchQuery = t.Object({
+  q: t.String({
+    minLength: BOUNDS.q.minLength,
+    maxLength: BOUNDS.q.maxLength,
+    description: "Search text (name, alias or country), case- and diacritic-insensitive; at least 2 characters after trimming.",
+  }),
+  limit: t.Optional(limitParam),
+});
+
+export const nearbyQuery = t.Object({
+  lat: t.Number({ minimum: BOUNDS.lat.minimum, maximum: BOUNDS.lat.maximum, description: "Latitude in decimal degrees (WGS84)." }),
+  lng: t.Number({ minimum: BOUNDS.lng.minimum, maximum: BOUNDS.lng.maximum, description: "Longitude in decimal degrees (WGS84)." }),
+  radius: t.Optional(
+    t.Number({ minimum: BOUNDS.radius.minimum, maximum: BOUNDS.radius.maximum, default: BOUNDS.radius.default, description: "Search radius in kilometers." }),
+  ),
+  limit: t.Optional(limitParam),
+});
+
+export const daysQuery = t.Object({
+  days: t.Optional(
+    t.Integer({ minimum: BOUNDS.days.minimum, maximum: BOUNDS.days.maximum, default: BOUNDS.days.default, description: "How many days ahead, counted from now." }),
+  ),
+});
+
+export const idParams = t.Object({
+  id: t.String({ description: "Spot slug (for example `pipeline`) or the spot's raw 16-hex id." }),
+});
+
+// ---------------------------------------------------------------- response bodies (components)
+
+/** A reference to a named component, typed as the component itself. */
+const ref = <S extends TSchema>(name: string, _schema: S) => t.Unsafe<Static<S>>({ $ref: `#/components/schemas/${name}` });
+
+const nullable = <S extends TSchema>(schema: S) => t.Union([schema, t.Null()]);
+
+const stringEnum = <const V extends readonly string[]>(values: V, options: { description?: string } = {}) =>
+  t.Unsafe<V[number]>({ type: "string", enum: [...values], ...options });
+
+/**
+ * A plain JSON Schema integer. Elysia's `t.Integer` carries a string branch for its query coercion, which has
+ * no place in a response schema.
+ */
+const integer = (options: { minimum?: number; maximum?: number; description?: string } = {}) => t.Unsafe<number>({ type: "integer", ...options });
+
+const dateTime = (description?: string) => t.String({ format: "date-time", ...(description ? { description } : {}) });
+
+/** Degrees clockwise from true north, the direction the wind or swell comes from. */
+const degrees = (description: string) => integer({ minimum: 0, maximum: 360, description });
+
+const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 
 export const ErrorSchema = t.Object(
   {
     error: t.Object({
-      code: t.Union(
-        ["invalid_key", "account_disabled", "not_found", "no_forecast", "rate_limited", "invalid_request", "internal"].map((c) => t.Literal(c)),
-      ),
-      message: t.String(),
+      code: stringEnum(ERROR_CODES, { description: "Machine-readable error code; see the description of each response for the codes it can carry." }),
+      message: t.String({ description: "Human-readable explanation." }),
     }),
   },
-  { $id: "#/components/schemas/Error", title: "Error" },
+  { description: "Every error response has this shape." },
 );
 
-export const SpotSchema = t.Object(
+const spotFields = {
+  id: t.String({ pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$", description: "Stable slug: lower-case words joined by hyphens." }),
+  name: t.String({ description: "Spot name." }),
+  country: t.String({ description: "First segment of the spot's country string." }),
+  region: nullable(t.String({ description: "Remaining segments of the country string." })),
+  lat: t.Number({ minimum: -90, maximum: 90, description: "Latitude." }),
+  lng: t.Number({ minimum: -180, maximum: 180, description: "Longitude." }),
+  hexId: t.Optional(t.String({ pattern: "^[0-9a-f]{16}$", description: "The raw 16-hex id, accepted wherever a spot id is a parameter. Beyond the spec: may be absent." })),
+};
+
+export const SpotSchema = t.Object(spotFields, { description: "A named surf spot." });
+
+export const SpotWithDistanceSchema = t.Object(
+  { ...spotFields, distanceKm: t.Number({ minimum: 0, description: "Distance from the query coordinate, in km." }) },
+  { description: "A spot found by position, with its distance from the query coordinate." },
+);
+
+const ratingValue = integer({ minimum: 1, maximum: 5 });
+
+export const RatingSchema = t.Object(
+  { beginner: ratingValue, intermediate: ratingValue, advanced: ratingValue },
+  { description: "How good the hour is for each surfer level, 1 (poor) to 5 (best)." },
+);
+
+export const TideSchema = t.Object(
   {
-    id: t.String({ description: "Stable slug: lower-case ASCII words joined by hyphens." }),
-    name: t.String(),
-    country: t.String({ description: "First segment of the source's country string." }),
-    region: t.Union([t.String(), t.Null()], { description: "Remaining segments of the country string, or null." }),
-    lat: t.Number({ minimum: -90, maximum: 90 }),
-    lng: t.Number({ minimum: -180, maximum: 180 }),
-    hexId: t.String({ pattern: "^[0-9a-f]{16}$", description: "Raw 16-hex id; accepted wherever a spot id is a parameter." }),
+    height: t.Number({ description: "Tide height in meters above the station's chart datum." }),
+    state: stringEnum(["rising", "falling"] as const),
   },
-  { title: "Spot" },
+  { description: "The tide at a forecast hour." },
 );
 
-export const SpotWithDistanceSchema = t.Composite([SpotSchema, t.Object({ distanceKm: t.Number({ minimum: 0 }) })], { title: "SpotWithDistance" });
+const WIND_DIRECTION_TYPES = ["offshore", "onshore", "cross"] as const satisfies readonly WindDirectionType[];
 
-export const searchQuery = t.Object({
-  q: t.String({ minLength: BOUNDS.q.minLength, maxLength: BOUNDS.q.maxLength, description: "Search text (name, alias, country or region); at least 2 characters after trimming." }),
-  limit: t.Optional(t.Integer({ minimum: BOUNDS.limit.minimum, maximum: BOUNDS.limit.maximum, default: BOUNDS.limit.default })),
-});
+export const ForecastHourSchema = t.Object(
+  {
+    time: dateTime("Start of the hour, UTC."),
+    waveHeight: t.Number({ minimum: 0, description: "Combined significant wave height, meters." }),
+    swellHeight: t.Number({ minimum: 0, description: "Primary swell height, meters." }),
+    wavePeriod: t.Number({ minimum: 0, description: "Primary swell period, seconds." }),
+    waveDirection: degrees("Primary swell direction, degrees (true wave direction is not stored)."),
+    windSpeed: t.Number({ minimum: 0, description: "Wind speed at 10 m, km/h." }),
+    windDirection: degrees("Wind direction, degrees."),
+    windGust: t.Number({ minimum: 0, description: "Wind gusts, km/h." }),
+    windDirectionType: t.Unsafe<WindDirectionType | null>({
+      type: ["string", "null"],
+      enum: [...WIND_DIRECTION_TYPES, null],
+      description: "Wind relative to the spot's facing; null when the facing is unknown.",
+    }),
+    airTemperature: t.Number({ description: "Air temperature at 2 m, Celsius." }),
+    waterTemperature: t.Number({ description: "Sea surface temperature, Celsius." }),
+    weatherCode: integer({ minimum: 0, maximum: 99, description: "WMO weather code." }),
+    tide: nullable(ref("Tide", TideSchema)),
+    rating: ref("Rating", RatingSchema),
+  },
+  { description: "Conditions for one UTC hour. `tide` is null for tideless spots." },
+);
 
-export const nearbyQuery = t.Object({
-  lat: t.Number({ minimum: BOUNDS.lat.minimum, maximum: BOUNDS.lat.maximum }),
-  lng: t.Number({ minimum: BOUNDS.lng.minimum, maximum: BOUNDS.lng.maximum }),
-  radius: t.Optional(t.Number({ minimum: BOUNDS.radius.minimum, maximum: BOUNDS.radius.maximum, default: BOUNDS.radius.default, description: "Kilometers." })),
-  limit: t.Optional(t.Integer({ minimum: BOUNDS.limit.minimum, maximum: BOUNDS.limit.maximum, default: BOUNDS.limit.default })),
-});
+export const DailyWeatherSchema = t.Object(
+  {
+    date: t.String({ format: "date", description: "UTC calendar date." }),
+    sunrise: nullable(dateTime()),
+    sunset: nullable(dateTime()),
+    uvIndexMax: t.Number({ minimum: 0, description: "Daily maximum UV index." }),
+  },
+  { description: "Daily weather for one date. Sunrise or sunset is null on days without one (polar day or night)." },
+);
 
-export const daysQuery = t.Object({
-  days: t.Optional(t.Integer({ minimum: BOUNDS.days.minimum, maximum: BOUNDS.days.maximum, default: BOUNDS.days.default })),
-});
+export const ForecastResponseSchema = t.Object(
+  {
+    spot: t.Object({ id: t.String(), name: t.String(), country: t.String() }),
+    units: t.Literal("metric"),
+    updatedAt: dateTime("When the forecast document was last refreshed."),
+    attribution: t.String({ description: "States that weather inputs include data from Open-Meteo under CC BY 4.0. Show it with the data." }),
+    hours: t.Array(ref("ForecastHour", ForecastHourSchema), { description: "Hourly, from the current UTC hour forward." }),
+    daily: t.Array(ref("DailyWeather", DailyWeatherSchema)),
+  },
+  { description: "The hourly forecast of one spot." },
+);
 
-export const idParams = t.Object({
-  id: t.String({ description: "Spot slug or raw 16-hex id." }),
-});
+export const TideExtremeSchema = t.Object(
+  {
+    type: stringEnum(["high", "low"] as const),
+    time: dateTime(),
+    height: t.Number({ description: "Meters above the chart datum." }),
+  },
+  { description: "One high or low water." },
+);
+
+export const TideStationSchema = t.Object(
+  {
+    id: t.String(),
+    name: t.String(),
+    distanceKm: t.Number({ minimum: 0, description: "Distance from the spot, km." }),
+    source: t.String({ description: "Where the station's harmonic constituents come from." }),
+  },
+  { description: "The tide station whose predictions a spot uses." },
+);
+
+export const TidesResponseSchema = t.Object(
+  {
+    spot: t.Object({ id: t.String(), name: t.String() }),
+    units: t.Literal("metric"),
+    extremes: t.Array(ref("TideExtreme", TideExtremeSchema), { description: "From now forward; empty for tideless spots." }),
+    tideless: t.Boolean({ description: "true for spots without tides." }),
+    datum: t.Optional(nullable(t.String({ description: "Chart datum the heights are above (for example MLLW or LAT)." }))),
+    station: t.Optional(nullable(ref("TideStation", TideStationSchema))),
+  },
+  { description: "Stored tide extremes of one spot. `datum` and `station` go beyond the spec: null for tideless spots, and may be absent." },
+);
+
+const ENDPOINT_KEY = `^(?:${ENDPOINTS.map((e) => e.replace(".", "\\.")).join("|")}|mcp\\.[a-z0-9_]+)$`;
+
+export const UsageDaySchema = t.Object(
+  {
+    date: t.String({ format: "date", description: "UTC day." }),
+    total: integer({ minimum: 0 }),
+    byEndpoint: t.Unsafe<Record<string, number>>({
+      type: "object",
+      propertyNames: { pattern: ENDPOINT_KEY },
+      additionalProperties: { type: "integer", minimum: 0 },
+      description: `Request counts keyed by ${ENDPOINTS.join(", ")} and mcp.<tool> (one key per MCP tool name).`,
+    }),
+  },
+  { description: "One UTC day of usage." },
+);
+
+export const UsageResponseSchema = t.Object(
+  {
+    plan: t.String({ description: "Plan of the presented key." }),
+    limit: integer({ minimum: 0, description: "Daily request limit." }),
+    today: integer({ minimum: 0, description: "Requests counted so far today (UTC)." }),
+    days: t.Array(ref("UsageDay", UsageDaySchema), { minItems: 30, maxItems: 30, description: "The last 30 UTC days, oldest first, today last." }),
+  },
+  { description: "Usage of the presented key." },
+);
+
+/** The named components of the document, in the order a reader meets them. */
+export const COMPONENT_SCHEMAS = {
+  Spot: SpotSchema,
+  SpotWithDistance: SpotWithDistanceSchema,
+  ForecastResponse: ForecastResponseSchema,
+  ForecastHour: ForecastHourSchema,
+  Rating: RatingSchema,
+  Tide: TideSchema,
+  DailyWeather: DailyWeatherSchema,
+  TidesResponse: TidesResponseSchema,
+  TideExtreme: TideExtremeSchema,
+  TideStation: TideStationSchema,
+  UsageResponse: UsageResponseSchema,
+  UsageDay: UsageDaySchema,
+  Error: ErrorSchema,
+};
+
+export type ComponentName = keyof typeof COMPONENT_SCHEMAS;
+
+/**
+ * Compile-time tie between the documents and the domain: each type the handlers serialize must be assignable
+ * to its schema's static type (a renamed or retyped field breaks `tsc`). Undocumented extra fields are caught
+ * at run time instead, by the tests' response validator.
+ */
+type Serves<S extends TSchema, _T extends Static<S>> = true;
+export type DomainMatchesSchemas = [
+  Serves<typeof SpotSchema, Spot>,
+  Serves<typeof SpotWithDistanceSchema, SpotWithDistance>,
+  Serves<typeof ForecastResponseSchema, ForecastResponse>,
+  Serves<typeof TidesResponseSchema, TidesResponse>,
+  Serves<typeof UsageResponseSchema, UsageReport>,
+];

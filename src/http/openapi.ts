@@ -1,0 +1,338 @@
+/**
+ * The OpenAPI 3.1 document of /v1, served at GET /openapi.json (public, not counted: the gate only guards /v1
+ * and /mcp). @elysiajs/openapi's generator reads the routes — paths, operation ids, and parameters from the
+ * same `query`/`params` schemas Elysia validates with — and this module finishes the document:
+ *  - responses are declared in each route's `detail` (documentation only). Declaring them as Elysia
+ *    `response` schemas would compile validators that never run (every handler returns a ready-made
+ *    Response, which Elysia does not validate) and could not carry the headers we document;
+ *  - Elysia's coercing `t.Integer` puts a string branch into query parameter schemas; clients see plain
+ *    `integer`/`number` here;
+ *  - components (schemas, shared responses, headers, security schemes) and the overview are added.
+ * The document is built on first request and served from memory. No HTML viewer is served (no CDN).
+ */
+import { Elysia, type AnyElysia, type DocumentDecoration } from "elysia";
+import { toOpenAPISchema } from "@elysiajs/openapi";
+import { LIVE_KEY_PREFIX } from "../access/keys";
+import { PLAN_DEFAULTS } from "../access/plans";
+import { COMPONENT_SCHEMAS, type ComponentName } from "./schemas";
+import { json } from "./respond";
+
+export const OPENAPI_VERSION = "3.1.1";
+/** The interface version of /v1 (the spec's "Versioning"), not the release of the program. */
+export const API_VERSION = "1.0.0";
+
+type Json = Record<string, unknown>;
+
+const schemaRef = (name: ComponentName): Json => ({ $ref: `#/components/schemas/${name}` });
+const headerRef = (name: string): Json => ({ $ref: `#/components/headers/${name}` });
+const responseRef = (name: ErrorResponseName): Json => ({ $ref: `#/components/responses/${name}` });
+
+// ---------------------------------------------------------------- headers
+
+const RATE_LIMIT_HEADERS: Record<string, Json> = {
+  "X-RateLimit-Limit": {
+    description: "The key's daily request limit.",
+    schema: { type: "integer", minimum: 0 },
+  },
+  "X-RateLimit-Remaining": {
+    description: "Requests left today (UTC), this one already deducted.",
+    schema: { type: "integer", minimum: 0 },
+  },
+  "X-RateLimit-Reset": {
+    description: "When the daily quota resets: the next UTC midnight, ISO 8601 (for example `2026-03-02T00:00:00Z`).",
+    schema: { type: "string", format: "date-time", pattern: "^\\d{4}-\\d{2}-\\d{2}T00:00:00Z$" },
+  },
+  "RateLimit-Policy": {
+    description:
+      'Both limits as IETF RateLimit-Policy items (draft-ietf-httpapi-ratelimit-headers): `"burst"` allows `q` requests per `w` = 60 seconds, `"daily"` allows `q` requests per UTC day (`w` = 86400). Example: `"burst";q=60;w=60, "daily";q=500;w=86400`.',
+    schema: { type: "string", pattern: '^"burst";q=\\d+;w=60, "daily";q=\\d+;w=86400$' },
+  },
+  RateLimit: {
+    description:
+      'What is left of each policy, IETF RateLimit items: `r` requests remain, and the window frees up completely in `t` seconds. Example: `"burst";r=59;t=60, "daily";r=499;t=43200`.',
+    schema: { type: "string", pattern: '^"burst";r=\\d+;t=\\d+, "daily";r=\\d+;t=\\d+$' },
+  },
+};
+
+const HEADERS: Record<string, Json> = {
+  ...RATE_LIMIT_HEADERS,
+  "Retry-After": {
+    description:
+      "Delta-seconds (an integer of at least 1) until the limit that refused the request lets one through: the next UTC midnight for the daily quota, the oldest request leaving the 60-second window for the burst limit.",
+    schema: { type: "integer", minimum: 1 },
+  },
+  ETag: {
+    description: "Strong validator of this forecast body; send it back in `If-None-Match` to get 304 while it is unchanged.",
+    schema: { type: "string", pattern: '^(W/)?"[^"]*"$' },
+  },
+  "Cache-Control": {
+    description: "`private, max-age=N`: the body is good until the next UTC hour, when the served window moves.",
+    schema: { type: "string", pattern: "^private, max-age=\\d+$" },
+  },
+};
+
+const required = (headers: Record<string, Json>, isRequired: boolean) =>
+  Object.fromEntries(Object.entries(headers).map(([name, header]) => [name, { ...header, required: isRequired }]));
+
+/** The rate-limit headers, as references: every /v1 response produced under a key carries them. */
+const rateLimitHeaderRefs = () => Object.fromEntries(Object.keys(RATE_LIMIT_HEADERS).map((name) => [name, headerRef(name)]));
+
+const errorContent = { "application/json": { schema: schemaRef("Error") } };
+
+// ---------------------------------------------------------------- shared responses
+
+const RESPONSES = {
+  BadRequest: {
+    description:
+      "`invalid_request`: a required parameter is missing or given twice, `q` is shorter than 2 characters, or a value is not of its type (decimal number, integer) or outside its bound.",
+    headers: rateLimitHeaderRefs(),
+    content: errorContent,
+  },
+  Unauthorized: {
+    description: "`invalid_key`: the API key is missing, unknown or revoked. `account_disabled`: the key's account is disabled. No rate-limit headers: no key was admitted.",
+    content: errorContent,
+  },
+  SpotNotFound: {
+    description: "`not_found`: no spot has this id.",
+    headers: rateLimitHeaderRefs(),
+    content: errorContent,
+  },
+  ForecastNotFound: {
+    description: "`not_found`: no spot has this id. `no_forecast`: the spot exists but has no forecast document yet.",
+    headers: rateLimitHeaderRefs(),
+    content: errorContent,
+  },
+  RateLimited: {
+    description: "`rate_limited`: the daily quota or the per-minute burst limit is exhausted. Retry after `Retry-After` seconds. A refused request is not counted.",
+    headers: { ...rateLimitHeaderRefs(), "Retry-After": headerRef("Retry-After") },
+    content: errorContent,
+  },
+  InternalError: {
+    description: "`internal`: a server-side failure (logged). The rate-limit headers are present when the failure happened after the key was admitted.",
+    headers: required(RATE_LIMIT_HEADERS, false),
+    content: errorContent,
+  },
+} satisfies Record<string, Json>;
+
+type ErrorResponseName = keyof typeof RESPONSES;
+
+const ERROR_RESPONSE_STATUS: Record<ErrorResponseName, number> = {
+  BadRequest: 400,
+  Unauthorized: 401,
+  SpotNotFound: 404,
+  ForecastNotFound: 404,
+  RateLimited: 429,
+  InternalError: 500,
+};
+
+// ---------------------------------------------------------------- operations
+
+export type OperationId = "searchSpots" | "spotsNearby" | "getSpot" | "getForecast" | "getTides" | "getUsage";
+
+interface OperationDoc {
+  tag: "Spots" | "Forecast" | "Tides" | "Usage";
+  summary: string;
+  description: string;
+  ok: { description: string; schema: Json; cached?: true };
+  /** Beyond 401, 429 and 500, which every /v1 operation can answer. */
+  errors: ErrorResponseName[];
+  /** Header parameters; the generator only knows the route's query and path parameters. */
+  headerParameters?: Json[];
+}
+
+const OPERATIONS: Record<OperationId, OperationDoc> = {
+  searchSpots: {
+    tag: "Spots",
+    summary: "Search spots by name, alias or country",
+    description: "Case- and diacritic-insensitive search over spot names, aliases and countries. There is no unfiltered listing.",
+    ok: { description: "Matching spots, best match first (a bare array, possibly empty).", schema: { type: "array", items: schemaRef("Spot") } },
+    errors: ["BadRequest"],
+  },
+  spotsNearby: {
+    tag: "Spots",
+    summary: "Spots within a radius of a coordinate",
+    description: "Spots within `radius` km of the coordinate, closest first.",
+    ok: { description: "Spots with their distance, closest first (a bare array, possibly empty).", schema: { type: "array", items: schemaRef("SpotWithDistance") } },
+    errors: ["BadRequest"],
+  },
+  getSpot: {
+    tag: "Spots",
+    summary: "One spot by slug or 16-hex id",
+    description: "One spot. Query parameters are ignored.",
+    ok: { description: "The spot.", schema: schemaRef("Spot") },
+    errors: ["SpotNotFound"],
+  },
+  getForecast: {
+    tag: "Forecast",
+    summary: "Hourly forecast with ratings",
+    description:
+      "Hourly conditions with a 1..5 rating per surfer level, from the current UTC hour forward, for up to 7 days. Forecasts are refreshed twice a day. Conditional requests with `If-None-Match` get 304 while the body is unchanged; a 304 counts like a 200.",
+    ok: { description: "The forecast. `tide` is null in every hour of a tideless spot.", schema: schemaRef("ForecastResponse"), cached: true },
+    errors: ["BadRequest", "ForecastNotFound"],
+    headerParameters: [
+      {
+        name: "If-None-Match",
+        in: "header",
+        required: false,
+        description: "The `ETag` of a forecast body you hold; answered with 304 and no body when it still matches.",
+        schema: { type: "string" },
+      },
+    ],
+  },
+  getTides: {
+    tag: "Tides",
+    summary: "Tide extremes from now forward",
+    description: "Stored high and low waters from now forward. A tideless spot answers 200 with `extremes: []` and `tideless: true`.",
+    ok: { description: "The tide extremes.", schema: schemaRef("TidesResponse") },
+    errors: ["BadRequest", "SpotNotFound"],
+  },
+  getUsage: {
+    tag: "Usage",
+    summary: "Usage of the presented key",
+    description:
+      "Daily totals of the presented key for the last 30 UTC days, today last, zero-filled. This call does not count toward the daily quota (it does use the per-minute burst window). No parameters.",
+    ok: { description: "The key's usage.", schema: schemaRef("UsageResponse") },
+    errors: [],
+  },
+};
+
+/** The route's `detail`: its operation id, texts and responses (the document's only source of responses). */
+export function operationDoc(id: OperationId): DocumentDecoration {
+  const op = OPERATIONS[id];
+  const ok = { description: op.ok.description, headers: rateLimitHeaderRefs(), content: { "application/json": { schema: op.ok.schema } } };
+  const cacheHeaders = { ETag: headerRef("ETag"), "Cache-Control": headerRef("Cache-Control") };
+  const responses: Record<string, Json> = op.ok.cached
+    ? {
+        200: { ...ok, headers: { ...ok.headers, ...cacheHeaders } },
+        304: { description: "Not modified: the `If-None-Match` value is the current `ETag`. No body.", headers: { ...rateLimitHeaderRefs(), ...cacheHeaders } },
+      }
+    : { 200: ok };
+  for (const name of [...op.errors, "Unauthorized", "RateLimited", "InternalError"] as const) responses[ERROR_RESPONSE_STATUS[name]] = responseRef(name);
+  return { operationId: id, tags: [op.tag], summary: op.summary, description: op.description, responses: responses as unknown as DocumentDecoration["responses"] };
+}
+
+// ---------------------------------------------------------------- the document
+
+const formatCount = (n: number) => n.toLocaleString("en-US");
+
+function planTable(): string {
+  const row = (name: string, p: (typeof PLAN_DEFAULTS)[keyof typeof PLAN_DEFAULTS]) =>
+    `| ${name} | ${formatCount(p.dailyLimit)} | ${formatCount(p.minuteLimit)} | ${p.maxKeys} | ${p.attributionRequired ? "yes" : "no"} |`;
+  return [
+    "| Plan | Calls per day | Calls per minute | API keys | Attribution link required |",
+    "|---|---|---|---|---|",
+    row("Starter", PLAN_DEFAULTS.starter),
+    row("Growth", PLAN_DEFAULTS.growth),
+    row("Pro", PLAN_DEFAULTS.pro),
+    `| Scale | ${formatCount(PLAN_DEFAULTS.scale.dailyLimit)} or more, custom | custom | custom | custom terms |`,
+  ].join("\n");
+}
+
+const early = PLAN_DEFAULTS["early-access"];
+
+/** The MCP tools as the spec lists them (`?` marks an optional argument). */
+export const MCP_TOOLS = [
+  ["search_spots", "query, limit?"],
+  ["spots_nearby", "lat, lng, radius_km?, limit?"],
+  ["get_forecast", "spot_id, days?"],
+  ["get_tides", "spot_id, days?"],
+] as const;
+
+const OVERVIEW = `Surf spots worldwide, hourly surf forecasts with a 1..5 rating for three surfer levels, and tide extremes: a read-only JSON API. Every operation is a GET. Units are metric (meters, km/h, Celsius, seconds, degrees); all times are UTC, ISO 8601. Weather inputs come from Open-Meteo under CC BY 4.0, and every forecast carries a fixed \`attribution\` string saying so.
+
+## Authentication
+
+Every /v1 request carries an API key, in either of two equivalent headers: \`X-API-Key: <key>\` or \`Authorization: Bearer <key>\`. Live keys start with \`${LIVE_KEY_PREFIX}\`. Keys are created by the account owner in the developer console (access is by invitation); the API has no endpoint for accounts or keys. A missing, unknown or revoked key answers 401 \`invalid_key\`; a key whose account is disabled answers 401 \`account_disabled\`. The key is checked before anything else, so a bad key wins over a bad parameter.
+
+This document (\`/openapi.json\`) needs no key and is never counted.
+
+## Limits
+
+- **Daily quota** per key, counted per UTC day; it resets at the next UTC midnight.
+- **Burst limit** per key: at most N requests in any 60 seconds.
+- What counts toward the daily quota: every request to the spot, forecast and tide operations that was let through, whatever its status (200, 304, 400, 404, 500). Not counted: \`GET /v1/usage\`, requests refused with 429, and requests refused with 401. Every request let through (usage included) uses the burst window.
+- Exceeding either limit answers 429 \`rate_limited\` with \`Retry-After\` in delta-seconds.
+- Every /v1 response produced under a key (200, 304, 400, 404, 429, 500) carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (next UTC midnight), plus the IETF draft headers \`RateLimit-Policy\` and \`RateLimit\` describing both limits. 401 responses carry none.
+- Parameter bounds: \`q\` at least 2 characters; \`limit\` 1..50 (default 10); \`radius\` 0..100 km (default 50); \`days\` 1..7 (default 7); \`lat\` -90..90; \`lng\` -180..180.
+
+### Plans
+
+${planTable()}
+
+Early-access keys have ${formatCount(early.dailyLimit)} requests per day and a burst of ${formatCount(early.minuteLimit)} per minute. \`GET /v1/usage\` reports the plan, the limit and the last 30 UTC days of the presented key.
+
+## MCP server
+
+The same data is available to AI agents as Model Context Protocol tools at \`/mcp\` (Streamable HTTP transport, JSON-RPC over POST), with the same API key in the same headers. Its tools are not operations of this document:
+
+| Tool | Arguments (? = optional) |
+|---|---|
+${MCP_TOOLS.map(([name, args]) => `| \`${name}\` | ${args} |`).join("\n")}
+
+Each tool call counts toward the daily quota like a /v1 request, reported in usage as \`mcp.<tool>\`.`;
+
+const TAGS = [
+  { name: "Spots", description: "The spot catalog: search by name, nearby by position, one spot by id." },
+  { name: "Forecast", description: "Hourly surf forecasts with ratings, refreshed twice a day." },
+  { name: "Tides", description: "Stored tide extremes." },
+  { name: "Usage", description: "Usage of the presented key." },
+];
+
+/** Replaces the coercion union Elysia puts into numeric query parameters by its numeric branch. */
+function plainNumber(schema: Json): Json {
+  const branches = schema.anyOf as Json[] | undefined;
+  if (!branches) return schema;
+  const numeric = branches.filter((b) => b.type !== "string");
+  if (numeric.length !== 1 || numeric.length === branches.length) return schema;
+  const { anyOf: _coercion, ...outer } = schema;
+  return { ...outer, ...numeric[0] };
+}
+
+function finishOperation(operation: Json): Json {
+  const doc = OPERATIONS[operation.operationId as OperationId];
+  const generated = ((operation.parameters as Json[] | undefined) ?? []).map((p) => ({ ...p, schema: plainNumber(p.schema as Json) }));
+  const parameters = [...generated, ...(doc?.headerParameters ?? [])];
+  return parameters.length > 0 ? { ...operation, parameters } : operation;
+}
+
+/** The complete document for the routes of `app`. */
+export function buildOpenApiDocument(app: AnyElysia): Json {
+  const generated = toOpenAPISchema(app, undefined, undefined, undefined, OPENAPI_VERSION);
+  const paths = Object.fromEntries(
+    Object.entries(generated.paths).map(([path, item]) => [
+      path,
+      Object.fromEntries(Object.entries(item as Json).map(([method, operation]) => [method, finishOperation(operation as Json)])),
+    ]),
+  );
+  return {
+    openapi: OPENAPI_VERSION,
+    info: { title: "Surfcast API", version: API_VERSION, description: OVERVIEW },
+    servers: [{ url: "/", description: "The server that serves this document." }],
+    security: [{ ApiKeyHeader: [] }, { BearerAuth: [] }],
+    tags: TAGS,
+    paths,
+    components: {
+      // JSON round trip: TypeBox's symbol-keyed bookkeeping stays behind.
+      schemas: JSON.parse(JSON.stringify(COMPONENT_SCHEMAS)),
+      responses: RESPONSES,
+      headers: required(HEADERS, true),
+      securitySchemes: {
+        ApiKeyHeader: { type: "apiKey", in: "header", name: "X-API-Key", description: "The API key as the value of `X-API-Key`." },
+        BearerAuth: { type: "http", scheme: "bearer", description: "The API key as a bearer token: `Authorization: Bearer <key>`." },
+      },
+    },
+  };
+}
+
+/** GET /openapi.json for the routes of `app`; the document is built once, on first request. */
+export function openApiRoute(app: AnyElysia) {
+  let body: string | undefined;
+  return new Elysia().get(
+    "/openapi.json",
+    () => {
+      body ??= JSON.stringify(buildOpenApiDocument(app));
+      return json(body, 200, { "Cache-Control": "public, max-age=300" });
+    },
+    { detail: { hide: true } },
+  );
+}
