@@ -217,8 +217,7 @@ describe("MCP access (compiled binary)", () => {
     await expect(client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { fetch: (url, init) => apiFetch(String(url), init) }))).rejects.toThrow();
   });
 
-  test("tool calls count in /v1/usage as mcp.<tool>, invalid ones included; initialize, tools/list and ping do not", async () => {
-    const id = await pipelineId(); // a /v1 call under the main key, not the one measured
+  test("tool calls count in /v1/usage as mcp.<tool>, failed ones included; initialize, tools/list and ping do not", async () => {
     const client = await connect(keys.usage);
     await client.listTools();
     await client.ping();
@@ -226,8 +225,8 @@ describe("MCP access (compiled binary)", () => {
     await client.callTool({ name: "search_spots", arguments: { query: "pipeline", limit: 2 } });
     await client.callTool({ name: "search_spots", arguments: { query: "p" } });
     await client.callTool({ name: "spots_nearby", arguments: { lat: 21.66, lng: -158.05 } });
-    await client.callTool({ name: "get_tides", arguments: { spot_id: id } });
-    await client.callTool({ name: "get_forecast", arguments: { spot_id: id } });
+    await client.callTool({ name: "get_tides", arguments: { spot_id: "no-such-spot" } });
+    await client.callTool({ name: "get_forecast", arguments: { spot_id: "no-such-spot", days: 1 } });
     await client.listTools();
     await client.close();
 
