@@ -9,20 +9,7 @@
 import { near, stationsById, type Station } from "@neaps/tide-database";
 import { useStation, type StationPredictor } from "@neaps/tide-predictor";
 import type { StationCandidate } from "./stations";
-
-/** A predicted high or low water: epoch ms, meters above the station's datum. */
-export interface PredictedExtreme {
-  time: number;
-  type: "high" | "low";
-  height: number;
-}
-
-/** A water-level curve sampled every `stepMs` from `startMs` (a multiple of `stepMs`). */
-export interface PredictedCurve {
-  startMs: number;
-  stepMs: number;
-  levels: Float64Array;
-}
+import { alternating, type PredictedCurve, type PredictedExtreme } from "./prediction";
 
 const HOUR_MS = 3_600_000;
 /** Extra time predicted on both sides of a span so extremes at its edges are found whole, then cut off. */
@@ -81,17 +68,15 @@ export function attributionOf(stationId: string): string {
 const MINUTE_MS = 60_000;
 
 /**
- * High and low waters with `start <= time < end`, sorted by time. Times are rounded to the minute (a tide table's
+ * Alternating high and low waters with `start <= time < end`, sorted by time. Times are rounded to the minute (a tide table's
  * precision) before the cut, so adjacent spans never share or lose an extreme.
  */
 export function predictExtremes(stationId: string, startMs: number, endMs: number): PredictedExtreme[] {
   const { extremes } = predictor(stationId).getExtremesPrediction({ start: new Date(startMs - EDGE_MS), end: new Date(endMs + EDGE_MS) });
-  const out: PredictedExtreme[] = [];
-  for (const e of extremes) {
-    const time = Math.round(e.time.getTime() / MINUTE_MS) * MINUTE_MS;
-    if (time >= startMs && time < endMs) out.push({ time, type: e.high ? "high" : "low", height: e.level });
-  }
-  return out.sort((a, b) => a.time - b.time);
+  const all: PredictedExtreme[] = extremes
+    .map((e) => ({ time: Math.round(e.time.getTime() / MINUTE_MS) * MINUTE_MS, type: e.high ? ("high" as const) : ("low" as const), height: e.level }))
+    .sort((a, b) => a.time - b.time);
+  return alternating(all).filter((e) => e.time >= startMs && e.time < endMs);
 }
 
 /** The largest rise or fall between consecutive extremes over a reference fortnight (≈ the spring range), cached. */

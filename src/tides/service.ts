@@ -9,11 +9,10 @@ import { log } from "../core/log";
 import type { SpotService } from "../spots/service";
 import type { HourTide } from "../forecast/types";
 import type { TidesResponse } from "./types";
-import type { PredictedCurve, PredictedExtreme } from "./engine";
 import { STATION_RULE, stationFor, type StationChoice, type StationSource, type TideSpot } from "./stations";
 import { TideStore, type StoredChoice } from "./store";
 import { windowAt, windowWork } from "./window";
-import { CURVE_STEP_MS, curveSpan, tideAt } from "./hourly";
+import { CURVE_STEP_MS, curveSpan, tideAt, type PredictedCurve, type PredictedExtreme } from "./prediction";
 
 type Engine = typeof import("./engine");
 
@@ -45,6 +44,13 @@ const COVERAGE_SLACK_MS = 26 * 3_600_000;
 const BATCH = 10;
 /** Curves kept for the forecast refresh (spots sharing a station share one curve). */
 const CURVE_CACHE = 2048;
+/** Turning points are predicted this far past the last hour, so every hour has a next one (diurnal tides: ~25 h). */
+const NEXT_TURN_MS = 30 * 3_600_000;
+
+interface Series {
+  curve: PredictedCurve;
+  turns: PredictedExtreme[];
+}
 
 const isoSeconds = (ms: number) => new Date(ms).toISOString().slice(0, 19) + "Z";
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -82,7 +88,7 @@ export interface WindowReport {
 export class TideService {
   private storeOnce: TideStore | null = null;
   private running: Promise<WindowReport | null> | null = null;
-  private readonly curves = new Map<string, PredictedCurve>();
+  private readonly series = new Map<string, Series>();
 
   constructor(
     private readonly db: Db,
@@ -144,14 +150,17 @@ export class TideService {
     if (!stationId || !times.length) return times.map(() => null);
     const span = curveSpan(times);
     const key = `${stationId}@${span.start}-${span.end}`;
-    let curve = this.curves.get(key);
-    if (!curve) {
-      if (this.curves.size >= CURVE_CACHE) this.curves.clear();
-      curve = loaded.predictCurve(stationId, span.start, span.end, CURVE_STEP_MS);
-      this.curves.set(key, curve);
+    let series = this.series.get(key);
+    if (!series) {
+      if (this.series.size >= CURVE_CACHE) this.series.clear();
+      series = {
+        curve: loaded.predictCurve(stationId, span.start, span.end, CURVE_STEP_MS),
+        turns: loaded.predictExtremes(stationId, span.start, span.end + NEXT_TURN_MS),
+      };
+      this.series.set(key, series);
     }
-    const sampled = curve;
-    return times.map((t) => tideAt(sampled, t));
+    const { curve, turns } = series;
+    return times.map((t) => tideAt(curve, turns, t));
   }
 
   /** The stored station choice for a spot, (re)computed when missing or overruled by an import; null if that needs the database and it is not loaded. */

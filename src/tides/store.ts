@@ -3,10 +3,9 @@
  * the window bounds (meta). Every statement is prepared once; serving a spot is one indexed range read.
  */
 import type { Db } from "../db";
-import type { PredictedExtreme } from "./engine";
 import type { StationChoice } from "./stations";
 import type { TideWindow } from "./window";
-import { roundHeight } from "./hourly";
+import { roundHeight, type PredictedExtreme } from "./prediction";
 
 /** A spot_tide_station row as the service uses it. */
 export interface StoredChoice {
