@@ -1,34 +1,134 @@
 /**
- * The spot catalog service: search, nearby and get over an in-memory index of the `spots` table.
- * STUB — filled in by the spot catalog issue (#3).
+ * The spot catalog service: search, nearby and get over in-memory indexes of the `spots` table, loaded at
+ * open (and again after an import). Opening seeds an empty database from the embedded default catalog,
+ * and re-applies the default when a new binary carries a changed one — unless an operator imported a catalog.
  */
 import type { Db } from "../db";
-import { notFound } from "../core/errors";
+import { BOUNDS } from "../core/bounds";
+import { notFound, UserError } from "../core/errors";
 import type { NearbyParams, SearchParams } from "../core/params";
+import { derivedAliases, HEX_ID, toSpot, type StoredSpot } from "./catalog";
+import { readDefaultCatalog, sha256Hex } from "./default-catalog";
+import { parseImport, type ParsedFile } from "./formats";
+import { planImport, type ImportCounts } from "./import";
+import { NearbyIndex, roundKm } from "./nearby";
+import { SearchIndex } from "./search";
+import { applyImport, countSpots, loadSpots, readCatalogMeta } from "./store";
 import type { Spot, SpotWithDistance } from "./types";
 
+export interface SpotOverrides {
+  /** Bearing toward open water, degrees; null when the import gave none. */
+  facing: number | null;
+  tideless: boolean | null;
+}
+
+export interface ImportResult extends ImportCounts {
+  file: ParsedFile;
+}
+
+/**
+ * One loaded catalog: the lookups are built at load, the search and spatial indexes at first use, so console
+ * commands that never search do not pay for them (see `warm()`).
+ */
+class Snapshot {
+  readonly spots: readonly Spot[];
+  readonly byId: Map<string, Spot>;
+  readonly byHex: Map<string, Spot>;
+  readonly overrides = new Map<string, SpotOverrides>();
+  private searchIndex: SearchIndex | null = null;
+  private nearbyIndex: NearbyIndex | null = null;
+
+  constructor(private readonly stored: readonly StoredSpot[]) {
+    this.spots = stored.map(toSpot);
+    this.byId = new Map(this.spots.map((s) => [s.id, s]));
+    this.byHex = new Map(this.spots.map((s) => [s.hexId, s]));
+    for (const s of stored) if (s.facing !== null || s.tideless !== null) this.overrides.set(s.id, { facing: s.facing, tideless: s.tideless });
+  }
+
+  get search(): SearchIndex {
+    return (this.searchIndex ??= new SearchIndex(this.stored.map((s) => ({ ...s, aliases: [...new Set([...s.aliases, ...derivedAliases(s.name)])] }))));
+  }
+
+  get nearby(): NearbyIndex {
+    return (this.nearbyIndex ??= new NearbyIndex(this.spots));
+  }
+}
+
+/** Seeds or refreshes the default catalog when needed; see docs/spots.md ("The default catalog"). */
+function syncDefaultCatalog(db: Db): void {
+  const empty = countSpots(db) === 0;
+  const meta = readCatalogMeta(db);
+  if (!empty && meta.source !== "default") return;
+  const text = readDefaultCatalog();
+  const sha = sha256Hex(text);
+  if (!empty && meta.defaultSha256 === sha) return;
+  const file = parseImport(text);
+  applyImport(db, planImport(loadSpots(db), file.records, true), { kind: "default", defaultSha256: sha }, () => {
+    // Another process may have seeded or imported since the reads above.
+    const now = readCatalogMeta(db);
+    return countSpots(db) === 0 || (now.source === "default" && now.defaultSha256 !== sha);
+  });
+}
+
 export class SpotService {
-  private constructor(private readonly db: Db) {}
+  private snapshot: Snapshot;
+
+  private constructor(private readonly db: Db) {
+    this.snapshot = new Snapshot(loadSpots(db));
+  }
 
   /** Opens the catalog; seeds the database from the embedded default catalog when it has no spots yet. */
   static open(db: Db): SpotService {
+    syncDefaultCatalog(db);
     return new SpotService(db);
   }
 
-  search(_p: SearchParams): Spot[] {
-    return [];
+  search(p: SearchParams): Spot[] {
+    const { spots, search } = this.snapshot;
+    return search.search(p.q, p.limit).map((i) => spots[i]!);
   }
 
-  nearby(_p: NearbyParams): SpotWithDistance[] {
-    return [];
+  nearby(p: NearbyParams): SpotWithDistance[] {
+    const { spots, nearby } = this.snapshot;
+    return nearby.around(p.lat, p.lng, p.radius, p.limit).map(({ index, distanceKm }) => ({ ...spots[index]!, distanceKm: roundKm(distanceKm) }));
   }
 
-  /** By slug or 16-hex id; throws `not_found`. */
+  /** By slug (exact) or 16-hex id (either case); throws `not_found`. */
   get(id: string): Spot {
-    throw notFound(`No spot with id '${id}'.`);
+    const spot =
+      id.length > BOUNDS.idMaxLength
+        ? undefined
+        : (this.snapshot.byId.get(id) ?? (id.length === 16 && HEX_ID.test(id.toLowerCase()) ? this.snapshot.byHex.get(id.toLowerCase()) : undefined));
+    if (!spot) throw notFound(`No spot with id '${id.length > 64 ? id.slice(0, 64) + "…" : id}'.`);
+    return spot;
   }
 
+  /** The whole catalog, ordered by id (for the tide and forecast jobs). */
   all(): readonly Spot[] {
-    return [];
+    return this.snapshot.spots;
+  }
+
+  /** Builds the search and spatial indexes now instead of at the first query (e.g. once a server listens). */
+  warm(): void {
+    void this.snapshot.search;
+    void this.snapshot.nearby;
+  }
+
+  /** Per-spot overrides given by imports (only spots that have one): spot id → facing and tideless. */
+  overrides(): ReadonlyMap<string, SpotOverrides> {
+    return this.snapshot.overrides;
+  }
+
+  /**
+   * Imports a JSON, GeoJSON or CSV catalog (see formats.ts) in one transaction and reloads the indexes.
+   * Bad records are skipped and listed in `file.problems`.
+   */
+  import(source: string, replace: boolean): ImportResult {
+    const file = parseImport(source);
+    if (replace && file.records.length === 0) throw new UserError("--replace with no valid spot in the file would empty the catalog; nothing imported");
+    const plan = planImport(loadSpots(this.db), file.records, replace);
+    applyImport(this.db, plan, { kind: "import" });
+    this.snapshot = new Snapshot(loadSpots(this.db));
+    return { ...plan.counts, file };
   }
 }

@@ -1,0 +1,99 @@
+/**
+ * The spot tables (`spots`, `spot_aliases`) and the catalog's facts in `meta`: loading, and applying an
+ * import plan in one transaction. Removing a spot cascades to every per-spot row of other domains.
+ */
+import type { Db } from "../db";
+import type { StoredSpot } from "./catalog";
+
+/** Where the catalog came from: the embedded default (auto-updated with the binary) or an operator import. */
+export type CatalogSource = "default" | "import";
+
+const META_SOURCE = "spots.source";
+const META_DEFAULT_SHA = "spots.default_sha256";
+
+interface SpotRow {
+  id: string;
+  hexId: string;
+  name: string;
+  country: string;
+  region: string | null;
+  lat: number;
+  lng: number;
+  facing: number | null;
+  tideless: number | null;
+}
+
+export function countSpots(db: Db): number {
+  return (db.$client.query("SELECT count(*) AS n FROM spots").get() as { n: number }).n;
+}
+
+export function loadSpots(db: Db): StoredSpot[] {
+  const aliases = new Map<string, string[]>();
+  for (const { spotId, alias } of db.$client.query("SELECT spot_id AS spotId, alias FROM spot_aliases ORDER BY spot_id, alias").all() as { spotId: string; alias: string }[]) {
+    const list = aliases.get(spotId);
+    if (list) list.push(alias);
+    else aliases.set(spotId, [alias]);
+  }
+  const rows = db.$client
+    .query(
+      "SELECT id, hex_id AS hexId, name, country, region, lat, lng, facing_override AS facing, tideless_override AS tideless FROM spots ORDER BY id",
+    )
+    .all() as SpotRow[];
+  return rows.map((r) => ({ ...r, tideless: r.tideless === null ? null : r.tideless !== 0, aliases: aliases.get(r.id) ?? [] }));
+}
+
+export interface CatalogMeta {
+  source: CatalogSource | null;
+  defaultSha256: string | null;
+}
+
+export function readCatalogMeta(db: Db): CatalogMeta {
+  const get = (key: string) => (db.$client.query("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | null)?.value ?? null;
+  return { source: get(META_SOURCE) as CatalogSource | null, defaultSha256: get(META_DEFAULT_SHA) };
+}
+
+function writeMeta(db: Db, key: string, value: string): void {
+  db.$client.query("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(key, value);
+}
+
+/** What an import does to the tables; built by `planImport` (import.ts). */
+export interface ImportPlan {
+  add: StoredSpot[];
+  update: StoredSpot[];
+  /** Ids of spots that go away (with --replace). */
+  remove: string[];
+}
+
+/**
+ * Applies a plan in one immediate transaction: all of it or nothing. `check` runs first inside the
+ * transaction, so a decision taken on an earlier read (e.g. "the table is empty, seed it") is re-checked
+ * under the write lock; it returns false to skip.
+ */
+export function applyImport(db: Db, plan: ImportPlan, source: { kind: CatalogSource; defaultSha256?: string }, check: () => boolean = () => true): boolean {
+  const sql = db.$client;
+  const insert = sql.prepare(
+    "INSERT INTO spots (id, hex_id, name, country, region, lat, lng, facing_override, tideless_override) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  const update = sql.prepare(
+    "UPDATE spots SET name = ?, country = ?, region = ?, lat = ?, lng = ?, facing_override = ?, tideless_override = ? WHERE id = ?",
+  );
+  const remove = sql.prepare("DELETE FROM spots WHERE id = ?");
+  const clearAliases = sql.prepare("DELETE FROM spot_aliases WHERE spot_id = ?");
+  const addAlias = sql.prepare("INSERT OR IGNORE INTO spot_aliases (spot_id, alias) VALUES (?, ?)");
+  const flag = (b: boolean | null) => (b === null ? null : b ? 1 : 0);
+
+  const run = sql.transaction((): boolean => {
+    if (!check()) return false;
+    for (const id of plan.remove) remove.run(id);
+    for (const s of plan.update) {
+      update.run(s.name, s.country, s.region, s.lat, s.lng, s.facing, flag(s.tideless), s.id);
+      clearAliases.run(s.id);
+    }
+    for (const s of plan.add) insert.run(s.id, s.hexId, s.name, s.country, s.region, s.lat, s.lng, s.facing, flag(s.tideless));
+    for (const s of [...plan.update, ...plan.add]) for (const alias of s.aliases) addAlias.run(s.id, alias);
+    writeMeta(db, META_SOURCE, source.kind);
+    if (source.defaultSha256) writeMeta(db, META_DEFAULT_SHA, source.defaultSha256);
+    return true;
+  });
+  return run.immediate();
+}
