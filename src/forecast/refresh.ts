@@ -128,6 +128,9 @@ export interface RefreshDeps {
   signal?: AbortSignal;
 }
 
+/** Spots assembled between two yields to the event loop. */
+const YIELD_EVERY = 20;
+
 interface BatchOutcome {
   written: string[];
   error?: string;
@@ -159,7 +162,9 @@ async function runBatch(deps: RefreshDeps, batch: Batch, summary: RefreshSummary
   if (deps.signal?.aborted) return { written: [], error: "stopped" };
 
   const documents: { spotId: string; body: string }[] = [];
-  for (const spot of batch.spots) {
+  for (const [n, spot] of batch.spots.entries()) {
+    // Assembly (tides, ratings) is CPU work: let a serving process answer requests in between.
+    if (n % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((r) => setImmediate(r));
     const m = marine.value.get(marineCell(spot));
     const f = forecast.value.get(forecastCell(spot));
     if (!m || !f || allNull(m) || allNull(f)) continue; // no data for this point: keep the previous document
