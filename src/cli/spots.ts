@@ -1,11 +1,50 @@
-/** `surfcast spots import` — STUB, filled in by the spot catalog issue (#3). */
+/** `surfcast spots import FILE [--replace]` — replace or extend the spot catalog (see docs/spots.md). */
+import { readFileSync } from "node:fs";
 import type { App } from "../app";
 import { UserError } from "../core/errors";
+import { noExtraPositionals, parse, requirePositional } from "./args";
 
 export const SPOTS_HELP = `Usage: surfcast spots import FILE [--replace]
 
-Imports spots from JSON, GeoJSON or CSV.`;
+Imports spots from JSON, GeoJSON or CSV (recognized from the content):
+  JSON     [{"name", "lat", "lng", "country", "region"?, "aliases"?, "facing"?, "tideless"?}, …]
+           (the default catalog's shape; "country" may be a path: "USA, California, San Diego County")
+  GeoJSON  a FeatureCollection of Point features; properties name, alt_name/aliases, country or
+           addr:country (ISO code), region or addr:state, facing, tideless (an OpenStreetMap export works)
+  CSV      header name,lat,lng,country[,region][,aliases][,facing][,tideless]; aliases separated by ";"
 
-export async function runSpots(_app: App, _argv: string[]): Promise<number> {
-  throw new UserError("spots import is not implemented yet");
+facing (degrees toward open water) and tideless (true/false) override the computed values for a spot.
+Bad records are reported with their index or line and skipped; the rest is imported in one transaction.
+A spot already in the catalog (same name, country and position) keeps its ids and is updated.
+
+  --replace   the catalog becomes exactly the file's spots; spots not in it are removed with their
+              forecasts and tides. Without it, spots are added and updated, none removed.
+
+Restart a running server afterwards to serve the new catalog.`;
+
+export async function runSpots(app: App, argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  const { values, positionals } = parse(rest, { replace: { type: "boolean" } }, SPOTS_HELP);
+  if (values.help || sub === undefined || sub === "help") {
+    console.log(SPOTS_HELP);
+    return 0;
+  }
+  if (sub !== "import") throw new UserError(`unknown command "spots ${sub}"\n\n${SPOTS_HELP}`);
+  noExtraPositionals(positionals, 1, SPOTS_HELP);
+  const path = requirePositional(positionals, 0, "FILE", SPOTS_HELP);
+
+  let source: string;
+  try {
+    source = readFileSync(path, "utf8");
+  } catch (err) {
+    throw new UserError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  const replace = values.replace === true;
+  console.log(`importing ${path}${replace ? " (replacing the catalog)" : ""}…`);
+  const result = app.spots.import(source, replace);
+  const { file } = result;
+  for (const p of file.problems) console.error(`skipped ${p.where}: ${p.message}`);
+  console.log(`read ${file.total} ${file.format === "csv" ? "CSV rows" : file.format === "geojson" ? "GeoJSON features" : "JSON records"}: ${file.records.length} valid, ${file.problems.length} skipped`);
+  console.log(`spots: ${result.added} added, ${result.updated} updated, ${result.unchanged} unchanged, ${result.removed} removed, ${file.problems.length} skipped; catalog now ${app.spots.all().length} spots`);
+  return 0;
 }
