@@ -35,7 +35,9 @@ function loadEngine(): Promise<Engine> {
 
 /** The tide engine now, loading it synchronously if needed: only for batch work, never on the request path. */
 function engineNow(): Engine {
-  return engine ?? adopt(require("./engine") as Engine, performance.now());
+  if (engine) return engine;
+  const startedAt = performance.now();
+  return adopt(require("./engine") as Engine, startedAt);
 }
 
 /** A stored extreme older than this before the end of a request's span means the spot's window is stale. */
