@@ -38,7 +38,7 @@ interface Harness {
   db: Db;
   clock: ManualClock;
   sleeps: number[];
-  refresh(spots?: readonly RefreshSpot[], timeformat?: "iso8601" | "unixtime"): Promise<RefreshSummary>;
+  refresh(spots?: readonly RefreshSpot[], timeformat?: "iso8601" | "unixtime", signal?: AbortSignal): Promise<RefreshSummary>;
   ages(): Map<string, number>;
   close(): void;
 }
@@ -66,7 +66,7 @@ function harness(env: Record<string, string> = {}, spots: readonly RefreshSpot[]
     db,
     clock,
     sleeps,
-    refresh: (only = spots, timeformat = "iso8601") =>
+    refresh: (only = spots, timeformat = "iso8601", signal) =>
       runForecastRefresh(
         {
           db,
@@ -75,6 +75,7 @@ function harness(env: Record<string, string> = {}, spots: readonly RefreshSpot[]
           batchSize: config.openMeteo.batchSize,
           tides: { hourly: (_id, times) => times.map(() => null) },
           facings: () => new Map(),
+          signal,
         },
         only,
       ),
@@ -266,6 +267,23 @@ describe("faults", () => {
       .query(`SELECT spot_id, body FROM forecast_documents WHERE spot_id IN (${failedBatchSpots.map(() => "?").join(",")}) ORDER BY spot_id`)
       .all(...failedBatchSpots);
     expect(unchanged).toEqual(bodiesBefore.filter((r) => failedBatchSpots.includes((r as { spot_id: string }).spot_id)));
+    h.close();
+  });
+});
+
+describe("stopping", () => {
+  test("an aborted refresh (server shutdown) stops between batches and counts the rest as failed", async () => {
+    const h = harness({ SURFCAST_OPEN_METEO_BATCH_SIZE: "1" });
+    const controller = new AbortController();
+    fake.inject({ delayMs: 200 }, { requests: [1] });
+    const running = h.refresh(SPOTS, "iso8601", controller.signal);
+    await Bun.sleep(50);
+    controller.abort();
+    const summary = await running;
+    expect(summary.ok).toBe(0);
+    expect(summary.failedBatches).toBe(summary.batches);
+    expect(fake.requests).toHaveLength(2); // the first batch's requests only
+    expect(h.ages().size).toBe(0);
     h.close();
   });
 });

@@ -99,6 +99,8 @@ export class UpstreamError extends Error {
     readonly quotaExhausted = false,
     /** No connection at all (DNS, refused, unreachable). */
     readonly unreachable = false,
+    /** What the failed fetch cost, retries included (set by OpenMeteoClient.fetch). */
+    public cost = { requests: 0, weight: 0 },
   ) {
     super(message);
     this.name = "UpstreamError";
@@ -253,7 +255,10 @@ export class OpenMeteoClient {
         return { locations, requests, weight: weight * requests };
       } catch (err) {
         const error = err instanceof UpstreamError ? err : new UpstreamError(String(err), false);
-        if (!error.retryable || attempt >= this.options.retries) throw Object.assign(error, { requests, weight: weight * requests });
+        if (!error.retryable || attempt >= this.options.retries) {
+          error.cost = { requests, weight: weight * requests };
+          throw error;
+        }
         await this.sleep(Math.max(error.waitMs, backoff * 2 ** attempt));
       }
     }
@@ -283,10 +288,4 @@ export class OpenMeteoClient {
     if (!response.ok) throw errorFromStatus(response.status, text, response.headers.get("retry-after"));
     return text;
   }
-}
-
-/** The accounting a failed fetch carries (attached by OpenMeteoClient.fetch). */
-export function costOf(err: unknown): { requests: number; weight: number } {
-  const e = err as { requests?: number; weight?: number };
-  return { requests: e.requests ?? 0, weight: e.weight ?? 0 };
 }

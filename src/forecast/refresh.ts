@@ -10,7 +10,7 @@ import { log } from "../core/log";
 import type { HourTide } from "./types";
 import { assembleDocument } from "./document";
 import { ensureFacings, loadFacings } from "./facings";
-import { allNull, costOf, OpenMeteoClient, UpstreamError, type Endpoint, type LocationSeries, type OpenMeteoOptions, type Point } from "./openmeteo";
+import { allNull, OpenMeteoClient, UpstreamError, type Endpoint, type LocationSeries, type OpenMeteoOptions, type Point } from "./openmeteo";
 import { writeDocuments } from "./store";
 
 export interface RefreshSpot {
@@ -146,9 +146,10 @@ async function runBatch(deps: RefreshDeps, batch: Batch, summary: RefreshSummary
       summary.weight += result.weight;
       return new Map(cells.map((c, i): [string, LocationSeries] => [c.key, result.locations[i]!]));
     } catch (err) {
-      const cost = costOf(err);
-      summary.requests += cost.requests;
-      summary.weight += cost.weight;
+      if (err instanceof UpstreamError) {
+        summary.requests += err.cost.requests;
+        summary.weight += err.cost.weight;
+      }
       throw err;
     }
   };
@@ -200,18 +201,23 @@ export async function runForecastRefresh(deps: RefreshDeps, spots: readonly Refr
   let facingMap: Map<string, number | null> | null = null;
   const facings = () => (facingMap ??= deps.facings());
   let spotsDone = 0;
-  let stopReason: string | null = null;
+  let stopped = false;
   for (const [index, batch] of batches.entries()) {
-    const outcome: BatchOutcome = stopReason ? { written: [] } : deps.signal?.aborted ? { written: [], error: "stopped" } : await runBatch(deps, batch, summary, facings);
-    for (const id of outcome.written) ok.add(id);
-    const batchOk = outcome.error === undefined && !stopReason && outcome.written.length === batch.spots.length;
-    if (outcome.error !== undefined || stopReason) summary.failedBatches++;
-    if (outcome.error !== undefined) summary.errors.push(`batch ${index + 1}/${batches.length}: ${outcome.error}`);
-    if (outcome.fatal || (deps.signal?.aborted && !stopReason)) {
-      stopReason = deps.signal?.aborted ? "stopped" : "gave up on the remaining batches";
-      summary.errors.push(stopReason);
+    if (!stopped && deps.signal?.aborted) {
+      stopped = true;
+      summary.errors.push("stopped before the remaining batches");
+    }
+    // Once stopped, the remaining batches count as failed without a request.
+    const outcome = stopped ? null : await runBatch(deps, batch, summary, facings);
+    if (outcome) for (const id of outcome.written) ok.add(id);
+    if (!outcome || outcome.error !== undefined) summary.failedBatches++;
+    if (outcome?.error !== undefined) summary.errors.push(`batch ${index + 1}/${batches.length}: ${outcome.error}`);
+    if (outcome?.fatal) {
+      stopped = true;
+      summary.errors.push("gave up on the remaining batches");
     }
     spotsDone += batch.spots.length;
+    const batchOk = outcome !== null && outcome.error === undefined && outcome.written.length === batch.spots.length;
     deps.onProgress?.({ batch: index + 1, batches: batches.length, spotsDone, spotsTotal: spots.length, batchOk });
   }
   summary.ok = ok.size;
