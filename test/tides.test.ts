@@ -13,7 +13,8 @@ import { chooseStation, MAX_STATION_DISTANCE_KM, NEGLIGIBLE_RANGE_M, type Statio
 import { windowAt, windowWork } from "../src/tides/window";
 import { alternating, tideAt } from "../src/tides/prediction";
 import type { TideExtreme, TidesResponse } from "../src/tides/types";
-import { CATALOG_PATH, tempDir } from "./support/env";
+import { join } from "node:path";
+import { CATALOG_PATH, ROOT, tempDir } from "./support/env";
 
 const HOUR = 3_600_000;
 
@@ -111,6 +112,11 @@ describe("reading predicted series", () => {
     const series = [e(1, "low", -0.1), e(2, "high", 0.62), e(3, "high", 0.16), e(4, "low", -0.06), e(5, "low", -0.2), e(6, "high", 0.5)];
     expect(alternating(series)).toEqual([e(1, "low", -0.1), e(2, "high", 0.62), e(5, "low", -0.2), e(6, "high", 0.5)]);
   });
+});
+
+test("one copy of the tide database: neaps resolves the top-level package (npm override)", () => {
+  const fromNeaps = Bun.resolveSync("@neaps/tide-database", join(ROOT, "node_modules/neaps/dist"));
+  expect(fromNeaps).toBe(Bun.resolveSync("@neaps/tide-database", ROOT));
 });
 
 // ── the service on the whole default catalog ────────────────────────────────────────────────────
