@@ -198,6 +198,7 @@ export class TideService {
 
   private async runWindowPass(shouldStop: () => boolean): Promise<WindowReport | null> {
     const loaded = await loadEngine();
+    if (shouldStop()) return null;
     const startedAt = performance.now();
     const store = this.store;
     if (store.rule() !== STATION_RULE) {
