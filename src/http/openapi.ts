@@ -13,7 +13,7 @@
 import { Elysia, type AnyElysia, type DocumentDecoration } from "elysia";
 import { toOpenAPISchema } from "@elysiajs/openapi";
 import { LIVE_KEY_PREFIX } from "../access/keys";
-import { PLAN_DEFAULTS } from "../access/plans";
+import { PLAN_DEFAULTS, type PlanLimits } from "../access/plans";
 import { COMPONENT_SCHEMAS, type ComponentName } from "./schemas";
 import { json } from "./respond";
 
@@ -199,14 +199,13 @@ const OPERATIONS: Record<OperationId, OperationDoc> = {
 /** The route's `detail`: its operation id, texts and responses (the document's only source of responses). */
 export function operationDoc(id: OperationId): DocumentDecoration {
   const op = OPERATIONS[id];
-  const ok = { description: op.ok.description, headers: rateLimitHeaderRefs(), content: { "application/json": { schema: op.ok.schema } } };
-  const cacheHeaders = { ETag: headerRef("ETag"), "Cache-Control": headerRef("Cache-Control") };
-  const responses: Record<string, Json> = op.ok.cached
-    ? {
-        200: { ...ok, headers: { ...ok.headers, ...cacheHeaders } },
-        304: { description: "Not modified: the `If-None-Match` value is the current `ETag`. No body.", headers: { ...rateLimitHeaderRefs(), ...cacheHeaders } },
-      }
-    : { 200: ok };
+  const cacheHeaders = op.ok.cached ? { ETag: headerRef("ETag"), "Cache-Control": headerRef("Cache-Control") } : {};
+  const responses: Record<number, Json> = {
+    200: { description: op.ok.description, headers: { ...rateLimitHeaderRefs(), ...cacheHeaders }, content: { "application/json": { schema: op.ok.schema } } },
+  };
+  if (op.ok.cached) {
+    responses[304] = { description: "Not modified: the `If-None-Match` value is the current `ETag`. No body.", headers: { ...rateLimitHeaderRefs(), ...cacheHeaders } };
+  }
   for (const name of [...op.errors, "Unauthorized", "RateLimited", "InternalError"] as const) responses[ERROR_RESPONSE_STATUS[name]] = responseRef(name);
   return { operationId: id, tags: [op.tag], summary: op.summary, description: op.description, responses: responses as unknown as DocumentDecoration["responses"] };
 }
@@ -216,7 +215,7 @@ export function operationDoc(id: OperationId): DocumentDecoration {
 const formatCount = (n: number) => n.toLocaleString("en-US");
 
 function planTable(): string {
-  const row = (name: string, p: (typeof PLAN_DEFAULTS)[keyof typeof PLAN_DEFAULTS]) =>
+  const row = (name: string, p: PlanLimits) =>
     `| ${name} | ${formatCount(p.dailyLimit)} | ${formatCount(p.minuteLimit)} | ${p.maxKeys} | ${p.attributionRequired ? "yes" : "no"} |`;
   return [
     "| Plan | Calls per day | Calls per minute | API keys | Attribution link required |",

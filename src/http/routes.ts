@@ -1,6 +1,7 @@
 /**
  * The /v1 routes: thin adapters that parse parameters strictly, call one service function and serialize.
  * Elysia's own validation runs too (the schemas document the API); its failures map to the same 400.
+ * Each route's `detail` is its OpenAPI operation (http/openapi.ts); GET /openapi.json serves the document.
  */
 import { Elysia } from "elysia";
 import type { App } from "../app";
