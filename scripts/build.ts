@@ -25,6 +25,9 @@ const embedPlugin: BunPlugin = {
   name: "surfcast-embed",
   setup(build) {
     build.onResolve({ filter: /surfspots\.json$/ }, () => ({ path: spotsSource }));
+    // A redirected import loses its `type: "file"` attribute: load it as a file again, so the binary embeds the
+    // catalog's bytes and the import yields their path (not a parsed array).
+    build.onLoad({ filter: /surfspots\.json$/ }, async (args) => ({ contents: await Bun.file(args.path).text(), loader: "file" }));
     build.onLoad({ filter: /@neaps[\\/]tide-database[\\/]dist[\\/]node[\\/]index\.js$/ }, async (args) => {
       const source = await Bun.file(args.path).text();
       const tcdb = join(dirname(args.path), "../generated/neaps.tcdb");

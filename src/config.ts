@@ -33,10 +33,11 @@ function intFrom(value: string | undefined, fallback: number, name: string): num
   return n;
 }
 
-function list(value: string | undefined, fallback: string[]): string[] {
+/** A `separator`-separated list (cron lists use `;`, since cron fields contain commas). */
+function list(value: string | undefined, fallback: string[], separator: string | RegExp = /[;,]/): string[] {
   if (value === undefined || value.trim() === "") return fallback;
   return value
-    .split(/[;,]/)
+    .split(separator)
     .map((s) => s.trim())
     .filter(Boolean);
 }
@@ -58,7 +59,7 @@ export function loadConfig(flags: Partial<{ dataDir: string; port: number; host:
       timeoutMs: intFrom(env.SURFCAST_OPEN_METEO_TIMEOUT_MS, 30_000, "SURFCAST_OPEN_METEO_TIMEOUT_MS"),
       retries: intFrom(env.SURFCAST_OPEN_METEO_RETRIES, 3, "SURFCAST_OPEN_METEO_RETRIES"),
     },
-    refreshCron: list(env.SURFCAST_REFRESH_CRON, ["0 1 * * *", "0 13 * * *"]),
+    refreshCron: list(env.SURFCAST_REFRESH_CRON, ["0 1 * * *", "0 13 * * *"], ";"),
     mcpAllowedOrigins: list(env.SURFCAST_MCP_ALLOWED_ORIGINS, []),
     logLevel: ["debug", "info", "warn", "error"].includes(level) ? level : "info",
   };
