@@ -306,6 +306,13 @@ describe("every response the server gives today matches the document (checked by
     expect((await apiFetch(server.url + "/nothing-here")).status).toBe(404);
   });
 
+  test("only the documented paths answer: a trailing slash is 404, not an uncounted twin of the operation", async () => {
+    const key = server.key("starter");
+    for (const path of ["/v1/spots/?q=pipeline", "/v1/spots/nearby/?lat=0&lng=0", "/v1/spots/pipeline/", "/v1/spots/pipeline/tides/", "/v1/usage/"]) {
+      expect([path, (await server.get(path, key)).status]).toEqual([path, 404]);
+    }
+  });
+
   test("the body stays readable for the caller after validation", async () => {
     const res = await server.get("/v1/usage", server.key("starter"));
     expect(((await res.json()) as { days: unknown[] }).days).toHaveLength(30);

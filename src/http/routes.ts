@@ -36,7 +36,9 @@ function validationMessage(request: Request, error: unknown): string {
 }
 
 export function createRoutes(app: App) {
-  const routes = new Elysia()
+  // Strict paths: `/v1/spots/` is not `/v1/spots`. Only the documented paths answer, and the gate's
+  // endpointOf() (which counts requests) sees exactly the paths the router serves.
+  const routes = new Elysia({ strictPath: true })
     .onError(({ code, error, request }) => {
       if (error instanceof ApiError) return errorResponse(error);
       if (code === "NOT_FOUND") return errorResponse(new ApiError("not_found", `No such endpoint: ${new URL(request.url).pathname}`));
