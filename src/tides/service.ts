@@ -9,7 +9,7 @@ import { log } from "../core/log";
 import type { SpotService } from "../spots/service";
 import type { HourTide } from "../forecast/types";
 import type { TidesResponse } from "./types";
-import { STATION_RULE, stationFor, type StationChoice, type StationSource, type TideSpot } from "./stations";
+import { STATION_RULE, stationFor, type StationSource, type TideSpot } from "./stations";
 import { TideStore, type StoredChoice } from "./store";
 import { windowAt, windowWork } from "./window";
 import { CURVE_STEP_MS, curveSpan, tideAt, type PredictedCurve, type PredictedExtreme } from "./prediction";
@@ -61,19 +61,6 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 function agrees(choice: StoredChoice, override: boolean | null): boolean {
   const byOverride = choice.reason.startsWith("override");
   return override === null ? !byOverride : byOverride && choice.tideless === override;
-}
-
-function stored(choice: StationChoice): StoredChoice {
-  const s = choice.station;
-  return {
-    tideless: choice.tideless,
-    stationId: s?.id ?? null,
-    stationName: s?.name ?? null,
-    stationSource: s?.source ?? null,
-    distanceKm: s ? Math.round(s.distanceKm * 10) / 10 : null,
-    datum: s?.datum ?? null,
-    reason: choice.reason,
-  };
 }
 
 /** Override "tideless" needs no station database. */
@@ -173,10 +160,9 @@ export class TideService {
     if (current && agrees(current, override)) return current;
     const source = override === true ? NO_STATIONS : loaded;
     if (!source) return current;
-    const choice = stationFor(spot, override, source);
-    store.putChoice(spot.id, choice, this.clock.now());
-    if (!choice.tideless && choice.station && loaded) this.predictWindow(spot.id, choice.station.id, loaded);
-    return stored(choice);
+    const choice = store.putChoice(spot.id, stationFor(spot, override, source), this.clock.now());
+    if (!choice.tideless && choice.stationId && loaded) this.predictWindow(spot.id, choice.stationId, loaded);
+    return choice;
   }
 
   /** One spot's extremes over the whole current window. */
@@ -222,9 +208,7 @@ export class TideService {
           let choice = choices.get(spot.id);
           let from = work.kind === "full" ? target.start : work.kind === "extend" ? work.from : null;
           if (!choice || !agrees(choice, override)) {
-            const fresh = stationFor(spot, override, loaded);
-            store.putChoice(spot.id, fresh, now);
-            choice = stored(fresh);
+            choice = store.putChoice(spot.id, stationFor(spot, override, loaded), now);
             from = target.start;
             report.chosen++;
           }

@@ -92,13 +92,23 @@ export class TideStore {
     return new Map(this.q.overrides.all().map((r) => [r.id, r.tideless_override === 1]));
   }
 
-  /** Stores a spot's station choice; a tideless spot loses its extremes. */
-  putChoice(spotId: string, choice: StationChoice, now: number): void {
+  /** Stores a spot's station choice (as stored: returned); a tideless spot loses its extremes. */
+  putChoice(spotId: string, choice: StationChoice, now: number): StoredChoice {
     const s = choice.station;
+    const row: StoredChoice = {
+      tideless: choice.tideless,
+      stationId: s?.id ?? null,
+      stationName: s?.name ?? null,
+      stationSource: s?.source ?? null,
+      distanceKm: s ? Math.round(s.distanceKm * 10) / 10 : null,
+      datum: s?.datum ?? null,
+      reason: choice.reason,
+    };
     this.db.$client.transaction(() => {
-      this.q.putChoice.run(spotId, choice.tideless ? 1 : 0, s?.id ?? null, s?.name ?? null, s?.source ?? null, s ? Math.round(s.distanceKm * 10) / 10 : null, s?.datum ?? null, choice.reason, now);
-      if (choice.tideless) this.q.clearSpot.run(spotId);
+      this.q.putChoice.run(spotId, row.tideless ? 1 : 0, row.stationId, row.stationName, row.stationSource, row.distanceKm, row.datum, row.reason, now);
+      if (row.tideless) this.q.clearSpot.run(spotId);
     })();
+    return row;
   }
 
   /** Replaces a spot's extremes in [from, to) with `extremes` (heights rounded to the millimetre). */
