@@ -135,7 +135,7 @@ beforeAll(async () => {
   server = await startServer({ dataDir });
   const found = (await (await apiFetch(`${server.url}/v1/spots?q=pipeline&limit=1`, { headers: { "X-API-Key": key } })).json()) as { id: string }[];
   if (Array.isArray(found) && found[0]) spotId = found[0].id;
-});
+}, 60_000);
 
 afterAll(async () => {
   await server?.stop();

@@ -28,7 +28,7 @@ beforeAll(async () => {
     keys.push({ key: createKey(dataDir, `soak${i}@example.com`, "scale", ["--daily-limit", "100000", "--minute-limit", String(minuteLimit)]), minuteLimit });
   }
   server = await startServer({ dataDir });
-});
+}, 60_000);
 
 afterAll(async () => {
   await server?.stop();
@@ -71,6 +71,7 @@ test(
       }
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    console.log(`soak: ${sent} requests, statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
     expect(failures).toEqual([]);
     // The limiter really was at the edge: some requests refused, most admitted.
     expect(statuses.get(429) ?? 0).toBeGreaterThan(0);
