@@ -8,7 +8,8 @@
  *  - Elysia's coercing `t.Integer` puts a string branch into query parameter schemas; clients see plain
  *    `integer`/`number` here;
  *  - components (schemas, shared responses, headers, security schemes) and the overview are added.
- * The document is built on first request and served from memory. No HTML viewer is served (no CDN).
+ * The document is built on first request and served from memory. The package's `openapi()` plugin is not
+ * mounted: its route serves the generator's raw output, and its HTML viewer loads from a CDN.
  */
 import { Elysia, type AnyElysia, type DocumentDecoration } from "elysia";
 import { toOpenAPISchema } from "@elysiajs/openapi";

@@ -52,8 +52,23 @@ export const idParams = t.Object({
 
 // ---------------------------------------------------------------- response bodies (components)
 
+export type ComponentName =
+  | "Spot"
+  | "SpotWithDistance"
+  | "ForecastResponse"
+  | "ForecastHour"
+  | "Rating"
+  | "Tide"
+  | "DailyWeather"
+  | "TidesResponse"
+  | "TideExtreme"
+  | "TideStation"
+  | "UsageResponse"
+  | "UsageDay"
+  | "Error";
+
 /** A reference to a named component, typed as the component itself. */
-const ref = <S extends TSchema>(name: string, _schema: S) => t.Unsafe<Static<S>>({ $ref: `#/components/schemas/${name}` });
+const ref = <S extends TSchema>(name: ComponentName, _schema: S) => t.Unsafe<Static<S>>({ $ref: `#/components/schemas/${name}` });
 
 const nullable = <S extends TSchema>(schema: S) => t.Union([schema, t.Null()]);
 
@@ -235,9 +250,7 @@ export const COMPONENT_SCHEMAS = {
   UsageResponse: UsageResponseSchema,
   UsageDay: UsageDaySchema,
   Error: ErrorSchema,
-};
-
-export type ComponentName = keyof typeof COMPONENT_SCHEMAS;
+} satisfies Record<ComponentName, TSchema>;
 
 /**
  * Compile-time tie between the documents and the domain: each type the handlers serialize must be assignable
