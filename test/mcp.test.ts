@@ -25,7 +25,7 @@ beforeAll(async () => {
   keys.disabled = createKey(dir, "disabled@example.com", "starter");
   expect(cli(dir, ["accounts", "disable", "disabled@example.com"]).code).toBe(0);
   server = await startServer({ dataDir: dir, env: { SURFCAST_MCP_ALLOWED_ORIGINS: ALLOWED_ORIGIN } });
-});
+}, 60_000); // five binary runs, each seeding the catalog
 
 afterAll(async () => {
   await server?.stop();
@@ -192,6 +192,36 @@ describe("MCP tools (compiled binary, SDK client)", () => {
     // The connection is still usable after all that.
     expect((await client.callTool({ name: "search_spots", arguments: { query: "pipeline" } })).isError).toBeFalsy();
     await client.close();
+  });
+});
+
+describe("MCP malformed tool calls (raw JSON-RPC)", () => {
+  const call = (id: number, params: unknown) => ({ jsonrpc: "2.0", id, method: "tools/call", params });
+  const headers = () => ({ "X-API-Key": keys.main, "MCP-Protocol-Version": "2025-06-18" });
+
+  test("arguments that are not an object are an invalid_request tool error, never -32603", async () => {
+    for (const args of ["pipeline", [1], null, 5, JSON.parse("[".repeat(5_000) + "]".repeat(5_000))]) {
+      const res = await post(headers(), call(1, { name: "get_tides", arguments: args }));
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { id: number; result: { isError: boolean; content: { text: string }[] } };
+      expect(body.id).toBe(1);
+      expect(body.result.isError).toBe(true);
+      expect(body.result.content[0]!.text).toStartWith("invalid_request: Tool arguments must be a JSON object");
+    }
+  });
+
+  test("a tools/call without a tool name is -32602 invalid params; a batch gets every answer", async () => {
+    const res = await post(headers(), call(7, { arguments: {} }));
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { id: number; error: { code: number } }).error.code).toBe(-32602);
+
+    const batch = await post(headers(), [call(1, { name: "get_tides", arguments: "x" }), call(2, { name: "search_spots", arguments: { query: "pipeline" } })]);
+    expect(batch.status).toBe(200);
+    const answers = (await batch.json()) as { id: number; result: { isError?: boolean } }[];
+    expect(answers.map((a) => [a.id, a.result.isError ?? false]).sort()).toEqual([
+      [1, true],
+      [2, false],
+    ]);
   });
 });
 

@@ -8,11 +8,11 @@
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, isJSONRPCRequest, type CallToolResult, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { version } from "../../package.json";
 import type { App } from "../app";
 import type { Principal } from "../access/registry";
-import { ApiError } from "../core/errors";
+import { ApiError, invalidRequest } from "../core/errors";
 import { log } from "../core/log";
 import type { McpHandler } from "../http/gate";
 import { CORS_EXPOSE, internalError, json, withHeaders } from "../http/respond";
@@ -51,6 +51,22 @@ function callTool(app: App, principal: Principal, tool: ToolDefinition, args: Re
   }
 }
 
+/**
+ * The answer to a tools/call the SDK cannot parse, which it would answer with -32603 (internal) and a zod
+ * dump: no tool name is a protocol error (-32602), and arguments that are not an object are a tool error
+ * like any other invalid argument. Null when the SDK can take the message.
+ */
+function malformedToolCall(message: JSONRPCMessage): JSONRPCMessage | null {
+  if (!isJSONRPCRequest(message) || message.method !== "tools/call") return null;
+  const { id, params } = message;
+  if (typeof params?.name !== "string") {
+    return { jsonrpc: "2.0", id, error: { code: ErrorCode.InvalidParams, message: "tools/call needs params.name, the name of a tool from tools/list." } };
+  }
+  const args = params.arguments;
+  if (args === undefined || (typeof args === "object" && args !== null && !Array.isArray(args))) return null;
+  return { jsonrpc: "2.0", id, result: toolError(invalidRequest('Tool arguments must be a JSON object of named parameters, e.g. {"spot_id": "pipeline"}.')) };
+}
+
 function buildServer(app: App, principal: Principal): McpServer {
   const server = new McpServer({ name: "surfcast", title: "Surfcast", version }, { instructions: INSTRUCTIONS });
   for (const tool of TOOLS) {
@@ -84,6 +100,12 @@ export function createMcpHandler(app: App): McpHandler {
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MAX_BODY_BYTES });
     try {
       await server.connect(transport);
+      const deliver = transport.onmessage!;
+      transport.onmessage = (message, extra) => {
+        const answer = malformedToolCall(message);
+        if (answer) void transport.send(answer);
+        else deliver(message, extra);
+      };
       return await transport.handleRequest(req);
     } finally {
       await server.close();
