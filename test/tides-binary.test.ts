@@ -1,6 +1,6 @@
 /**
  * The compiled binary serves tides from the tide database embedded in it: GET /v1/spots/{id}/tides on a fresh
- * server (no scheduler: the first request starts loading the database, later ones compute the spot on demand).
+ * server without the scheduler, so nothing is precomputed: the very first request computes its spot on demand.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { cli, createKey, startServer, type RunningServer } from "./support/binary";
@@ -31,21 +31,15 @@ async function spotId(q: string, region: RegExp): Promise<string> {
   return spot.id;
 }
 
-/** Tides of a spot once its station is chosen (a fresh server answers `station: null` until the database is loaded). */
-async function settledTides(id: string, days = 7): Promise<TidesResponse> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const res = await get(`/v1/spots/${id}/tides?days=${days}`);
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as TidesResponse;
-    if (body.tideless || body.station || Date.now() > deadline) return body;
-    await Bun.sleep(100);
-  }
+async function tides(id: string, days = 7): Promise<TidesResponse> {
+  const res = await get(`/v1/spots/${id}/tides?days=${days}`);
+  expect(res.status).toBe(200);
+  return (await res.json()) as TidesResponse;
 }
 
 test("serves alternating extremes from now on with datum and station", async () => {
   const id = await spotId("Nazaré", /Portugal/);
-  const body = await settledTides(id, 2);
+  const body = await tides(id, 2);
   expect(body.tideless).toBe(false);
   expect(body.datum).toBe("LAT");
   expect(body.station).toMatchObject({ id: expect.any(String), name: expect.any(String), source: expect.any(String) });
@@ -65,7 +59,7 @@ test("serves alternating extremes from now on with datum and station", async () 
 
 test("a Great Lakes spot is tideless", async () => {
   const id = await spotId("Sheboygan", /Great Lakes/);
-  const body = await settledTides(id);
+  const body = await tides(id);
   expect(body).toMatchObject({ tideless: true, extremes: [], datum: null, station: null });
 });
 

@@ -1,7 +1,7 @@
 /**
  * Tides: stored extremes per spot (served by one indexed read), the hourly tide of forecast documents, and the
  * maintenance of the rolling window. The tide database (~300 ms to load) is never imported at construction:
- * `ready()` loads it in the background (server start, first tides request), batch work loads it on first use.
+ * `ready()` loads it in the background (server start); whatever needs it before that loads it on first use.
  */
 import type { Db } from "../db";
 import { DAY_MS, type Clock } from "../core/clock";
@@ -33,7 +33,10 @@ function loadEngine(): Promise<Engine> {
   return (loading ??= import("./engine").then((m) => adopt(m, startedAt)));
 }
 
-/** The tide engine now, loading it synchronously if needed: only for batch work, never on the request path. */
+/**
+ * The tide engine now, loading it synchronously if needed (~300 ms, once per process): batch work, and the rare
+ * request that arrives before the background load (`ready()`) is done.
+ */
 function engineNow(): Engine {
   if (engine) return engine;
   const startedAt = performance.now();
@@ -96,27 +99,23 @@ export class TideService {
 
   /**
    * Stored extremes from now forward within `days`. Throws `not_found` for an unknown spot. A spot whose station is
-   * not chosen yet, or whose stored window is stale, is computed on the spot (a few ms) once the database is loaded;
-   * before that (the first moments of a fresh server) it answers with no extremes and `station: null`.
+   * not chosen yet, or whose stored extremes do not reach the end of the span, is computed on the spot (a few ms).
+   * That needs the tide database: loaded in the background when the server starts (`ready()`), so only a request
+   * arriving before that finishes waits for it, once.
    */
   get(spotId: string, days: number): TidesResponse {
     const spot = this.spots.get(spotId);
     const head = { spot: { id: spot.id, name: spot.name }, units: "metric" as const };
-    const choice = this.choiceFor(spot, engine);
-    if (!choice) {
-      void this.ready();
-      return { ...head, extremes: [], tideless: false, datum: null, station: null };
-    }
+    const choice = this.choiceFor(spot, engine) ?? this.choiceFor(spot, engineNow())!;
     if (choice.tideless || !choice.stationId) return { ...head, extremes: [], tideless: true, datum: null, station: null };
 
     const now = this.clock.now();
     const to = now + days * DAY_MS;
     let rows = this.store.extremes(spot.id, now, to);
-    const covered = (rows.at(-1)?.time ?? -Infinity) >= to - COVERAGE_SLACK_MS;
-    if (!covered && engine) {
-      this.predictWindow(spot.id, choice.stationId, engine);
+    if ((rows.at(-1)?.time ?? -Infinity) < to - COVERAGE_SLACK_MS) {
+      this.predictWindow(spot.id, choice.stationId, engineNow());
       rows = this.store.extremes(spot.id, now, to);
-    } else if (!covered) void this.ready();
+    }
     return {
       ...head,
       extremes: rows.map((r) => ({ type: r.type, time: isoSeconds(r.time), height: r.height })),
