@@ -1,7 +1,8 @@
 /**
  * Spot search: case- and diacritic-insensitive, over name, aliases, country and region, best match first.
- * Every string is folded once at load (normalize.ts); a query costs one pass with a cheap substring pre-filter
- * and a bounded top-k, no sort of all matches. Pure: built from plain values, table-tested.
+ * Every string is folded once at load (normalize.ts). A query ranks only candidates: the owners of the words
+ * its most selective word starts (enough when tiers 0–2 fill the limit), else the entries holding its rarest
+ * letter n-gram; a bounded top-k keeps the best, no sort of all matches. Pure: built from plain values.
  *
  * Ranking (docs/spots.md) — lower tier first:
  *   0 exact name · 1 name prefix · 2 every query word starts a word of the name · 3 name substring ·
@@ -46,8 +47,6 @@ interface Query {
   folded: string;
   compact: string;
   words: string[];
-  /** The longest query word, for the pre-filter. */
-  probe: string;
 }
 
 const TIER_TYPO = 7;
@@ -167,22 +166,28 @@ function symbolAt(text: string, at: number): number {
 }
 
 /**
- * Bigram (offset 2·37²) and trigram (offset 3·37³) codes of a text, base 37; grams that span a space are
- * skipped: haystack parts are separated by spaces and a query word has none.
+ * Unigram (offset 37), bigram (offset 2·37²) and trigram (offset 3·37³) codes of a text, base 37; grams that
+ * span a space are skipped: haystack parts are separated by spaces and a query word has none.
  */
 function forEachGram(text: string, visit: (gram: number) => void): void {
   let a = -1;
-  let b = symbolAt(text, 0);
-  for (let at = 1; at < text.length; at++) {
+  let b = -1;
+  for (let at = 0; at < text.length; at++) {
     const c = symbolAt(text, at);
-    if (b >= 0 && c >= 0) {
-      visit(2 * 37 ** 2 + b * 37 + c);
-      if (a >= 0) visit(3 * 37 ** 3 + a * 37 ** 2 + b * 37 + c);
+    if (c >= 0) {
+      visit(37 + c);
+      if (b >= 0) {
+        visit(2 * 37 ** 2 + b * 37 + c);
+        if (a >= 0) visit(3 * 37 ** 3 + a * 37 ** 2 + b * 37 + c);
+      }
     }
     a = b;
     b = c;
   }
 }
+
+/** The size of a gram from its code. */
+const gramSize = (gram: number): number => (gram >= 3 * 37 ** 3 ? 3 : gram >= 2 * 37 ** 2 ? 2 : 1);
 
 /** Above every gram code: trigram codes start at 3·37³ and stay below 4·37³. */
 const GRAM_SPACE = 4 * 37 ** 3;
@@ -219,7 +224,7 @@ export class SearchIndex {
   /** Entry index → its place in the tie order (shorter name, then folded name, then id). */
   private readonly tieRank: Int32Array;
   /**
-   * Bigram/trigram → entries whose haystack holds it (ascending, once each): one postings array sliced by
+   * Gram (letter, bigram, trigram) → entries whose haystack holds it (ascending, once each): one postings array sliced by
    * `gramStarts`. Typed arrays, so it is cheap to build at every start.
    */
   private readonly gramStarts = new Int32Array(GRAM_SPACE + 1);
@@ -233,6 +238,9 @@ export class SearchIndex {
   private readonly vocabularyByLength = new Map<number, { words: string[]; masks: Int32Array }>();
   /** Word → entries that have it in their name or an alias. */
   private readonly owners = new Map<string, number[]>();
+  /** Per-entry mark of the last query that visited it (dedupe without allocating a set per query). */
+  private readonly visited: Int32Array;
+  private queryStamp = 0;
 
   constructor(spots: readonly Searchable[]) {
     this.entries = spots.map((s) => {
@@ -249,6 +257,7 @@ export class SearchIndex {
     const key = (i: number) => this.entries[i]!.name.folded;
     order.sort((a, b) => key(a).length - key(b).length || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0) || (spots[a]!.id < spots[b]!.id ? -1 : 1));
     this.tieRank = new Int32Array(spots.length);
+    this.visited = new Int32Array(spots.length);
     order.forEach((entry, position) => (this.tieRank[entry] = position));
 
     // Two passes over every gram: count each one's entries, then fill the postings in place.
@@ -287,39 +296,70 @@ export class SearchIndex {
   search(text: string, limit: number): number[] {
     const folded = fold(text);
     if (folded === "") return [];
-    const qWords = words(folded);
-    const q: Query = { folded, compact: folded.replaceAll(" ", ""), words: qWords, probe: qWords.reduce((a, b) => (b.length > a.length ? b : a)) };
-    const n = this.entries.length;
-    const top = new TopK(limit);
-    const candidates = this.candidates(q.probe);
-    for (let k = 0; k < (candidates?.length ?? n); k++) {
-      const i = candidates ? candidates[k]! : k;
-      const r = rank(q, this.entries[i]!);
-      if (r >= 0) top.offer(r * n + this.tieRank[i]!, i);
-    }
+    const q: Query = { folded, compact: folded.replaceAll(" ", ""), words: words(folded) };
+    const top = this.nameMatches(q, limit) ?? this.scan(q, this.candidates(q.words), limit);
     if (!top.full) this.offerTypos(q, top);
     return top.items;
   }
 
   /**
-   * Entries that may match at all: every real tier needs the longest query word somewhere in the entry's
-   * haystack, so they are among the entries holding its rarest bigram/trigram. null = all (1-letter words).
+   * Fast path: tiers 0–2 all need every query word to start a word of the name, so their entries are among
+   * the owners of the words starting with the most selective query word. When they fill `limit`, no later
+   * tier can enter the answer; otherwise null (the full scan decides).
    */
-  private candidates(probe: string): Int32Array | null {
-    if (probe.length < 2) return null;
-    let best: Int32Array | null = null;
-    forEachGram(probe, (gram) => {
-      const isTrigram = gram >= 3 * 37 ** 3;
-      if (probe.length > 2 && !isTrigram) return;
-      const list = this.postings.subarray(this.gramStarts[gram]!, this.gramStarts[gram + 1]!);
-      if (best === null || list.length < best.length) best = list;
-    });
-    return best;
+  private nameMatches(q: Query, limit: number): TopK | null {
+    let best: { from: number; to: number; owners: number } | null = null;
+    for (const word of q.words) {
+      const from = this.lowerBound(word);
+      let to = from;
+      let owners = 0;
+      while (to < this.vocabulary.length && this.vocabulary[to]!.startsWith(word)) owners += this.owners.get(this.vocabulary[to++]!)!.length;
+      if (best === null || owners < best.owners) best = { from, to, owners };
+    }
+    if (best === null || best.owners < limit) return null;
+    const top = new TopK(limit);
+    const n = this.entries.length;
+    const stamp = ++this.queryStamp;
+    for (let v = best.from; v < best.to; v++) {
+      for (const i of this.owners.get(this.vocabulary[v]!)!) {
+        if (this.visited[i] === stamp) continue;
+        this.visited[i] = stamp;
+        const r = rank(q, this.entries[i]!);
+        if (r >= 0 && r < score(3, 0)) top.offer(r * n + this.tieRank[i]!, i);
+      }
+    }
+    return top.full ? top : null;
   }
 
-  /** Vocabulary words within `word`'s typo budget (edits) or starting with it (0 edits). */
-  private closeWords(word: string): Map<string, number> {
-    const out = new Map<string, number>();
+  private scan(q: Query, candidates: Int32Array, limit: number): TopK {
+    const top = new TopK(limit);
+    const n = this.entries.length;
+    for (const i of candidates) {
+      const r = rank(q, this.entries[i]!);
+      if (r >= 0) top.offer(r * n + this.tieRank[i]!, i);
+    }
+    return top;
+  }
+
+  /**
+   * Entries that may match a real tier at all: each needs every query word somewhere in its haystack, so they
+   * are among the entries holding the rarest gram of any query word (its trigrams; bigram or letter for
+   * shorter words).
+   */
+  private candidates(queryWords: string[]): Int32Array {
+    let best: Int32Array | null = null;
+    for (const word of queryWords) {
+      forEachGram(word, (gram) => {
+        if (gramSize(gram) !== Math.min(word.length, 3)) return;
+        const list = this.postings.subarray(this.gramStarts[gram]!, this.gramStarts[gram + 1]!);
+        if (best === null || list.length < best.length) best = list;
+      });
+    }
+    return best ?? new Int32Array(0);
+  }
+
+  /** First vocabulary position whose word is not below `word`. */
+  private lowerBound(word: string): number {
     let lo = 0;
     let hi = this.vocabulary.length;
     while (lo < hi) {
@@ -327,7 +367,13 @@ export class SearchIndex {
       if (this.vocabulary[mid]! < word) lo = mid + 1;
       else hi = mid;
     }
-    for (let i = lo; i < this.vocabulary.length && this.vocabulary[i]!.startsWith(word); i++) out.set(this.vocabulary[i]!, 0);
+    return lo;
+  }
+
+  /** Vocabulary words within `word`'s typo budget (edits) or starting with it (0 edits). */
+  private closeWords(word: string): Map<string, number> {
+    const out = new Map<string, number>();
+    for (let i = this.lowerBound(word); i < this.vocabulary.length && this.vocabulary[i]!.startsWith(word); i++) out.set(this.vocabulary[i]!, 0);
     const budget = typoBudget(word);
     const mask = letterMask(word);
     for (let len = word.length - budget; len <= word.length + budget; len++) {
