@@ -26,6 +26,8 @@ export function parseServeArgs(argv: string[]) {
 export async function runServe(app: App): Promise<number> {
   const { config } = app;
   const server = startHttpServer(app, config.port, config.host);
+  // Load the tide database off the request path even without the scheduler, so no request waits for it.
+  void app.tides.ready();
   const jobs = config.scheduler ? [startTideJobs(app), startForecastJobs(app)] : [];
   const flusher = setInterval(() => {
     try {
