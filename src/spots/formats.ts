@@ -165,7 +165,7 @@ function jsonSpots(records: unknown[]): { where: string; raw: () => RawSpot }[] 
 }
 
 /** RFC 4180 rows (quoted fields may hold commas, quotes as `""` and newlines), each with its first line number. */
-export function csvRows(source: string): { line: number; fields: string[] }[] {
+function csvRows(source: string): { line: number; fields: string[] }[] {
   const rows: { line: number; fields: string[] }[] = [];
   let fields: string[] = [];
   let field = "";
