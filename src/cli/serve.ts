@@ -28,6 +28,7 @@ export async function runServe(app: App): Promise<number> {
   const server = startHttpServer(app, config.port, config.host);
   // Load the tide database off the request path even without the scheduler, so no request waits for it.
   void app.tides.ready();
+  setTimeout(() => app.spots.warm(), 0); // build the search and nearby indexes before the first query needs them
   const jobs = config.scheduler ? [startTideJobs(app), startForecastJobs(app)] : [];
   const flusher = setInterval(() => {
     try {

@@ -6,14 +6,7 @@
 import { readFileSync } from "node:fs";
 import catalogFile from "../../../shared/data/spots/surfspots.json" with { type: "file" };
 
-/**
- * The catalog as JSON text. A Bun.build plugin that redirects the import in `onResolve` without an `onLoad`
- * giving `loader: "file"` drops the `type: "file"` attribute, and the bundle then holds the parsed array
- * instead of a path: that form is accepted too, serialized back to JSON.
- */
-export function readDefaultCatalog(): string {
-  const embedded: unknown = catalogFile;
-  return typeof embedded === "string" ? readFileSync(embedded, "utf8") : JSON.stringify(embedded);
-}
+/** The catalog as JSON text; read synchronously because the catalog service opens synchronously. */
+export const readDefaultCatalog = (): string => readFileSync(catalogFile as unknown as string, "utf8");
 
 export const sha256Hex = (text: string): string => new Bun.CryptoHasher("sha256").update(text).digest("hex");
