@@ -1,5 +1,5 @@
 /** The machine a benchmark ran on: written at the top of RESULTS.md, because numbers mean nothing without it. */
-import { cpus, totalmem } from "node:os";
+import { cpus, loadavg, totalmem } from "node:os";
 import { readFileSync } from "node:fs";
 
 export interface Machine {
@@ -9,6 +9,8 @@ export interface Machine {
   bunVersion: string;
   kernel: string;
   date: string;
+  /** 1-minute load average when the run started: the machine is shared, so say how busy it was. */
+  loadAverage: number;
 }
 
 export function describeMachine(): Machine {
@@ -25,7 +27,7 @@ export function describeMachine(): Machine {
   } catch {
     /* not Linux */
   }
-  return { nproc, cpuModel, memoryGb: totalmem() / 2 ** 30, bunVersion: Bun.version, kernel, date: new Date().toISOString() };
+  return { nproc, cpuModel, memoryGb: totalmem() / 2 ** 30, bunVersion: Bun.version, kernel, date: new Date().toISOString(), loadAverage: loadavg()[0] ?? NaN };
 }
 
 export function renderMachine(m: Machine): string {
@@ -34,5 +36,6 @@ export function renderMachine(m: Machine): string {
     `- CPU: ${m.cpuModel}, nproc = ${m.nproc}`,
     `- Memory: ${m.memoryGb.toFixed(1)} GB`,
     `- Bun: ${m.bunVersion}; Linux ${m.kernel}`,
+    `- Load average (1 min) at start: ${m.loadAverage.toFixed(2)} (shared machine: other work competes for the same cores)`,
   ].join("\n");
 }
