@@ -48,7 +48,8 @@ export function sampleRss(pid: number, everyMs = 200): { stop(): number } {
   let peak = 0;
   const take = () => {
     try {
-      peak = Math.max(peak, rssMbOf(pid));
+      const mb = rssMbOf(pid);
+      if (Number.isFinite(mb)) peak = Math.max(peak, mb); // an exited (zombie) process has no VmRSS
     } catch {
       /* process gone */
     }
