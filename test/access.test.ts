@@ -8,7 +8,7 @@ import { apiFetch } from "./support/http";
 import { tempDir } from "./support/env";
 import { cli, createKey, startServer } from "./support/binary";
 import { setAccountDisabled, revokeKey, listKeys } from "../src/access/accounts";
-import { decide, rateLimitHeaders } from "../src/access/limiter";
+import { BurstWindow, decide, rateLimitHeaders } from "../src/access/limiter";
 import { keyFromHeaders } from "../src/access/keys";
 
 type ErrorBody = { error: { code: string; message: string } };
@@ -18,18 +18,32 @@ const errorCode = async (res: Response) => ((await res.json()) as ErrorBody).err
 
 describe("limiter arithmetic (pure)", () => {
   const limits = { dailyLimit: 5, minuteLimit: 3 };
-  test("burst: at most N in any 60 s, Retry-After until the oldest leaves the window", () => {
-    const recent = [1000, 2000, 3000];
-    expect(decide(limits, 0, recent, 3500)).toEqual({ allowed: false, blockedBy: "burst", retryAfterSeconds: 58 });
-    expect(decide(limits, 0, [1000, 2000, 3000], 61_000).allowed).toBe(true);
+  const windowAt = (...times: number[]) => {
+    const w = new BurstWindow();
+    for (const t of times) w.add(t);
+    return w;
+  };
+  test("burst: at most N in the current second and the 59 before; Retry-After until the oldest second leaves", () => {
+    expect(decide(limits, 0, windowAt(1000, 2000, 3000), 3500)).toEqual({ allowed: false, blockedBy: "burst", retryAfterSeconds: 58 });
+    expect(decide(limits, 0, windowAt(1000, 2000, 3000), 60_999).allowed).toBe(false);
+    expect(decide(limits, 0, windowAt(1000, 2000, 3000), 61_000).allowed).toBe(true);
+    expect(decide(limits, 0, windowAt(1000, 1500, 3000), 3500)).toEqual({ allowed: false, blockedBy: "burst", retryAfterSeconds: 58 });
+  });
+  test("the window survives serialization and ignores garbage", () => {
+    const w = windowAt(1000, 1200, 59_000);
+    const back = BurstWindow.parse(w.serialize(59_500));
+    expect(back.used(59_500)).toBe(3);
+    expect(back.used(61_000)).toBe(1);
+    expect(w.serialize(59_500)).toBe("[[1,2],[59,1]]");
+    for (const junk of ["", "nope", "{}", "[1,2,3]", '[["a",1]]', "[[1,-5]]"]) expect(BurstWindow.parse(junk).used(1000)).toBe(0);
   });
   test("daily: blocks until the next UTC midnight, and wins over burst", () => {
     const now = Date.parse("2026-11-21T23:59:30Z");
-    expect(decide(limits, 5, [now - 1, now - 2, now - 3], now)).toEqual({ allowed: false, blockedBy: "daily", retryAfterSeconds: 30 });
+    expect(decide(limits, 5, windowAt(now - 1, now - 2, now - 3), now)).toEqual({ allowed: false, blockedBy: "daily", retryAfterSeconds: 30 });
   });
   test("headers: spec fields and IETF draft fields", () => {
     const now = Date.parse("2026-11-21T12:00:00Z");
-    const h = rateLimitHeaders({ dailyLimit: 500, minuteLimit: 60 }, 88, [now - 30_000, now], now);
+    const h = rateLimitHeaders({ dailyLimit: 500, minuteLimit: 60 }, 88, windowAt(now - 30_000, now), now);
     expect(h).toEqual({
       "X-RateLimit-Limit": "500",
       "X-RateLimit-Remaining": "412",
@@ -37,7 +51,7 @@ describe("limiter arithmetic (pure)", () => {
       "RateLimit-Policy": '"burst";q=60;w=60, "daily";q=500;w=86400',
       RateLimit: '"burst";r=58;t=60, "daily";r=412;t=43200',
     });
-    expect(rateLimitHeaders({ dailyLimit: 5, minuteLimit: 60 }, 9, [], now)["X-RateLimit-Remaining"]).toBe("0");
+    expect(rateLimitHeaders({ dailyLimit: 5, minuteLimit: 60 }, 9, new BurstWindow(), now)["X-RateLimit-Remaining"]).toBe("0");
   });
   test("key extraction: both forms, conflicting or malformed Authorization is refused", () => {
     const k = "sk_live_" + "a".repeat(43);
@@ -115,6 +129,7 @@ describe("authentication over HTTP", () => {
     expect(res.headers.get("Access-Control-Allow-Origin")).toBe("*");
     const exposed = res.headers.get("Access-Control-Expose-Headers") ?? "";
     for (const h of ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "RateLimit", "RateLimit-Policy", "Retry-After", "ETag"]) expect(exposed).toContain(h);
+    expect((await s.get("/v1/usage", key)).headers.get("Access-Control-Allow-Origin")).toBeNull(); // no Origin, no CORS bytes
     const pre = await fetch(s.url + "/v1/spots?q=ab", { method: "OPTIONS", headers: { Origin: "https://example.org", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "x-api-key" } });
     expect(pre.status).toBe(204);
     expect(pre.headers.get("Access-Control-Allow-Headers")).toContain("X-API-Key");

@@ -1,10 +1,13 @@
 /**
- * Limit arithmetic, pure: a sliding 60-second window for the per-minute burst (at most N requests in any 60 s)
- * and a per-UTC-day counter for the quota. No I/O, no clock of its own.
+ * Limit arithmetic, pure: a sliding 60-second window for the per-minute burst (at most N requests in the
+ * current second and the 59 before it) and a per-UTC-day counter for the quota. No I/O, no clock of its own.
+ *
+ * The window keeps one counter per second in a ring of 60 slots, so its cost and its persisted size are
+ * constant per key, whatever the request rate.
  */
 import { nextUtcMidnight } from "../core/clock";
 
-export const BURST_WINDOW_MS = 60_000;
+const SLOTS = 60;
 
 export interface Limits {
   dailyLimit: number;
@@ -13,49 +16,141 @@ export interface Limits {
 
 export type Verdict = { allowed: true } | { allowed: false; retryAfterSeconds: number; blockedBy: "daily" | "burst" };
 
-/** Drops request times that left the window. `recent` is sorted ascending and is modified in place. */
-export function pruneWindow(recent: number[], now: number): void {
-  const cutoff = now - BURST_WINDOW_MS;
-  let drop = 0;
-  while (drop < recent.length && recent[drop]! <= cutoff) drop++;
-  if (drop > 0) recent.splice(0, drop);
+export class BurstWindow {
+  /** The absolute second (epoch s) each slot counts; a slot is live while its second is within the window. */
+  private readonly seconds = new Float64Array(SLOTS).fill(-Infinity);
+  private readonly counts = new Uint32Array(SLOTS);
+
+  private static live(slotSecond: number, nowSecond: number): boolean {
+    return slotSecond > nowSecond - SLOTS && slotSecond <= nowSecond;
+  }
+
+  /** Requests counted in the window that ends at `now`. */
+  used(now: number): number {
+    const nowSecond = Math.floor(now / 1000);
+    let total = 0;
+    for (let i = 0; i < SLOTS; i++) if (BurstWindow.live(this.seconds[i]!, nowSecond)) total += this.counts[i]!;
+    return total;
+  }
+
+  add(now: number): void {
+    const second = Math.floor(now / 1000);
+    const i = ((second % SLOTS) + SLOTS) % SLOTS;
+    if (this.seconds[i] !== second) {
+      this.seconds[i] = second;
+      this.counts[i] = 0;
+    }
+    this.counts[i]!++;
+  }
+
+  /** Live slots, oldest first, as [second, count] pairs. */
+  private liveSlots(now: number): [number, number][] {
+    const nowSecond = Math.floor(now / 1000);
+    const slots: [number, number][] = [];
+    for (let i = 0; i < SLOTS; i++) {
+      if (this.counts[i]! > 0 && BurstWindow.live(this.seconds[i]!, nowSecond)) slots.push([this.seconds[i]!, this.counts[i]!]);
+    }
+    return slots.sort((a, b) => a[0] - b[0]);
+  }
+
+  /** Whole seconds until the window holds fewer than `limit` requests (≥ 1). */
+  retryAfterSeconds(limit: number, now: number): number {
+    let excess = this.used(now) - limit + 1;
+    for (const [second, count] of this.liveSlots(now)) {
+      excess -= count;
+      if (excess <= 0) return Math.max(1, Math.ceil(((second + SLOTS) * 1000 - now) / 1000));
+    }
+    return 1;
+  }
+
+  /** Seconds until the window is empty again (the `t` of the burst policy). */
+  resetSeconds(now: number): number {
+    const slots = this.liveSlots(now);
+    const newest = slots.at(-1);
+    return newest ? Math.max(0, Math.ceil(((newest[0] + SLOTS) * 1000 - now) / 1000)) : 0;
+  }
+
+  /** The live slots as `[[second, count], …]`: at most 60 pairs. */
+  serialize(now: number): string {
+    return JSON.stringify(this.liveSlots(now));
+  }
+
+  /** Restores a serialized window; anything unreadable restores an empty one. */
+  static parse(text: string | undefined): BurstWindow {
+    const window = new BurstWindow();
+    if (!text) return window;
+    try {
+      const pairs: unknown = JSON.parse(text);
+      if (!Array.isArray(pairs)) return window;
+      for (const pair of pairs) {
+        if (!Array.isArray(pair) || !Number.isInteger(pair[0]) || !Number.isInteger(pair[1]) || pair[1] < 0) continue;
+        const [second, count] = pair as [number, number];
+        const i = ((second % SLOTS) + SLOTS) % SLOTS;
+        window.seconds[i] = second;
+        window.counts[i] = count;
+      }
+    } catch {
+      /* an unreadable window is an empty one */
+    }
+    return window;
+  }
 }
 
 /**
  * Decides one request. The daily quota is checked first: when it blocks, the burst window cannot free it.
  * Retry-After is whole seconds, at least 1, until the blocking limit lets a request through.
  */
-export function decide(limits: Limits, usedToday: number, recent: number[], now: number): Verdict {
+export function decide(limits: Limits, usedToday: number, window: BurstWindow, now: number): Verdict {
   if (usedToday >= limits.dailyLimit) {
     return { allowed: false, blockedBy: "daily", retryAfterSeconds: Math.max(1, Math.ceil((nextUtcMidnight(now) - now) / 1000)) };
   }
-  pruneWindow(recent, now);
-  if (recent.length >= limits.minuteLimit) {
-    const freesAt = recent[recent.length - limits.minuteLimit]! + BURST_WINDOW_MS;
-    return { allowed: false, blockedBy: "burst", retryAfterSeconds: Math.max(1, Math.ceil((freesAt - now) / 1000)) };
+  if (window.used(now) >= limits.minuteLimit) {
+    return { allowed: false, blockedBy: "burst", retryAfterSeconds: window.retryAfterSeconds(limits.minuteLimit, now) };
   }
   return { allowed: true };
 }
 
-/** Seconds until the burst window is completely empty again (the `t` of the burst policy). */
-export function burstResetSeconds(recent: number[], now: number): number {
-  if (recent.length === 0) return 0;
-  return Math.max(0, Math.ceil((recent[recent.length - 1]! + BURST_WINDOW_MS - now) / 1000));
+/** The rate-limit header values that stay the same for a key all UTC day. */
+export interface FixedRateLimitHeaders {
+  limit: string;
+  reset: string;
+  policy: string;
 }
 
-/**
- * The rate-limit headers of the spec (X-RateLimit-*) and of the IETF draft (RateLimit-Policy, RateLimit).
- */
-export function rateLimitHeaders(limits: Limits, usedToday: number, recent: number[], now: number): Record<string, string> {
-  const midnight = nextUtcMidnight(now);
-  const dailyRemaining = Math.max(0, limits.dailyLimit - usedToday);
-  const burstRemaining = Math.max(0, limits.minuteLimit - recent.length);
-  const dailyReset = Math.ceil((midnight - now) / 1000);
+export function fixedRateLimitHeaders(limits: Limits, now: number): FixedRateLimitHeaders {
   return {
-    "X-RateLimit-Limit": String(limits.dailyLimit),
-    "X-RateLimit-Remaining": String(dailyRemaining),
-    "X-RateLimit-Reset": new Date(midnight).toISOString().replace(".000Z", "Z"),
-    "RateLimit-Policy": `"burst";q=${limits.minuteLimit};w=60, "daily";q=${limits.dailyLimit};w=86400`,
-    RateLimit: `"burst";r=${burstRemaining};t=${burstResetSeconds(recent, now)}, "daily";r=${dailyRemaining};t=${dailyReset}`,
+    limit: String(limits.dailyLimit),
+    reset: new Date(nextUtcMidnight(now)).toISOString().replace(".000Z", "Z"),
+    policy: `"burst";q=${limits.minuteLimit};w=60, "daily";q=${limits.dailyLimit};w=86400`,
   };
+}
+
+/** The values that change per request: `X-RateLimit-Remaining` and the draft's `RateLimit`. */
+export function varyingRateLimitHeaders(limits: Limits, usedToday: number, window: BurstWindow, now: number): { remaining: string; rateLimit: string } {
+  const dailyRemaining = Math.max(0, limits.dailyLimit - usedToday);
+  const burstRemaining = Math.max(0, limits.minuteLimit - window.used(now));
+  const dailyReset = Math.ceil((nextUtcMidnight(now) - now) / 1000);
+  return {
+    remaining: String(dailyRemaining),
+    rateLimit: `"burst";r=${burstRemaining};t=${window.resetSeconds(now)}, "daily";r=${dailyRemaining};t=${dailyReset}`,
+  };
+}
+
+/** The rate-limit headers of the spec (X-RateLimit-*) and of the IETF draft (RateLimit-Policy, RateLimit). */
+export function rateLimitHeaders(limits: Limits, usedToday: number, window: BurstWindow, now: number): Record<string, string> {
+  const fixed = fixedRateLimitHeaders(limits, now);
+  const varying = varyingRateLimitHeaders(limits, usedToday, window, now);
+  return {
+    "X-RateLimit-Limit": fixed.limit,
+    "X-RateLimit-Remaining": varying.remaining,
+    "X-RateLimit-Reset": fixed.reset,
+    "RateLimit-Policy": fixed.policy,
+    RateLimit: varying.rateLimit,
+  };
+}
+
+/** The 429 message, shared by /v1 and /mcp so both say the same thing. */
+export function refusalMessage(verdict: Extract<Verdict, { allowed: false }>): string {
+  const which = verdict.blockedBy === "daily" ? "Daily quota" : "Per-minute burst limit";
+  return `${which} exceeded. Retry after ${verdict.retryAfterSeconds} s.`;
 }

@@ -1,13 +1,14 @@
 /**
  * The usage meter: per-key daily counts and burst windows in memory, admitted or refused per request, and
  * flushed to SQLite (usage_counters, rate_limit_state) at least once a second and on shutdown. A graceful stop
- * loses no count; a kill -9 loses at most the counts of the last flush interval.
+ * loses no count; a kill -9 loses at most the counts of the last flush interval. A flush writes only what
+ * changed, and each key's window is at most 60 small pairs, so its cost does not grow with traffic.
  */
 import { and, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "../db";
 import { rateLimitState, usageCounters } from "../db/schema";
 import { DAY_MS, utcDay, type Clock } from "../core/clock";
-import { decide, pruneWindow, rateLimitHeaders, type Verdict } from "./limiter";
+import { BurstWindow, decide, fixedRateLimitHeaders, rateLimitHeaders, varyingRateLimitHeaders, type FixedRateLimitHeaders, type Verdict } from "./limiter";
 import type { Principal } from "./registry";
 
 /** The endpoint names usage is reported under. MCP tools add `mcp.<tool>`. */
@@ -15,14 +16,13 @@ export const ENDPOINTS = ["spots.search", "spots.nearby", "spots.get", "forecast
 export type EndpointName = (typeof ENDPOINTS)[number] | `mcp.${string}`;
 
 interface KeyState {
+  /** UTC day number (epoch days) and its `YYYY-MM-DD`. */
+  dayNumber: number;
   day: string;
   usedToday: number;
-  recent: number[];
-}
-
-export interface Admission {
-  verdict: Verdict;
-  headers: Record<string, string>;
+  window: BurstWindow;
+  /** Header values fixed for the day and the key's limits, built once (hot path). */
+  fixed: FixedRateLimitHeaders & { dailyLimit: number; minuteLimit: number };
 }
 
 export interface UsageDay {
@@ -49,17 +49,24 @@ export class UsageMeter {
     private readonly clock: Clock,
   ) {}
 
-  private state(keyId: string, now: number): KeyState {
-    const day = utcDay(now);
-    let s = this.states.get(keyId);
-    if (!s) {
-      s = { day, usedToday: this.storedTotal(keyId, day) + this.pendingTotal(keyId, day), recent: this.storedWindow(keyId) };
-      this.states.set(keyId, s);
-    } else if (s.day !== day) {
-      s.day = day;
-      s.usedToday = this.storedTotal(keyId, day) + this.pendingTotal(keyId, day);
+  private state(principal: Principal, now: number): KeyState {
+    const dayNumber = Math.floor(now / DAY_MS);
+    let s = this.states.get(principal.keyId);
+    if (!s || s.dayNumber !== dayNumber) {
+      const day = utcDay(now);
+      const usedToday = this.storedTotal(principal.keyId, day) + this.pendingTotal(principal.keyId, day);
+      if (!s) {
+        s = { dayNumber, day, usedToday, window: this.storedWindow(principal.keyId), fixed: this.fixed(principal, now) };
+        this.states.set(principal.keyId, s);
+      } else Object.assign(s, { dayNumber, day, usedToday, fixed: this.fixed(principal, now) });
+    } else if (s.fixed.dailyLimit !== principal.dailyLimit || s.fixed.minuteLimit !== principal.minuteLimit) {
+      s.fixed = this.fixed(principal, now); // the operator changed the account's limits
     }
     return s;
+  }
+
+  private fixed(principal: Principal, now: number): KeyState["fixed"] {
+    return { ...fixedRateLimitHeaders(principal, now), dailyLimit: principal.dailyLimit, minuteLimit: principal.minuteLimit };
   }
 
   private storedTotal(keyId: string, day: string): number {
@@ -78,27 +85,21 @@ export class UsageMeter {
     return n;
   }
 
-  private storedWindow(keyId: string): number[] {
+  private storedWindow(keyId: string): BurstWindow {
     const row = this.db.select().from(rateLimitState).where(eq(rateLimitState.keyId, keyId)).get();
-    if (!row) return [];
-    try {
-      const parsed = JSON.parse(row.recent);
-      return Array.isArray(parsed) ? parsed.filter((t): t is number => typeof t === "number").sort((a, b) => a - b) : [];
-    } catch {
-      return [];
-    }
+    return BurstWindow.parse(row?.recent);
   }
 
   /**
    * Admits or refuses one request of `principal`. `endpoint` null means "not counted" (GET /v1/usage): it
    * still passes through the burst window but never uses the daily quota.
    */
-  admit(principal: Principal, endpoint: EndpointName | null): Admission {
+  admit(principal: Principal, endpoint: EndpointName | null): Verdict {
     const now = this.clock.now();
-    const s = this.state(principal.keyId, now);
-    const verdict = endpoint === null ? decide({ ...principal, dailyLimit: Infinity }, 0, s.recent, now) : decide(principal, s.usedToday, s.recent, now);
+    const s = this.state(principal, now);
+    const verdict = decide(principal, endpoint === null ? 0 : s.usedToday, s.window, now);
     if (verdict.allowed) {
-      s.recent.push(now);
+      s.window.add(now);
       this.dirtyWindows.add(principal.keyId);
       if (endpoint !== null) {
         s.usedToday++;
@@ -106,15 +107,26 @@ export class UsageMeter {
         this.pending.set(k, (this.pending.get(k) ?? 0) + 1);
       }
     }
-    return { verdict, headers: rateLimitHeaders(principal, s.usedToday, s.recent, now) };
+    return verdict;
   }
 
-  /** The rate-limit headers for a principal without admitting anything. */
+  /** The rate-limit headers for a principal, as they stand now. */
   headers(principal: Principal): Record<string, string> {
     const now = this.clock.now();
-    const s = this.state(principal.keyId, now);
-    pruneWindow(s.recent, now);
-    return rateLimitHeaders(principal, s.usedToday, s.recent, now);
+    const s = this.state(principal, now);
+    return rateLimitHeaders(principal, s.usedToday, s.window, now);
+  }
+
+  /** The same headers written straight into `target` (the per-request hot path: cached day-fixed values). */
+  applyHeaders(principal: Principal, target: Headers): void {
+    const now = this.clock.now();
+    const s = this.state(principal, now);
+    const varying = varyingRateLimitHeaders(principal, s.usedToday, s.window, now);
+    target.set("X-RateLimit-Limit", s.fixed.limit);
+    target.set("X-RateLimit-Remaining", varying.remaining);
+    target.set("X-RateLimit-Reset", s.fixed.reset);
+    target.set("RateLimit-Policy", s.fixed.policy);
+    target.set("RateLimit", varying.rateLimit);
   }
 
   /** Writes pending counts and changed windows in one transaction. */
@@ -137,8 +149,7 @@ export class UsageMeter {
         for (const keyId of windows) {
           const s = this.states.get(keyId);
           if (!s) continue;
-          pruneWindow(s.recent, now);
-          const recent = JSON.stringify(s.recent);
+          const recent = s.window.serialize(now);
           tx.insert(rateLimitState)
             .values({ keyId, recent, updatedAt: now })
             .onConflictDoUpdate({ target: rateLimitState.keyId, set: { recent, updatedAt: now } })
@@ -153,9 +164,8 @@ export class UsageMeter {
     }
   }
 
-  /** Usage of one key over the last 30 UTC days, today last, zero-filled. */
+  /** Usage of one key over the last 30 UTC days, today last, zero-filled: stored counts plus unflushed ones. */
   report(principal: Principal): UsageReport {
-    this.flush();
     const now = this.clock.now();
     const today = utcDay(now);
     const first = utcDay(now - 29 * DAY_MS);
@@ -174,11 +184,18 @@ export class UsageMeter {
       days.push(day);
       byDate.set(date, day);
     }
-    for (const row of rows) {
-      const day = byDate.get(row.day);
-      if (!day) continue;
-      day.total += row.count;
-      day.byEndpoint[row.endpoint] = (day.byEndpoint[row.endpoint] ?? 0) + row.count;
+    const add = (date: string, endpoint: string, count: number) => {
+      const day = byDate.get(date);
+      if (!day) return;
+      day.total += count;
+      day.byEndpoint[endpoint] = (day.byEndpoint[endpoint] ?? 0) + count;
+    };
+    for (const row of rows) add(row.day, row.endpoint, row.count);
+    const prefix = `${principal.keyId}\u0000`;
+    for (const [k, n] of this.pending) {
+      if (!k.startsWith(prefix)) continue;
+      const [, date, endpoint] = k.split("\u0000") as [string, string, string];
+      add(date, endpoint, n);
     }
     return { plan: principal.plan, limit: principal.dailyLimit, today: byDate.get(today)!.total, days };
   }

@@ -19,8 +19,13 @@ export interface Principal extends Limits {
 
 type Entry = { principal: Principal; revoked: boolean; disabled: boolean };
 
+const MAX_REMEMBERED_KEYS = 10_000;
+const MISSING_KEY = new ApiError("invalid_key", "Missing or malformed API key. Send it as X-API-Key: <key> or Authorization: Bearer <key>.");
+
 export class KeyRegistry {
   private byHash = new Map<string, Entry>();
+  /** Presented keys already resolved, so a repeat request skips the hash; cleared on every reload. */
+  private byKey = new Map<string, Entry>();
   private dataVersion = -1;
   private lastPoll = 0;
 
@@ -63,12 +68,19 @@ export class KeyRegistry {
       });
     }
     this.byHash = next;
+    this.byKey = new Map();
   }
 
   /** The principal for a presented key, or the spec's 401 error. */
   authenticate(key: string | null): Principal | ApiError {
-    if (key === null || !isWellFormedKey(key)) return new ApiError("invalid_key", "Missing or malformed API key. Send it as X-API-Key: <key> or Authorization: Bearer <key>.");
-    const entry = this.byHash.get(hashKey(key));
+    if (key === null) return MISSING_KEY;
+    let entry = this.byKey.get(key);
+    if (!entry) {
+      if (!isWellFormedKey(key)) return MISSING_KEY;
+      entry = this.byHash.get(hashKey(key));
+      // Only keys that exist are remembered, so random keys cannot grow the map; the cap bounds the rest.
+      if (entry && this.byKey.size < MAX_REMEMBERED_KEYS) this.byKey.set(key, entry);
+    }
     if (!entry || entry.revoked) return new ApiError("invalid_key", "Unknown or revoked API key.");
     if (entry.disabled) return new ApiError("account_disabled", "The account of this API key is disabled.");
     return entry.principal;

@@ -10,6 +10,7 @@ import { ApiError } from "../core/errors";
 import { log } from "../core/log";
 import { keyFromHeaders } from "../access/keys";
 import type { EndpointName } from "../access/meter";
+import { refusalMessage } from "../access/limiter";
 import type { Principal } from "../access/registry";
 import { CORS_EXPOSE, errorResponse, internalError, withHeaders } from "./respond";
 
@@ -18,7 +19,7 @@ export type McpHandler = (req: Request, principal: Principal) => Promise<Respons
 
 const principals = new WeakMap<Request, Principal>();
 
-/** The principal the gate authenticated for this request (only set on /v1 requests). */
+/** The principal the gate authenticated for this request (kept for GET /v1/usage, the one route that needs it). */
 export function principalOf(req: Request): Principal {
   const p = principals.get(req);
   if (!p) throw new Error("principalOf: request did not pass the gate");
@@ -26,6 +27,12 @@ export function principalOf(req: Request): Principal {
 }
 
 const CORS_BASE = { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": CORS_EXPOSE };
+const NO_HEADERS = {};
+
+/** CORS headers matter only to browsers, which always send Origin cross-origin: other clients are spared the bytes. */
+function corsFor(req: Request): Record<string, string> {
+  return req.headers.has("origin") ? CORS_BASE : NO_HEADERS;
+}
 
 function preflight(path: string): Response {
   const mcp = path === "/mcp";
@@ -64,29 +71,28 @@ export function createGate(app: App, routes: Handler, mcp: McpHandler): Handler 
   const guarded = async (req: Request, path: string): Promise<Response> => {
     app.keys.poll();
     const principal = app.keys.authenticate(keyFromHeaders(req.headers));
-    if (principal instanceof ApiError) return errorResponse(principal, CORS_BASE);
+    if (principal instanceof ApiError) return errorResponse(principal, corsFor(req));
 
     if (path === "/mcp") return mcp(req, principal);
 
     if (req.method !== "GET" && req.method !== "HEAD") {
       const res = errorResponse(new ApiError("invalid_request", `Method ${req.method} is not allowed; every /v1 endpoint is GET.`), {
-        ...CORS_BASE,
+        ...corsFor(req),
         ...app.meter.headers(principal),
         Allow: "GET, HEAD",
       });
       return new Response(res.body, { status: 405, headers: res.headers });
     }
 
-    const admission = app.meter.admit(principal, endpointOf(path));
-    if (!admission.verdict.allowed) {
-      const which = admission.verdict.blockedBy === "daily" ? "Daily quota" : "Per-minute burst limit";
-      return errorResponse(new ApiError("rate_limited", `${which} exceeded. Retry after ${admission.verdict.retryAfterSeconds} s.`), {
-        ...CORS_BASE,
-        ...admission.headers,
-        "Retry-After": String(admission.verdict.retryAfterSeconds),
+    const verdict = app.meter.admit(principal, endpointOf(path));
+    if (!verdict.allowed) {
+      return errorResponse(new ApiError("rate_limited", refusalMessage(verdict)), {
+        ...corsFor(req),
+        ...app.meter.headers(principal),
+        "Retry-After": String(verdict.retryAfterSeconds),
       });
     }
-    principals.set(req, principal);
+    if (path === "/v1/usage") principals.set(req, principal);
     let res: Response;
     try {
       res = await routes(req);
@@ -94,7 +100,13 @@ export function createGate(app: App, routes: Handler, mcp: McpHandler): Handler 
       log.error("unhandled error in route", { path, error: String(err) });
       res = errorResponse(internalError());
     }
-    return withHeaders(res, { ...CORS_BASE, ...admission.headers });
+    const headers = res.headers;
+    if (req.headers.has("origin")) {
+      headers.set("Access-Control-Allow-Origin", "*");
+      headers.set("Access-Control-Expose-Headers", CORS_EXPOSE);
+    }
+    app.meter.applyHeaders(principal, headers);
+    return res;
   };
 
   return async (req: Request): Promise<Response> => {
@@ -102,10 +114,10 @@ export function createGate(app: App, routes: Handler, mcp: McpHandler): Handler 
     try {
       if (req.method === "OPTIONS") return preflight(path);
       if (path === "/mcp" || path === "/v1" || path.startsWith("/v1/")) return await guarded(req, path);
-      return withHeaders(await routes(req), CORS_BASE);
+      return withHeaders(await routes(req), corsFor(req));
     } catch (err) {
       log.error("unhandled error", { path, error: String(err) });
-      return errorResponse(internalError(), CORS_BASE);
+      return errorResponse(internalError(), corsFor(req));
     }
   };
 }

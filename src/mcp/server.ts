@@ -6,6 +6,7 @@
  *
  * Only tool calls are metered, each as `mcp.<tool>`: initialize, tools/list and pings are free.
  */
+import { refusalMessage } from "../access/limiter";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { ErrorCode, isJSONRPCRequest, type CallToolResult, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
@@ -36,10 +37,9 @@ function toolError(err: ApiError): CallToolResult {
 }
 
 function callTool(app: App, principal: Principal, tool: ToolDefinition, args: Record<string, unknown>): CallToolResult {
-  const { verdict } = app.meter.admit(principal, `mcp.${tool.name}`);
+  const verdict = app.meter.admit(principal, `mcp.${tool.name}`);
   if (!verdict.allowed) {
-    const which = verdict.blockedBy === "daily" ? "Daily quota" : "Per-minute burst limit";
-    return toolError(new ApiError("rate_limited", `${which} exceeded. Retry after ${verdict.retryAfterSeconds} s.`));
+    return toolError(new ApiError("rate_limited", refusalMessage(verdict)));
   }
   try {
     const out = tool.run(app, args);
