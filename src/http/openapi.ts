@@ -113,6 +113,10 @@ const RESPONSES = {
     headers: required(RATE_LIMIT_HEADERS, false),
     content: errorContent,
   },
+  HeadTooLarge: {
+    description:
+      "Request Header Fields Too Large: the request line and headers exceed 16 KiB (or about 200 headers). The HTTP server refuses such a request before Surfcast reads it, so this answer has no body, no rate-limit headers, and closes the connection. Not counted.",
+  },
 } satisfies Record<string, Json>;
 
 type ErrorResponseName = keyof typeof RESPONSES;
@@ -124,6 +128,7 @@ const ERROR_RESPONSE_STATUS: Record<ErrorResponseName, number> = {
   ForecastNotFound: 404,
   RateLimited: 429,
   InternalError: 500,
+  HeadTooLarge: 431,
 };
 
 // ---------------------------------------------------------------- operations
@@ -135,7 +140,7 @@ interface OperationDoc {
   summary: string;
   description: string;
   ok: { description: string; schema: Json; cached?: true };
-  /** Beyond 401, 429 and 500, which every /v1 operation can answer. */
+  /** Beyond 401, 429, 431 and 500, which every /v1 operation can answer. */
   errors: ErrorResponseName[];
   /** Header parameters; the generator only knows the route's query and path parameters. */
   headerParameters?: Json[];
@@ -207,7 +212,7 @@ export function operationDoc(id: OperationId): DocumentDecoration {
   if (op.ok.cached) {
     responses[304] = { description: "Not modified: the `If-None-Match` value is the current `ETag`. No body.", headers: { ...rateLimitHeaderRefs(), ...cacheHeaders } };
   }
-  for (const name of [...op.errors, "Unauthorized", "RateLimited", "InternalError"] as const) responses[ERROR_RESPONSE_STATUS[name]] = responseRef(name);
+  for (const name of [...op.errors, "Unauthorized", "RateLimited", "HeadTooLarge", "InternalError"] as const) responses[ERROR_RESPONSE_STATUS[name]] = responseRef(name);
   return { operationId: id, tags: [op.tag], summary: op.summary, description: op.description, responses: responses as unknown as DocumentDecoration["responses"] };
 }
 
