@@ -23,7 +23,7 @@ run: build
 typecheck: node_modules/.installed
 	node_modules/.bin/tsc -p tsconfig.json
 
-test: build
+test: build typecheck
 	$(BUN) scripts/test.ts
 
 bench: build
