@@ -63,11 +63,15 @@ export class BurstWindow {
     return 1;
   }
 
-  /** Seconds until the window is empty again (the `t` of the burst policy). */
+  /** Seconds until the window is empty again (the `t` of the burst policy). Runs per request: no allocation. */
   resetSeconds(now: number): number {
-    const slots = this.liveSlots(now);
-    const newest = slots.at(-1);
-    return newest ? Math.max(0, Math.ceil(((newest[0] + SLOTS) * 1000 - now) / 1000)) : 0;
+    const nowSecond = Math.floor(now / 1000);
+    let newest = -Infinity;
+    for (let i = 0; i < SLOTS; i++) {
+      const second = this.seconds[i]!;
+      if (this.counts[i]! > 0 && second > newest && BurstWindow.live(second, nowSecond)) newest = second;
+    }
+    return newest === -Infinity ? 0 : Math.max(0, Math.ceil(((newest + SLOTS) * 1000 - now) / 1000));
   }
 
   /** The live slots as `[[second, count], …]`: at most 60 pairs. */
