@@ -7,15 +7,10 @@
  * unrepresentative of the open coast. See docs/tides.md.
  */
 
+import type { Spot } from "../spots/types";
+
 /** What the station rule needs to know about a spot. */
-export interface TideSpot {
-  id: string;
-  name: string;
-  country: string;
-  region: string | null;
-  lat: number;
-  lng: number;
-}
+export type TideSpot = Pick<Spot, "id" | "name" | "country" | "region" | "lat" | "lng">;
 
 export interface StationCandidate {
   id: string;
