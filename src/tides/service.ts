@@ -7,6 +7,7 @@ import type { Db } from "../db";
 import { DAY_MS, type Clock } from "../core/clock";
 import { log } from "../core/log";
 import type { SpotService } from "../spots/service";
+import type { Spot } from "../spots/types";
 import type { HourTide } from "../forecast/types";
 import type { TidesResponse } from "./types";
 import { STATION_RULE, stationFor, type StationSource, type TideSpot } from "./stations";
@@ -49,8 +50,26 @@ const COVERAGE_SLACK_MS = 26 * 3_600_000;
 const BATCH = 10;
 /** Curves kept for the forecast refresh (spots sharing a station share one curve). */
 const CURVE_CACHE = 2048;
+/** Tide responses kept per (spot, days), ~1–4 KB each; the map is cleared when full. */
+const RESPONSE_CACHE = 1024;
 /** Turning points are predicted this far past the last hour, so every hour has a next one (diurnal tides: ~25 h). */
 const NEXT_TURN_MS = 30 * 3_600_000;
+
+/** A computed response and what it was computed from; served while `from` ≤ now ≤ `through` and nothing changed. */
+interface KeptTides {
+  response: TidesResponse;
+  spot: Spot;
+  override: boolean | null;
+  stamp: string;
+  from: number;
+  through: number;
+}
+
+/** Freezes a response and everything in it: it is shared by every request it is served to. */
+function deepFreeze<T extends object>(value: T): T {
+  for (const inner of Object.values(value)) if (inner && typeof inner === "object") deepFreeze(inner as object);
+  return Object.freeze(value);
+}
 
 interface Series {
   curve: PredictedCurve;
@@ -81,6 +100,7 @@ export class TideService {
   private storeOnce: TideStore | null = null;
   private running: Promise<WindowReport | null> | null = null;
   private readonly series = new Map<string, Series>();
+  private readonly responses = new Map<string, KeptTides>();
 
   constructor(
     private readonly db: Db,
@@ -102,27 +122,57 @@ export class TideService {
    * not chosen yet, or whose stored extremes do not reach the end of the span, is computed on the spot (a few ms).
    * That needs the tide database: loaded in the background when the server starts (`ready()`), so only a request
    * arriving before that finishes waits for it, once.
+   *
+   * Responses are kept (frozen: callers must not change them) and served again while they are exactly what this
+   * would compute: same catalog entry and import override, no tide row written since (here or by another process),
+   * and the clock between when it was computed and the instant it would change (see `computeTides`).
    */
   get(spotId: string, days: number): TidesResponse {
     const spot = this.spots.get(spotId);
+    const now = this.clock.now();
+    const key = `${spot.id}\u0000${days}`;
+    const kept = this.responses.get(key);
+    if (kept && kept.from <= now && now <= kept.through && kept.spot === spot) {
+      const state = this.store.state(spot.id);
+      if (state && state.stamp === kept.stamp && state.override === kept.override) return kept.response;
+    }
+    const computed = this.computeTides(spot, now, days);
+    const state = this.store.state(spot.id);
+    if (state && computed.through >= now) {
+      if (this.responses.size >= RESPONSE_CACHE) this.responses.clear();
+      this.responses.set(key, { ...computed, spot, from: now, stamp: state.stamp, override: state.override });
+    }
+    return computed.response;
+  }
+
+  /**
+   * The response at `now`, and the last instant it stays the same if no row is written: until its first extreme
+   * passes, the next stored extreme enters the span, or the stored extremes stop covering the span (which makes
+   * `get` predict the window again).
+   */
+  private computeTides(spot: Spot, now: number, days: number): { response: TidesResponse; through: number } {
     const head = { spot: { id: spot.id, name: spot.name }, units: "metric" as const };
     const choice = this.choiceFor(spot, engine) ?? this.choiceFor(spot, engineNow())!;
-    if (choice.tideless || !choice.stationId) return { ...head, extremes: [], tideless: true, datum: null, station: null };
-
-    const now = this.clock.now();
-    const to = now + days * DAY_MS;
+    if (choice.tideless || !choice.stationId) {
+      return { response: deepFreeze({ ...head, extremes: [], tideless: true, datum: null, station: null }), through: Infinity };
+    }
+    const span = days * DAY_MS;
+    const to = now + span;
     let rows = this.store.extremes(spot.id, now, to);
     if ((rows.at(-1)?.time ?? -Infinity) < to - COVERAGE_SLACK_MS) {
       this.predictWindow(spot.id, choice.stationId, engineNow());
       rows = this.store.extremes(spot.id, now, to);
     }
-    return {
+    const next = this.store.nextExtremeTime(spot.id, to) ?? Infinity;
+    const through = Math.min(rows[0]?.time ?? Infinity, next - span, (rows.at(-1)?.time ?? -Infinity) + COVERAGE_SLACK_MS - span);
+    const response: TidesResponse = {
       ...head,
       extremes: rows.map((r) => ({ type: r.type, time: isoSeconds(r.time), height: r.height })),
       tideless: false,
       datum: choice.datum,
       station: { id: choice.stationId, name: choice.stationName ?? "", distanceKm: choice.distanceKm ?? 0, source: choice.stationSource ?? "" },
     };
+    return { response: deepFreeze(response), through };
   }
 
   /**

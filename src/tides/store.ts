@@ -1,6 +1,7 @@
 /**
  * Tide rows in SQLite: the station chosen per spot (spot_tide_station), the stored extremes (tide_extremes) and
  * the window bounds (meta). Every statement is prepared once; serving a spot is one indexed range read.
+ * `state()` carries a stamp that changes whenever those rows may have changed, so the service can keep responses between writes.
  */
 import type { Db } from "../db";
 import type { StationChoice } from "./stations";
@@ -32,6 +33,8 @@ const WINDOW_START = "tides.window.start";
 const WINDOW_END = "tides.window.end";
 const RULE = "tides.rule";
 
+const toOverride = (v: number | null | undefined): boolean | null => (v === null || v === undefined ? null : v === 1);
+
 const toChoice = (r: ChoiceRow): StoredChoice => ({
   tideless: r.tideless === 1,
   stationId: r.station_id,
@@ -42,8 +45,17 @@ const toChoice = (r: ChoiceRow): StoredChoice => ({
   reason: r.reason,
 });
 
+/** What a served response depends on besides the tide rows: the import override; and a stamp of the rows. */
+export interface TideState {
+  override: boolean | null;
+  /** Changes with every write through this store and every commit by another connection (SQLite's data_version). */
+  stamp: string;
+}
+
 export class TideStore {
   private readonly q;
+  /** Writes through this store (this connection's commits do not move data_version). */
+  private writes = 0;
 
   constructor(private readonly db: Db) {
     const c = db.$client;
@@ -55,6 +67,10 @@ export class TideStore {
       choice: c.query<ChoiceRow, [string]>(`SELECT ${choiceColumns} FROM spot_tide_station WHERE spot_id = ?`),
       allChoices: c.query<ChoiceRow & { spot_id: string }, []>(`SELECT spot_id, ${choiceColumns} FROM spot_tide_station`),
       override: c.query<{ tideless_override: number | null }, [string]>("SELECT tideless_override FROM spots WHERE id = ?"),
+      state: c.query<{ tideless_override: number | null; data_version: number }, [string]>(
+        "SELECT tideless_override, (SELECT data_version FROM pragma_data_version) AS data_version FROM spots WHERE id = ?",
+      ),
+      nextExtreme: c.query<{ time: number }, [string, number]>("SELECT time FROM tide_extremes WHERE spot_id = ? AND time >= ? ORDER BY time LIMIT 1"),
       overrides: c.query<{ id: string; tideless_override: number }, []>("SELECT id, tideless_override FROM spots WHERE tideless_override IS NOT NULL"),
       putChoice: c.query(
         `INSERT OR REPLACE INTO spot_tide_station (spot_id, ${choiceColumns}, computed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -73,6 +89,18 @@ export class TideStore {
     return this.q.extremes.all(spotId, from, to);
   }
 
+  /** Time of the first stored extreme at or after `from`, if any. */
+  nextExtremeTime(spotId: string, from: number): number | null {
+    return this.q.nextExtreme.get(spotId, from)?.time ?? null;
+  }
+
+  /** One read: the spot's import override and the stamp of the tide rows; null for a spot not in the table. */
+  state(spotId: string): TideState | null {
+    const row = this.q.state.get(spotId);
+    if (!row) return null;
+    return { override: toOverride(row.tideless_override), stamp: `${this.writes}/${row.data_version}` };
+  }
+
   choice(spotId: string): StoredChoice | null {
     const row = this.q.choice.get(spotId);
     return row ? toChoice(row) : null;
@@ -84,8 +112,7 @@ export class TideStore {
 
   /** The import's tideless flag for a spot (null = follow the station rule). */
   override(spotId: string): boolean | null {
-    const v = this.q.override.get(spotId)?.tideless_override;
-    return v === null || v === undefined ? null : v === 1;
+    return toOverride(this.q.override.get(spotId)?.tideless_override);
   }
 
   overrides(): Map<string, boolean> {
@@ -104,6 +131,7 @@ export class TideStore {
       datum: s?.datum ?? null,
       reason: choice.reason,
     };
+    this.writes++;
     this.db.$client.transaction(() => {
       this.q.putChoice.run(spotId, row.tideless ? 1 : 0, row.stationId, row.stationName, row.stationSource, row.distanceKm, row.datum, row.reason, now);
       if (row.tideless) this.q.clearSpot.run(spotId);
@@ -113,6 +141,7 @@ export class TideStore {
 
   /** Replaces a spot's extremes in [from, to) with `extremes` (heights rounded to the millimetre). */
   putExtremes(spotId: string, from: number, to: number, extremes: PredictedExtreme[]): void {
+    this.writes++;
     this.q.clearRange.run(spotId, from, to);
     for (const e of extremes) this.q.putExtreme.run(spotId, e.time, e.type, roundHeight(e.height));
   }
@@ -123,11 +152,13 @@ export class TideStore {
   }
 
   prune(before: number): void {
+    this.writes++;
     this.q.prune.run(before);
   }
 
   /** Drops every stored choice (the station rule changed); extremes are rewritten by the next full pass. */
   forgetChoices(): void {
+    this.writes++;
     this.q.forgetChoices.run();
   }
 
