@@ -48,8 +48,8 @@ function engineNow(): Engine {
 const COVERAGE_SLACK_MS = 26 * 3_600_000;
 /** Spots per write transaction in the window pass; the event loop serves requests between batches. */
 const BATCH = 10;
-/** Curves kept for the forecast refresh (spots sharing a station share one curve). */
-const CURVE_CACHE = 2048;
+/** Curves kept for the forecast refresh: it assembles spots tile by tile, so neighbours sharing a station share one curve; a few hundred stations kept would be ~20 MB for nothing. */
+const CURVE_CACHE = 64;
 /** Tide responses kept per (spot, days), ~1–4 KB each; the map is cleared when full. */
 const RESPONSE_CACHE = 1024;
 /** Turning points are predicted this far past the last hour, so every hour has a next one (diurnal tides: ~25 h). */
