@@ -61,7 +61,7 @@ export async function httpSections(opts: HttpOptions): Promise<HttpResults> {
     title: "Endpoints: compiled binary vs bare Bun.serve",
     intro:
       `wrk, 1 thread, ${opts.connections} connections, ${opts.durationSeconds} s per case after a ${opts.warmupSeconds} s warm-up, on loopback. ` +
-      "Bare = a separate Bun.serve process answering with the exact bytes the binary returned for that request. " +
+      "Bare = a separate Bun.serve process answering with the exact bytes the binary returned for that request (status, headers and body). " +
       `Requests rotate over ${opts.keys.length} Scale keys (100,000,000/day, 100,000/min each) so no key's minute window fills up.`,
     header: ["endpoint", "bytes", "req/s", "p50 ms", "p99 ms", "bare req/s", "bare p50", "bare p99", "ratio", "target", "verdict"],
     rows: [],

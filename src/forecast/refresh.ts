@@ -216,6 +216,9 @@ export async function runForecastRefresh(deps: RefreshDeps, spots: readonly Refr
       stopped = true;
       summary.errors.push("gave up on the remaining batches");
     }
+    // A batch leaves hundreds of MB of parsed responses and documents behind; collect it before the next one
+    // so a full refresh's peak memory is one batch's, not several.
+    Bun.gc(true);
     spotsDone += batch.spots.length;
     const batchOk = outcome !== null && outcome.error === undefined && outcome.written.length === batch.spots.length;
     deps.onProgress?.({ batch: index + 1, batches: batches.length, spotsDone, spotsTotal: spots.length, batchOk });
