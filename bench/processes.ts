@@ -43,13 +43,16 @@ export async function spawnListening(cmd: string[], timeoutMs = 20_000): Promise
   };
 }
 
-/** Samples a process's RSS every `everyMs` until stopped; returns the peak in MB. */
-export function sampleRss(pid: number, everyMs = 200): { stop(): number } {
-  let peak = 0;
+/**
+ * Samples a process's RSS every `everyMs` until stopped; returns the peak and the median of the samples, in MB
+ * (the median is the steady level: the peak includes garbage the collector has not returned yet).
+ */
+export function sampleRss(pid: number, everyMs = 200): { stop(): { peak: number; median: number } } {
+  const samples: number[] = [];
   const take = () => {
     try {
       const mb = rssMbOf(pid);
-      if (Number.isFinite(mb)) peak = Math.max(peak, mb); // an exited (zombie) process has no VmRSS
+      if (Number.isFinite(mb)) samples.push(mb); // an exited (zombie) process has no VmRSS
     } catch {
       /* process gone */
     }
@@ -60,7 +63,8 @@ export function sampleRss(pid: number, everyMs = 200): { stop(): number } {
     stop() {
       clearInterval(timer);
       take();
-      return peak;
+      const sorted = [...samples].sort((a, b) => a - b);
+      return { peak: sorted.at(-1) ?? 0, median: sorted[Math.floor(sorted.length / 2)] ?? 0 };
     },
   };
 }

@@ -28,18 +28,22 @@ export async function refreshSection(dataDir: string): Promise<Section> {
     const [stdout, stderr] = await Promise.all([new Response(proc.stdout as ReadableStream).text(), new Response(proc.stderr as ReadableStream).text()]);
     const code = await proc.exited;
     const wallMs = performance.now() - started;
-    const peak = rss.stop();
+    const { peak } = rss.stop();
     if (code !== 0) {
       section.notes!.push(`refresh exited ${code}: ${(stdout + stderr).trim().split("\n").slice(-4).join(" / ")}`);
       if (/no spots|not implemented/.test(stdout + stderr)) return { title: section.title, notes: [`not measured: ${(stderr.trim().split("\n").at(-1) ?? "").replace(/^surfcast: /, "")}`] };
     }
     const spots = /Spots:\s+(\d+) ok, (\d+) failed/.exec(stdout);
+    const spotCount = spots ? Number(spots[1]) + Number(spots[2]) : 5877;
     section.rows!.push(
       ["spots refreshed (ok / failed)", spots ? `${fmt.int(Number(spots[1]))} / ${fmt.int(Number(spots[2]))}` : "—"],
-      ["wall time (exec to exit)", `${(wallMs / 1000).toFixed(1)} s`],
+      ["wall time (exec to exit); target < 60 s", `${(wallMs / 1000).toFixed(1)} s — ${fmt.verdict(wallMs < 60_000)}`],
       ["upstream requests", fmt.int(fake.requests.length)],
-      ["upstream weight (locations)", `${fmt.int(fake.weight())} (marine ${fmt.int(fake.weight("marine"))}, forecast ${fmt.int(fake.weight("forecast"))})`],
-      ["peak RSS of the refresh process", `${fmt.ms(peak)} MB`],
+      [
+        `upstream weight (locations); target < 1.2 × spots = ${fmt.int(Math.floor(1.2 * spotCount))}`,
+        `${fmt.int(fake.weight())} (marine ${fmt.int(fake.weight("marine"))}, forecast ${fmt.int(fake.weight("forecast"))}) — ${fmt.verdict(fake.weight() < 1.2 * spotCount)}`,
+      ],
+      ["peak RSS of the refresh process; target < 400 MB", `${fmt.ms(peak)} MB — ${fmt.verdict(peak < 400)}`],
     );
     section.notes!.push("The fake runs in the benchmark process on the same 2 cores; its JSON building is part of the wall time.");
     return section;
