@@ -52,12 +52,13 @@ interface Topology {
   objects: { land: { geometries: { type: string; arcs: number[][][] | number[][] }[] } };
 }
 
-let cached: LandIndex | undefined;
-
-/** The embedded Natural Earth land, parsed and indexed on first use (a few hundred ms), then cached. */
+/**
+ * The embedded Natural Earth land, parsed and indexed (a few hundred ms, ~40 MB). Not cached: facings are
+ * computed once per spot and stored, so callers hold the index only while they compute and a long-running
+ * server does not carry it.
+ */
 export function loadLand(): LandIndex {
-  cached ??= buildLandIndex(JSON.parse(readFileSync(landFile as unknown as string, "utf8")) as Topology);
-  return cached;
+  return buildLandIndex(JSON.parse(readFileSync(landFile as unknown as string, "utf8")) as Topology);
 }
 
 export function buildLandIndex(topology: Topology): LandIndex {
