@@ -20,6 +20,9 @@ export class BurstWindow {
   /** The absolute second (epoch s) each slot counts; a slot is live while its second is within the window. */
   private readonly seconds = new Float64Array(SLOTS).fill(-Infinity);
   private readonly counts = new Uint32Array(SLOTS);
+  /** `used()` of the second last asked about: it is asked two or three times per request. */
+  private usedSecond = -Infinity;
+  private usedTotal = 0;
 
   private static live(slotSecond: number, nowSecond: number): boolean {
     return slotSecond > nowSecond - SLOTS && slotSecond <= nowSecond;
@@ -28,8 +31,11 @@ export class BurstWindow {
   /** Requests counted in the window that ends at `now`. */
   used(now: number): number {
     const nowSecond = Math.floor(now / 1000);
+    if (nowSecond === this.usedSecond) return this.usedTotal;
     let total = 0;
     for (let i = 0; i < SLOTS; i++) if (BurstWindow.live(this.seconds[i]!, nowSecond)) total += this.counts[i]!;
+    this.usedSecond = nowSecond;
+    this.usedTotal = total;
     return total;
   }
 
@@ -41,6 +47,8 @@ export class BurstWindow {
       this.counts[i] = 0;
     }
     this.counts[i]!++;
+    if (second === this.usedSecond) this.usedTotal++;
+    else this.usedSecond = -Infinity;
   }
 
   /** Live slots, oldest first, as [second, count] pairs. */
