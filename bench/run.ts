@@ -17,6 +17,7 @@ import { microSection } from "./micro";
 import { refreshSection } from "./refresh";
 import { renderSection, type Section } from "./report";
 import { startupSection } from "./startup";
+import { tideWindowSection } from "./tides";
 
 const quick = process.argv.includes("--quick");
 const settings = quick
@@ -66,6 +67,7 @@ const show = (s: Section) => {
 
 show(await startupSection(settings.startupRuns));
 show(await refreshSection(dataDir));
+show(await tideWindowSection());
 
 const app = openApp(loadConfig({ dataDir, port: 0, host: "127.0.0.1", scheduler: false }));
 const spot = app.spots.search({ q: "pipeline", limit: 1 })[0] ?? app.spots.all()[0];
