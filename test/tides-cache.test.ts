@@ -7,11 +7,10 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { databasePath, openDatabase, type Db } from "../src/db";
 import { DAY_MS, ManualClock } from "../src/core/clock";
-import { notFound } from "../src/core/errors";
-import type { SpotService } from "../src/spots/service";
 import type { Spot } from "../src/spots/types";
 import { TideService } from "../src/tides/service";
 import { CATALOG_PATH, tempDir } from "./support/env";
+import { fakeSpotService } from "./support/fake-spots";
 
 const HOUR = 3_600_000;
 const START = Date.parse("2025-01-11T10:20:00Z");
@@ -33,16 +32,6 @@ async function someSpots(wanted: [string, RegExp][]): Promise<Spot[]> {
   });
 }
 
-function spotService(spots: Spot[]): SpotService {
-  return {
-    get(id: string) {
-      const spot = spots.find((s) => s.id === id);
-      if (!spot) throw notFound(`No spot with id '${id}'.`);
-      return spot;
-    },
-    all: () => spots,
-  } as unknown as SpotService;
-}
 
 /** A seeded PRNG, so a failure can be replayed. */
 function mulberry32(seed: number): () => number {
@@ -75,10 +64,10 @@ describe("kept tide responses", () => {
     db = openDatabase(dir);
     const put = db.$client.query("INSERT INTO spots (id, hex_id, name, country, region, lat, lng) VALUES (?, ?, ?, ?, ?, ?, ?)");
     for (const s of spots) put.run(s.id, s.hexId, s.name, s.country, s.region, s.lat, s.lng);
-    tides = new TideService(db, clock, spotService(spots));
+    tides = new TideService(db, clock, fakeSpotService(spots));
     await tides.maintainWindow();
     const other = openDatabase(dir);
-    fresh = (spotId, days) => new TideService(other, clock, spotService(spots)).get(spotId, days);
+    fresh = (spotId, days) => new TideService(other, clock, fakeSpotService(spots)).get(spotId, days);
   }, 60_000);
 
   test("a kept response is served again, frozen, while nothing changes", () => {

@@ -5,8 +5,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { openDatabase, type Db } from "../src/db";
 import { DAY_MS, ManualClock } from "../src/core/clock";
-import { notFound } from "../src/core/errors";
-import type { SpotService } from "../src/spots/service";
 import type { Spot } from "../src/spots/types";
 import { TideService, type WindowReport } from "../src/tides/service";
 import { chooseStation, MAX_STATION_DISTANCE_KM, NEGLIGIBLE_RANGE_M, type StationCandidate } from "../src/tides/stations";
@@ -15,6 +13,7 @@ import { alternating, tideAt } from "../src/tides/prediction";
 import type { TideExtreme, TidesResponse } from "../src/tides/types";
 import { join } from "node:path";
 import { CATALOG_PATH, ROOT, tempDir } from "./support/env";
+import { fakeSpotService } from "./support/fake-spots";
 
 const HOUR = 3_600_000;
 
@@ -145,17 +144,6 @@ function insertSpots(db: Db, spots: Spot[]): void {
   })();
 }
 
-/** A stand-in for the catalog service: `get` and `all` over a list (which tests may extend). */
-function fakeSpotService(spots: Spot[]): SpotService {
-  return {
-    get(id: string) {
-      const spot = spots.find((s) => s.id === id);
-      if (!spot) throw notFound(`No spot with id '${id}'.`);
-      return spot;
-    },
-    all: () => spots,
-  } as unknown as SpotService;
-}
 
 function springRange(extremes: TideExtreme[]): number {
   let range = 0;
