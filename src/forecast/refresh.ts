@@ -45,13 +45,7 @@ export interface Batch {
  * cells. Whole 1° tiles go into one batch when they fit, so a cell is fetched once per refresh.
  */
 export function planBatches(spots: readonly RefreshSpot[], batchSize: number): Batch[] {
-  const tiles = new Map<string, RefreshSpot[]>();
-  for (const s of spots) {
-    const key = tileOf(s);
-    const list = tiles.get(key);
-    if (list) list.push(s);
-    else tiles.set(key, [s]);
-  }
+  const tiles = Map.groupBy(spots, tileOf);
   const batches: Batch[] = [];
   let current: { spots: RefreshSpot[]; marine: Map<string, Point>; forecast: Map<string, Point> } | null = null;
   const flush = () => {

@@ -100,13 +100,7 @@ export function assignSlugs(spots: readonly IdSubject[], taken: ReadonlySet<stri
     ids.set(s.hexId, slug);
   };
 
-  const groups = new Map<string, IdSubject[]>();
-  for (const s of spots) {
-    const base = baseSlug(s);
-    const group = groups.get(base);
-    if (group) group.push(s);
-    else groups.set(base, [s]);
-  }
+  const groups = Map.groupBy(spots, baseSlug);
   const ordered = [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([base, members]) => ({ base, members: members.sort(byPlace) }));
 
   // Pass 1: unique names claim their bare slug before any qualified slug is built.

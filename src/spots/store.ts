@@ -28,18 +28,14 @@ export function countSpots(db: Db): number {
 }
 
 export function loadSpots(db: Db): StoredSpot[] {
-  const aliases = new Map<string, string[]>();
-  for (const { spotId, alias } of db.$client.query("SELECT spot_id AS spotId, alias FROM spot_aliases ORDER BY spot_id, alias").all() as { spotId: string; alias: string }[]) {
-    const list = aliases.get(spotId);
-    if (list) list.push(alias);
-    else aliases.set(spotId, [alias]);
-  }
+  const aliasRows = db.$client.query("SELECT spot_id AS spotId, alias FROM spot_aliases ORDER BY spot_id, alias").all() as { spotId: string; alias: string }[];
+  const aliases = Map.groupBy(aliasRows, (r) => r.spotId);
   const rows = db.$client
     .query(
       "SELECT id, hex_id AS hexId, name, country, region, lat, lng, facing_override AS facing, tideless_override AS tideless FROM spots ORDER BY id",
     )
     .all() as SpotRow[];
-  return rows.map((r) => ({ ...r, tideless: r.tideless === null ? null : r.tideless !== 0, aliases: aliases.get(r.id) ?? [] }));
+  return rows.map((r) => ({ ...r, tideless: r.tideless === null ? null : r.tideless !== 0, aliases: aliases.get(r.id)?.map((a) => a.alias) ?? [] }));
 }
 
 export interface CatalogMeta {
