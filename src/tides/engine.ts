@@ -60,11 +60,6 @@ export function stationsNear(lat: number, lng: number, limit: number): StationCa
   }));
 }
 
-/** The station's credit line, as the database assembles it for its licence. */
-export function attributionOf(stationId: string): string {
-  return stationsById.get(stationId)?.attribution ?? "";
-}
-
 const MINUTE_MS = 60_000;
 
 /**
