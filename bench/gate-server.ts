@@ -23,7 +23,7 @@ if (mode === "gated") {
 } else {
   const routes = createRoutes(app);
   routes.compile();
-  fetchHandler = (req) => routes.handle(req);
+  fetchHandler = routes.fetch;
 }
 const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: fetchHandler, idleTimeout: 30 });
 console.log(`listening ${server.port}`);

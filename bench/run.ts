@@ -20,6 +20,8 @@ import { startupSection } from "./startup";
 import { tideWindowSection } from "./tides";
 
 const quick = process.argv.includes("--quick");
+/** Only what the endpoint tables need (the refresh fills the forecasts); RESULTS.md is left alone. */
+const httpOnly = process.argv.includes("--http");
 const settings = quick
   ? { connections: 10, durationSeconds: 2, warmupSeconds: 1, startupRuns: 3 }
   : { connections: 50, durationSeconds: 10, warmupSeconds: 3, startupRuns: 7 };
@@ -65,13 +67,13 @@ const show = (s: Section) => {
   console.log("\n" + renderSection(s));
 };
 
-show(await startupSection(settings.startupRuns));
+if (!httpOnly) show(await startupSection(settings.startupRuns));
 show(await refreshSection(dataDir));
-show(await tideWindowSection());
+if (!httpOnly) show(await tideWindowSection());
 
 const app = openApp(loadConfig({ dataDir, port: 0, host: "127.0.0.1", scheduler: false }));
 const spot = app.spots.search({ q: "pipeline", limit: 1 })[0] ?? app.spots.all()[0];
-show(microSection(app, quick));
+if (!httpOnly) show(microSection(app, quick));
 app.close();
 
 const http = await httpSections({ dataDir, keys, cases: benchCases(spot), ...settings });
@@ -79,7 +81,7 @@ show(http.endpoints);
 show(http.access);
 show(http.memory);
 
-if (!quick) {
+if (!quick && !httpOnly) {
   const doc = [
     "# Surfcast benchmark results",
     "",

@@ -8,7 +8,7 @@ import { apiFetch } from "./support/http";
 import { tempDir } from "./support/env";
 import { cli, createKey, startServer } from "./support/binary";
 import { setAccountDisabled, revokeKey, listKeys } from "../src/access/accounts";
-import { BurstWindow, decide, rateLimitHeaders } from "../src/access/limiter";
+import { BurstWindow, decide, fixedRateLimitHeaders, varyingRateLimitHeaders } from "../src/access/limiter";
 import { keyFromHeaders } from "../src/access/keys";
 
 type ErrorBody = { error: { code: string; message: string } };
@@ -43,15 +43,17 @@ describe("limiter arithmetic (pure)", () => {
   });
   test("headers: spec fields and IETF draft fields", () => {
     const now = Date.parse("2026-11-21T12:00:00Z");
-    const h = rateLimitHeaders({ dailyLimit: 500, minuteLimit: 60 }, 88, windowAt(now - 30_000, now), now);
-    expect(h).toEqual({
-      "X-RateLimit-Limit": "500",
-      "X-RateLimit-Remaining": "412",
-      "X-RateLimit-Reset": "2026-11-22T00:00:00Z",
-      "RateLimit-Policy": '"burst";q=60;w=60, "daily";q=500;w=86400',
-      RateLimit: '"burst";r=58;t=60, "daily";r=412;t=43200',
+    const limits = { dailyLimit: 500, minuteLimit: 60 };
+    expect(fixedRateLimitHeaders(limits, now)).toEqual({
+      limit: "500",
+      reset: "2026-11-22T00:00:00Z",
+      policy: '"burst";q=60;w=60, "daily";q=500;w=86400',
     });
-    expect(rateLimitHeaders({ dailyLimit: 5, minuteLimit: 60 }, 9, new BurstWindow(), now)["X-RateLimit-Remaining"]).toBe("0");
+    expect(varyingRateLimitHeaders(limits, 88, windowAt(now - 30_000, now), now)).toEqual({
+      remaining: "412",
+      rateLimit: '"burst";r=58;t=60, "daily";r=412;t=43200',
+    });
+    expect(varyingRateLimitHeaders({ dailyLimit: 5, minuteLimit: 60 }, 9, new BurstWindow(), now).remaining).toBe("0");
   });
   test("key extraction: both forms, conflicting or malformed Authorization is refused", () => {
     const k = "sk_live_" + "a".repeat(43);
@@ -231,11 +233,19 @@ describe("quota, burst and headers", () => {
     expect(ua.days.slice(0, 29).every((d) => d.total === 0 && Object.values(d.byEndpoint).every((n) => n === 0))).toBe(true);
   });
 
-  test("every /v1 response under a key carries the headers: 200, 400, 404, 429", async () => {
+  test("every /v1 response under a key carries the headers: 200, 400, 404, 429, 500", async () => {
     clock.set("2026-11-26T08:00:00Z");
     const key = s.key("scale", { dailyLimit: 1, minuteLimit: 100 });
-    for (const path of ["/v1/usage", "/v1/spots/zzz", "/v1/spots?q=a", "/v1/nope"]) {
-      const res = await s.get(path, key);
+    const spots = s.app.spots;
+    const getSpot = spots.get;
+    spots.get = () => {
+      throw new Error("injected failure");
+    };
+    const failed = await s.get("/v1/spots/pipeline", key).finally(() => (spots.get = getSpot));
+    expect(failed.status).toBe(500);
+    expect(((await failed.json()) as { error: { code: string } }).error.code).toBe("internal");
+    expect(failed.headers.get("X-RateLimit-Remaining")).toBe("0");
+    for (const res of [failed, ...(await Promise.all(["/v1/usage", "/v1/spots/zzz", "/v1/spots?q=a", "/v1/nope"].map((path) => s.get(path, key))))]) {
       expect(res.headers.get("X-RateLimit-Limit")).toBe("1");
       expect(res.headers.get("X-RateLimit-Reset")).toBe("2026-11-27T00:00:00Z");
       expect(res.headers.get("RateLimit-Policy")).toContain('"daily";q=1;w=86400');

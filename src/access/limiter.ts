@@ -23,6 +23,8 @@ export class BurstWindow {
   /** `used()` of the second last asked about: it is asked two or three times per request. */
   private usedSecond = -Infinity;
   private usedTotal = 0;
+  /** The latest second counted: while it is in the window, the window empties 60 s after it. */
+  private newest = -Infinity;
 
   private static live(slotSecond: number, nowSecond: number): boolean {
     return slotSecond > nowSecond - SLOTS && slotSecond <= nowSecond;
@@ -47,6 +49,7 @@ export class BurstWindow {
       this.counts[i] = 0;
     }
     this.counts[i]!++;
+    if (second > this.newest) this.newest = second;
     if (second === this.usedSecond) this.usedTotal++;
     else this.usedSecond = -Infinity;
   }
@@ -71,15 +74,22 @@ export class BurstWindow {
     return 1;
   }
 
-  /** Seconds until the window is empty again (the `t` of the burst policy). Runs per request: no allocation. */
+  /** Seconds until the window is empty again (the `t` of the burst policy). Runs per request: O(1) as a rule. */
   resetSeconds(now: number): number {
     const nowSecond = Math.floor(now / 1000);
+    let newest = this.newest;
+    if (!BurstWindow.live(newest, nowSecond)) newest = this.newestLive(nowSecond);
+    return newest === -Infinity ? 0 : Math.max(0, Math.ceil(((newest + SLOTS) * 1000 - now) / 1000));
+  }
+
+  /** The latest live second with a count, by a scan: only when `newest` has left the window (or the clock went back). */
+  private newestLive(nowSecond: number): number {
     let newest = -Infinity;
     for (let i = 0; i < SLOTS; i++) {
       const second = this.seconds[i]!;
       if (this.counts[i]! > 0 && second > newest && BurstWindow.live(second, nowSecond)) newest = second;
     }
-    return newest === -Infinity ? 0 : Math.max(0, Math.ceil(((newest + SLOTS) * 1000 - now) / 1000));
+    return newest;
   }
 
   /** The live slots as `[[second, count], …]`: at most 60 pairs. */
@@ -100,6 +110,7 @@ export class BurstWindow {
         const i = ((second % SLOTS) + SLOTS) % SLOTS;
         window.seconds[i] = second;
         window.counts[i] = count;
+        if (count > 0 && second > window.newest) window.newest = second;
       }
     } catch {
       /* an unreadable window is an empty one */
@@ -145,19 +156,6 @@ export function varyingRateLimitHeaders(limits: Limits, usedToday: number, windo
   return {
     remaining: String(dailyRemaining),
     rateLimit: `"burst";r=${burstRemaining};t=${window.resetSeconds(now)}, "daily";r=${dailyRemaining};t=${dailyReset}`,
-  };
-}
-
-/** The rate-limit headers of the spec (X-RateLimit-*) and of the IETF draft (RateLimit-Policy, RateLimit). */
-export function rateLimitHeaders(limits: Limits, usedToday: number, window: BurstWindow, now: number): Record<string, string> {
-  const fixed = fixedRateLimitHeaders(limits, now);
-  const varying = varyingRateLimitHeaders(limits, usedToday, window, now);
-  return {
-    "X-RateLimit-Limit": fixed.limit,
-    "X-RateLimit-Remaining": varying.remaining,
-    "X-RateLimit-Reset": fixed.reset,
-    "RateLimit-Policy": fixed.policy,
-    RateLimit: varying.rateLimit,
   };
 }
 

@@ -8,7 +8,7 @@ import { and, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "../db";
 import { rateLimitState, usageCounters } from "../db/schema";
 import { DAY_MS, utcDay, type Clock } from "../core/clock";
-import { BurstWindow, decide, fixedRateLimitHeaders, rateLimitHeaders, varyingRateLimitHeaders, type FixedRateLimitHeaders, type Verdict } from "./limiter";
+import { BurstWindow, decide, fixedRateLimitHeaders, varyingRateLimitHeaders, type Verdict } from "./limiter";
 import type { Principal } from "./registry";
 
 /** The endpoint names usage is reported under. MCP tools add `mcp.<tool>`. */
@@ -22,7 +22,7 @@ interface KeyState {
   usedToday: number;
   window: BurstWindow;
   /** Header values fixed for the day and the key's limits, built once (hot path). */
-  fixed: FixedRateLimitHeaders & { dailyLimit: number; minuteLimit: number };
+  fixed: { headers: Headers; dailyLimit: number; minuteLimit: number };
 }
 
 export interface UsageDay {
@@ -44,10 +44,30 @@ export class UsageMeter {
   private pending = new Map<string, number>();
   private dirtyWindows = new Set<string>();
 
+  /** The flush's two upserts, prepared once: a flush writes up to two rows per active key. */
+  private readonly writes;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    const excluded = (column: string) => sql.raw(`excluded."${column}"`);
+    this.writes = {
+      addCount: db
+        .insert(usageCounters)
+        .values({ keyId: sql.placeholder("keyId"), day: sql.placeholder("day"), endpoint: sql.placeholder("endpoint"), count: sql.placeholder("count") })
+        .onConflictDoUpdate({
+          target: [usageCounters.keyId, usageCounters.day, usageCounters.endpoint],
+          set: { count: sql`${usageCounters.count} + ${excluded("count")}` },
+        })
+        .prepare(),
+      saveWindow: db
+        .insert(rateLimitState)
+        .values({ keyId: sql.placeholder("keyId"), recent: sql.placeholder("recent"), updatedAt: sql.placeholder("updatedAt") })
+        .onConflictDoUpdate({ target: rateLimitState.keyId, set: { recent: excluded("recent"), updatedAt: excluded("updated_at") } })
+        .prepare(),
+    };
+  }
 
   private state(principal: Principal, now: number): KeyState {
     const dayNumber = Math.floor(now / DAY_MS);
@@ -66,7 +86,9 @@ export class UsageMeter {
   }
 
   private fixed(principal: Principal, now: number): KeyState["fixed"] {
-    return { ...fixedRateLimitHeaders(principal, now), dailyLimit: principal.dailyLimit, minuteLimit: principal.minuteLimit };
+    const fixed = fixedRateLimitHeaders(principal, now);
+    const headers = new Headers({ "X-RateLimit-Limit": fixed.limit, "X-RateLimit-Reset": fixed.reset, "RateLimit-Policy": fixed.policy });
+    return { headers, dailyLimit: principal.dailyLimit, minuteLimit: principal.minuteLimit };
   }
 
   private storedTotal(keyId: string, day: string): number {
@@ -110,23 +132,16 @@ export class UsageMeter {
     return verdict;
   }
 
-  /** The rate-limit headers for a principal, as they stand now. */
-  headers(principal: Principal): Record<string, string> {
-    const now = this.clock.now();
-    const s = this.state(principal, now);
-    return rateLimitHeaders(principal, s.usedToday, s.window, now);
-  }
-
-  /** The same headers written straight into `target` (the per-request hot path: cached day-fixed values). */
-  applyHeaders(principal: Principal, target: Headers): void {
+  /**
+   * The five rate-limit headers of a principal as they stand now: the three that stay the same all UTC day
+   * in one Headers object per key (`shared`, never modified: a Response copies it), the two that change per
+   * request in `own` (a fresh record the caller may extend). The shape of http's ResponseHeaders.
+   */
+  headers(principal: Principal): { shared: Headers; own: Record<string, string> } {
     const now = this.clock.now();
     const s = this.state(principal, now);
     const varying = varyingRateLimitHeaders(principal, s.usedToday, s.window, now);
-    target.set("X-RateLimit-Limit", s.fixed.limit);
-    target.set("X-RateLimit-Remaining", varying.remaining);
-    target.set("X-RateLimit-Reset", s.fixed.reset);
-    target.set("RateLimit-Policy", s.fixed.policy);
-    target.set("RateLimit", varying.rateLimit);
+    return { shared: s.fixed.headers, own: { "X-RateLimit-Remaining": varying.remaining, RateLimit: varying.rateLimit } };
   }
 
   /** Writes pending counts and changed windows in one transaction. */
@@ -138,22 +153,14 @@ export class UsageMeter {
     this.dirtyWindows = new Set();
     const now = this.clock.now();
     try {
-      this.db.transaction((tx) => {
-        for (const [k, n] of pending) {
+      this.db.transaction(() => {
+        for (const [k, count] of pending) {
           const [keyId, day, endpoint] = k.split("\u0000") as [string, string, string];
-          tx.insert(usageCounters)
-            .values({ keyId, day, endpoint, count: n })
-            .onConflictDoUpdate({ target: [usageCounters.keyId, usageCounters.day, usageCounters.endpoint], set: { count: sql`${usageCounters.count} + ${n}` } })
-            .run();
+          this.writes.addCount.run({ keyId, day, endpoint, count });
         }
         for (const keyId of windows) {
           const s = this.states.get(keyId);
-          if (!s) continue;
-          const recent = s.window.serialize(now);
-          tx.insert(rateLimitState)
-            .values({ keyId, recent, updatedAt: now })
-            .onConflictDoUpdate({ target: rateLimitState.keyId, set: { recent, updatedAt: now } })
-            .run();
+          if (s) this.writes.saveWindow.run({ keyId, recent: s.window.serialize(now), updatedAt: now });
         }
       });
     } catch (err) {

@@ -2,7 +2,7 @@
  * The gate in front of the Elysia app. It runs before routing and validation, so a bad key always wins
  * (401 beats 400/404), and it puts the rate-limit headers on every /v1 response produced under a key —
  * including 400, 404, 429 and 500. Order per /v1 request:
- *   CORS preflight → authenticate → method check → admit (quota + burst, count) → route → headers.
+ *   CORS preflight → authenticate → method check → admit (quota + burst, count) → prepare headers → route.
  * /mcp requests are authenticated here too; their tool calls are admitted per call by the MCP adapter.
  */
 import type { App } from "../app";
@@ -12,7 +12,7 @@ import { keyFromHeaders } from "../access/keys";
 import type { EndpointName } from "../access/meter";
 import { refusalMessage } from "../access/limiter";
 import type { Principal } from "../access/registry";
-import { CORS_EXPOSE, errorResponse, internalError, withHeaders } from "./respond";
+import { CORS_EXPOSE, errorResponse, internalError, json, prepareHeaders, type ResponseHeaders } from "./respond";
 
 type Handler = (req: Request) => Response | Promise<Response>;
 export type McpHandler = (req: Request, principal: Principal) => Promise<Response>;
@@ -32,6 +32,11 @@ const NO_HEADERS = {};
 /** CORS headers matter only to browsers, which always send Origin cross-origin: other clients are spared the bytes. */
 function corsFor(req: Request): Record<string, string> {
   return req.headers.has("origin") ? CORS_BASE : NO_HEADERS;
+}
+
+function withCors(req: Request, headers: ResponseHeaders): ResponseHeaders {
+  if (req.headers.has("origin")) Object.assign(headers.own, CORS_BASE);
+  return headers;
 }
 
 function preflight(path: string): Response {
@@ -68,60 +73,41 @@ function pathOf(url: string): string {
 }
 
 export function createGate(app: App, routes: Handler, mcp: McpHandler): Handler {
-  const guarded = async (req: Request, path: string): Promise<Response> => {
+  const guarded = (req: Request, path: string): Response | Promise<Response> => {
     app.keys.poll();
     const principal = app.keys.authenticate(keyFromHeaders(req.headers));
-    if (principal instanceof ApiError) return errorResponse(principal, corsFor(req));
+    if (principal instanceof ApiError) return errorResponse(principal, { own: corsFor(req) });
 
     if (path === "/mcp") return mcp(req, principal);
 
     if (req.method !== "GET" && req.method !== "HEAD") {
-      const res = errorResponse(new ApiError("invalid_request", `Method ${req.method} is not allowed; every /v1 endpoint is GET.`), {
-        ...corsFor(req),
-        ...app.meter.headers(principal),
-        Allow: "GET, HEAD",
-      });
-      return new Response(res.body, { status: 405, headers: res.headers });
+      const headers = withCors(req, app.meter.headers(principal));
+      headers.own.Allow = "GET, HEAD";
+      return json(new ApiError("invalid_request", `Method ${req.method} is not allowed; every /v1 endpoint is GET.`).toBody(), 405, headers);
     }
 
     const verdict = app.meter.admit(principal, endpointOf(path));
+    const headers = withCors(req, app.meter.headers(principal));
     if (!verdict.allowed) {
-      return errorResponse(new ApiError("rate_limited", refusalMessage(verdict)), {
-        ...corsFor(req),
-        ...app.meter.headers(principal),
-        "Retry-After": String(verdict.retryAfterSeconds),
-      });
+      headers.own["Retry-After"] = String(verdict.retryAfterSeconds);
+      return errorResponse(new ApiError("rate_limited", refusalMessage(verdict)), headers);
     }
     if (path === "/v1/usage") principals.set(req, principal);
-    let res: Response;
-    try {
-      res = await routes(req);
-    } catch (err) {
-      log.error("unhandled error in route", { path, error: String(err) });
-      res = errorResponse(internalError());
-    }
-    const headers = res.headers;
-    if (req.headers.has("origin")) {
-      headers.set("Access-Control-Allow-Origin", "*");
-      headers.set("Access-Control-Expose-Headers", CORS_EXPOSE);
-    }
-    app.meter.applyHeaders(principal, headers);
-    return res;
+    // The route builds its response on these headers (400, 404 and 500 included): see respond.ts.
+    prepareHeaders(req, headers);
+    return routes(req);
   };
 
-  // Not `async`: one promise layer less per request on the hot path; failures still end as a logged 500.
   return (req: Request): Response | Promise<Response> => {
     const path = pathOf(req.url);
-    const fail = (err: unknown) => {
-      log.error("unhandled error", { path, error: String(err) });
-      return errorResponse(internalError(), corsFor(req));
-    };
     try {
       if (req.method === "OPTIONS") return preflight(path);
-      if (path === "/mcp" || path === "/v1" || path.startsWith("/v1/")) return guarded(req, path).catch(fail);
-      return Promise.resolve(routes(req)).then((res) => withHeaders(res, corsFor(req)), fail);
+      if (path === "/mcp" || path === "/v1" || path.startsWith("/v1/")) return guarded(req, path);
+      if (req.headers.has("origin")) prepareHeaders(req, { own: CORS_BASE });
+      return routes(req);
     } catch (err) {
-      return fail(err);
+      log.error("unhandled error", { path, error: String(err) });
+      return errorResponse(internalError(), { own: corsFor(req) });
     }
   };
 }

@@ -16,7 +16,7 @@ import { toOpenAPISchema } from "@elysiajs/openapi";
 import { LIVE_KEY_PREFIX } from "../access/keys";
 import { PLAN_DEFAULTS, type PlanLimits } from "../access/plans";
 import { COMPONENT_SCHEMAS, type ComponentName } from "./schemas";
-import { json } from "./respond";
+import { headersFor, json } from "./respond";
 
 export const OPENAPI_VERSION = "3.1.1";
 /** The interface version of /v1 (the spec's "Versioning"), not the release of the program. */
@@ -334,9 +334,9 @@ export function openApiRoute(app: AnyElysia) {
   let body: string | undefined;
   return new Elysia().get(
     "/openapi.json",
-    () => {
+    ({ request }) => {
       body ??= JSON.stringify(buildOpenApiDocument(app));
-      return json(body, 200, { "Cache-Control": "public, max-age=300" });
+      return json(body, 200, headersFor(request, { "Cache-Control": "public, max-age=300" }));
     },
     { detail: { hide: true } },
   );

@@ -1,18 +1,61 @@
-/** Response helpers shared by the gate and the routes. */
+/**
+ * Response helpers shared by the gate and the routes.
+ *
+ * The gate decides each admitted /v1 request's response headers (rate limits, CORS) before routing, and the
+ * route builds its one Response with them, so nothing has to reopen a finished response. Headers come in two
+ * parts: `shared`, one Headers object reused by every response of a key that day (the Response constructor
+ * copies it natively — the cheapest way to hand Bun several headers), and `own`, the few values of this
+ * response, set on the copy.
+ */
 import { ApiError } from "../core/errors";
 
 export const CORS_EXPOSE = "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy, Retry-After, ETag";
 
 const JSON_TYPE = "application/json; charset=utf-8";
 
-export function json(body: unknown, status = 200, headers?: Record<string, string>): Response {
-  return new Response(typeof body === "string" ? body : JSON.stringify(body), {
-    status,
-    headers: { "Content-Type": JSON_TYPE, ...headers },
-  });
+type HeaderRecord = Record<string, string>;
+
+export interface ResponseHeaders {
+  /** Reused across responses: never modified. */
+  shared?: Headers;
+  own: HeaderRecord;
 }
 
-export function errorResponse(err: ApiError, headers?: Record<string, string>): Response {
+/** Where the gate leaves the headers on the request: a symbol property, cheaper than a WeakMap. */
+const PREPARED = Symbol("surfcast.headers");
+type Prepared = Request & { [PREPARED]?: ResponseHeaders };
+
+/** The gate's headers for the response to `req`. */
+export function prepareHeaders(req: Request, headers: ResponseHeaders): void {
+  (req as Prepared)[PREPARED] = headers;
+}
+
+/** The headers of a response to `req`: the gate's (none outside /v1), plus `extra`. */
+export function headersFor(req: Request, extra?: HeaderRecord): ResponseHeaders {
+  const prepared = (req as Prepared)[PREPARED];
+  if (!extra) return prepared ?? { own: {} };
+  return { shared: prepared?.shared, own: { ...prepared?.own, ...extra } };
+}
+
+const NO_HEADERS: ResponseHeaders = { own: {} };
+
+export function respond(body: string | null, status: number, { shared, own }: ResponseHeaders = NO_HEADERS): Response {
+  if (!shared) return new Response(body, { status, headers: own });
+  const res = new Response(body, { status, headers: shared });
+  const target = res.headers;
+  for (const name in own) target.set(name, own[name]!);
+  return res;
+}
+
+export function json(body: unknown, status = 200, headers: ResponseHeaders = NO_HEADERS): Response {
+  const text = typeof body === "string" ? body : JSON.stringify(body);
+  if (!headers.shared) return new Response(text, { status, headers: { "Content-Type": JSON_TYPE, ...headers.own } });
+  const res = respond(text, status, headers);
+  res.headers.set("Content-Type", JSON_TYPE);
+  return res;
+}
+
+export function errorResponse(err: ApiError, headers?: ResponseHeaders): Response {
   return json(err.toBody(), err.status, headers);
 }
 
@@ -21,7 +64,8 @@ export function internalError(): ApiError {
 }
 
 /** Adds headers to a response in place (responses built here always have mutable headers). */
-export function withHeaders(res: Response, headers: Record<string, string>): Response {
-  for (const name in headers) res.headers.set(name, headers[name]!);
+export function withHeaders(res: Response, { shared, own }: ResponseHeaders): Response {
+  shared?.forEach((value, name) => res.headers.set(name, value));
+  for (const name in own) res.headers.set(name, own[name]!);
   return res;
 }

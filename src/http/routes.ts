@@ -10,7 +10,7 @@ import { log } from "../core/log";
 import { parseDaysParams, parseNearbyParams, parseSearchParams } from "../core/params";
 import { principalOf } from "./gate";
 import { openApiRoute, operationDoc } from "./openapi";
-import { errorResponse, internalError, json } from "./respond";
+import { errorResponse, headersFor, internalError, json, respond } from "./respond";
 import { daysQuery, idParams, nearbyQuery, searchQuery } from "./schemas";
 
 function queryOf(request: Request): URLSearchParams {
@@ -40,24 +40,25 @@ export function createRoutes(app: App) {
   // endpointOf() (which counts requests) sees exactly the paths the router serves.
   const routes = new Elysia({ strictPath: true })
     .onError(({ code, error, request }) => {
-      if (error instanceof ApiError) return errorResponse(error);
-      if (code === "NOT_FOUND") return errorResponse(new ApiError("not_found", `No such endpoint: ${new URL(request.url).pathname}`));
+      const headers = headersFor(request);
+      if (error instanceof ApiError) return errorResponse(error, headers);
+      if (code === "NOT_FOUND") return errorResponse(new ApiError("not_found", `No such endpoint: ${new URL(request.url).pathname}`), headers);
       // A path id that does not even decode names no spot: 404, as the spec lists for spot paths.
-      if (code === "VALIDATION" && (error as { type?: string }).type === "params") return errorResponse(notFound("No spot with that id."));
-      if (code === "VALIDATION" || code === "PARSE") return errorResponse(new ApiError("invalid_request", validationMessage(request, error)));
+      if (code === "VALIDATION" && (error as { type?: string }).type === "params") return errorResponse(notFound("No spot with that id."), headers);
+      if (code === "VALIDATION" || code === "PARSE") return errorResponse(new ApiError("invalid_request", validationMessage(request, error)), headers);
       log.error("route failed", { url: request.url, error: String(error) });
-      return errorResponse(internalError());
+      return errorResponse(internalError(), headers);
     })
-    .get("/healthz", () => ({ status: "ok" }), { detail: { hide: true } })
-    .get("/v1/spots", ({ request }) => json(app.spots.search(parseSearchParams(queryOf(request)))), {
+    .get("/healthz", ({ request }) => json({ status: "ok" }, 200, headersFor(request)), { detail: { hide: true } })
+    .get("/v1/spots", ({ request }) => json(app.spots.search(parseSearchParams(queryOf(request))), 200, headersFor(request)), {
       query: searchQuery,
       detail: operationDoc("searchSpots"),
     })
-    .get("/v1/spots/nearby", ({ request }) => json(app.spots.nearby(parseNearbyParams(queryOf(request)))), {
+    .get("/v1/spots/nearby", ({ request }) => json(app.spots.nearby(parseNearbyParams(queryOf(request))), 200, headersFor(request)), {
       query: nearbyQuery,
       detail: operationDoc("spotsNearby"),
     })
-    .get("/v1/spots/:id", ({ params }) => json(app.spots.get(params.id)), {
+    .get("/v1/spots/:id", ({ params, request }) => json(app.spots.get(params.id), 200, headersFor(request)), {
       params: idParams,
       detail: operationDoc("getSpot"),
     })
@@ -66,8 +67,8 @@ export function createRoutes(app: App) {
       ({ params, request }) => {
         const { days } = parseDaysParams(queryOf(request));
         const served = app.forecasts.get(params.id, days);
-        const headers = { ETag: served.etag, "Cache-Control": `private, max-age=${served.maxAgeSeconds}`, Vary: "X-API-Key, Authorization" };
-        if (request.headers.get("if-none-match") === served.etag) return new Response(null, { status: 304, headers });
+        const headers = headersFor(request, { ETag: served.etag, "Cache-Control": `private, max-age=${served.maxAgeSeconds}`, Vary: "X-API-Key, Authorization" });
+        if (request.headers.get("if-none-match") === served.etag) return respond(null, 304, headers);
         return json(served.body, 200, headers);
       },
       {
@@ -76,12 +77,12 @@ export function createRoutes(app: App) {
         detail: operationDoc("getForecast"),
       },
     )
-    .get("/v1/spots/:id/tides", ({ params, request }) => json(app.tides.get(params.id, parseDaysParams(queryOf(request)).days)), {
+    .get("/v1/spots/:id/tides", ({ params, request }) => json(app.tides.get(params.id, parseDaysParams(queryOf(request)).days), 200, headersFor(request)), {
       params: idParams,
       query: daysQuery,
       detail: operationDoc("getTides"),
     })
-    .get("/v1/usage", ({ request }) => json(app.meter.report(principalOf(request))), {
+    .get("/v1/usage", ({ request }) => json(app.meter.report(principalOf(request)), 200, headersFor(request)), {
       detail: operationDoc("getUsage"),
     });
   return routes.use(openApiRoute(routes));

@@ -4,15 +4,29 @@
 import type { Server } from "bun";
 import type { App } from "../app";
 import { createMcpHandler } from "../mcp/server";
+import { log } from "../core/log";
 import { createGate } from "./gate";
+import { errorResponse, internalError } from "./respond";
 import { createRoutes } from "./routes";
 
 export function createFetchHandler(app: App): (req: Request) => Response | Promise<Response> {
   const routes = createRoutes(app);
   routes.compile();
-  return createGate(app, (req) => routes.handle(req), createMcpHandler(app));
+  // `fetch`, not `handle`: handle only wraps fetch in one more async function. Route failures are answered
+  // by the routes' onError; anything that still escapes ends in Bun.serve's error handler below.
+  return createGate(app, routes.fetch, createMcpHandler(app));
 }
 
 export function startHttpServer(app: App, port: number, host: string): Server<undefined> {
-  return Bun.serve({ port, hostname: host, fetch: createFetchHandler(app), idleTimeout: 30, maxRequestBodySize: 1024 * 1024 });
+  return Bun.serve({
+    port,
+    hostname: host,
+    fetch: createFetchHandler(app),
+    error(err) {
+      log.error("unhandled error", { error: String(err) });
+      return errorResponse(internalError());
+    },
+    idleTimeout: 30,
+    maxRequestBodySize: 1024 * 1024,
+  });
 }

@@ -80,7 +80,7 @@ function buildServer(app: App, principal: Principal): McpServer {
 }
 
 function refusal(status: number, message: string, headers: Record<string, string> = {}): Response {
-  return json(new ApiError("invalid_request", message).toBody(), status, headers);
+  return json(new ApiError("invalid_request", message).toBody(), status, { own: headers });
 }
 
 export function createMcpHandler(app: App): McpHandler {
@@ -112,5 +112,10 @@ export function createMcpHandler(app: App): McpHandler {
     }
   };
 
-  return async (req, principal) => withHeaders(await handle(req, principal), { ...CORS, ...app.meter.headers(principal) });
+  return async (req, principal) => {
+    const res = await handle(req, principal);
+    const headers = app.meter.headers(principal);
+    Object.assign(headers.own, CORS);
+    return withHeaders(res, headers);
+  };
 }
