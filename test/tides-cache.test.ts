@@ -4,12 +4,12 @@
  * process) and when the import override changes. Spots are read from CATALOG_PATH at run time, never copied.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
-import { databasePath, openDatabase, type Db } from "../src/db";
+import { openDatabase, type Db } from "../src/db";
 import { DAY_MS, ManualClock } from "../src/core/clock";
 import type { Spot } from "../src/spots/types";
 import { TideService } from "../src/tides/service";
 import { CATALOG_PATH, tempDir } from "./support/env";
+import { untilNoticed, writeElsewhere } from "./support/elsewhere";
 import { fakeSpotService } from "./support/fake-spots";
 
 const HOUR = 3_600_000;
@@ -133,24 +133,25 @@ describe("kept tide responses", () => {
     expect(earlier).toEqual(fresh("spot-0", 1) as typeof earlier);
   });
 
-  test("rows written by another connection (another process) are served at once", () => {
+  test("rows written by another connection (another process) are served within a second", async () => {
     clock.set(START);
     const before = tides.get("spot-0", 7);
-    const other = new Database(databasePath(dir), { strict: true });
     const first = storedTimes("spot-0").find((t) => t >= START)!;
-    other.run("UPDATE tide_extremes SET height = height + 1 WHERE spot_id = ? AND time = ?", ["spot-0", first]);
-    other.close();
+    writeElsewhere(db, "UPDATE tide_extremes SET height = height + 1 WHERE spot_id = ? AND time = ?", ["spot-0", first]);
+    await untilNoticed();
     const after = tides.get("spot-0", 7);
     expect(after.extremes[0]!.height).toBeCloseTo(before.extremes[0]!.height + 1, 6);
     expect(after.extremes.slice(1)).toEqual(before.extremes.slice(1));
   });
 
-  test("an import override applies at once; clearing it restores the station", () => {
+  test("an import override (by another process) applies; clearing it restores the station", async () => {
     clock.set(START);
     expect(tides.get("spot-1", 3).tideless).toBe(false);
-    db.$client.run("UPDATE spots SET tideless_override = 1 WHERE id = ?", ["spot-1"]);
+    writeElsewhere(db, "UPDATE spots SET tideless_override = 1 WHERE id = ?", ["spot-1"]);
+    await untilNoticed();
     expect(tides.get("spot-1", 3)).toMatchObject({ tideless: true, extremes: [], station: null });
-    db.$client.run("UPDATE spots SET tideless_override = NULL WHERE id = ?", ["spot-1"]);
+    writeElsewhere(db, "UPDATE spots SET tideless_override = NULL WHERE id = ?", ["spot-1"]);
+    await untilNoticed();
     const back = tides.get("spot-1", 3);
     expect(back.tideless).toBe(false);
     expect(back).toEqual(fresh("spot-1", 3) as typeof back);

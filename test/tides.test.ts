@@ -14,6 +14,7 @@ import type { TideExtreme, TidesResponse } from "../src/tides/types";
 import { join } from "node:path";
 import { CATALOG_PATH, ROOT, tempDir } from "./support/env";
 import { fakeSpotService } from "./support/fake-spots";
+import { untilNoticed, writeElsewhere } from "./support/elsewhere";
 
 const HOUR = 3_600_000;
 
@@ -313,7 +314,7 @@ describe("tides over the default catalog", () => {
     expect(after.slice(0, overlap.length)).toEqual(overlap);
   });
 
-  test("a spot added later is computed on demand; an import override wins and is applied again", () => {
+  test("a spot added later is computed on demand; an import override (by another process) wins and is applied again", async () => {
     const nazare = byName("Praia da Nazaré", /Portugal/);
     const late: Spot = { ...nazare, id: "late-spot", hexId: "ffffffffffffffff" };
     spots.push(late);
@@ -322,15 +323,18 @@ describe("tides over the default catalog", () => {
     expect(served.tideless).toBe(false);
     expectWellFormed(served.extremes, clock.now(), 3);
 
-    db.$client.run("UPDATE spots SET tideless_override = 1 WHERE id = ?", [late.id]);
+    writeElsewhere(db, "UPDATE spots SET tideless_override = 1 WHERE id = ?", [late.id]);
+    await untilNoticed();
     expect(tides.get(late.id, 3)).toMatchObject({ tideless: true, extremes: [] });
     expect(stationRow(late.id)?.reason).toStartWith("override");
     expect(tides.hourly(late.id, [clock.now()])).toEqual([null]);
 
     const lake = spots.find((s) => /great lakes/i.test(s.region ?? ""))!;
-    db.$client.run("UPDATE spots SET tideless_override = 0 WHERE id = ?", [lake.id]);
+    writeElsewhere(db, "UPDATE spots SET tideless_override = 0 WHERE id = ?", [lake.id]);
+    await untilNoticed();
     expect(tides.get(lake.id, 3).tideless).toBe(false);
-    db.$client.run("UPDATE spots SET tideless_override = NULL WHERE id = ?", [lake.id]);
+    writeElsewhere(db, "UPDATE spots SET tideless_override = NULL WHERE id = ?", [lake.id]);
+    await untilNoticed();
     expect(tides.get(lake.id, 3).tideless).toBe(true);
   });
 

@@ -16,6 +16,8 @@ export interface Limits {
 
 export type Verdict = { allowed: true } | { allowed: false; retryAfterSeconds: number; blockedBy: "daily" | "burst" };
 
+const ALLOWED: Verdict = Object.freeze({ allowed: true });
+
 export class BurstWindow {
   /** The absolute second (epoch s) each slot counts; a slot is live while its second is within the window. */
   private readonly seconds = new Float64Array(SLOTS).fill(-Infinity);
@@ -130,7 +132,7 @@ export function decide(limits: Limits, usedToday: number, window: BurstWindow, n
   if (window.used(now) >= limits.minuteLimit) {
     return { allowed: false, blockedBy: "burst", retryAfterSeconds: window.retryAfterSeconds(limits.minuteLimit, now) };
   }
-  return { allowed: true };
+  return ALLOWED;
 }
 
 /** The rate-limit header values that stay the same for a key all UTC day. */

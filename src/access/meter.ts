@@ -21,6 +21,8 @@ interface KeyState {
   day: string;
   usedToday: number;
   window: BurstWindow;
+  /** This day's pending-count key per endpoint (`keyId \u0000 day \u0000 endpoint`), built once, not per request. */
+  pendingKeys: Map<EndpointName, string>;
   /** Header values fixed for the day and the key's limits, built once (hot path). */
   fixed: { headers: Headers; dailyLimit: number; minuteLimit: number };
 }
@@ -76,9 +78,9 @@ export class UsageMeter {
       const day = utcDay(now);
       const usedToday = this.storedTotal(principal.keyId, day) + this.pendingTotal(principal.keyId, day);
       if (!s) {
-        s = { dayNumber, day, usedToday, window: this.storedWindow(principal.keyId), fixed: this.fixed(principal, now) };
+        s = { dayNumber, day, usedToday, window: this.storedWindow(principal.keyId), pendingKeys: new Map(), fixed: this.fixed(principal, now) };
         this.states.set(principal.keyId, s);
-      } else Object.assign(s, { dayNumber, day, usedToday, fixed: this.fixed(principal, now) });
+      } else Object.assign(s, { dayNumber, day, usedToday, pendingKeys: new Map(), fixed: this.fixed(principal, now) });
     } else if (s.fixed.dailyLimit !== principal.dailyLimit || s.fixed.minuteLimit !== principal.minuteLimit) {
       s.fixed = this.fixed(principal, now); // the operator changed the account's limits
     }
@@ -125,7 +127,8 @@ export class UsageMeter {
       this.dirtyWindows.add(principal.keyId);
       if (endpoint !== null) {
         s.usedToday++;
-        const k = `${principal.keyId}\u0000${s.day}\u0000${endpoint}`;
+        let k = s.pendingKeys.get(endpoint);
+        if (k === undefined) s.pendingKeys.set(endpoint, (k = `${principal.keyId}\u0000${s.day}\u0000${endpoint}`));
         this.pending.set(k, (this.pending.get(k) ?? 0) + 1);
       }
     }

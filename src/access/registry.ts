@@ -1,12 +1,12 @@
 /**
  * In-memory map from key hash to the principal it authenticates, so a request costs one hash and one Map
- * lookup. Console changes made by another process are picked up by polling SQLite's `PRAGMA data_version`
- * (it changes whenever another connection commits), at most once per `pollMs`.
+ * lookup. Console changes made by another process are picked up within about a second (db/changes.ts).
  */
 import { eq } from "drizzle-orm";
 import type { Db } from "../db";
 import { accounts, apiKeys } from "../db/schema";
 import { ApiError } from "../core/errors";
+import { externalWrites, type ExternalWrites } from "../db/changes";
 import { PLAN_DEFAULTS, type PlanName } from "./plans";
 import { hashKey, isWellFormedKey } from "./keys";
 import type { Limits } from "./limiter";
@@ -26,26 +26,24 @@ export class KeyRegistry {
   private byHash = new Map<string, Entry>();
   /** Presented keys already resolved, so a repeat request skips the hash; cleared on every reload. */
   private byKey = new Map<string, Entry>();
-  private dataVersion = -1;
-  private lastPoll = 0;
+  private readonly changes: ExternalWrites;
+  /** The change generation the map was loaded at; the first poll always looks. */
+  private loadedAt = -1;
 
-  constructor(
-    private readonly db: Db,
-    private readonly pollMs = 1000,
-  ) {
+  constructor(private readonly db: Db) {
+    this.changes = externalWrites(db);
     this.reload();
   }
 
   /** Reloads when another connection has committed since the last look. Cheap; call often. */
-  poll(now = Date.now()): void {
-    if (now - this.lastPoll < this.pollMs) return;
-    this.lastPoll = now;
-    const version = (this.db.$client.query("PRAGMA data_version").get() as { data_version: number }).data_version;
-    if (version !== this.dataVersion) this.reload(version);
+  poll(): void {
+    const generation = this.changes.generation();
+    if (generation === this.loadedAt) return;
+    this.loadedAt = generation;
+    this.reload();
   }
 
-  reload(version?: number): void {
-    this.dataVersion = version ?? (this.db.$client.query("PRAGMA data_version").get() as { data_version: number }).data_version;
+  reload(): void {
     const rows = this.db
       .select({ key: apiKeys, account: accounts })
       .from(apiKeys)

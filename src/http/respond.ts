@@ -39,20 +39,32 @@ export function headersFor(req: Request, extra?: HeaderRecord): ResponseHeaders 
 
 const NO_HEADERS: ResponseHeaders = { own: {} };
 
-export function respond(body: string | null, status: number, { shared, own }: ResponseHeaders = NO_HEADERS): Response {
-  if (!shared) return new Response(body, { status, headers: own });
+/** `type` is the Content-Type, when there is a body. */
+export function respond(body: string | null, status: number, { shared, own }: ResponseHeaders = NO_HEADERS, type?: string): Response {
+  if (!shared) return new Response(body, { status, headers: type ? { "Content-Type": type, ...own } : own });
   const res = new Response(body, { status, headers: shared });
   const target = res.headers;
+  if (type) target.set("Content-Type", type);
   for (const name in own) target.set(name, own[name]!);
   return res;
 }
 
+/**
+ * The JSON text of frozen values, kept while they live. Services freeze what they share between requests (catalog
+ * spots, kept tide responses: frozen all the way down), so the text of such a value never changes either.
+ */
+const frozenText = new WeakMap<object, string>();
+
+function serialize(body: unknown): string {
+  if (typeof body === "string") return body;
+  if (typeof body !== "object" || body === null || !Object.isFrozen(body)) return JSON.stringify(body);
+  let text = frozenText.get(body);
+  if (text === undefined) frozenText.set(body, (text = JSON.stringify(body)));
+  return text;
+}
+
 export function json(body: unknown, status = 200, headers: ResponseHeaders = NO_HEADERS): Response {
-  const text = typeof body === "string" ? body : JSON.stringify(body);
-  if (!headers.shared) return new Response(text, { status, headers: { "Content-Type": JSON_TYPE, ...headers.own } });
-  const res = respond(text, status, headers);
-  res.headers.set("Content-Type", JSON_TYPE);
-  return res;
+  return respond(serialize(body), status, headers, JSON_TYPE);
 }
 
 export function errorResponse(err: ApiError, headers?: ResponseHeaders): Response {

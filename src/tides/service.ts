@@ -59,8 +59,7 @@ const NEXT_TURN_MS = 30 * 3_600_000;
 interface KeptTides {
   response: TidesResponse;
   spot: Spot;
-  override: boolean | null;
-  stamp: string;
+  stamp: number;
   from: number;
   through: number;
 }
@@ -124,23 +123,20 @@ export class TideService {
    * arriving before that finishes waits for it, once.
    *
    * Responses are kept (frozen: callers must not change them) and served again while they are exactly what this
-   * would compute: same catalog entry and import override, no tide row written since (here or by another process),
-   * and the clock between when it was computed and the instant it would change (see `computeTides`).
+   * would compute: same catalog entry, no tide row or import override written since (here at once; by another
+   * process, from when it is noticed, within about a second: db/changes.ts), and the clock between when it was
+   * computed and the instant it would change (see `computeTides`).
    */
   get(spotId: string, days: number): TidesResponse {
     const spot = this.spots.get(spotId);
     const now = this.clock.now();
     const key = `${spot.id}\u0000${days}`;
     const kept = this.responses.get(key);
-    if (kept && kept.from <= now && now <= kept.through && kept.spot === spot) {
-      const state = this.store.state(spot.id);
-      if (state && state.stamp === kept.stamp && state.override === kept.override) return kept.response;
-    }
+    if (kept && kept.from <= now && now <= kept.through && kept.spot === spot && kept.stamp === this.store.stamp()) return kept.response;
     const computed = this.computeTides(spot, now, days);
-    const state = this.store.state(spot.id);
-    if (state && computed.through >= now) {
+    if (computed.through >= now) {
       if (this.responses.size >= RESPONSE_CACHE) this.responses.clear();
-      this.responses.set(key, { ...computed, spot, from: now, stamp: state.stamp, override: state.override });
+      this.responses.set(key, { ...computed, spot, from: now, stamp: this.store.stamp() });
     }
     return computed.response;
   }

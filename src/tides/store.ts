@@ -1,9 +1,11 @@
 /**
  * Tide rows in SQLite: the station chosen per spot (spot_tide_station), the stored extremes (tide_extremes) and
  * the window bounds (meta). Every statement is prepared once; serving a spot is one indexed range read.
- * `state()` carries a stamp that changes whenever those rows may have changed, so the service can keep responses between writes.
+ * `stamp()` changes whenever those rows (or a spot's import override) may have changed — a write through this store,
+ * or a commit by another process, noticed within about a second — so the service can keep responses between writes.
  */
 import type { Db } from "../db";
+import { externalWrites, type ExternalWrites } from "../db/changes";
 import type { StationChoice } from "./stations";
 import type { TideWindow } from "./window";
 import { roundHeight, type PredictedExtreme } from "./prediction";
@@ -45,19 +47,14 @@ const toChoice = (r: ChoiceRow): StoredChoice => ({
   reason: r.reason,
 });
 
-/** What a served response depends on besides the tide rows: the import override; and a stamp of the rows. */
-export interface TideState {
-  override: boolean | null;
-  /** Changes with every write through this store and every commit by another connection (SQLite's data_version). */
-  stamp: string;
-}
-
 export class TideStore {
   private readonly q;
   /** Writes through this store (this connection's commits do not move data_version). */
   private writes = 0;
+  private readonly changes: ExternalWrites;
 
   constructor(private readonly db: Db) {
+    this.changes = externalWrites(db);
     const c = db.$client;
     const choiceColumns = "tideless, station_id, station_name, station_source, distance_km, datum, reason";
     this.q = {
@@ -67,9 +64,6 @@ export class TideStore {
       choice: c.query<ChoiceRow, [string]>(`SELECT ${choiceColumns} FROM spot_tide_station WHERE spot_id = ?`),
       allChoices: c.query<ChoiceRow & { spot_id: string }, []>(`SELECT spot_id, ${choiceColumns} FROM spot_tide_station`),
       override: c.query<{ tideless_override: number | null }, [string]>("SELECT tideless_override FROM spots WHERE id = ?"),
-      state: c.query<{ tideless_override: number | null; data_version: number }, [string]>(
-        "SELECT tideless_override, (SELECT data_version FROM pragma_data_version) AS data_version FROM spots WHERE id = ?",
-      ),
       nextExtreme: c.query<{ time: number }, [string, number]>("SELECT time FROM tide_extremes WHERE spot_id = ? AND time >= ? ORDER BY time LIMIT 1"),
       overrides: c.query<{ id: string; tideless_override: number }, []>("SELECT id, tideless_override FROM spots WHERE tideless_override IS NOT NULL"),
       putChoice: c.query(
@@ -94,11 +88,9 @@ export class TideStore {
     return this.q.nextExtreme.get(spotId, from)?.time ?? null;
   }
 
-  /** One read: the spot's import override and the stamp of the tide rows; null for a spot not in the table. */
-  state(spotId: string): TideState | null {
-    const row = this.q.state.get(spotId);
-    if (!row) return null;
-    return { override: toOverride(row.tideless_override), stamp: `${this.writes}/${row.data_version}` };
+  /** Grows with every write through this store and every commit noticed from another connection (both only grow). */
+  stamp(): number {
+    return this.writes + this.changes.generation();
   }
 
   choice(spotId: string): StoredChoice | null {
