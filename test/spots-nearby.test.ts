@@ -7,16 +7,8 @@ import { openDatabase } from "../src/db";
 import { SpotService } from "../src/spots/service";
 import { NearbyIndex, haversineKm } from "../src/spots/nearby";
 import { tempDir } from "./support/env";
+import { seededRng } from "../bench/prng";
 
-/** mulberry32: a tiny seeded PRNG, so a failure reproduces. */
-function prng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The reference: every point, exact haversine, sorted by distance. */
 function bruteForce(points: readonly { id: string; lat: number; lng: number }[], lat: number, lng: number, radius: number, limit: number) {
@@ -32,7 +24,7 @@ describe("nearby over the default catalog", () => {
   const all = spots.all();
 
   test("matches a brute-force haversine scan on 1,000 seeded random queries", () => {
-    const random = prng(20240611);
+    const random = seededRng(20240611).next;
     let nonEmpty = 0;
     for (let n = 0; n < 1000; n++) {
       // Half the queries near a real spot (so results are not mostly empty), half anywhere on Earth.
@@ -97,7 +89,7 @@ describe("nearby on synthetic points", () => {
   });
 
   test("every synthetic query agrees with the brute-force scan", () => {
-    const random = prng(7);
+    const random = seededRng(7).next;
     for (let n = 0; n < 300; n++) {
       const lat = n % 3 === 0 ? 90 - random() * 0.3 : n % 3 === 1 ? -16.5 + random() - 0.5 : random() * 180 - 90;
       const lng = random() * 360 - 180;

@@ -11,6 +11,7 @@ import { TideService } from "../src/tides/service";
 import { CATALOG_PATH, tempDir } from "./support/env";
 import { untilNoticed, writeElsewhere } from "./support/elsewhere";
 import { fakeSpotService } from "./support/fake-spots";
+import { seededRng } from "../bench/prng";
 
 const HOUR = 3_600_000;
 const START = Date.parse("2025-01-11T10:20:00Z");
@@ -33,15 +34,6 @@ async function someSpots(wanted: [string, RegExp][]): Promise<Spot[]> {
 }
 
 
-/** A seeded PRNG, so a failure can be replayed. */
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe("kept tide responses", () => {
   const clock = new ManualClock(START);
@@ -158,7 +150,7 @@ describe("kept tide responses", () => {
   });
 
   test("equal to a fresh computation at many random instants, with most of them served from what was kept", () => {
-    const random = mulberry32(20250111);
+    const random = seededRng(20250111).next;
     let t = START;
     let kept = 0;
     const last = new Map<string, unknown>();
