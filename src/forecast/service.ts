@@ -9,7 +9,8 @@ import { ApiError } from "../core/errors";
 import type { SpotService } from "../spots/service";
 import type { StoredForecast } from "./document";
 import { isoUtc } from "./document";
-import { documentGeneration, readDocument } from "./store";
+import { externalWrites, type ExternalWrites } from "../db/changes";
+import { readDocument } from "./store";
 import { ATTRIBUTION } from "./types";
 
 export interface ServedForecast {
@@ -21,8 +22,6 @@ export interface ServedForecast {
 }
 
 const HOUR_MS = 3_600_000;
-/** How often (real time) the server looks for documents written by another process. */
-const GENERATION_CHECK_MS = 1000;
 
 /** A Map-based LRU bounded by the summed size of its values. */
 class Lru<V> {
@@ -70,14 +69,17 @@ export class ForecastService {
   /** ~64 MB of prebuilt bodies, ~64 MB of prepared documents (characters). */
   private readonly bodies = new Lru<{ body: string; etag: string }>(64 * 1024 * 1024);
   private readonly documents = new Lru<PreparedDocument>(64 * 1024 * 1024);
-  private generation: string | null = null;
-  private generationCheckedAt = -Infinity;
+  private readonly changes: ExternalWrites;
+  /** The generation of other processes' commits the caches were filled at. */
+  private cachedAt = -1;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly spots: Pick<SpotService, "get">,
-  ) {}
+  ) {
+    this.changes = externalWrites(db);
+  }
 
   /** Throws `not_found` for an unknown spot and `no_forecast` when it has no document yet. */
   get(spotId: string, days: number): ServedForecast {
@@ -99,19 +101,14 @@ export class ForecastService {
   invalidate(): void {
     this.bodies.clear();
     this.documents.clear();
-    this.generation = null;
   }
 
+  /** Documents written by another process (`surfcast refresh`) are served within about a second (db/changes.ts). */
   private noticeExternalWrites(): void {
-    const t = performance.now();
-    if (t - this.generationCheckedAt < GENERATION_CHECK_MS) return;
-    this.generationCheckedAt = t;
-    const current = documentGeneration(this.db);
-    if (this.generation !== null && current !== this.generation) {
-      this.bodies.clear();
-      this.documents.clear();
-    }
-    this.generation = current;
+    const generation = this.changes.generation();
+    if (generation === this.cachedAt) return;
+    this.cachedAt = generation;
+    this.invalidate();
   }
 
   private build(spot: { id: string; name: string; country: string }, hour: number, days: number): { body: string; etag: string } {

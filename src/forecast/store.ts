@@ -1,39 +1,28 @@
 /**
- * forecast_documents access: batch writes in one transaction (readers see old or new, never a mix) and a
- * generation counter in `meta` so a server notices documents written by another process (`surfcast refresh`).
+ * forecast_documents access: batch writes in one transaction (readers see old or new, never a mix). A server
+ * notices documents written by another process (`surfcast refresh`) through db/changes.ts.
  */
 import type { Db } from "../db";
-
-const GENERATION_KEY = "forecast.generation";
 
 export interface StoredRow {
   updatedAt: number;
   body: string;
 }
 
-/** Upserts every document of a batch and bumps the generation, atomically. */
+/** Upserts every document of a batch, atomically. */
 export function writeDocuments(db: Db, updatedAt: number, documents: readonly { spotId: string; body: string }[]): void {
   const sqlite = db.$client;
   const upsert = sqlite.prepare(
     "INSERT INTO forecast_documents (spot_id, updated_at, body) VALUES (?, ?, ?) ON CONFLICT(spot_id) DO UPDATE SET updated_at = excluded.updated_at, body = excluded.body",
   );
-  const bump = sqlite.prepare(
-    "INSERT INTO meta (key, value) VALUES (?, '1') ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)",
-  );
   sqlite.transaction(() => {
     for (const d of documents) upsert.run(d.spotId, updatedAt, d.body);
-    bump.run(GENERATION_KEY);
   })();
 }
 
 export function readDocument(db: Db, spotId: string): StoredRow | null {
   const row = db.$client.query("SELECT updated_at AS updatedAt, body FROM forecast_documents WHERE spot_id = ?").get(spotId) as StoredRow | null;
   return row ?? null;
-}
-
-export function documentGeneration(db: Db): string {
-  const row = db.$client.query("SELECT value FROM meta WHERE key = ?").get(GENERATION_KEY) as { value: string } | null;
-  return row?.value ?? "0";
 }
 
 /** spot id → updatedAt of its document, for the spots that have one. */
