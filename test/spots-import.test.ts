@@ -12,6 +12,7 @@ import { SpotService } from "../src/spots/service";
 import { cli, createKey, startServer } from "./support/binary";
 import { apiFetch } from "./support/http";
 import { ROOT, tempDir } from "./support/env";
+import { untilNoticed } from "./support/elsewhere";
 
 const FIXTURES = resolve(ROOT, "test/fixtures/spots");
 const fixture = (name: string) => join(FIXTURES, name);
@@ -176,6 +177,25 @@ describe("compiled binary serves the embedded catalog", () => {
       expect((await get("/v1/spots?q=Nazar%C3%A9")).body[0].id).toBe("praia-da-nazare");
       expect((await get("/v1/spots/nearby?lat=21.6678&lng=-158.0506&radius=1")).body[0].id).toBe("pipeline");
       expect((await get("/v1/spots/nope")).body.error.code).toBe("not_found");
+    } finally {
+      await server.stop();
+    }
+  });
+  test("a running server serves an import made next to it by the console, without a restart", async () => {
+    const dir = tempDir("spots-live-import");
+    const key = createKey(dir);
+    const server = await startServer({ dataDir: dir });
+    try {
+      const get = (path: string) => apiFetch(server.url + path, { headers: { "X-API-Key": key } });
+      expect((await get("/v1/spots/cafe-point-kaffeespitze")).status).toBe(404);
+      expect(cli(dir, ["spots", "import", fixture("spots.json")]).code).toBe(0);
+      await untilNoticed();
+      const spot = await get("/v1/spots/cafe-point-kaffeespitze");
+      expect(spot.status).toBe(200);
+      expect(((await spot.json()) as { name: string }).name).toBe("Café Point (Kaffeespitze)");
+      expect(((await (await get("/v1/spots?q=Kaffeespitze")).json()) as { id: string }[])[0]!.id).toBe("cafe-point-kaffeespitze");
+      const tides = (await (await get("/v1/spots/inland-wave/tides")).json()) as { tideless: boolean };
+      expect(tides.tideless).toBe(true); // the import's override, applied on demand
     } finally {
       await server.stop();
     }

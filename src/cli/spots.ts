@@ -20,7 +20,7 @@ A spot already in the catalog (same name, country and position) keeps its ids an
   --replace   the catalog becomes exactly the file's spots; spots not in it are removed with their
               forecasts and tides. Without it, spots are added and updated, none removed.
 
-Restart a running server afterwards to serve the new catalog.`;
+A running server on the same data directory serves the new catalog within about a second.`;
 
 export async function runSpots(app: App, argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;

@@ -1,6 +1,7 @@
 /**
  * The spot catalog service: search, nearby and get over in-memory indexes of the `spots` table, loaded at
- * open (and again after an import). Opening seeds an empty database from the embedded default catalog,
+ * open and again after an import — this process's, or another's (`surfcast spots import` next to a running
+ * server), noticed within about a second. Opening seeds an empty database from the embedded default catalog,
  * and re-applies the default when a new binary carries a changed one — unless an operator imported a catalog.
  */
 import type { Db } from "../db";
@@ -13,7 +14,8 @@ import { parseImport, type ParsedFile } from "./formats";
 import { planImport, type ImportCounts } from "./import";
 import { NearbyIndex, roundKm } from "./nearby";
 import { SearchIndex } from "./search";
-import { applyImport, countSpots, loadSpots, readCatalogMeta } from "./store";
+import { externalWrites, type ExternalWrites } from "../db/changes";
+import { applyImport, countSpots, loadSpots, readCatalogMeta, readCatalogVersion } from "./store";
 import type { Spot, SpotWithDistance } from "./types";
 
 export interface SpotOverrides {
@@ -38,7 +40,11 @@ class Snapshot {
   private searchIndex: SearchIndex | null = null;
   private nearbyIndex: NearbyIndex | null = null;
 
-  constructor(private readonly stored: readonly StoredSpot[]) {
+  constructor(
+    private readonly stored: readonly StoredSpot[],
+    /** The catalog version it was loaded at (store.ts). */
+    readonly version: string,
+  ) {
     this.spots = stored.map(toSpot);
     this.byId = new Map(this.spots.map((s) => [s.id, s]));
     this.byHex = new Map(this.spots.map((s) => [s.hexId, s]));
@@ -71,10 +77,28 @@ function syncDefaultCatalog(db: Db): void {
 }
 
 export class SpotService {
-  private snapshot: Snapshot;
+  private loaded: Snapshot;
+  private readonly changes: ExternalWrites;
+  /** The generation of other processes' commits the catalog version was last compared at. */
+  private checkedAt = -1;
 
   private constructor(private readonly db: Db) {
-    this.snapshot = new Snapshot(loadSpots(db));
+    this.changes = externalWrites(db);
+    this.loaded = SpotService.load(db);
+  }
+
+  private static load(db: Db): Snapshot {
+    return db.$client.transaction(() => new Snapshot(loadSpots(db), readCatalogVersion(db)))();
+  }
+
+  /** The loaded catalog; reloaded first when another process imported since (one meta read per noticed commit). */
+  private get snapshot(): Snapshot {
+    const generation = this.changes.generation();
+    if (generation !== this.checkedAt) {
+      this.checkedAt = generation;
+      if (readCatalogVersion(this.db) !== this.loaded.version) this.loaded = SpotService.load(this.db);
+    }
+    return this.loaded;
   }
 
   /** Opens the catalog; seeds the database from the embedded default catalog when it has no spots yet. */
@@ -95,10 +119,9 @@ export class SpotService {
 
   /** By slug (exact) or 16-hex id (either case); throws `not_found`. */
   get(id: string): Spot {
+    const { byId, byHex } = this.snapshot;
     const spot =
-      id.length > BOUNDS.idMaxLength
-        ? undefined
-        : (this.snapshot.byId.get(id) ?? (id.length === 16 && HEX_ID.test(id.toLowerCase()) ? this.snapshot.byHex.get(id.toLowerCase()) : undefined));
+      id.length > BOUNDS.idMaxLength ? undefined : (byId.get(id) ?? (id.length === 16 && HEX_ID.test(id.toLowerCase()) ? byHex.get(id.toLowerCase()) : undefined));
     if (!spot) throw notFound(`No spot with id '${id.length > 64 ? id.slice(0, 64) + "…" : id}'.`);
     return spot;
   }
@@ -128,7 +151,7 @@ export class SpotService {
     if (replace && file.records.length === 0) throw new UserError("--replace with no valid spot in the file would empty the catalog; nothing imported");
     const plan = planImport(loadSpots(this.db), file.records, replace);
     applyImport(this.db, plan, { kind: "import" });
-    this.snapshot = new Snapshot(loadSpots(this.db));
+    this.loaded = SpotService.load(this.db);
     return { ...plan.counts, file };
   }
 }

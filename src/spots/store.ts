@@ -10,6 +10,8 @@ export type CatalogSource = "default" | "import";
 
 const META_SOURCE = "spots.source";
 const META_DEFAULT_SHA = "spots.default_sha256";
+/** Bumped by every applied import, so a running server can tell that the catalog changed under it. */
+const META_VERSION = "spots.version";
 
 interface SpotRow {
   id: string;
@@ -46,6 +48,11 @@ export interface CatalogMeta {
 export function readCatalogMeta(db: Db): CatalogMeta {
   const get = (key: string) => (db.$client.query("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | null)?.value ?? null;
   return { source: get(META_SOURCE) as CatalogSource | null, defaultSha256: get(META_DEFAULT_SHA) };
+}
+
+/** The catalog's version: changes with every applied import (seeding included). */
+export function readCatalogVersion(db: Db): string {
+  return (db.$client.query("SELECT value FROM meta WHERE key = ?").get(META_VERSION) as { value: string } | null)?.value ?? "0";
 }
 
 function writeMeta(db: Db, key: string, value: string): void {
@@ -89,6 +96,7 @@ export function applyImport(db: Db, plan: ImportPlan, source: { kind: CatalogSou
     for (const s of [...plan.update, ...plan.add]) for (const alias of s.aliases) addAlias.run(s.id, alias);
     writeMeta(db, META_SOURCE, source.kind);
     if (source.defaultSha256) writeMeta(db, META_DEFAULT_SHA, source.defaultSha256);
+    writeMeta(db, META_VERSION, String(Number(readCatalogVersion(db)) + 1));
     return true;
   });
   return run.immediate();
