@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../db";
 import { accounts, apiKeys } from "../db/schema";
 import { ApiError } from "../core/errors";
-import { externalWrites, type ExternalWrites } from "../db/changes";
+import { changeCheck } from "../db/changes";
 import { PLAN_DEFAULTS, type PlanName } from "./plans";
 import { hashKey, isWellFormedKey } from "./keys";
 import type { Limits } from "./limiter";
@@ -26,21 +26,16 @@ export class KeyRegistry {
   private byHash = new Map<string, Entry>();
   /** Presented keys already resolved, so a repeat request skips the hash; cleared on every reload. */
   private byKey = new Map<string, Entry>();
-  private readonly changes: ExternalWrites;
-  /** The change generation the map was loaded at; the first poll always looks. */
-  private loadedAt = -1;
+  private readonly changed: () => boolean;
 
   constructor(private readonly db: Db) {
-    this.changes = externalWrites(db);
+    this.changed = changeCheck(db);
     this.reload();
   }
 
   /** Reloads when another connection has committed since the last look. Cheap; call often. */
   poll(): void {
-    const generation = this.changes.generation();
-    if (generation === this.loadedAt) return;
-    this.loadedAt = generation;
-    this.reload();
+    if (this.changed()) this.reload();
   }
 
   reload(): void {

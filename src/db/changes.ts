@@ -36,6 +36,21 @@ export class ExternalWrites {
   }
 }
 
+/**
+ * A check for one in-memory copy: true on its first call, then whenever another connection's commit has been
+ * noticed since its last call (the copy should be reloaded or dropped).
+ */
+export function changeCheck(db: Db): () => boolean {
+  const detector = externalWrites(db);
+  let seen = -1;
+  return () => {
+    const generation = detector.generation();
+    if (generation === seen) return false;
+    seen = generation;
+    return true;
+  };
+}
+
 const detectors = new WeakMap<Database, ExternalWrites>();
 
 /** The one detector of a database connection, shared by everything that keeps data in memory. */

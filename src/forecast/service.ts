@@ -9,7 +9,7 @@ import { ApiError } from "../core/errors";
 import type { SpotService } from "../spots/service";
 import type { StoredForecast } from "./document";
 import { isoUtc } from "./document";
-import { externalWrites, type ExternalWrites } from "../db/changes";
+import { changeCheck } from "../db/changes";
 import { readDocument } from "./store";
 import { ATTRIBUTION } from "./types";
 
@@ -69,16 +69,14 @@ export class ForecastService {
   /** ~64 MB of prebuilt bodies, ~64 MB of prepared documents (characters). */
   private readonly bodies = new Lru<{ body: string; etag: string }>(64 * 1024 * 1024);
   private readonly documents = new Lru<PreparedDocument>(64 * 1024 * 1024);
-  private readonly changes: ExternalWrites;
-  /** The generation of other processes' commits the caches were filled at. */
-  private cachedAt = -1;
+  private readonly changed: () => boolean;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly spots: Pick<SpotService, "get">,
   ) {
-    this.changes = externalWrites(db);
+    this.changed = changeCheck(db);
   }
 
   /** Throws `not_found` for an unknown spot and `no_forecast` when it has no document yet. */
@@ -105,10 +103,7 @@ export class ForecastService {
 
   /** Documents written by another process (`surfcast refresh`) are served within about a second (db/changes.ts). */
   private noticeExternalWrites(): void {
-    const generation = this.changes.generation();
-    if (generation === this.cachedAt) return;
-    this.cachedAt = generation;
-    this.invalidate();
+    if (this.changed()) this.invalidate();
   }
 
   private build(spot: { id: string; name: string; country: string }, hour: number, days: number): { body: string; etag: string } {

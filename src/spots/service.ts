@@ -14,7 +14,7 @@ import { parseImport, type ParsedFile } from "./formats";
 import { planImport, type ImportCounts } from "./import";
 import { NearbyIndex, roundKm } from "./nearby";
 import { SearchIndex } from "./search";
-import { externalWrites, type ExternalWrites } from "../db/changes";
+import { changeCheck } from "../db/changes";
 import { applyImport, countSpots, loadSpots, readCatalogMeta, readCatalogVersion } from "./store";
 import type { Spot, SpotWithDistance } from "./types";
 
@@ -78,12 +78,10 @@ function syncDefaultCatalog(db: Db): void {
 
 export class SpotService {
   private loaded: Snapshot;
-  private readonly changes: ExternalWrites;
-  /** The generation of other processes' commits the catalog version was last compared at. */
-  private checkedAt = -1;
+  private readonly changed: () => boolean;
 
   private constructor(private readonly db: Db) {
-    this.changes = externalWrites(db);
+    this.changed = changeCheck(db);
     this.loaded = SpotService.load(db);
   }
 
@@ -93,11 +91,7 @@ export class SpotService {
 
   /** The loaded catalog; reloaded first when another process imported since (one meta read per noticed commit). */
   private get snapshot(): Snapshot {
-    const generation = this.changes.generation();
-    if (generation !== this.checkedAt) {
-      this.checkedAt = generation;
-      if (readCatalogVersion(this.db) !== this.loaded.version) this.loaded = SpotService.load(this.db);
-    }
+    if (this.changed() && readCatalogVersion(this.db) !== this.loaded.version) this.loaded = SpotService.load(this.db);
     return this.loaded;
   }
 
