@@ -1,19 +1,45 @@
 /**
- * Benchmark-only server that isolates the cost of the access layer: the same Elysia routes, either behind the
- * production gate (auth, quota, burst, usage accounting, rate-limit headers, usage flushes) or called directly.
- * Usage: bun bench/gate-server.ts gated|ungated DATA_DIR — prints "listening <port>" on stdout.
+ * Benchmark-only server that isolates the cost of the access layer: the same Elysia routes
+ *  - `gated`: behind the production gate (auth, quota, burst, usage accounting, rate-limit headers, usage flushes);
+ *  - `ungated`: called directly;
+ *  - `floor`: behind the least any gate that meets the spec must do — read the key from the request headers and
+ *    send the five rate-limit headers, two of them with values that change per request — with no key lookup, no
+ *    limits and no usage accounting (one counter). What `floor` costs over `ungated` is the runtime's price for the
+ *    spec's headers, whatever the implementation.
+ * Usage: bun bench/gate-server.ts gated|ungated|floor DATA_DIR — prints "listening <port>" on stdout.
  * No production flag is needed for this: it is built from createRoutes(app) vs createFetchHandler(app).
  */
 import { loadConfig } from "../src/config";
 import { openApp } from "../src/app";
 import { createRoutes } from "../src/http/routes";
 import { createFetchHandler } from "../src/http/server";
+import { keyFromHeaders } from "../src/access/keys";
+import { fixedRateLimitHeaders } from "../src/access/limiter";
+import { prepareHeaders, type ResponseHeaders } from "../src/http/respond";
 
 /** As in `surfcast serve`, usage counts and burst windows are written to SQLite every half second. */
 const FLUSH_MS = 500;
+const MODES = ["gated", "ungated", "floor"] as const;
 
-const [mode, dataDir] = process.argv.slice(2);
-if ((mode !== "gated" && mode !== "ungated") || !dataDir) throw new Error("usage: bun bench/gate-server.ts gated|ungated DATA_DIR");
+const [mode, dataDir] = process.argv.slice(2) as [(typeof MODES)[number], string | undefined];
+if (!MODES.includes(mode) || !dataDir) throw new Error("usage: bun bench/gate-server.ts gated|ungated|floor DATA_DIR");
+
+/**
+ * The floor's headers for one request: the three day-fixed ones shared, the two per-request ones fresh, as a
+ * conforming gate must send them (Remaining changes with every request), from a plain counter instead of limits.
+ */
+function floorHeaders(): () => ResponseHeaders {
+  const limits = { dailyLimit: 100_000_000, minuteLimit: 100_000 };
+  const fixed = fixedRateLimitHeaders(limits, Date.now());
+  const shared = new Headers({ "X-RateLimit-Limit": fixed.limit, "X-RateLimit-Reset": fixed.reset, "RateLimit-Policy": fixed.policy });
+  const midnight = Date.parse(fixed.reset);
+  let served = 0;
+  return () => {
+    const remaining = String(limits.dailyLimit - ++served);
+    const resetSeconds = Math.ceil((midnight - Date.now()) / 1000);
+    return { shared, own: { "X-RateLimit-Remaining": remaining, RateLimit: `"burst";r=${limits.minuteLimit - (served % limits.minuteLimit)};t=60, "daily";r=${remaining};t=${resetSeconds}` } };
+  };
+}
 
 const app = openApp(loadConfig({ dataDir, port: 0, host: "127.0.0.1", scheduler: false }));
 let fetchHandler: (req: Request) => Response | Promise<Response>;
@@ -24,6 +50,14 @@ if (mode === "gated") {
   const routes = createRoutes(app);
   routes.compile();
   fetchHandler = routes.fetch;
+  if (mode === "floor") {
+    const headersNow = floorHeaders();
+    fetchHandler = (req) => {
+      if (keyFromHeaders(req.headers) === null) return new Response("no key", { status: 401 });
+      prepareHeaders(req, headersNow());
+      return routes.fetch(req);
+    };
+  }
 }
 const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: fetchHandler, idleTimeout: 30 });
 console.log(`listening ${server.port}`);

@@ -131,10 +131,13 @@ async function accessCost(opts: HttpOptions, cases: BenchCase[]): Promise<Sectio
   const section: Section = {
     title: "Access layer cost (auth + limits + usage accounting)",
     intro:
-      "The same Elysia routes in two benchmark-only servers run from source (bench/gate-server.ts): behind the production gate " +
-      "(createFetchHandler: key lookup, quota and burst window, usage counting, rate-limit headers, usage flushed every 500 ms) and called directly (createRoutes). " +
-      "/v1/usage is left out: it cannot run without the gate.",
-    header: ["endpoint", "gated req/s", "gated p99 ms", "ungated req/s", "ungated p99 ms", "cost", "target", "verdict"],
+      "The same Elysia routes in three benchmark-only servers run from source (bench/gate-server.ts): behind the production gate " +
+      "(createFetchHandler: key lookup, quota and burst window, usage counting, rate-limit headers, usage flushed every 500 ms), called directly (createRoutes), " +
+      "and behind the floor — the least any gate that meets the spec must do: read the key header and send the five rate-limit headers " +
+      "(Remaining and RateLimit change per request, from one counter), with no key lookup, no limits and no usage accounting. cost = 1 − gated/ungated; floor cost = 1 − floor/ungated, the runtime's price for " +
+      "the spec's headers alone. Each server is measured twice per endpoint, in the order gated, ungated, floor, floor, ungated, gated, and " +
+      "its faster run is kept: other work on the shared machine only ever slows a run down. /v1/usage is left out: it cannot run without the gate.",
+    header: ["endpoint", "gated req/s", "ungated req/s", "floor req/s", "cost", "floor cost", "target", "verdict"],
     rows: [],
     notes: [],
   };
@@ -142,21 +145,34 @@ async function accessCost(opts: HttpOptions, cases: BenchCase[]): Promise<Sectio
     section.notes!.push("not measured: no endpoint answered 200");
     return section;
   }
-  const servers: Record<"gated" | "ungated", Child> = {
-    gated: await spawnListening([BUN, join(import.meta.dir, "gate-server.ts"), "gated", opts.dataDir]),
-    ungated: await spawnListening([BUN, join(import.meta.dir, "gate-server.ts"), "ungated", opts.dataDir]),
-  };
+  const modes = ["gated", "ungated", "floor"] as const;
+  const servers = {} as Record<(typeof modes)[number], Child>;
   try {
+    for (const mode of modes) servers[mode] = await spawnListening([BUN, join(import.meta.dir, "gate-server.ts"), mode, opts.dataDir]);
     for (const bench of cases) {
-      const gated = await measure(servers.gated.url + bench.path, opts);
-      const ungated = await measure(servers.ungated.url + bench.path, opts);
+      const { gated, ungated, floor } = await bestOfTwo(modes, (mode) => measure(servers[mode].url + bench.path, opts));
       const cost = 1 - gated.rps / ungated.rps;
-      section.rows!.push([bench.name, fmt.int(gated.rps), fmt.ms(gated.p99Ms), fmt.int(ungated.rps), fmt.ms(ungated.p99Ms), fmt.pct(cost), `≤ ${MAX_ACCESS_COST * 100}%`, fmt.verdict(cost <= MAX_ACCESS_COST)]);
-      if (gated.failures + ungated.failures > 0) section.notes!.push(`${bench.name}: ${gated.failures + ungated.failures} failed responses — case invalid`);
+      const floorCost = 1 - floor.rps / ungated.rps;
+      const verdict = cost <= MAX_ACCESS_COST ? fmt.verdict(true) : floorCost > MAX_ACCESS_COST ? "**MISSED** (floor alone exceeds it)" : fmt.verdict(false);
+      section.rows!.push([bench.name, fmt.int(gated.rps), fmt.int(ungated.rps), fmt.int(floor.rps), fmt.pct(cost), fmt.pct(floorCost), `≤ ${MAX_ACCESS_COST * 100}%`, verdict]);
+      const failures = gated.failures + ungated.failures + floor.failures;
+      if (failures > 0) section.notes!.push(`${bench.name}: ${failures} failed responses — case invalid`);
     }
   } finally {
-    await servers.gated.stop();
-    await servers.ungated.stop();
+    for (const mode of modes) await servers[mode]?.stop();
   }
   return section;
+}
+
+/**
+ * Measures every mode twice, in mirrored order (so a drift in machine load hits each mode alike), and keeps each
+ * mode's faster run.
+ */
+async function bestOfTwo<M extends string>(modes: readonly M[], run: (mode: M) => Promise<LoadResult>): Promise<Record<M, LoadResult>> {
+  const best = {} as Record<M, LoadResult>;
+  for (const mode of [...modes, ...[...modes].reverse()]) {
+    const result = await run(mode);
+    if (!best[mode] || result.rps > best[mode].rps) best[mode] = { ...result, failures: result.failures + (best[mode]?.failures ?? 0) };
+  }
+  return best;
 }
