@@ -14,7 +14,7 @@ import { openApp } from "../src/app";
 import { createRoutes } from "../src/http/routes";
 import { createFetchHandler } from "../src/http/server";
 import { keyFromHeaders } from "../src/access/keys";
-import { fixedRateLimitHeaders } from "../src/access/limiter";
+import { fixedRateLimitHeaders, rateLimitField } from "../src/access/limiter";
 import { prepareHeaders, type ResponseHeaders } from "../src/http/respond";
 
 /** As in `surfcast serve`, usage counts and burst windows are written to SQLite every half second. */
@@ -37,7 +37,8 @@ function floorHeaders(): () => ResponseHeaders {
   return () => {
     const remaining = String(limits.dailyLimit - ++served);
     const resetSeconds = Math.ceil((midnight - Date.now()) / 1000);
-    return { shared, own: { "X-RateLimit-Remaining": remaining, RateLimit: `"burst";r=${limits.minuteLimit - (served % limits.minuteLimit)};t=60, "daily";r=${remaining};t=${resetSeconds}` } };
+    const rateLimit = rateLimitField(limits.minuteLimit - (served % limits.minuteLimit), 60, remaining, resetSeconds);
+    return { shared, own: { "X-RateLimit-Remaining": remaining, RateLimit: rateLimit } };
   };
 }
 

@@ -155,10 +155,12 @@ export function varyingRateLimitHeaders(limits: Limits, usedToday: number, windo
   const dailyRemaining = Math.max(0, limits.dailyLimit - usedToday);
   const burstRemaining = Math.max(0, limits.minuteLimit - window.used(now));
   const dailyReset = Math.ceil((nextUtcMidnight(now) - now) / 1000);
-  return {
-    remaining: String(dailyRemaining),
-    rateLimit: `"burst";r=${burstRemaining};t=${window.resetSeconds(now)}, "daily";r=${dailyRemaining};t=${dailyReset}`,
-  };
+  return { remaining: String(dailyRemaining), rateLimit: rateLimitField(burstRemaining, window.resetSeconds(now), dailyRemaining, dailyReset) };
+}
+
+/** The draft's `RateLimit` field: what is left of each window and the seconds until it resets. */
+export function rateLimitField(burstRemaining: number, burstResetSeconds: number, dailyRemaining: number | string, dailyResetSeconds: number): string {
+  return `"burst";r=${burstRemaining};t=${burstResetSeconds}, "daily";r=${dailyRemaining};t=${dailyResetSeconds}`;
 }
 
 /** The 429 message, shared by /v1 and /mcp so both say the same thing. */
