@@ -7,11 +7,11 @@
  *    limits and no usage accounting (one counter). What `floor` costs over `ungated` is the runtime's price for the
  *    spec's headers, whatever the implementation.
  * Usage: bun bench/gate-server.ts gated|ungated|floor DATA_DIR — prints "listening <port>" on stdout.
- * No production flag is needed for this: it is built from createRoutes(app) vs createFetchHandler(app).
+ * No production flag is needed for this: it is built from createKeyedRoutes(app) vs createFetchHandler(app).
  */
 import { loadConfig } from "../src/config";
 import { openApp } from "../src/app";
-import { createRoutes } from "../src/http/routes";
+import { createKeyedRoutes } from "../src/http/routes";
 import { createFetchHandler } from "../src/http/server";
 import { keyFromHeaders } from "../src/access/keys";
 import { fixedRateLimitHeaders, rateLimitField } from "../src/access/limiter";
@@ -48,8 +48,7 @@ if (mode === "gated") {
   fetchHandler = createFetchHandler(app);
   setInterval(() => app.meter.flush(), FLUSH_MS);
 } else {
-  const routes = createRoutes(app);
-  routes.compile();
+  const routes = createKeyedRoutes(app).compile();
   fetchHandler = routes.fetch;
   if (mode === "floor") {
     const headersNow = floorHeaders();

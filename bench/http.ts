@@ -132,7 +132,7 @@ async function accessCost(opts: HttpOptions, cases: BenchCase[]): Promise<Sectio
     title: "Access layer cost (auth + limits + usage accounting)",
     intro:
       "The same Elysia routes in three benchmark-only servers run from source (bench/gate-server.ts): behind the production gate " +
-      "(createFetchHandler: key lookup, quota and burst window, usage counting, rate-limit headers, usage flushed every 500 ms), called directly (createRoutes), " +
+      "(createFetchHandler: key lookup, quota and burst window, usage counting, rate-limit headers, usage flushed every 500 ms), called directly (createKeyedRoutes), " +
       "and behind the floor — the least any gate that meets the spec must do: read the key header and send the five rate-limit headers " +
       "(Remaining and RateLimit change per request, from one counter), with no key lookup, no limits and no usage accounting. cost = 1 − gated/ungated; floor cost = 1 − floor/ungated, the runtime's price for " +
       "the spec's headers alone. Each server is measured twice per endpoint, in the order gated, ungated, floor, floor, ungated, gated, and " +

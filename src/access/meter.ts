@@ -15,6 +15,12 @@ import type { Principal } from "./registry";
 export const ENDPOINTS = ["spots.search", "spots.nearby", "spots.get", "forecast", "tides"] as const;
 export type EndpointName = (typeof ENDPOINTS)[number] | `mcp.${string}`;
 
+/**
+ * Every response made under a key is that key's: a shared cache must not store it for others, and any cache must
+ * key it on the key headers. Routes may narrow it (forecasts: max-age; usage: no-store).
+ */
+const KEYED_CACHING = { "Cache-Control": "private", Vary: "X-API-Key, Authorization" };
+
 interface KeyState {
   /** UTC day number (epoch days) and its `YYYY-MM-DD`. */
   dayNumber: number;
@@ -89,7 +95,7 @@ export class UsageMeter {
 
   private fixed(principal: Principal, now: number): KeyState["fixed"] {
     const fixed = fixedRateLimitHeaders(principal, now);
-    const headers = new Headers({ "X-RateLimit-Limit": fixed.limit, "X-RateLimit-Reset": fixed.reset, "RateLimit-Policy": fixed.policy });
+    const headers = new Headers({ "X-RateLimit-Limit": fixed.limit, "X-RateLimit-Reset": fixed.reset, "RateLimit-Policy": fixed.policy, ...KEYED_CACHING });
     return { headers, dailyLimit: principal.dailyLimit, minuteLimit: principal.minuteLimit };
   }
 

@@ -1,20 +1,27 @@
 /**
- * The gate in front of the Elysia app. It runs before routing and validation, so a bad key always wins
- * (401 beats 400/404), and it puts the rate-limit headers on every /v1 response produced under a key —
- * including 400, 404, 429 and 500. Order per /v1 request:
- *   CORS preflight → authenticate → method check → admit (quota + burst, count) → prepare headers → route.
- * /mcp requests are authenticated here too; their tool calls are admitted per call by the MCP adapter.
+ * The gate in front of everything the server answers. Every request first passes `targetOf()` (http/target.ts):
+ * one canonical path, or a 400 for a target or Host that cannot be understood. Then:
+ *  - /v1 and /mcp go through authentication and the meter, and only from there to the keyed routes or the MCP
+ *    handler. The keyed routes live in their own router that nothing else calls, so no request reaches a /v1
+ *    handler without a key, whatever its URL looks like (fail closed).
+ *  - everything else goes to the public router (health, the OpenAPI document), which holds no keyed route.
+ * Bodies over the limit are refused first (http/body.ts). Order per /v1 request: CORS preflight → authenticate → burst and quota (admit, count) → method check →
+ * prepare headers → route. The gate runs before routing and validation, so a bad key always wins (401 beats
+ * 400/404), and the rate-limit headers go on every /v1 response produced under a key, 400/404/405/429/500 included.
  */
 import type { App } from "../app";
-import { ApiError } from "../core/errors";
-import { log } from "../core/log";
+import { ApiError, invalidRequest } from "../core/errors";
+import { log, tally } from "../core/log";
 import { keyFromHeaders } from "../access/keys";
 import type { EndpointName } from "../access/meter";
 import { refusalMessage } from "../access/limiter";
 import type { Principal } from "../access/registry";
 import { CORS_EXPOSE, errorResponse, internalError, json, prepareHeaders, type ResponseHeaders } from "./respond";
+import { targetOf } from "./target";
+import { bodyRefusal, CLOSE } from "./body";
 
-type Handler = (req: Request) => Response | Promise<Response>;
+export type Handler = (req: Request) => Response | Promise<Response>;
+/** The MCP adapter: authenticated, not yet admitted (it meters each message itself, before any work). */
 export type McpHandler = (req: Request, principal: Principal) => Promise<Response>;
 
 const principals = new WeakMap<Request, Principal>();
@@ -65,14 +72,23 @@ export function endpointOf(path: string): EndpointName | null {
   return tail === "/forecast" ? "forecast" : tail === "/tides" ? "tides" : null;
 }
 
-function pathOf(url: string): string {
-  const start = url.indexOf("/", url.indexOf("//") + 2);
-  if (start === -1) return "/";
-  const q = url.indexOf("?", start);
-  return q === -1 ? url.slice(start) : url.slice(start, q);
+/** Whether a path belongs to the keyed side: /v1 and everything below it, and /mcp. */
+export function isKeyedPath(path: string): boolean {
+  return path === "/mcp" || path === "/v1" || path.startsWith("/v1/");
 }
 
-export function createGate(app: App, routes: Handler, mcp: McpHandler): Handler {
+export interface GateRoutes {
+  /** The /v1 routes. Called only after authentication and admission. */
+  keyed: Handler;
+  mcp: McpHandler;
+  /** Routes anyone may call; holds no keyed route. */
+  open: Handler;
+}
+
+/** Requests refused before routing are client mistakes: counted and logged once a minute, never one line each. */
+const countMalformed = tally("refused malformed requests (bad Host or request target) with 400");
+
+export function createGate(app: App, { keyed, mcp, open }: GateRoutes): Handler {
   const guarded = (req: Request, path: string): Response | Promise<Response> => {
     app.keys.poll();
     const principal = app.keys.authenticate(keyFromHeaders(req.headers));
@@ -80,31 +96,38 @@ export function createGate(app: App, routes: Handler, mcp: McpHandler): Handler 
 
     if (path === "/mcp") return mcp(req, principal);
 
-    if (req.method !== "GET" && req.method !== "HEAD") {
-      const headers = withCors(req, app.meter.headers(principal));
-      headers.own.Allow = "GET, HEAD";
-      return json(new ApiError("invalid_request", `Method ${req.method} is not allowed; every /v1 endpoint is GET.`).toBody(), 405, headers);
-    }
-
-    const verdict = app.meter.admit(principal, endpointOf(path));
+    // Every authenticated request passes the burst window before any work, wrong methods included.
+    const allowedMethod = req.method === "GET" || req.method === "HEAD";
+    const verdict = app.meter.admit(principal, allowedMethod ? endpointOf(path) : null);
     const headers = withCors(req, app.meter.headers(principal));
     if (!verdict.allowed) {
       headers.own["Retry-After"] = String(verdict.retryAfterSeconds);
       return errorResponse(new ApiError("rate_limited", refusalMessage(verdict)), headers);
     }
+    if (!allowedMethod) {
+      headers.own.Allow = "GET, HEAD";
+      return json(invalidRequest(`Method ${req.method} is not allowed; every /v1 endpoint is GET.`).toBody(), 405, headers);
+    }
     if (path === "/v1/usage") principals.set(req, principal);
     // The route builds its response on these headers (400, 404 and 500 included): see respond.ts.
     prepareHeaders(req, headers);
-    return routes(req);
+    return keyed(req);
   };
 
-  return (req: Request): Response | Promise<Response> => {
-    const path = pathOf(req.url);
+  return (raw: Request): Response | Promise<Response> => {
+    const target = targetOf(raw);
+    if (!target.ok) {
+      countMalformed();
+      return errorResponse(invalidRequest(target.reason));
+    }
+    const { path, request: req } = target;
+    const tooLarge = bodyRefusal(req, path);
+    if (tooLarge) return json(tooLarge.error.toBody(), tooLarge.status, { own: { ...corsFor(req), ...CLOSE } });
     try {
       if (req.method === "OPTIONS") return preflight(path);
-      if (path === "/mcp" || path === "/v1" || path.startsWith("/v1/")) return guarded(req, path);
+      if (isKeyedPath(path)) return guarded(req, path);
       if (req.headers.has("origin")) prepareHeaders(req, { own: CORS_BASE });
-      return routes(req);
+      return open(req);
     } catch (err) {
       log.error("unhandled error", { path, error: String(err) });
       return errorResponse(internalError(), { own: corsFor(req) });

@@ -1,9 +1,12 @@
 /**
- * The /v1 routes: thin adapters that parse parameters strictly, call one service function and serialize.
+ * The routes, in two routers that never share a route:
+ *  - the keyed router (/v1): thin adapters that parse parameters strictly, call one service function and
+ *    serialize. Only the gate calls it, after authentication and admission.
+ *  - the open router: what anyone may call (GET /healthz, GET /openapi.json).
  * Elysia's own validation runs too (the schemas document the API); its failures map to the same 400.
  * Each route's `detail` is its OpenAPI operation (http/openapi.ts); GET /openapi.json serves the document.
  */
-import { Elysia } from "elysia";
+import { Elysia, type AnyElysia } from "elysia";
 import type { App } from "../app";
 import { ApiError, notFound } from "../core/errors";
 import { log } from "../core/log";
@@ -12,6 +15,11 @@ import { principalOf } from "./gate";
 import { openApiRoute, operationDoc } from "./openapi";
 import { errorResponse, headersFor, internalError, json, respond } from "./respond";
 import { daysQuery, idParams, nearbyQuery, searchQuery } from "./schemas";
+
+/** The path of a request the gate let through (its URL is canonical: see http/target.ts). */
+function pathOf(request: Request): string {
+  return new URL(request.url).pathname;
+}
 
 function queryOf(request: Request): URLSearchParams {
   const url = request.url;
@@ -24,7 +32,7 @@ function queryOf(request: Request): URLSearchParams {
  * (the strict parser rejects everything Elysia's does), else name the property Elysia reported.
  */
 function validationMessage(request: Request, error: unknown): string {
-  const path = new URL(request.url).pathname;
+  const path = pathOf(request);
   const parser = path === "/v1/spots" ? parseSearchParams : path === "/v1/spots/nearby" ? parseNearbyParams : parseDaysParams;
   try {
     parser(queryOf(request));
@@ -35,21 +43,31 @@ function validationMessage(request: Request, error: unknown): string {
   return property ? `Parameter '${property}' is invalid.` : "Invalid request parameters.";
 }
 
-export function createRoutes(app: App) {
+/**
+ * Elysia reads the path at a fixed offset of the URL unless told the host may be short (`Host: api` from a
+ * proxy); the gate hands over canonical URLs, so the short-host scan is always right.
+ */
+const ROUTER_OPTIONS = { strictPath: true, handler: { standardHostname: false } } as const;
+
+/** Errors of either router, as the spec's JSON error (the route's rate-limit headers kept). */
+function routeErrors(app: Elysia) {
+  return app.onError(({ code, error, request }) => {
+    const headers = headersFor(request);
+    if (error instanceof ApiError) return errorResponse(error, headers);
+    if (code === "NOT_FOUND") return errorResponse(new ApiError("not_found", `No such endpoint: ${pathOf(request)}`), headers);
+    // A path id that does not even decode names no spot: 404, as the spec lists for spot paths.
+    if (code === "VALIDATION" && (error as { type?: string }).type === "params") return errorResponse(notFound("No spot with that id."), headers);
+    if (code === "VALIDATION" || code === "PARSE") return errorResponse(new ApiError("invalid_request", validationMessage(request, error)), headers);
+    // The path only: a query string may carry what a client should not have sent (a key).
+    log.error("route failed", { path: pathOf(request), error: String(error) });
+    return errorResponse(internalError(), headers);
+  });
+}
+
+export function createKeyedRoutes(app: App) {
   // Strict paths: `/v1/spots/` is not `/v1/spots`. Only the documented paths answer, and the gate's
   // endpointOf() (which counts requests) sees exactly the paths the router serves.
-  const routes = new Elysia({ strictPath: true })
-    .onError(({ code, error, request }) => {
-      const headers = headersFor(request);
-      if (error instanceof ApiError) return errorResponse(error, headers);
-      if (code === "NOT_FOUND") return errorResponse(new ApiError("not_found", `No such endpoint: ${new URL(request.url).pathname}`), headers);
-      // A path id that does not even decode names no spot: 404, as the spec lists for spot paths.
-      if (code === "VALIDATION" && (error as { type?: string }).type === "params") return errorResponse(notFound("No spot with that id."), headers);
-      if (code === "VALIDATION" || code === "PARSE") return errorResponse(new ApiError("invalid_request", validationMessage(request, error)), headers);
-      log.error("route failed", { url: request.url, error: String(error) });
-      return errorResponse(internalError(), headers);
-    })
-    .get("/healthz", ({ request }) => json({ status: "ok" }, 200, headersFor(request)), { detail: { hide: true } })
+  return routeErrors(new Elysia(ROUTER_OPTIONS))
     .get("/v1/spots", ({ request }) => json(app.spots.search(parseSearchParams(queryOf(request))), 200, headersFor(request)), {
       query: searchQuery,
       detail: operationDoc("searchSpots"),
@@ -82,8 +100,14 @@ export function createRoutes(app: App) {
       query: daysQuery,
       detail: operationDoc("getTides"),
     })
-    .get("/v1/usage", ({ request }) => json(app.meter.report(principalOf(request)), 200, headersFor(request)), {
+    .get("/v1/usage", ({ request }) => json(app.meter.report(principalOf(request)), 200, headersFor(request, { "Cache-Control": "private, no-store" })), {
       detail: operationDoc("getUsage"),
     });
-  return routes.use(openApiRoute(routes));
+}
+
+/** What anyone may call. `keyed` is read for the OpenAPI document only, never routed to. */
+export function createOpenRoutes(keyed: AnyElysia) {
+  return routeErrors(new Elysia(ROUTER_OPTIONS))
+    .get("/healthz", ({ request }) => json({ status: "ok" }, 200, headersFor(request)), { detail: { hide: true } })
+    .use(openApiRoute(keyed));
 }
