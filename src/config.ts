@@ -3,6 +3,7 @@
  * Every knob is listed in the README's configuration table.
  */
 import { resolve } from "node:path";
+import { UserError } from "./core/errors";
 
 export interface Config {
   dataDir: string;
@@ -21,6 +22,8 @@ export interface Config {
   refreshCron: string[];
   /** Origins allowed to call /mcp from a browser (DNS-rebinding protection); empty = same-host only. */
   mcpAllowedOrigins: string[];
+  /** The server's own host names besides loopback (SURFCAST_ALLOWED_HOSTS and the public URL's host). */
+  allowedHosts: string[];
   logLevel: "debug" | "info" | "warn" | "error";
 }
 
@@ -29,7 +32,7 @@ type Env = Record<string, string | undefined>;
 function intFrom(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === "") return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  if (!Number.isInteger(n) || n < 0) throw new UserError(`${name} must be a non-negative integer, got "${value}"`);
   return n;
 }
 
@@ -42,14 +45,24 @@ function list(value: string | undefined, fallback: string[], separator: string |
     .filter(Boolean);
 }
 
+/** The host name of SURFCAST_PUBLIC_URL, when set. */
+function publicUrlHost(url: string | undefined): string[] {
+  if (!url) return [];
+  try {
+    return [new URL(url).hostname];
+  } catch {
+    throw new UserError(`SURFCAST_PUBLIC_URL must be an absolute URL such as https://surf.example, got "${url}"`);
+  }
+}
+
 export function loadConfig(flags: Partial<{ dataDir: string; port: number; host: string; scheduler: boolean }> = {}, env: Env = process.env): Config {
   const batchSize = intFrom(env.SURFCAST_OPEN_METEO_BATCH_SIZE, 500, "SURFCAST_OPEN_METEO_BATCH_SIZE");
-  if (batchSize < 1 || batchSize > 1000) throw new Error("SURFCAST_OPEN_METEO_BATCH_SIZE must be between 1 and 1000");
+  if (batchSize < 1 || batchSize > 1000) throw new UserError("SURFCAST_OPEN_METEO_BATCH_SIZE must be between 1 and 1000");
   const level = (env.SURFCAST_LOG_LEVEL ?? "info") as Config["logLevel"];
   return {
     dataDir: resolve(flags.dataDir ?? env.SURFCAST_DATA_DIR ?? "./var"),
     port: flags.port ?? intFrom(env.PORT, 8080, "PORT"),
-    host: flags.host ?? env.HOST ?? "0.0.0.0",
+    host: flags.host ?? (env.HOST || "127.0.0.1"),
     scheduler: flags.scheduler ?? env.SURFCAST_SCHEDULER !== "off",
     openMeteo: {
       marineUrl: (env.SURFCAST_OPEN_METEO_MARINE_URL ?? "https://marine-api.open-meteo.com").replace(/\/+$/, ""),
@@ -61,6 +74,7 @@ export function loadConfig(flags: Partial<{ dataDir: string; port: number; host:
     },
     refreshCron: list(env.SURFCAST_REFRESH_CRON, ["0 1 * * *", "0 13 * * *"], ";"),
     mcpAllowedOrigins: list(env.SURFCAST_MCP_ALLOWED_ORIGINS, []),
+    allowedHosts: [...list(env.SURFCAST_ALLOWED_HOSTS, []), ...publicUrlHost(env.SURFCAST_PUBLIC_URL)],
     logLevel: ["debug", "info", "warn", "error"].includes(level) ? level : "info",
   };
 }

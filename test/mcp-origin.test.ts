@@ -1,10 +1,10 @@
-/** The /mcp Origin policy as a pure function: same host, listed origins, "*". */
+/** The /mcp Origin policy as a pure function: same host when it is one of the server's names, listed origins, "*". */
 import { describe, expect, test } from "bun:test";
 import { createOriginPolicy } from "../src/mcp/origin";
 
 describe("MCP Origin policy", () => {
-  test("without a list only the request's own host passes, default ports included", () => {
-    const allowed = createOriginPolicy([]);
+  test("without a list only the request's own host passes, when it is one of the server's names; default ports included", () => {
+    const allowed = createOriginPolicy([], ["surf.example"]);
     const cases: [string, string, boolean][] = [
       ["http://127.0.0.1:8080", "127.0.0.1:8080", true],
       ["http://LOCALHOST:8080", "localhost:8080", true],
@@ -17,12 +17,16 @@ describe("MCP Origin policy", () => {
       ["https://evil.example", "surf.example", false],
       ["null", "surf.example", false],
       ["not a url", "surf.example", false],
+      ["http://[::1]:8080", "[::1]:8080", true],
+      // DNS rebinding: the attacker's name resolves to this server, and the page's Origin equals its Host.
+      ["http://attacker.example:8080", "attacker.example:8080", false],
+      ["http://surf.example.attacker.example", "surf.example.attacker.example", false],
     ];
     for (const [origin, host, expected] of cases) expect([origin, host, allowed(origin, host)]).toEqual([origin, host, expected]);
   });
 
   test("listed origins pass whatever the host; entries are normalized like browser origins", () => {
-    const allowed = createOriginPolicy(["https://App.example/", "http://localhost:6274", "null"]);
+    const allowed = createOriginPolicy(["https://App.example/", "http://localhost:6274", "null"], []);
     expect(allowed("https://app.example", "api.example")).toBe(true);
     expect(allowed("http://localhost:6274", "api.example")).toBe(true);
     expect(allowed("null", "api.example")).toBe(true);
@@ -31,7 +35,7 @@ describe("MCP Origin policy", () => {
   });
 
   test('"*" allows every origin', () => {
-    const allowed = createOriginPolicy(["https://app.example", "*"]);
+    const allowed = createOriginPolicy(["https://app.example", "*"], []);
     expect(allowed("https://evil.example", "api.example")).toBe(true);
     expect(allowed("null", "api.example")).toBe(true);
   });

@@ -210,18 +210,34 @@ describe("MCP malformed tool calls (raw JSON-RPC)", () => {
     }
   });
 
-  test("a tools/call without a tool name is -32602 invalid params; a batch gets every answer", async () => {
+  test("a tools/call without a tool name is -32602 invalid params; a batch is refused whole", async () => {
     const res = await post(headers(), call(7, { arguments: {} }));
     expect(res.status).toBe(200);
     expect(((await res.json()) as { id: number; error: { code: number } }).error.code).toBe(-32602);
 
     const batch = await post(headers(), [call(1, { name: "get_tides", arguments: "x" }), call(2, { name: "search_spots", arguments: { query: "pipeline" } })]);
-    expect(batch.status).toBe(200);
-    const answers = (await batch.json()) as { id: number; result: { isError?: boolean } }[];
-    expect(answers.map((a) => [a.id, a.result.isError ?? false]).sort()).toEqual([
-      [1, true],
-      [2, false],
-    ]);
+    expect(batch.status).toBe(400);
+    const answer = (await batch.json()) as { id: null; error: { code: number; message: string } };
+    expect(answer.error.code).toBe(-32600);
+    expect(answer.error.message).toContain("batches are not supported");
+  });
+
+  test("tool names from Object.prototype get the answer of any unknown tool", async () => {
+    const texts = new Set<string>();
+    for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty", "get_weather"]) {
+      const body = (await (await post(headers(), call(3, { name, arguments: {} }))).json()) as { result: { isError: boolean; content: { text: string }[] } };
+      expect(body.result.isError).toBe(true);
+      texts.add(body.result.content[0]!.text.replace(`'${name}'`, "'NAME'"));
+    }
+    expect([...texts]).toEqual(["not_found: Unknown tool 'NAME': the tools are search_spots, spots_nearby, get_forecast, get_tides."]);
+  });
+
+  test("initialize without params is -32602 with a short message", async () => {
+    for (const params of [undefined, null, 5, {}]) {
+      const body = (await (await post(headers(), { jsonrpc: "2.0", id: 9, method: "initialize", params })).json()) as { id: number; error: { code: number; message: string } };
+      expect(body.error.code).toBe(-32602);
+      expect(body.error.message.length).toBeLessThan(100);
+    }
   });
 });
 

@@ -4,19 +4,25 @@
  * already authenticated by the gate). GET (a server-sent event stream) and DELETE (ending a session) have
  * nothing to offer without sessions and answer 405.
  *
- * Only tool calls are metered, each as `mcp.<tool>`: initialize, tools/list and pings are free.
+ * Before any of that work, each request is read (at most 64 KB), must be one JSON-RPC message (batches were
+ * dropped by MCP 2025-06-18 and are refused: one request, one message, one meter decision), and is admitted by
+ * the meter: a tool call uses the daily quota and the burst window as `mcp.<tool>`; everything else
+ * (initialize, tools/list, ping, notifications, wrong methods) passes the burst window only, uncounted. An
+ * exhausted key is refused before a server object is built.
  */
-import { refusalMessage } from "../access/limiter";
+import { refusalMessage, type Verdict } from "../access/limiter";
+import type { EndpointName } from "../access/meter";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { ErrorCode, isJSONRPCRequest, type CallToolResult, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { version } from "../../package.json";
 import type { App } from "../app";
 import type { Principal } from "../access/registry";
-import { ApiError, invalidRequest } from "../core/errors";
+import { ApiError, invalidRequest, notFound } from "../core/errors";
 import { log } from "../core/log";
 import type { McpHandler } from "../http/gate";
 import { CORS_EXPOSE, internalError, json, withHeaders } from "../http/respond";
+import { CLOSE, readBoundedText, TOO_LARGE } from "../http/body";
 import { createOriginPolicy } from "./origin";
 import { TOOLS, type ToolDefinition } from "./tools";
 
@@ -27,20 +33,13 @@ const INSTRUCTIONS =
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
-/** Tool arguments are a few short values; anything bigger is not a tool call. */
-const MAX_BODY_BYTES = 64 * 1024;
-
 const CORS = { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": CORS_EXPOSE };
 
 function toolError(err: ApiError): CallToolResult {
   return { isError: true, content: [{ type: "text", text: `${err.code}: ${err.message}` }] };
 }
 
-function callTool(app: App, principal: Principal, tool: ToolDefinition, args: Record<string, unknown>): CallToolResult {
-  const verdict = app.meter.admit(principal, `mcp.${tool.name}`);
-  if (!verdict.allowed) {
-    return toolError(new ApiError("rate_limited", refusalMessage(verdict)));
-  }
+function callTool(app: App, tool: ToolDefinition, args: Record<string, unknown>): CallToolResult {
   try {
     const out = tool.run(app, args);
     return { content: [{ type: "text", text: out.text }], structuredContent: out.structured };
@@ -51,71 +50,124 @@ function callTool(app: App, principal: Principal, tool: ToolDefinition, args: Re
   }
 }
 
+const TOOL_NAMES = new Set(TOOLS.map((t) => t.name));
+
+type Message = Record<string, unknown>;
+const rpcError = (id: unknown, code: number, message: string) => ({ jsonrpc: "2.0", id: id ?? null, error: { code, message } });
+
 /**
- * The answer to a tools/call the SDK cannot parse, which it would answer with -32603 (internal) and a zod
- * dump: no tool name is a protocol error (-32602), and arguments that are not an object are a tool error
- * like any other invalid argument. Null when the SDK can take the message.
+ * The answer to a message the SDK would answer badly (-32603 with a validator dump, or "Tool constructor
+ * disabled" for a name found on Object.prototype), or null when the SDK can take it:
+ *  - initialize without proper params, or a tools/call without a tool name: -32602 invalid params;
+ *  - a tool name we do not have (`constructor` included): the one not_found tool error every unknown tool gets;
+ *  - tool arguments that are not an object: a tool error like any other invalid argument.
  */
-function malformedToolCall(message: JSONRPCMessage): JSONRPCMessage | null {
-  if (!isJSONRPCRequest(message) || message.method !== "tools/call") return null;
-  const { id, params } = message;
-  if (typeof params?.name !== "string") {
-    return { jsonrpc: "2.0", id, error: { code: ErrorCode.InvalidParams, message: "tools/call needs params.name, the name of a tool from tools/list." } };
+function earlyAnswer(message: Message): unknown {
+  const { id, method, params } = message as { id?: unknown; method?: unknown; params?: Record<string, unknown> };
+  const paramsObject = typeof params === "object" && params !== null && !Array.isArray(params);
+  if (method === "initialize" && (!paramsObject || typeof params.protocolVersion !== "string")) {
+    return rpcError(id, ErrorCode.InvalidParams, "initialize needs params {protocolVersion, capabilities, clientInfo}.");
   }
+  if (method !== "tools/call") return null;
+  if (!paramsObject || typeof params.name !== "string") {
+    return rpcError(id, ErrorCode.InvalidParams, "tools/call needs params.name, the name of a tool from tools/list.");
+  }
+  if (!TOOL_NAMES.has(params.name)) return { jsonrpc: "2.0", id, result: toolError(notFound(`Unknown tool '${params.name.slice(0, 64)}': the tools are ${[...TOOL_NAMES].join(", ")}.`)) };
   const args = params.arguments;
   if (args === undefined || (typeof args === "object" && args !== null && !Array.isArray(args))) return null;
   return { jsonrpc: "2.0", id, result: toolError(invalidRequest('Tool arguments must be a JSON object of named parameters, e.g. {"spot_id": "pipeline"}.')) };
 }
 
-function buildServer(app: App, principal: Principal): McpServer {
+/** The usage counter of a message: `mcp.<tool>` for a call of one of our tools, else null (burst only). */
+function endpointOfMessage(message: Message): EndpointName | null {
+  if (message.method !== "tools/call") return null;
+  const name = (message.params as { name?: unknown } | undefined)?.name;
+  return typeof name === "string" && TOOL_NAMES.has(name) ? `mcp.${name}` : null;
+}
+
+/** The one JSON-RPC message of a POST body, or the response that refuses the body. */
+async function readMessage(req: Request): Promise<Message | Response> {
+  const text = await readBoundedText(req);
+  if (text === null) return json(invalidRequest(TOO_LARGE).toBody(), 413, { own: CLOSE });
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return json(rpcError(null, ErrorCode.ParseError, "The body is not valid JSON."), 400);
+  }
+  if (Array.isArray(body)) {
+    return json(rpcError(null, ErrorCode.InvalidRequest, "JSON-RPC batches are not supported (MCP 2025-06-18 removed them): send one message per request."), 400);
+  }
+  if (typeof body !== "object" || body === null || (body as Message).jsonrpc !== "2.0") {
+    return json(rpcError(null, ErrorCode.InvalidRequest, "The body must be one JSON-RPC 2.0 message."), 400);
+  }
+  return body as Message;
+}
+
+function buildServer(app: App): McpServer {
   const server = new McpServer({ name: "surfcast", title: "Surfcast", version }, { instructions: INSTRUCTIONS });
   for (const tool of TOOLS) {
     server.registerTool(
       tool.name,
       { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: READ_ONLY },
-      (args: Record<string, unknown>) => callTool(app, principal, tool, args),
+      (args: Record<string, unknown>) => callTool(app, tool, args),
     );
   }
   return server;
 }
 
-function refusal(status: number, message: string, headers: Record<string, string> = {}): Response {
-  return json(new ApiError("invalid_request", message).toBody(), status, { own: headers });
+function refusal(status: number, message: string): Response {
+  return json(invalidRequest(message).toBody(), status);
+}
+
+function rateLimited(verdict: Extract<Verdict, { allowed: false }>, message: Message | null, headers: Record<string, string>): Response {
+  const err = new ApiError("rate_limited", refusalMessage(verdict));
+  // A refused tool call is a tool error (clients show it to the model); other refusals are HTTP 429s.
+  if (message?.method === "tools/call") return json({ jsonrpc: "2.0", id: message.id ?? null, result: toolError(err) });
+  headers["Retry-After"] = String(verdict.retryAfterSeconds);
+  return json(err.toBody(), 429);
 }
 
 export function createMcpHandler(app: App): McpHandler {
-  const originAllowed = createOriginPolicy(app.config.mcpAllowedOrigins);
+  const originAllowed = createOriginPolicy(app.config.mcpAllowedOrigins, app.config.allowedHosts);
 
-  const handle = async (req: Request, principal: Principal): Promise<Response> => {
+  /** `own` collects the headers this response adds to the rate-limit ones (Allow, Retry-After). */
+  const handle = async (req: Request, principal: Principal, own: Record<string, string>): Promise<Response> => {
     const origin = req.headers.get("origin");
-    if (origin !== null && !originAllowed(origin, req.headers.get("host") ?? new URL(req.url).host)) {
+    if (origin !== null && !originAllowed(origin, req.headers.get("host") ?? "")) {
       return refusal(403, `Origin '${origin}' may not call /mcp: only the server's own host and the origins in SURFCAST_MCP_ALLOWED_ORIGINS are allowed.`);
     }
     if (req.method !== "POST") {
-      return refusal(405, `Method ${req.method} is not allowed on /mcp: this MCP server is stateless (no sessions, no event stream); send JSON-RPC messages with POST.`, {
-        Allow: "POST, OPTIONS",
-      });
+      const verdict = app.meter.admit(principal, null);
+      if (!verdict.allowed) return rateLimited(verdict, null, own);
+      own.Allow = "POST, OPTIONS";
+      return refusal(405, `Method ${req.method} is not allowed on /mcp: this MCP server is stateless (no sessions, no event stream); send JSON-RPC messages with POST.`);
     }
-    const server = buildServer(app, principal);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MAX_BODY_BYTES });
+    const message = await readMessage(req);
+    if (message instanceof Response) {
+      const verdict = app.meter.admit(principal, null);
+      return verdict.allowed ? message : rateLimited(verdict, null, own);
+    }
+    const verdict = app.meter.admit(principal, endpointOfMessage(message));
+    if (!verdict.allowed) return rateLimited(verdict, message, own);
+    const early = earlyAnswer(message);
+    if (early) return json(early);
+
+    const server = buildServer(app);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
       await server.connect(transport);
-      const deliver = transport.onmessage!;
-      transport.onmessage = (message, extra) => {
-        const answer = malformedToolCall(message);
-        if (answer) void transport.send(answer);
-        else deliver(message, extra);
-      };
-      return await transport.handleRequest(req);
+      return await transport.handleRequest(req, { parsedBody: message });
     } finally {
       await server.close();
     }
   };
 
   return async (req, principal) => {
-    const res = await handle(req, principal);
+    const own: Record<string, string> = {};
+    const res = await handle(req, principal, own);
     const headers = app.meter.headers(principal);
-    Object.assign(headers.own, CORS);
+    Object.assign(headers.own, CORS, own);
     return withHeaders(res, headers);
   };
 }
