@@ -1,6 +1,7 @@
 /** `surfcast refresh` — fetch fresh forecasts now, with progress and a summary. */
 import type { App } from "../app";
 import { ApiError, UserError } from "../core/errors";
+import { escapeControls } from "../core/log";
 import { refreshForecasts, type RefreshProgress, type RefreshSummary } from "../forecast/refresh";
 import { noExtraPositionals, parse } from "./args";
 
@@ -34,7 +35,8 @@ function printSummary(s: RefreshSummary): void {
     `Upstream:  ${s.requests} requests, weight ${s.weight.toFixed(1)} (${s.locations.marine} marine + ${s.locations.forecast} forecast locations)`,
     `Duration:  ${(s.durationMs / 1000).toFixed(1)} s`,
   ];
-  for (const e of s.errors) lines.push(`Error:     ${e}`);
+  // Upstream text: escaped, so it cannot drive the terminal or pose as a line of ours.
+  for (const e of s.errors) lines.push(`Error:     ${escapeControls(e)}`);
   console.log(lines.join("\n"));
 }
 

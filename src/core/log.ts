@@ -1,6 +1,10 @@
 /**
  * Operator logs: one line per event on stderr, `time level message key=value…`.
  * Never pass an API key here — keys are identified by their id only.
+ *
+ * Lines cannot be forged: text from outside (upstream errors, client input) belongs in fields, and every
+ * control character in a message or a field is escaped (a newline cannot start a fake line, ESC cannot drive the
+ * terminal), and long texts are cut.
  */
 type Level = "debug" | "info" | "warn" | "error";
 const ORDER: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -10,16 +14,39 @@ export function setLogLevel(level: Level): void {
   threshold = ORDER[level];
 }
 
+/** The longest text a message or field keeps. */
+const MAX_TEXT = 1000;
+/** C0 and C1 controls, DEL, and the two Unicode line separators. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+const CONTROLS = new RegExp(CONTROL.source, "g");
+const ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+/** Text with every control character written as an escape (a newline as `\n`, ESC as `\u001b`): safe on one line of a terminal. */
+export function escapeControls(text: string): string {
+  return text.replace(CONTROLS, (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+function cut(text: string): string {
+  return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…(${text.length - MAX_TEXT} more)` : text;
+}
+
+/** A field value: bare when it is one plain word, else quoted; controls escaped either way. */
 function fmt(value: unknown): string {
-  const s = typeof value === "string" ? value : JSON.stringify(value);
-  return /[\s"=]/.test(s) ? JSON.stringify(s) : s;
+  const s = cut(typeof value === "string" ? value : String(JSON.stringify(value)));
+  const needsQuotes = s === "" || /[\s"=\\]/.test(s) || CONTROL.test(s);
+  return escapeControls(needsQuotes ? JSON.stringify(s) : s);
+}
+
+/** One log line, as written (exported for tests). */
+export function formatLine(time: Date, level: Level, message: string, fields?: Record<string, unknown>): string {
+  let line = `${time.toISOString()} ${level.toUpperCase().padEnd(5)} ${escapeControls(cut(message))}`;
+  if (fields) for (const [k, v] of Object.entries(fields)) if (v !== undefined) line += ` ${escapeControls(k)}=${fmt(v)}`;
+  return line;
 }
 
 function write(level: Level, message: string, fields?: Record<string, unknown>): void {
   if (ORDER[level] < threshold) return;
-  let line = `${new Date().toISOString()} ${level.toUpperCase().padEnd(5)} ${message}`;
-  if (fields) for (const [k, v] of Object.entries(fields)) if (v !== undefined) line += ` ${k}=${fmt(v)}`;
-  process.stderr.write(line + "\n");
+  process.stderr.write(formatLine(new Date(), level, message, fields) + "\n");
 }
 
 export const log = {
@@ -28,3 +55,18 @@ export const log = {
   warn: (m: string, f?: Record<string, unknown>) => write("warn", m, f),
   error: (m: string, f?: Record<string, unknown>) => write("error", m, f),
 };
+
+/**
+ * A counter for an event that may come in floods (malformed client requests): the first occurrence starts a
+ * minute, at whose end one INFO line gives the count. A flood costs one line a minute, not one line a request.
+ */
+export function tally(message: string, periodMs = 60_000): () => void {
+  let count = 0;
+  return () => {
+    if (count++ > 0) return;
+    setTimeout(() => {
+      write("info", message, { count, periodSeconds: periodMs / 1000 });
+      count = 0;
+    }, periodMs).unref();
+  };
+}

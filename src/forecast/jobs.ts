@@ -49,7 +49,7 @@ export function startForecastJobs(app: App, options: ForecastJobOptions = {}): {
     current = refresh(app, controller.signal)
       .then(
         () => undefined,
-        (err) => log.error(`forecast refresh failed: ${err instanceof Error ? err.message : String(err)}`, { trigger }),
+        (err) => log.error("forecast refresh failed", { trigger, error: err instanceof Error ? err.message : String(err) }),
       )
       .finally(() => {
         current = null;
@@ -70,7 +70,7 @@ export function startForecastJobs(app: App, options: ForecastJobOptions = {}): {
       );
       if (reason) run(`startup: ${reason}`);
     } catch (err) {
-      log.error(`forecast startup check failed: ${(err as Error).message}`);
+      log.error("forecast startup check failed", { error: (err as Error).message });
     }
   }, 0);
 

@@ -255,6 +255,8 @@ export class OpenMeteoClient {
         return { locations, requests, weight: weight * requests };
       } catch (err) {
         const error = err instanceof UpstreamError ? err : new UpstreamError(String(err), false);
+        // An upstream may echo the request, key included, in its error text: it must not reach a log.
+        if (this.options.apiKey) error.message = error.message.replaceAll(this.options.apiKey, "[apikey]");
         if (!error.retryable || attempt >= this.options.retries) {
           error.cost = { requests, weight: weight * requests };
           throw error;

@@ -271,6 +271,6 @@ export async function refreshForecasts(app: App, options: RefreshOptions = {}): 
     spots,
   );
   if (summary.failedBatches === 0) log.info("forecast refresh done", summaryFields(summary));
-  else log.error(`forecast refresh incomplete: ${summary.errors[0]}`, summaryFields(summary));
+  else log.error("forecast refresh incomplete", { ...summaryFields(summary), firstError: summary.errors[0] });
   return summary;
 }
