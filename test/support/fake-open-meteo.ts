@@ -20,13 +20,13 @@
  *
  * Faults: "500", "503", "429" (minutely, the fixture body), "429-daily", "400", "truncated" (200, half a
  * body), "all-null" (200, every series null), { delayMs } (answers late: use more than the client timeout
- * for a timeout). `inject` without `requests`/`next` applies to every matching request until `reset()`.
+ * for a timeout), { status, reason } (an error answer with that reason text). `inject` without `requests`/`next` applies to every matching request until `reset()`.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { OPEN_METEO_FIXTURES } from "./env";
 
-export type Fault = "500" | "503" | "429" | "429-daily" | "400" | "truncated" | "all-null" | { delayMs: number };
+export type Fault = "500" | "503" | "429" | "429-daily" | "400" | "truncated" | "all-null" | { delayMs: number } | { status: number; reason: string };
 export type FakeEndpoint = "marine" | "forecast";
 
 export interface FakeRequest {
@@ -160,7 +160,8 @@ export async function startFakeOpenMeteo(options: { firstDay?: string } = {}): P
       requests.push({ n, endpoint, method: req.method, locations: latitudes.length, timeformat, apikey: params.get("apikey"), latitudes, longitudes });
 
       const fault = faultFor(n, endpoint);
-      if (fault !== null && typeof fault === "object") await Bun.sleep(fault.delayMs);
+      if (fault !== null && typeof fault === "object" && "delayMs" in fault) await Bun.sleep(fault.delayMs);
+      if (fault !== null && typeof fault === "object" && "status" in fault) return error(fault.status, fault.reason);
       if (fault === "500") return error(500, "Internal Server Error");
       if (fault === "503") return error(503, "The service is overloaded");
       if (fault === "429") return new Response(ERROR_429, { status: 429, headers: { "Content-Type": "application/json; charset=utf-8" } });
