@@ -4,7 +4,7 @@ SOURCES := $(shell find src scripts drizzle -type f 2>/dev/null) package.json
 SPOTS_SOURCE ?= ../shared/data/spots/surfspots.json
 export SPOTS_SOURCE
 
-.PHONY: install build run test bench typecheck clean
+.PHONY: install build run test bench typecheck clean release system-deps
 
 install: node_modules/.installed
 
@@ -23,8 +23,16 @@ run: build
 typecheck: node_modules/.installed
 	node_modules/.bin/tsc -p tsconfig.json
 
-test: build typecheck
+# Debian packages some tests need (qemu-user for the arm64 binary): installed when missing.
+system-deps:
+	@sh scripts/system-deps.sh
+
+test: build typecheck system-deps
 	$(BUN) scripts/test.ts
+
+# Binaries for linux-x64, linux-x64-baseline, linux-arm64 and darwin-arm64 in dist/release, with SHA256SUMS.
+release: node_modules/.installed
+	$(BUN) scripts/release.ts
 
 bench: build
 	$(BUN) bench/run.ts

@@ -15,6 +15,8 @@ import { dirname, join, resolve } from "node:path";
 const root = resolve(import.meta.dir, "..");
 const outfile = process.env.OUTFILE ? resolve(process.env.OUTFILE) : join(root, "dist/surfcast");
 const spotsSource = resolve(process.env.SPOTS_SOURCE ?? join(root, "../shared/data/spots/surfspots.json"));
+/** A Bun compile target (`bun-linux-arm64`, `bun-darwin-arm64`, …) for a cross-compiled binary; default: this machine. */
+const target = process.env.BUILD_TARGET as Bun.Build.CompileTarget | undefined;
 
 if (!existsSync(spotsSource)) {
   console.error(`build: spot catalog not found at ${spotsSource} (set SPOTS_SOURCE=path/to/surfspots.json)`);
@@ -44,7 +46,7 @@ const embedPlugin: BunPlugin = {
 const started = performance.now();
 const result = await Bun.build({
   entrypoints: [join(root, "src/main.ts")],
-  compile: { outfile },
+  compile: { outfile, ...(target ? { target } : {}) },
   minify: true,
   sourcemap: "linked",
   target: "bun",
