@@ -10,6 +10,8 @@ import { cli, createKey, startServer } from "./support/binary";
 import { setAccountDisabled, revokeKey, listKeys } from "../src/access/accounts";
 import { BurstWindow, decide, fixedRateLimitHeaders, varyingRateLimitHeaders } from "../src/access/limiter";
 import { keyFromHeaders } from "../src/access/keys";
+import { UsageMeter } from "../src/access/meter";
+import type { Principal } from "../src/access/registry";
 
 type ErrorBody = { error: { code: string; message: string } };
 type UsageBody = { plan: string; limit: number; today: number; days: { date: string; total: number; byEndpoint: Record<string, number> }[] };
@@ -213,6 +215,26 @@ describe("quota, burst and headers", () => {
     expect(usage.days.at(-1)).toMatchObject({ date: "2026-11-22", total: 1 });
     expect(usage.days.at(-2)).toMatchObject({ date: "2026-11-21", total: 2 });
     expect(usage.days[0]!.date).toBe("2026-10-24");
+  });
+
+  test("usage is served from memory and equals the stored counts, across calls, flushes and the UTC midnight", async () => {
+    clock.set("2026-11-26T23:59:00Z");
+    const key = s.key("scale", { minuteLimit: 1000 }, "memory@example.com");
+    const paths = ["/v1/spots/x", "/v1/spots/x/tides", "/v1/spots?q=pipeline", "/v1/spots/nearby?lat=0&lng=0", "/v1/spots/x/forecast"];
+    const fresh = () => {
+      // A meter built now reads only the database (and the pending counts flushed into it).
+      s.app.meter.flush();
+      return new UsageMeter(s.app.db, clock).report(s.app.keys.authenticate(key) as Principal);
+    };
+    for (let i = 0; i < 23; i++) {
+      await s.get(paths[i % paths.length]!, key);
+      if (i % 7 === 0) expect((await (await s.get("/v1/usage", key)).json()) as UsageBody).toEqual(fresh() as UsageBody);
+      if (i === 11) clock.set("2026-11-27T00:00:30Z");
+    }
+    const served = (await (await s.get("/v1/usage", key)).json()) as UsageBody;
+    expect(served).toEqual(fresh() as UsageBody);
+    expect(served.days.at(-1)).toMatchObject({ date: "2026-11-27", total: 11 });
+    expect(served.days.at(-2)).toMatchObject({ date: "2026-11-26", total: 12 });
   });
 
   test("usage: exactly 30 zero-filled days per key; two keys of one account are separate", async () => {

@@ -51,6 +51,12 @@ export class UsageMeter {
   /** `keyId \u0000 day \u0000 endpoint` → count not yet written. */
   private pending = new Map<string, number>();
   private dirtyWindows = new Set<string>();
+  /**
+   * Each key's 30-day usage report as last built, kept current by admit() (this server is the only writer of
+   * usage: one serve per data dir), so GET /v1/usage reads memory, not 30 days of rows. Its JSON text is kept
+   * until the next counted request of that key.
+   */
+  private reports = new Map<string, { dayNumber: number; report: UsageReport; text: string | null }>();
 
   /** The flush's two upserts, prepared once: a flush writes up to two rows per active key. */
   private readonly writes;
@@ -136,6 +142,16 @@ export class UsageMeter {
         let k = s.pendingKeys.get(endpoint);
         if (k === undefined) s.pendingKeys.set(endpoint, (k = `${principal.keyId}\u0000${s.day}\u0000${endpoint}`));
         this.pending.set(k, (this.pending.get(k) ?? 0) + 1);
+        const kept = this.reports.get(principal.keyId);
+        if (kept !== undefined) {
+          if (kept.dayNumber === s.dayNumber) {
+            const today = kept.report.days[kept.report.days.length - 1]!;
+            today.total++;
+            today.byEndpoint[endpoint] = (today.byEndpoint[endpoint] ?? 0) + 1;
+            kept.report.today++;
+            kept.text = null;
+          } else this.reports.delete(principal.keyId);
+        }
       }
     }
     return verdict;
@@ -182,6 +198,29 @@ export class UsageMeter {
 
   /** Usage of one key over the last 30 UTC days, today last, zero-filled: stored counts plus unflushed ones. */
   report(principal: Principal): UsageReport {
+    return this.keptReport(principal).report;
+  }
+
+  /** The same report as JSON text, built once per change. */
+  reportText(principal: Principal): string {
+    const kept = this.keptReport(principal);
+    return (kept.text ??= JSON.stringify(kept.report));
+  }
+
+  private keptReport(principal: Principal): { dayNumber: number; report: UsageReport; text: string | null } {
+    const dayNumber = Math.floor(this.clock.now() / DAY_MS);
+    let kept = this.reports.get(principal.keyId);
+    if (kept === undefined || kept.dayNumber !== dayNumber) {
+      kept = { dayNumber, report: this.buildReport(principal), text: null };
+      this.reports.set(principal.keyId, kept);
+    } else if (kept.report.plan !== principal.plan || kept.report.limit !== principal.dailyLimit) {
+      Object.assign(kept.report, { plan: principal.plan, limit: principal.dailyLimit }); // the operator changed the plan
+      kept.text = null;
+    }
+    return kept;
+  }
+
+  private buildReport(principal: Principal): UsageReport {
     const now = this.clock.now();
     const today = utcDay(now);
     const first = utcDay(now - 29 * DAY_MS);

@@ -100,7 +100,7 @@ export function createKeyedRoutes(app: App) {
       query: daysQuery,
       detail: operationDoc("getTides"),
     })
-    .get("/v1/usage", ({ request }) => json(app.meter.report(principalOf(request)), 200, headersFor(request, { "Cache-Control": "private, no-store" })), {
+    .get("/v1/usage", ({ request }) => json(app.meter.reportText(principalOf(request)), 200, headersFor(request, { "Cache-Control": "private, no-store" })), {
       detail: operationDoc("getUsage"),
     });
 }
