@@ -3,6 +3,7 @@
  * the first refresh, bounds, the response's spec types, ETag/304 and Cache-Control.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { ManualClock, startTestServer, type TestServer } from "./support/inprocess";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "./support/fake-open-meteo";
 import { refreshForecasts } from "../src/forecast/refresh";
@@ -98,5 +99,40 @@ describe("forecast endpoint", () => {
     expect(later.headers.get("etag")).not.toBe(etag);
     const hex = await server.get(`/v1/spots/${spot.hexId}/forecast`, key);
     expect(hex.headers.get("etag")).toBe(later.headers.get("etag"));
+  });
+
+  test("compressed for clients that accept it: brotli, then gzip; each encoding its own ETag; Vary: Accept-Encoding", async () => {
+    const url = `${server.url}/v1/spots/${spot.id}/forecast`;
+    // `decompress: false`: the bytes as sent (Bun's fetch would otherwise decode them).
+    const raw = (acceptEncoding: string, extra: Record<string, string> = {}) =>
+      fetch(url, { headers: { "X-API-Key": key, "Accept-Encoding": acceptEncoding, ...extra }, decompress: false });
+    const identity = await raw("identity");
+    const plain = await identity.text();
+    expect(identity.headers.get("content-encoding")).toBeNull();
+    const cases: [string, string | null][] = [
+      ["gzip", "gzip"],
+      ["gzip, deflate, br", "br"],
+      ["br;q=0, gzip", "gzip"],
+      ["*", "gzip"],
+      ["deflate", null],
+      ["gzip;q=0", null],
+    ];
+    const etags = new Set<string>([identity.headers.get("etag")!]);
+    for (const [accept, expected] of cases) {
+      const res = await raw(accept);
+      expect([accept, res.headers.get("content-encoding")]).toEqual([accept, expected]);
+      expect(res.headers.get("vary")).toContain("Accept-Encoding");
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      const decoded = expected === "br" ? brotliDecompressSync(bytes).toString() : expected === "gzip" ? gunzipSync(bytes).toString() : new TextDecoder().decode(bytes);
+      expect(decoded).toBe(plain);
+      if (expected) expect(bytes.byteLength).toBeLessThan(plain.length / 4);
+      etags.add(res.headers.get("etag")!);
+      const again = await raw(accept, { "If-None-Match": res.headers.get("etag")! });
+      expect(again.status).toBe(304);
+    }
+    expect(etags.size).toBe(3);
+    // An ETag of one encoding does not validate another.
+    const gzipTag = (await raw("gzip")).headers.get("etag")!;
+    expect((await raw("br", { "If-None-Match": gzipTag })).status).toBe(200);
   });
 });

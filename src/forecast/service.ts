@@ -12,6 +12,7 @@ import { isoUtc } from "./document";
 import { changeCheck } from "../db/changes";
 import { readDocument } from "./store";
 import { ATTRIBUTION } from "./types";
+import { Lru } from "../core/lru";
 
 export interface ServedForecast {
   /** The ForecastResponse JSON, serialized. */
@@ -22,38 +23,6 @@ export interface ServedForecast {
 }
 
 const HOUR_MS = 3_600_000;
-
-/** A Map-based LRU bounded by the summed size of its values. */
-class Lru<V> {
-  private readonly map = new Map<string, { value: V; size: number }>();
-  private total = 0;
-  constructor(private readonly capacity: number) {}
-  get(key: string): V | undefined {
-    const hit = this.map.get(key);
-    if (!hit) return undefined;
-    this.map.delete(key);
-    this.map.set(key, hit);
-    return hit.value;
-  }
-  set(key: string, value: V, size: number): void {
-    const old = this.map.get(key);
-    if (old) {
-      this.total -= old.size;
-      this.map.delete(key);
-    }
-    this.map.set(key, { value, size });
-    this.total += size;
-    for (const [k, v] of this.map) {
-      if (this.total <= this.capacity || this.map.size === 1) break;
-      this.map.delete(k);
-      this.total -= v.size;
-    }
-  }
-  clear(): void {
-    this.map.clear();
-    this.total = 0;
-  }
-}
 
 /** A stored document split into JSON fragments that are joined per window. */
 interface PreparedDocument {

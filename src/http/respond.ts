@@ -11,7 +11,7 @@ import { ApiError } from "../core/errors";
 
 export const CORS_EXPOSE = "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy, Retry-After, ETag";
 
-const JSON_TYPE = "application/json; charset=utf-8";
+export const JSON_TYPE = "application/json; charset=utf-8";
 
 type HeaderRecord = Record<string, string>;
 
@@ -40,7 +40,7 @@ export function headersFor(req: Request, extra?: HeaderRecord): ResponseHeaders 
 const NO_HEADERS: ResponseHeaders = { own: {} };
 
 /** `type` is the Content-Type, when there is a body. */
-export function respond(body: string | null, status: number, { shared, own }: ResponseHeaders = NO_HEADERS, type?: string): Response {
+export function respond(body: string | Uint8Array | null, status: number, { shared, own }: ResponseHeaders = NO_HEADERS, type?: string): Response {
   if (!shared) return new Response(body, { status, headers: type ? { "Content-Type": type, ...own } : own });
   const res = new Response(body, { status, headers: shared });
   const target = res.headers;

@@ -13,7 +13,8 @@ import { log } from "../core/log";
 import { parseDaysParams, parseNearbyParams, parseSearchParams } from "../core/params";
 import { principalOf } from "./gate";
 import { openApiRoute, operationDoc } from "./openapi";
-import { errorResponse, headersFor, internalError, json, respond } from "./respond";
+import { errorResponse, headersFor, internalError, json, JSON_TYPE, respond } from "./respond";
+import { acceptedEncoding, compressedOnce, encodedEtag } from "./compress";
 import { daysQuery, idParams, nearbyQuery, searchQuery } from "./schemas";
 
 /** The path of a request the gate let through (its URL is canonical: see http/target.ts). */
@@ -85,9 +86,13 @@ export function createKeyedRoutes(app: App) {
       ({ params, request }) => {
         const { days } = parseDaysParams(queryOf(request));
         const served = app.forecasts.get(params.id, days);
-        const headers = headersFor(request, { ETag: served.etag, "Cache-Control": `private, max-age=${served.maxAgeSeconds}`, Vary: "X-API-Key, Authorization" });
-        if (request.headers.get("if-none-match") === served.etag) return respond(null, 304, headers);
-        return json(served.body, 200, headers);
+        const encoding = acceptedEncoding(request.headers.get("accept-encoding"));
+        const etag = encodedEtag(served.etag, encoding);
+        const headers = headersFor(request, { ETag: etag, "Cache-Control": `private, max-age=${served.maxAgeSeconds}`, Vary: "X-API-Key, Authorization, Accept-Encoding" });
+        if (request.headers.get("if-none-match") === etag) return respond(null, 304, headers);
+        if (encoding === null) return json(served.body, 200, headers);
+        headers.own["Content-Encoding"] = encoding;
+        return respond(compressedOnce(served.etag, encoding, served.body), 200, headers, JSON_TYPE);
       },
       {
         params: idParams,
