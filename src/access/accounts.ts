@@ -140,6 +140,11 @@ export function credentialsOf(db: Db, email: string): { id: number; passwordHash
   return db.select({ id: accounts.id, passwordHash: accounts.passwordHash, disabled: accounts.disabled }).from(accounts).where(eq(accounts.email, email.trim().toLowerCase())).get() ?? null;
 }
 
+/** The limits set on the account itself (null = the plan's default). */
+export function customLimitsOf(db: Db, id: number): { dailyLimit: number | null; minuteLimit: number | null; maxKeys: number | null } | null {
+  return db.select({ dailyLimit: accounts.dailyLimit, minuteLimit: accounts.minuteLimit, maxKeys: accounts.maxKeys }).from(accounts).where(eq(accounts.id, id)).get() ?? null;
+}
+
 export function accountById(db: Db, id: number): AccountView | null {
   const row = db.select().from(accounts).where(eq(accounts.id, id)).get();
   return row ? toAccountView(db, row) : null;
@@ -202,6 +207,11 @@ export function revokeKey(db: Db, clock: Clock, keyId: string): KeyView {
   db.update(apiKeys).set({ revokedAt }).where(eq(apiKeys.id, keyId)).run();
   const account = db.select().from(accounts).where(eq(accounts.id, row.accountId)).get()!;
   return toKeyView({ ...row, revokedAt }, account);
+}
+
+export function keyById(db: Db, keyId: string): (KeyView & { accountId: number }) | null {
+  const row = db.select({ key: apiKeys, account: accounts }).from(apiKeys).innerJoin(accounts, eq(apiKeys.accountId, accounts.id)).where(eq(apiKeys.id, keyId)).get();
+  return row ? { ...toKeyView(row.key, row.account), accountId: row.account.id } : null;
 }
 
 export function listKeys(db: Db, email: string): KeyView[] {

@@ -6,21 +6,28 @@ import { startForecastJobs } from "../forecast/jobs";
 import { startTideJobs } from "../tides/jobs";
 import { intFlag, noExtraPositionals, parse } from "./args";
 
-export const SERVE_HELP = `Usage: surfcast serve [--port N] [--host H] [--no-scheduler]
+export const SERVE_HELP = `Usage: surfcast serve [--port N] [--host H] [--no-scheduler] [--no-console]
 
-Starts the API (/v1, /mcp, /openapi.json, /healthz) on http://HOST:PORT.
+Starts the API (/v1, /mcp, /openapi.json, /healthz) and the developer console (/console) on http://HOST:PORT.
   --port N          port to listen on (env PORT, default 8080; 0 picks a free port)
   --host H          address to bind (env HOST, default 0.0.0.0)
   --no-scheduler    do not run the twice-daily forecast refresh or the daily tide job
+  --no-console      do not serve the developer console (env SURFCAST_CONSOLE=off)
 SIGTERM or SIGINT stops accepting connections, finishes in-flight requests, flushes usage and exits 0.`;
 
 /** Usage counts are flushed this often (the crash-loss bound: a kill -9 loses at most this much). */
 const FLUSH_MS = 500;
 
 export function parseServeArgs(argv: string[]) {
-  const { values, positionals } = parse(argv, { port: { type: "string" }, host: { type: "string" }, "no-scheduler": { type: "boolean" } }, SERVE_HELP);
+  const { values, positionals } = parse(argv, { port: { type: "string" }, host: { type: "string" }, "no-scheduler": { type: "boolean" }, "no-console": { type: "boolean" } }, SERVE_HELP);
   noExtraPositionals(positionals, 0, SERVE_HELP);
-  return { help: values.help === true, port: intFlag(values.port, "--port"), host: values.host, scheduler: values["no-scheduler"] ? false : undefined };
+  return {
+    help: values.help === true,
+    port: intFlag(values.port, "--port"),
+    host: values.host,
+    scheduler: values["no-scheduler"] ? false : undefined,
+    console: values["no-console"] ? false : undefined,
+  };
 }
 
 export async function runServe(app: App): Promise<number> {
@@ -38,7 +45,7 @@ export async function runServe(app: App): Promise<number> {
     }
   }, FLUSH_MS);
   const shown = config.host === "0.0.0.0" ? "localhost" : config.host;
-  log.info(`surfcast listening on http://${shown}:${server.port}`, { dataDir: config.dataDir, scheduler: config.scheduler });
+  log.info(`surfcast listening on http://${shown}:${server.port}`, { dataDir: config.dataDir, scheduler: config.scheduler, console: config.console ? `${config.publicUrl}/console` : "off" });
   console.log(`Surfcast is serving on http://${shown}:${server.port} (data in ${config.dataDir})`);
 
   return new Promise<number>((resolve) => {

@@ -8,14 +8,14 @@ import type { App } from "../app";
 import { DAY_MS, utcDay } from "../core/clock";
 import { UserError } from "../core/errors";
 import { log } from "../core/log";
-import { accountById, createKey, credentialsOf, findAccount, listAccountsPage, listKeys, revokeKey, setAccountDisabled, setAccountPlan, type AccountView, type CustomLimits, type KeyView } from "../access/accounts";
+import { accountById, createKey, credentialsOf, customLimitsOf, findAccount, keyById, listAccountsPage, listKeys, revokeKey, setAccountDisabled, setAccountPlan, type AccountView, type CustomLimits, type KeyView } from "../access/accounts";
 import { ENDPOINTS, type UsageDay } from "../access/meter";
 import { PLAN_DEFAULTS } from "../access/plans";
 import type { Principal } from "../access/registry";
 import { dayTotalsByAccount, dayTotalsByKey, lastUsedDays } from "../access/usage-summary";
-import { issueInvitation, type Invitation, type InviteRequest } from "./invitations";
+import { issueInvitation, setPassword, type Invitation, type InviteRequest } from "./invitations";
 import { mailInvitation } from "./mailer";
-import { verifyPassword } from "./secrets";
+import { hashPassword, passwordProblem, verifyPassword } from "./secrets";
 import { startSession } from "./sessions";
 import { FailureThrottle } from "./throttle";
 
@@ -76,6 +76,26 @@ export class ConsoleService {
 
   findAccount(email: string): AccountView | null {
     return findAccount(this.app.db, email);
+  }
+
+  /**
+   * Changes the password after checking the current one; every session of the account ends and a new one
+   * starts for the caller. Failures count toward the sign-in throttle like a failed sign-in.
+   */
+  async changePassword(accountId: number, current: string, next: string, address: string): Promise<{ token: string } | { problem: string }> {
+    const account = this.account(accountId);
+    const now = this.app.clock.now();
+    if (this.failedByEmail.retryAfter(account.email, now) > 0) return { problem: "Too many failed attempts. Try again later." };
+    const weak = passwordProblem(next);
+    if (weak) return { problem: weak };
+    if (!(await verifyPassword(current, credentialsOf(this.app.db, account.email)?.passwordHash ?? null))) {
+      this.failedByEmail.fail(account.email, now);
+      this.failedByAddress.fail(address, now);
+      return { problem: "The current password is wrong." };
+    }
+    setPassword(this.app.db, accountId, await hashPassword(next));
+    log.info("console password changed", { account: accountId });
+    return { token: startSession(this.app.db, this.app.clock, accountId) };
   }
 
   account(accountId: number): AccountView {
@@ -173,6 +193,19 @@ export class ConsoleService {
     const mailProblem = this.app.config.smtpUrl ? await mailInvitation(this.app.config, invitation) : null;
     log.info("console invitation issued", { account: invitation.account.id, emailed: this.app.config.smtpUrl ? mailProblem === null : undefined });
     return { invitation, mailProblem };
+  }
+
+  accountExists(accountId: number): boolean {
+    return accountById(this.app.db, accountId) !== null;
+  }
+
+  /** Any account's key by id (operators). */
+  anyKey(keyId: string): (KeyView & { accountId: number }) | null {
+    return keyById(this.app.db, keyId);
+  }
+
+  customLimits(accountId: number) {
+    return customLimitsOf(this.app.db, accountId) ?? { dailyLimit: null, minuteLimit: null, maxKeys: null };
   }
 
   setPlan(accountId: number, plan: string, limits: CustomLimits): AccountView {
