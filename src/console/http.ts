@@ -13,7 +13,7 @@ import { UserError } from "../core/errors";
 import { log } from "../core/log";
 import type { CustomLimits } from "../access/accounts";
 import { CLIENT_SCRIPT } from "./assets/client";
-import { STYLE } from "./assets/style";
+import { FAVICON, STYLE } from "./assets/style";
 import { inspectLink, redeemLink } from "./invitations";
 import { endSession, findSession, startSession, ABSOLUTE_MS, type Session } from "./sessions";
 import { randomToken } from "./secrets";
@@ -95,6 +95,7 @@ export function createConsoleHandler(app: App): ConsoleHandler {
   const assets = new Map([
     ["/console/assets/console.css", { body: STYLE, type: "text/css; charset=utf-8" }],
     ["/console/assets/console.js", { body: CLIENT_SCRIPT, type: "text/javascript; charset=utf-8" }],
+    ["/console/assets/favicon.svg", { body: FAVICON, type: "image/svg+xml" }],
   ]);
 
   const cookie = (name: string, value: string, maxAgeSeconds: number) =>

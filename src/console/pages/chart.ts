@@ -57,11 +57,13 @@ export function usageChart(usage: UsageTable, label: string): string {
     (endpoint, e) => html`<li><svg width="12" height="12" aria-hidden="true" focusable="false"><rect width="12" height="12" fill="${endpointColor(e)}"/></svg>${endpoint}</li>`,
   );
   return html`<figure class="chart card">
+<div class="plot" tabindex="0" role="region" aria-label="Chart (scrolls sideways on small screens)">
 <svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="chart-title" preserveAspectRatio="xMidYMid meet">
 <title id="chart-title">${label}</title>
 !${grid}
 !${bars}
 </svg>
+</div>
 !${usage.endpoints.length > 0 ? html`<ul class="legend" aria-label="Endpoints">!${legend}</ul>` : html`<p class="muted">No requests in the last 30 days.</p>`}
 </figure>`;
 }

@@ -55,6 +55,7 @@ export function page(options: PageOptions, body: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} &middot; Surfcast console</title>
+<link rel="icon" href="/console/assets/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/console/assets/console.css?v=${assetVersion}">
 <script src="/console/assets/console.js?v=${assetVersion}" defer></script>
 </head>
@@ -71,9 +72,9 @@ export function page(options: PageOptions, body: string): string {
 </html>`;
 }
 
-/** A code block with a copy button (shown by the script; the text stays selectable without it). */
-export function copyBlock(id: string, text: string, label: string): string {
-  return html`<div class="copyable"><button type="button" class="copy secondary" data-copy="${id}" hidden aria-label="Copy ${label}">Copy</button><span id="${id}-status" class="muted" role="status"></span><pre id="${id}" tabindex="0" aria-label="${label}"><code>${text}</code></pre></div>`;
+/** A code block with a copy button; `wrap` for one long line (a link, a snippet) rather than code (shown by the script; the text stays selectable without it). */
+export function copyBlock(id: string, text: string, label: string, wrap = false): string {
+  return html`<div class="copyable"><button type="button" class="copy secondary" data-copy="${id}" hidden aria-label="Copy ${label}">Copy</button><span id="${id}-status" class="muted" role="status"></span><pre id="${id}"!${wrap ? ' class="wrap"' : ""} tabindex="0" aria-label="${label}"><code>${text}</code></pre></div>`;
 }
 
 export function formatNumber(n: number): string {

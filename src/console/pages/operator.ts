@@ -114,7 +114,7 @@ export function invitationPage(p: OwnerPage, o: { invitation: Invitation; mailPr
     { title: invitation.kind === "invitation" ? "Invitation created" : "Set-password link created", viewer: p.viewer, section: "admin", assetVersion: p.assetVersion },
     html`<div class="card">
 <p>${invitation.created ? "New account" : "Account"} <a href="/console/admin/accounts/${invitation.account.id}">${invitation.account.email}</a> (${invitation.account.plan}). The link works once and expires ${formatDay(invitation.expiresAt)}.</p>
-!${copyBlock("invite-link", invitation.url, "invitation link")}
+!${copyBlock("invite-link", invitation.url, "invitation link", true)}
 <p>${delivery}</p>
 </div>
 <p><a href="/console/admin">&larr; All accounts</a></p>`,

@@ -17,7 +17,7 @@ export interface OwnerPage {
 const PLACEHOLDER = "YOUR_API_KEY";
 
 export function attributionSnippet(publicUrl: string): string {
-  return `<p>Surf data by <a href="${publicUrl}">Surfcast</a> &middot; weather data by <a href="https://open-meteo.com/">Open-Meteo.com</a> (CC BY 4.0)</p>`;
+  return `<p>Surf data by <a href="${publicUrl}">Surfcast</a> · weather data by <a href="https://open-meteo.com/">Open-Meteo.com</a> (CC BY 4.0)</p>`;
 }
 
 export function quickStart(publicUrl: string): { curl: string; claudeDesktop: string; cursor: string; vscode: string } {
@@ -31,7 +31,8 @@ export function quickStart(publicUrl: string): { curl: string; claudeDesktop: st
     `curl ${h} "${publicUrl}/v1/usage"`,
   ].join("\n");
   const mcp = `${publicUrl}/mcp`;
-  const json = (value: unknown) => JSON.stringify(value, null, 2);
+  // Two-space JSON with arrays of plain values on one line, as people write these files.
+  const json = (value: unknown) => JSON.stringify(value, null, 2).replace(/\[\n\s*("[^\n]*"|[\d.]+|true|false)(,\n\s*("[^\n]*"|[\d.]+|true|false))*\n\s*\]/g, (list) => JSON.stringify(JSON.parse(list)).replace(/","/g, '", "'));
   return {
     curl,
     claudeDesktop: json({
@@ -75,27 +76,29 @@ export function overviewPage(p: OwnerPage, o: Overview): string {
 </div>
 <h2>Today's requests</h2>
 <div class="card">
-<p>${formatNumber(o.todayTotal)} requests so far today (UTC), across all keys. Each key has its own daily limit.</p>
+<p>${formatNumber(o.todayTotal)} request${o.todayTotal === 1 ? "" : "s"} so far today (UTC), across all keys. Each key has its own daily limit.</p>
 !${todayMeters(o.keys, account.dailyLimit)}
 </div>
 !${o.attributionRequired
   ? html`<h2>Attribution</h2>
 <div class="card"><p>Your plan requires a visible link to the service wherever you show its data. Paste this into your page:</p>
-!${copyBlock("attribution", attributionSnippet(p.publicUrl), "attribution snippet")}</div>`
+!${copyBlock("attribution", attributionSnippet(p.publicUrl), "attribution snippet", true)}</div>`
   : ""}
 <h2>Quick start</h2>
 <div class="card">
 <p>Base URL: <code>${p.publicUrl}</code>. Send your key in the <code>X-API-Key</code> header (or <code>Authorization: Bearer</code>). Replace <code>${PLACEHOLDER}</code> with a key from the <a href="/console/keys">Keys</a> page and <code>SPOT_ID</code> with an <code>id</code> from a search.</p>
 !${copyBlock("curl", qs.curl, "curl examples")}
-<h3>MCP: Claude Desktop</h3>
+<h3>MCP clients</h3>
+<p>The same data as MCP tools at <code>${p.publicUrl}/mcp</code>, with the same key header.</p>
+<details class="config"><summary>Claude Desktop</summary>
 <p class="muted">In <code>claude_desktop_config.json</code>, through the <code>mcp-remote</code> bridge (Claude Desktop cannot send a header itself).</p>
-!${copyBlock("mcp-claude", qs.claudeDesktop, "Claude Desktop configuration")}
-<h3>MCP: Cursor</h3>
+!${copyBlock("mcp-claude", qs.claudeDesktop, "Claude Desktop configuration")}</details>
+<details class="config"><summary>Cursor</summary>
 <p class="muted">In <code>~/.cursor/mcp.json</code>.</p>
-!${copyBlock("mcp-cursor", qs.cursor, "Cursor configuration")}
-<h3>MCP: VS Code</h3>
+!${copyBlock("mcp-cursor", qs.cursor, "Cursor configuration")}</details>
+<details class="config"><summary>VS Code</summary>
 <p class="muted">In <code>.vscode/mcp.json</code>; VS Code asks for the key once and stores it.</p>
-!${copyBlock("mcp-vscode", qs.vscode, "VS Code configuration")}
+!${copyBlock("mcp-vscode", qs.vscode, "VS Code configuration")}</details>
 </div>`,
   );
 }
@@ -170,7 +173,7 @@ export function usagePage(p: OwnerPage, o: { usage: UsageTable; keys: ConsoleKey
   <div><label for="key">Key</label><select id="key" name="key" data-autosubmit>!${options}</select></div>
   <button type="submit" class="secondary">Show</button>
 </form>
-<p>${formatNumber(usage.total)} requests in the last 30 UTC days (${scope}). The same figures as <code>GET /v1/usage</code>; <code>/v1/usage</code> itself is not counted.</p>
+<p>${formatNumber(usage.total)} request${usage.total === 1 ? "" : "s"} in the last 30 UTC days (${scope}). The same figures as <code>GET /v1/usage</code>; <code>/v1/usage</code> itself is not counted.</p>
 !${usageChart(usage, `Requests per UTC day over the last 30 days, ${scope}, stacked by endpoint`)}
 <p><a class="button secondary" href="${csv}" download>Download CSV</a></p>
 <div class="table-wrap" role="region" aria-label="Requests per day" tabindex="0">
