@@ -4,7 +4,7 @@ SOURCES := $(shell find src scripts drizzle -type f 2>/dev/null) package.json
 SPOTS_SOURCE ?= ../shared/data/spots/surfspots.json
 export SPOTS_SOURCE
 
-.PHONY: install build run test bench typecheck clean
+.PHONY: install build run test bench typecheck clean chromium
 
 install: node_modules/.installed
 
@@ -23,8 +23,15 @@ run: build
 typecheck: node_modules/.installed
 	node_modules/.bin/tsc -p tsconfig.json
 
-test: build typecheck
+test: build typecheck chromium
 	$(BUN) scripts/test.ts
+
+# The console's browser tests drive Debian's chromium; install it when missing (as root, or through sudo).
+CHROMIUM ?= /usr/bin/chromium
+chromium:
+	@test -x $(CHROMIUM) || { echo "installing chromium for the browser tests"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium; }
 
 bench: build
 	$(BUN) bench/run.ts
