@@ -2,7 +2,7 @@
  * Accounts and keys as the operator console manages them. The server picks changes up through the key
  * registry's change detection (see registry.ts), so no restart is needed.
  */
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "../db";
 import { accounts, apiKeys, consoleSessions } from "../db/schema";
 import { UserError } from "../core/errors";
@@ -70,14 +70,14 @@ function activeKeyCount(db: Db, accountId: number): number {
     .get()!.n;
 }
 
-function toAccountView(db: Db, row: typeof accounts.$inferSelect): AccountView {
+function toAccountView(db: Db, row: typeof accounts.$inferSelect, activeKeys = activeKeyCount(db, row.id)): AccountView {
   return {
     id: row.id,
     email: row.email,
     plan: row.plan as PlanName,
     ...effectiveLimits(row),
     disabled: row.disabled,
-    activeKeys: activeKeyCount(db, row.id),
+    activeKeys,
     createdAt: new Date(row.createdAt).toISOString(),
     admin: row.admin,
   };
@@ -165,7 +165,16 @@ export function listAccountsPage(db: Db, options: { query?: string; offset: numb
   const matching = pattern ? sql`${accounts.email} like ${pattern} escape '\\'` : undefined;
   const total = db.select({ n: sql<number>`count(*)` }).from(accounts).where(matching).get()!.n;
   const rows = db.select().from(accounts).where(matching).orderBy(asc(accounts.email)).limit(options.limit).offset(options.offset).all();
-  return { accounts: rows.map((row) => toAccountView(db, row)), total };
+  const counts = new Map(
+    db
+      .select({ accountId: apiKeys.accountId, n: sql<number>`count(*)` })
+      .from(apiKeys)
+      .where(and(inArray(apiKeys.accountId, rows.map((r) => r.id)), isNull(apiKeys.revokedAt)))
+      .groupBy(apiKeys.accountId)
+      .all()
+      .map((c) => [c.accountId, c.n]),
+  );
+  return { accounts: rows.map((row) => toAccountView(db, row, counts.get(row.id) ?? 0)), total };
 }
 
 export function createKey(db: Db, clock: Clock, email: string, name: string): KeyView & { key: string } {

@@ -2,7 +2,7 @@
  * Usage read for the console, from the same counters the meter writes and GET /v1/usage reports. Callers flush
  * the meter first (the console does on each page), so stored counts are the whole truth.
  */
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, sql } from "drizzle-orm";
 import type { Db } from "../db";
 import { apiKeys, usageCounters } from "../db/schema";
 
@@ -41,4 +41,15 @@ export function dayTotalsByAccount(db: Db, accountIds: number[], day: string): M
     .groupBy(apiKeys.accountId)
     .all();
   return new Map(rows.map((r) => [r.accountId, r.n]));
+}
+
+/** Counts per UTC day and endpoint from `firstDay` on, summed over the given keys. */
+export function countsByDay(db: Db, keyIds: string[], firstDay: string): { day: string; endpoint: string; n: number }[] {
+  if (keyIds.length === 0) return [];
+  return db
+    .select({ day: usageCounters.day, endpoint: usageCounters.endpoint, n: sql<number>`sum(${usageCounters.count})` })
+    .from(usageCounters)
+    .where(and(inArray(usageCounters.keyId, keyIds), gte(usageCounters.day, firstDay)))
+    .groupBy(usageCounters.day, usageCounters.endpoint)
+    .all();
 }

@@ -198,7 +198,6 @@ export function createConsoleHandler(app: App): ConsoleHandler {
     const [first, second, third] = parts;
     if (first === "overview" && !second && !form) return html(ctx, overviewPage(ownerPage(ctx), service.overview(accountId)));
     if (first === "keys" && !second) {
-      const account = service.account(accountId);
       const show = (extra: { created?: { key: string; name: string }; error?: string; name?: string }, status = 200) => {
         const fresh = service.account(accountId);
         return html(ctx, keysPage(ownerPage(ctx, extra), { keys: service.keys(accountId), activeKeys: fresh.activeKeys, maxKeys: fresh.maxKeys, plan: fresh.plan, created: extra.created, name: extra.name }), status);
@@ -206,7 +205,7 @@ export function createConsoleHandler(app: App): ConsoleHandler {
       if (!form) return show({});
       const name = form.get("name") ?? "";
       try {
-        const { key, view } = service.createKey(account.id, name);
+        const { key, view } = service.createKey(accountId, name);
         return show({ created: { key, name: view.name } }, 201);
       } catch (err) {
         if (err instanceof UserError) return show({ error: err.message, name }, 400);
@@ -222,7 +221,7 @@ export function createConsoleHandler(app: App): ConsoleHandler {
     }
     if ((first === "usage" || first === "usage.csv") && !second && !form) {
       const requested = ctx.url.searchParams.get("key") || null;
-      const keys = service.keys(accountId);
+      const keys = service.keyList(accountId);
       if (requested !== null && !keys.some((k) => k.id === requested)) return null;
       const usage = service.usage(accountId, requested);
       if (first === "usage.csv") {

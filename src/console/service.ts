@@ -11,8 +11,7 @@ import { log } from "../core/log";
 import { accountById, createKey, credentialsOf, customLimitsOf, findAccount, keyById, listAccountsPage, listKeys, revokeKey, setAccountDisabled, setAccountPlan, type AccountView, type CustomLimits, type KeyView } from "../access/accounts";
 import { ENDPOINTS, type UsageDay } from "../access/meter";
 import { PLAN_DEFAULTS } from "../access/plans";
-import type { Principal } from "../access/registry";
-import { dayTotalsByAccount, dayTotalsByKey, lastUsedDays } from "../access/usage-summary";
+import { countsByDay, dayTotalsByAccount, dayTotalsByKey, lastUsedDays } from "../access/usage-summary";
 import { issueInvitation, setPassword, type Invitation, type InviteRequest } from "./invitations";
 import { mailInvitation } from "./mailer";
 import { hashPassword, passwordProblem, verifyPassword } from "./secrets";
@@ -104,10 +103,6 @@ export class ConsoleService {
     return account;
   }
 
-  private principal(account: AccountView, keyId: string): Principal {
-    return { keyId, accountId: account.id, plan: account.plan, dailyLimit: account.dailyLimit, minuteLimit: account.minuteLimit };
-  }
-
   keys(accountId: number): ConsoleKey[] {
     const account = this.account(accountId);
     this.app.meter.flush();
@@ -116,6 +111,11 @@ export class ConsoleService {
     const lastUsed = lastUsedDays(this.app.db, ids);
     const today = dayTotalsByKey(this.app.db, ids, utcDay(this.app.clock.now()));
     return keys.map((k) => ({ ...k, lastUsed: lastUsed.get(k.id) ?? null, today: today.get(k.id) ?? 0 }));
+  }
+
+  /** The account's keys without usage figures (the usage page's key choice). */
+  keyList(accountId: number): KeyView[] {
+    return listKeys(this.app.db, this.account(accountId).email);
   }
 
   overview(accountId: number): Overview {
@@ -158,23 +158,33 @@ export class ConsoleService {
   }
 
   /**
-   * Daily totals per endpoint over the last 30 UTC days, for one of the account's keys or all of them. The
-   * meter's own report per key (what GET /v1/usage returns), summed.
+   * Daily totals per endpoint over the last 30 UTC days, for one of the account's keys or all of them: the
+   * counters GET /v1/usage reports (meter.report), read after a flush and summed over the keys in one query.
    */
   usage(accountId: number, keyId: string | null): UsageTable {
     const account = this.account(accountId);
-    const keys = listKeys(this.app.db, account.email).filter((k) => keyId === null || k.id === keyId);
-    const reports = keys.map((k) => this.app.meter.report(this.principal(account, k.id)));
-    const days: UsageDay[] = [];
+    this.app.meter.flush();
+    const keyIds = listKeys(this.app.db, account.email)
+      .filter((k) => keyId === null || k.id === keyId)
+      .map((k) => k.id);
     const now = this.app.clock.now();
-    for (let i = 0; i < 30; i++) {
-      const byEndpoint: Record<string, number> = {};
-      for (const report of reports) for (const [e, n] of Object.entries(report.days[i]!.byEndpoint)) byEndpoint[e] = (byEndpoint[e] ?? 0) + n;
-      const total = reports.reduce((n, r) => n + r.days[i]!.total, 0);
-      days.push({ date: utcDay(now - (29 - i) * DAY_MS), total, byEndpoint });
+    const days: UsageDay[] = [];
+    const byDate = new Map<string, UsageDay>();
+    for (let i = 29; i >= 0; i--) {
+      const day: UsageDay = { date: utcDay(now - i * DAY_MS), total: 0, byEndpoint: {} };
+      days.push(day);
+      byDate.set(day.date, day);
     }
-    const used = new Set(days.flatMap((d) => Object.keys(d.byEndpoint).filter((e) => d.byEndpoint[e]! > 0)));
-    const endpoints = [...ENDPOINTS.filter((e) => used.has(e)), ...[...used].filter((e) => !(ENDPOINTS as readonly string[]).includes(e)).sort()];
+    const used = new Set<string>();
+    for (const { day, endpoint, n } of countsByDay(this.app.db, keyIds, days[0]!.date)) {
+      const target = byDate.get(day);
+      if (!target || n === 0) continue;
+      target.total += n;
+      target.byEndpoint[endpoint] = (target.byEndpoint[endpoint] ?? 0) + n;
+      used.add(endpoint);
+    }
+    const known = ENDPOINTS as readonly string[];
+    const endpoints = [...ENDPOINTS.filter((e) => used.has(e)), ...[...used].filter((e) => !known.includes(e)).sort()];
     return { endpoints, days, total: days.reduce((n, d) => n + d.total, 0) };
   }
 

@@ -157,7 +157,7 @@ export function revokeConfirmPage(p: OwnerPage, key: KeyView, action: string, ba
   );
 }
 
-export function usagePage(p: OwnerPage, o: { usage: UsageTable; keys: ConsoleKey[]; keyId: string | null }): string {
+export function usagePage(p: OwnerPage, o: { usage: UsageTable; keys: KeyView[]; keyId: string | null }): string {
   const { usage } = o;
   const selected = o.keys.find((k) => k.id === o.keyId);
   const scope = selected ? `key "${selected.name}"` : "all keys";
