@@ -36,7 +36,7 @@ describe("failed sign-in throttle (pure)", () => {
     for (const at of [0, 1, 2]) t.fail("k", at);
     t.forget("k");
     expect(t.retryAfter("k", 3)).toBe(0);
-  });
+  }, 30_000);
 });
 
 describe("invitations, passwords, sessions", () => {
@@ -60,7 +60,7 @@ describe("invitations, passwords, sessions", () => {
     expect(stored.password_hash).toStartWith("$argon2id$");
     expect(app.db.$client.query("select count(*) n from invitations where token_hash = ?").get(token)).toEqual({ n: 0 });
     expect(inspectLink(app.db, clock, "nonsense")).toEqual({ ok: false, problem: "unknown" });
-  });
+  }, 30_000);
 
   test("an existing account gets a set-password link; a newer link replaces older ones; links expire after 7 days", async () => {
     createAccount(app.db, clock, "old@example.com", "pro");
@@ -71,14 +71,14 @@ describe("invitations, passwords, sessions", () => {
     clock.advance(7 * 86_400_000);
     expect(inspectLink(app.db, clock, tokenOf(second.url))).toEqual({ ok: false, problem: "expired" });
     expect(() => issueInvitation(app.db, clock, "http://x", { email: "nobody@example.com" })).toThrow("--plan is required");
-  });
+  }, 30_000);
 
   test("sign-in: unknown e-mail and wrong password answer alike; success starts a session", async () => {
     expect(await service.signIn("nobody@example.com", PASSWORD, "10.0.0.1")).toEqual({ problem: "invalid" });
     expect(await service.signIn("new@example.com", "wrong password!", "10.0.0.1")).toEqual({ problem: "invalid" });
     const ok = await service.signIn(" NEW@example.com ", PASSWORD, "10.0.0.1");
     expect("token" in ok && findSession(app.db, clock, ok.token)?.email).toBe("new@example.com");
-  });
+  }, 30_000);
 
   test("sign-in is throttled per e-mail and per address after 10 failures in 15 minutes", async () => {
     for (let i = 0; i < 10; i++) await service.signIn("new@example.com", "wrong password!", `10.1.0.${i}`);
@@ -87,7 +87,7 @@ describe("invitations, passwords, sessions", () => {
     expect(await service.signIn("old@example.com", PASSWORD, "10.3.0.1")).toMatchObject({ problem: "throttled" });
     clock.advance(15 * 60_000 + 1);
     expect(await service.signIn("new@example.com", PASSWORD, "10.2.0.1")).toHaveProperty("token");
-  });
+  }, 30_000);
 
   test("sessions end after 7 idle days, after 30 days, on a password change and on disable", async () => {
     const id = (await service.signIn("new@example.com", PASSWORD, "10.9.0.1")) as { accountId: number };
@@ -120,7 +120,7 @@ describe("invitations, passwords, sessions", () => {
     expect(await service.signIn("new@example.com", "another long password", "10.9.0.2")).toEqual({ problem: "invalid" });
     expect(inspectLink(app.db, clock, tokenOf(issueInvitation(app.db, clock, "http://x", { email: "new@example.com" }).url))).toEqual({ ok: false, problem: "disabled" });
     setAccountDisabled(app.db, "new@example.com", false);
-  });
+  }, 30_000);
 });
 
 describe("CLI: accounts invite, admins create (compiled binary)", () => {
@@ -161,5 +161,5 @@ describe("CLI: accounts invite, admins create (compiled binary)", () => {
     } finally {
       await sink.close();
     }
-  });
+  }, 30_000);
 });

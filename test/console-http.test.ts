@@ -14,7 +14,7 @@ let server: TestServer;
 
 beforeAll(async () => {
   server = await startTestServer();
-});
+}, 30_000);
 afterAll(() => server.close());
 
 /** Invites `email` (as the CLI would), follows the link and sets the password: a signed-in client. */
@@ -57,7 +57,7 @@ describe("pages", () => {
     expect((await client.get("/console/assets/console.js")).headers.get("content-type")).toStartWith("text/javascript");
     expect((await client.get("/console/overview")).location).toBe("/console/sign-in");
     expect((await client.get("/consoles")).status).toBe(404); // not the console: the API's JSON 404
-  });
+  }, 30_000);
 
   test("--no-console / SURFCAST_CONSOLE=off: /console is the API's 404", async () => {
     const off = await startTestServer({ env: { SURFCAST_CONSOLE: "off" } });
@@ -68,7 +68,7 @@ describe("pages", () => {
     } finally {
       await off.close();
     }
-  });
+  }, 30_000);
 });
 
 describe("owner: keys and usage against /v1", () => {
@@ -113,7 +113,7 @@ describe("owner: keys and usage against /v1", () => {
     const revoked = await client.post(`/console/keys/${keyId}/revoke`, {});
     expect(revoked.location).toBe("/console/keys?notice=revoked");
     expect((await server.get("/v1/spots?q=pipeline", key)).status).toBe(401);
-  });
+  }, 30_000);
 
   test("key names: 1..64 characters, unique among active keys; the plan's cap is named", async () => {
     const client = await owner("names@example.com");
@@ -136,7 +136,7 @@ describe("owner: keys and usage against /v1", () => {
     const over = await client.post("/console/keys", { name: "third" });
     expect(over.status).toBe(400);
     expect(text(over.body)).toContain("Your plan (starter) allows 2 active keys");
-  });
+  }, 30_000);
 });
 
 describe("security", () => {
@@ -149,7 +149,7 @@ describe("security", () => {
     bob = await owner("bob@example.com", "pro");
     aliceKey = await createKey(alice, "alice key");
     aliceKeyId = keyIdOf((await alice.get("/console/keys")).body, "alice key")!;
-  });
+  }, 30_000);
 
   test("an owner can neither see nor revoke another owner's key or usage by changing an id", async () => {
     await bob.get("/console/keys");
@@ -162,7 +162,7 @@ describe("security", () => {
     expect((await bob.post(`/console/admin/keys/${aliceKeyId}/revoke`, {})).status).toBe(404);
     expect(keyById(server.app.db, aliceKeyId)!.revokedAt).toBeNull();
     expect((await server.get("/v1/usage", aliceKey)).status).toBe(200);
-  });
+  }, 30_000);
 
   test("POSTs without the CSRF token, with another session's token, or from another origin are refused", async () => {
     await bob.get("/console/keys");
@@ -178,7 +178,7 @@ describe("security", () => {
     await signedOut.get("/console/sign-in");
     expect((await signedOut.post("/console/sign-in", { email: "alice@example.com", password: PASSWORD }, { origin: "https://evil.example" })).status).toBe(403);
     expect((await signedOut.post("/console/sign-in", { email: "alice@example.com", password: PASSWORD }, { csrf: null })).status).toBe(403);
-  });
+  }, 30_000);
 
   test("the console never takes an API key; /v1 never takes the console cookie", async () => {
     const anonymous = new ConsoleClient(server.url);
@@ -186,7 +186,7 @@ describe("security", () => {
     const withCookie = await fetch(`${server.url}/v1/usage`, { headers: { Cookie: alice.cookieHeader() } });
     expect(withCookie.status).toBe(401);
     expect(alice.cookie("surfcast_session")).toBeDefined();
-  });
+  }, 30_000);
 
   test("sign-in: unknown e-mail and wrong password get the same answer; sign-out ends the session", async () => {
     const c = new ConsoleClient(server.url);
@@ -203,7 +203,7 @@ describe("security", () => {
     await c.get("/console/overview");
     expect((await c.post("/console/sign-out", {})).location).toBe("/console/sign-in?notice=signed-out");
     expect((await fetch(`${server.url}/console/overview`, { headers: { Cookie: session }, redirect: "manual" })).headers.get("location")).toBe("/console/sign-in");
-  });
+  }, 30_000);
 
   test("a password change ends every other session and keeps this one", async () => {
     const me = await owner("changer@example.com");
@@ -216,7 +216,7 @@ describe("security", () => {
     expect(changed.location).toBe("/console/password?notice=password-changed");
     expect((await me.get("/console/overview")).status).toBe(200);
     expect((await elsewhere.get("/console/overview")).location).toBe("/console/sign-in");
-  });
+  }, 30_000);
 
   test("an invitation link works once; unknown links say so", async () => {
     const link = issueInvitation(server.app.db, server.app.clock, server.url, { email: "once@example.com", plan: "starter" }).url;
@@ -232,7 +232,7 @@ describe("security", () => {
     const bogus = await second.get("/console/invite/not-a-token");
     expect(bogus.status).toBe(404);
     expect(text(bogus.body)).toContain("not valid");
-  });
+  }, 30_000);
 });
 
 describe("operator", () => {
@@ -275,5 +275,5 @@ describe("operator", () => {
     await admin.get(`/console/admin/keys/${keyId}/revoke`);
     expect((await admin.post(`/console/admin/keys/${keyId}/revoke`, {})).location).toBe(`/console/admin/accounts/${id}?notice=revoked`);
     expect((await server.get("/v1/spots?q=pipeline", customerKey)).status).toBe(401);
-  });
+  }, 30_000);
 });

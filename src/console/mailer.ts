@@ -3,7 +3,6 @@
  * Bun, with TLS, auth and connection-URL parsing we would not want to write). Without it, printing the link
  * is the whole delivery.
  */
-import nodemailer from "nodemailer";
 import type { Config } from "../config";
 import type { Invitation } from "./invitations";
 
@@ -22,6 +21,8 @@ export function invitationText(invitation: Invitation, publicUrl: string): { sub
 /** Sends the link; resolves to null when sent, else the reason it was not (never throws). */
 export async function mailInvitation(config: Config, invitation: Invitation): Promise<string | null> {
   if (!config.smtpUrl) return "SURFCAST_SMTP_URL is not set";
+  // Loaded on first use: every CLI command would otherwise pay for parsing nodemailer at start.
+  const { default: nodemailer } = await import("nodemailer");
   const transport = nodemailer.createTransport(config.smtpUrl);
   try {
     await transport.sendMail({ from: config.smtpFrom, to: invitation.account.email, ...invitationText(invitation, config.publicUrl) });
