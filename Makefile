@@ -23,7 +23,8 @@ run: build
 typecheck: node_modules/.installed
 	node_modules/.bin/tsc -p tsconfig.json
 
-# Debian packages some tests need (qemu-user for the arm64 binary): installed when missing.
+# Debian packages some tests need, installed when missing: chromium for the browser tests, qemu-user for the arm64
+# binary (scripts/system-deps.sh).
 system-deps:
 	@sh scripts/system-deps.sh
 

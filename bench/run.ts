@@ -18,6 +18,7 @@ import { refreshSection } from "./refresh";
 import { renderSection, type Section } from "./report";
 import { startupSection } from "./startup";
 import { tideWindowSection } from "./tides";
+import { consoleSection } from "./console";
 
 const quick = process.argv.includes("--quick");
 /** Only what the endpoint tables need (the refresh fills the forecasts); RESULTS.md is left alone. */
@@ -75,6 +76,7 @@ const app = openApp(loadConfig({ dataDir, port: 0, host: "127.0.0.1", scheduler:
 const spot = app.spots.search({ q: "pipeline", limit: 1 })[0] ?? app.spots.all()[0];
 if (!httpOnly) show(microSection(app, quick));
 app.close();
+if (!httpOnly) show(await consoleSection());
 
 const http = await httpSections({ dataDir, keys, cases: benchCases(spot), ...settings });
 show(http.endpoints);

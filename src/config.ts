@@ -25,6 +25,13 @@ export interface Config {
   /** The server's own host names besides loopback (SURFCAST_ALLOWED_HOSTS and the public URL's host). */
   allowedHosts: string[];
   logLevel: "debug" | "info" | "warn" | "error";
+  /** The developer console under /console (off with --no-console or SURFCAST_CONSOLE=off). */
+  console: boolean;
+  /** Base of every link the console prints or shows, without a trailing slash. */
+  publicUrl: string;
+  /** smtp(s)://user:pass@host:port to e-mail console invitations; unset = print only. */
+  smtpUrl: string | undefined;
+  smtpFrom: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -45,23 +52,28 @@ function list(value: string | undefined, fallback: string[], separator: string |
     .filter(Boolean);
 }
 
-/** The host name of SURFCAST_PUBLIC_URL, when set. */
-function publicUrlHost(url: string | undefined): string[] {
-  if (!url) return [];
+/** SURFCAST_PUBLIC_URL checked once here, so a typo is one clear line at start, not a broken link later. */
+function publicUrlFrom(value: string | undefined, port: number): string {
+  if (value === undefined || value.trim() === "") return `http://localhost:${port}`;
+  let url: URL;
   try {
-    return [new URL(url).hostname];
+    url = new URL(value.trim());
   } catch {
-    throw new UserError(`SURFCAST_PUBLIC_URL must be an absolute URL such as https://surf.example, got "${url}"`);
+    throw new UserError(`SURFCAST_PUBLIC_URL must be an http(s) URL, got "${value}"`);
   }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UserError(`SURFCAST_PUBLIC_URL must be an http(s) URL, got "${value}"`);
+  return url.href.replace(/\/+$/, "");
 }
 
-export function loadConfig(flags: Partial<{ dataDir: string; port: number; host: string; scheduler: boolean }> = {}, env: Env = process.env): Config {
+export function loadConfig(flags: Partial<{ dataDir: string; port: number; host: string; scheduler: boolean; console: boolean }> = {}, env: Env = process.env): Config {
   const batchSize = intFrom(env.SURFCAST_OPEN_METEO_BATCH_SIZE, 500, "SURFCAST_OPEN_METEO_BATCH_SIZE");
   if (batchSize < 1 || batchSize > 1000) throw new UserError("SURFCAST_OPEN_METEO_BATCH_SIZE must be between 1 and 1000");
   const level = (env.SURFCAST_LOG_LEVEL ?? "info") as Config["logLevel"];
+  const port = flags.port ?? intFrom(env.PORT, 8080, "PORT");
+  const publicUrl = publicUrlFrom(env.SURFCAST_PUBLIC_URL, port);
   return {
     dataDir: resolve(flags.dataDir ?? env.SURFCAST_DATA_DIR ?? "./var"),
-    port: flags.port ?? intFrom(env.PORT, 8080, "PORT"),
+    port,
     host: flags.host ?? (env.HOST || "127.0.0.1"),
     scheduler: flags.scheduler ?? env.SURFCAST_SCHEDULER !== "off",
     openMeteo: {
@@ -74,7 +86,11 @@ export function loadConfig(flags: Partial<{ dataDir: string; port: number; host:
     },
     refreshCron: list(env.SURFCAST_REFRESH_CRON, ["0 1 * * *", "0 13 * * *"], ";"),
     mcpAllowedOrigins: list(env.SURFCAST_MCP_ALLOWED_ORIGINS, []),
-    allowedHosts: [...list(env.SURFCAST_ALLOWED_HOSTS, []), ...publicUrlHost(env.SURFCAST_PUBLIC_URL)],
+    allowedHosts: [...list(env.SURFCAST_ALLOWED_HOSTS, []), new URL(publicUrl).hostname],
     logLevel: ["debug", "info", "warn", "error"].includes(level) ? level : "info",
+    console: flags.console ?? env.SURFCAST_CONSOLE !== "off",
+    publicUrl,
+    smtpUrl: env.SURFCAST_SMTP_URL || undefined,
+    smtpFrom: env.SURFCAST_SMTP_FROM || "Surfcast <surfcast@localhost>",
   };
 }

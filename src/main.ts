@@ -6,6 +6,7 @@ import { openApp } from "./app";
 import { UserError } from "./core/errors";
 import { setLogLevel } from "./core/log";
 import { ACCOUNTS_HELP, runAccounts } from "./cli/accounts";
+import { ADMINS_HELP, runAdmins } from "./cli/admins";
 import { KEYS_HELP, runKeys } from "./cli/keys";
 import { REFRESH_HELP, runRefresh } from "./cli/refresh";
 import { SERVE_HELP, parseServeArgs, runServe } from "./cli/serve";
@@ -19,7 +20,8 @@ Usage: surfcast [--data-dir DIR] COMMAND [options]
 
 Commands:
   serve                 run the API server (/v1, /mcp, /openapi.json, /healthz)
-  accounts              create, disable, enable and list accounts
+  accounts              create, invite, disable, enable and list accounts
+  admins create EMAIL   an operator sign-in for the developer console (/console)
   keys                  create, revoke and list API keys
   refresh               fetch fresh forecasts from Open-Meteo now
   spots import FILE     import spots from JSON, GeoJSON or CSV
@@ -31,9 +33,10 @@ Global options:
 
 Start here: surfcast accounts create you@example.com --plan starter
             surfcast keys create you@example.com --name laptop
-            surfcast serve`;
+            surfcast serve
+Or let customers make their own keys: surfcast accounts invite them@example.com --plan starter`;
 
-const COMMAND_HELP: Record<string, string> = { serve: SERVE_HELP, accounts: ACCOUNTS_HELP, keys: KEYS_HELP, refresh: REFRESH_HELP, spots: SPOTS_HELP };
+const COMMAND_HELP: Record<string, string> = { serve: SERVE_HELP, accounts: ACCOUNTS_HELP, admins: ADMINS_HELP, keys: KEYS_HELP, refresh: REFRESH_HELP, spots: SPOTS_HELP };
 
 /** Takes the global `--data-dir` out of argv wherever it stands. */
 function extractDataDir(argv: string[]): { dataDir?: string; rest: string[] } {
@@ -76,7 +79,10 @@ async function main(argv: string[]): Promise<number> {
   try {
     switch (command) {
       case "accounts":
-        runAccounts(app, args);
+        await runAccounts(app, args);
+        return 0;
+      case "admins":
+        await runAdmins(app, args);
         return 0;
       case "keys":
         runKeys(app, args);

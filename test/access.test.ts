@@ -311,5 +311,5 @@ describe("persistence", () => {
     expect(next.headers.get("X-RateLimit-Remaining")).toBe(String(10_000 - 41));
     expect(await again.stop("SIGTERM")).toBe(0);
     expect(cli(again.dataDir, ["accounts", "list"]).stdout).toContain("restart@example.com");
-  });
+  }, 30_000); // two binary starts and a graceful stop: seconds on a busy machine
 });

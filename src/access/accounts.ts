@@ -2,9 +2,9 @@
  * Accounts and keys as the operator console manages them. The server picks changes up through the key
  * registry's change detection (see registry.ts), so no restart is needed.
  */
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "../db";
-import { accounts, apiKeys } from "../db/schema";
+import { accounts, apiKeys, consoleSessions } from "../db/schema";
 import { UserError } from "../core/errors";
 import type { Clock } from "../core/clock";
 import { PLAN_DEFAULTS, PLAN_NAMES, isPlanName, type PlanName } from "./plans";
@@ -22,6 +22,8 @@ export interface AccountView {
   disabled: boolean;
   activeKeys: number;
   createdAt: string;
+  /** Operators of this server (console operator pages). */
+  admin: boolean;
 }
 
 export interface KeyView {
@@ -68,24 +70,29 @@ function activeKeyCount(db: Db, accountId: number): number {
     .get()!.n;
 }
 
-function toAccountView(db: Db, row: typeof accounts.$inferSelect): AccountView {
+function toAccountView(db: Db, row: typeof accounts.$inferSelect, activeKeys = activeKeyCount(db, row.id)): AccountView {
   return {
     id: row.id,
     email: row.email,
     plan: row.plan as PlanName,
     ...effectiveLimits(row),
     disabled: row.disabled,
-    activeKeys: activeKeyCount(db, row.id),
+    activeKeys,
     createdAt: new Date(row.createdAt).toISOString(),
+    admin: row.admin,
   };
 }
 
-export function createAccount(db: Db, clock: Clock, email: string, plan: string, limits: CustomLimits = {}): AccountView {
-  if (!EMAIL.test(email)) throw new UserError(`"${email}" is not a valid e-mail address`);
+function checkPlanAndLimits(plan: string, limits: CustomLimits): asserts plan is PlanName {
   if (!isPlanName(plan)) throw new UserError(`unknown plan "${plan}" (one of: ${PLAN_NAMES.join(", ")})`);
   checkLimit("--daily-limit", limits.dailyLimit, 100_000_000);
   checkLimit("--minute-limit", limits.minuteLimit, 100_000);
   checkLimit("--max-keys", limits.maxKeys, 10_000);
+}
+
+export function createAccount(db: Db, clock: Clock, email: string, plan: string, limits: CustomLimits = {}): AccountView {
+  if (!EMAIL.test(email)) throw new UserError(`"${email}" is not a valid e-mail address`);
+  checkPlanAndLimits(plan, limits);
   const normalized = email.toLowerCase();
   if (db.select().from(accounts).where(eq(accounts.email, normalized)).get()) {
     throw new UserError(`an account with e-mail ${email} already exists`);
@@ -98,10 +105,49 @@ export function createAccount(db: Db, clock: Clock, email: string, plan: string,
   return toAccountView(db, row);
 }
 
+/** Disabling also ends every console session of the account. */
 export function setAccountDisabled(db: Db, email: string, disabled: boolean): AccountView {
   const row = requireAccount(db, email);
-  db.update(accounts).set({ disabled }).where(eq(accounts.id, row.id)).run();
+  db.transaction(() => {
+    db.update(accounts).set({ disabled }).where(eq(accounts.id, row.id)).run();
+    if (disabled) db.delete(consoleSessions).where(eq(consoleSessions.accountId, row.id)).run();
+  });
   return toAccountView(db, { ...row, disabled });
+}
+
+/** Moves an account to another plan; limits not given go back to the plan's defaults. */
+export function setAccountPlan(db: Db, email: string, plan: string, limits: CustomLimits = {}): AccountView {
+  checkPlanAndLimits(plan, limits);
+  const row = requireAccount(db, email);
+  const changes = { plan, dailyLimit: limits.dailyLimit ?? null, minuteLimit: limits.minuteLimit ?? null, maxKeys: limits.maxKeys ?? null };
+  db.update(accounts).set(changes).where(eq(accounts.id, row.id)).run();
+  return toAccountView(db, { ...row, ...changes });
+}
+
+export function setAccountAdmin(db: Db, email: string, admin: boolean): AccountView {
+  const row = requireAccount(db, email);
+  db.update(accounts).set({ admin }).where(eq(accounts.id, row.id)).run();
+  return toAccountView(db, { ...row, admin });
+}
+
+export function findAccount(db: Db, email: string): AccountView | null {
+  const row = db.select().from(accounts).where(eq(accounts.email, email.toLowerCase())).get();
+  return row ? toAccountView(db, row) : null;
+}
+
+/** What a console sign-in checks: the account's id, its password hash (null until set) and whether it is disabled. */
+export function credentialsOf(db: Db, email: string): { id: number; passwordHash: string | null; disabled: boolean } | null {
+  return db.select({ id: accounts.id, passwordHash: accounts.passwordHash, disabled: accounts.disabled }).from(accounts).where(eq(accounts.email, email.trim().toLowerCase())).get() ?? null;
+}
+
+/** The limits set on the account itself (null = the plan's default). */
+export function customLimitsOf(db: Db, id: number): { dailyLimit: number | null; minuteLimit: number | null; maxKeys: number | null } | null {
+  return db.select({ dailyLimit: accounts.dailyLimit, minuteLimit: accounts.minuteLimit, maxKeys: accounts.maxKeys }).from(accounts).where(eq(accounts.id, id)).get() ?? null;
+}
+
+export function accountById(db: Db, id: number): AccountView | null {
+  const row = db.select().from(accounts).where(eq(accounts.id, id)).get();
+  return row ? toAccountView(db, row) : null;
 }
 
 export function listAccounts(db: Db): AccountView[] {
@@ -111,6 +157,24 @@ export function listAccounts(db: Db): AccountView[] {
     .orderBy(asc(accounts.email))
     .all()
     .map((row) => toAccountView(db, row));
+}
+
+/** One page of accounts by e-mail, optionally only those whose e-mail contains `query`, and how many match. */
+export function listAccountsPage(db: Db, options: { query?: string; offset: number; limit: number }): { accounts: AccountView[]; total: number } {
+  const pattern = options.query ? `%${options.query.toLowerCase().replace(/[\\%_]/g, (c) => "\\" + c)}%` : undefined;
+  const matching = pattern ? sql`${accounts.email} like ${pattern} escape '\\'` : undefined;
+  const total = db.select({ n: sql<number>`count(*)` }).from(accounts).where(matching).get()!.n;
+  const rows = db.select().from(accounts).where(matching).orderBy(asc(accounts.email)).limit(options.limit).offset(options.offset).all();
+  const counts = new Map(
+    db
+      .select({ accountId: apiKeys.accountId, n: sql<number>`count(*)` })
+      .from(apiKeys)
+      .where(and(inArray(apiKeys.accountId, rows.map((r) => r.id)), isNull(apiKeys.revokedAt)))
+      .groupBy(apiKeys.accountId)
+      .all()
+      .map((c) => [c.accountId, c.n]),
+  );
+  return { accounts: rows.map((row) => toAccountView(db, row, counts.get(row.id) ?? 0)), total };
 }
 
 export function createKey(db: Db, clock: Clock, email: string, name: string): KeyView & { key: string } {
@@ -152,6 +216,11 @@ export function revokeKey(db: Db, clock: Clock, keyId: string): KeyView {
   db.update(apiKeys).set({ revokedAt }).where(eq(apiKeys.id, keyId)).run();
   const account = db.select().from(accounts).where(eq(accounts.id, row.accountId)).get()!;
   return toKeyView({ ...row, revokedAt }, account);
+}
+
+export function keyById(db: Db, keyId: string): (KeyView & { accountId: number }) | null {
+  const row = db.select({ key: apiKeys, account: accounts }).from(apiKeys).innerJoin(accounts, eq(apiKeys.accountId, accounts.id)).where(eq(apiKeys.id, keyId)).get();
+  return row ? { ...toKeyView(row.key, row.account), accountId: row.account.id } : null;
 }
 
 export function listKeys(db: Db, email: string): KeyView[] {

@@ -7,13 +7,14 @@ import { startForecastJobs } from "../forecast/jobs";
 import { startTideJobs } from "../tides/jobs";
 import { intFlag, noExtraPositionals, parse } from "./args";
 
-export const SERVE_HELP = `Usage: surfcast serve [--port N] [--host H] [--no-scheduler]
+export const SERVE_HELP = `Usage: surfcast serve [--port N] [--host H] [--no-scheduler] [--no-console]
 
-Starts the API (/v1, /mcp, /openapi.json, /healthz) on http://HOST:PORT.
+Starts the API (/v1, /mcp, /openapi.json, /healthz) and the developer console (/console) on http://HOST:PORT.
   --port N          port to listen on (env PORT, default 8080; 0 picks a free port)
   --host H          address to bind (env HOST, default 127.0.0.1: this machine only; 0.0.0.0 for every
                     interface, e.g. in a container or without a reverse proxy in front)
   --no-scheduler    do not run the twice-daily forecast refresh or the daily tide job
+  --no-console      do not serve the developer console (env SURFCAST_CONSOLE=off)
 One server per data directory: a second serve on the same directory refuses to start.
 SIGTERM or SIGINT stops accepting connections, finishes in-flight requests, flushes usage and exits 0.`;
 
@@ -21,9 +22,15 @@ SIGTERM or SIGINT stops accepting connections, finishes in-flight requests, flus
 const FLUSH_MS = 500;
 
 export function parseServeArgs(argv: string[]) {
-  const { values, positionals } = parse(argv, { port: { type: "string" }, host: { type: "string" }, "no-scheduler": { type: "boolean" } }, SERVE_HELP);
+  const { values, positionals } = parse(argv, { port: { type: "string" }, host: { type: "string" }, "no-scheduler": { type: "boolean" }, "no-console": { type: "boolean" } }, SERVE_HELP);
   noExtraPositionals(positionals, 0, SERVE_HELP);
-  return { help: values.help === true, port: intFlag(values.port, "--port"), host: values.host, scheduler: values["no-scheduler"] ? false : undefined };
+  return {
+    help: values.help === true,
+    port: intFlag(values.port, "--port"),
+    host: values.host,
+    scheduler: values["no-scheduler"] ? false : undefined,
+    console: values["no-console"] ? false : undefined,
+  };
 }
 
 /** How to show the bound address: IPv6 literals in brackets; the wildcard says what it means. */
@@ -49,7 +56,7 @@ export async function runServe(app: App): Promise<number> {
     }
   }, FLUSH_MS);
   const shown = shownAddress(config.host, server.port ?? config.port);
-  log.info("surfcast listening", { address: shown, dataDir: config.dataDir, scheduler: config.scheduler });
+  log.info("surfcast listening", { address: shown, dataDir: config.dataDir, scheduler: config.scheduler, console: config.console ? `${config.publicUrl}/console` : "off" });
   console.log(`Surfcast is serving on ${shown} (data in ${config.dataDir})`);
 
   return new Promise<number>((resolve) => {

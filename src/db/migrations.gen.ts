@@ -25,5 +25,18 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795264569351,
     "hash": "91665284661061418fae285cc73103471965083e99495695f30580ec827e70e4"
+  },
+  {
+    "sql": [
+      "CREATE TABLE `console_sessions` (\n\t`token_hash` text PRIMARY KEY NOT NULL,\n\t`account_id` integer NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`last_seen_at` integer NOT NULL,\n\tFOREIGN KEY (`account_id`) REFERENCES `accounts`(`id`) ON UPDATE no action ON DELETE no action\n);\n",
+      "\nCREATE INDEX `console_sessions_account_idx` ON `console_sessions` (`account_id`);",
+      "\nCREATE TABLE `invitations` (\n\t`token_hash` text PRIMARY KEY NOT NULL,\n\t`account_id` integer NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`expires_at` integer NOT NULL,\n\t`used_at` integer,\n\tFOREIGN KEY (`account_id`) REFERENCES `accounts`(`id`) ON UPDATE no action ON DELETE no action\n);\n",
+      "\nCREATE INDEX `invitations_account_idx` ON `invitations` (`account_id`);",
+      "\nALTER TABLE `accounts` ADD `password_hash` text;",
+      "\nALTER TABLE `accounts` ADD `admin` integer DEFAULT false NOT NULL;"
+    ],
+    "bps": true,
+    "folderMillis": 1795463294412,
+    "hash": "604acc3bcbe1659a872d6c0b60e73a8dd375bee71c9e1fc7dc5a69fb7b7ef6f5"
   }
 ];

@@ -83,7 +83,41 @@ export const accounts = sqliteTable("accounts", {
   maxKeys: integer("max_keys"),
   disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
   createdAt: integer("created_at").notNull(),
+  /** Console password, argon2id PHC string from Bun.password; NULL until the owner follows an invitation. */
+  passwordHash: text("password_hash"),
+  /** Operators of this server: may use the console's operator pages. */
+  admin: integer("admin", { mode: "boolean" }).notNull().default(false),
 });
+
+/** One-time console links (invitation or set-password). Only the SHA-256 of the token is stored. */
+export const invitations = sqliteTable(
+  "invitations",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+  },
+  (t) => [index("invitations_account_idx").on(t.accountId)],
+);
+
+/** Console sign-ins. Only the SHA-256 of the cookie's token is stored. */
+export const consoleSessions = sqliteTable(
+  "console_sessions",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    createdAt: integer("created_at").notNull(),
+    /** Refreshed at most once a minute; the idle expiry counts from here. */
+    lastSeenAt: integer("last_seen_at").notNull(),
+  },
+  (t) => [index("console_sessions_account_idx").on(t.accountId)],
+);
 
 export const apiKeys = sqliteTable(
   "api_keys",

@@ -4,7 +4,8 @@
  *  - /v1 and /mcp go through authentication and the meter, and only from there to the keyed routes or the MCP
  *    handler. The keyed routes live in their own router that nothing else calls, so no request reaches a /v1
  *    handler without a key, whatever its URL looks like (fail closed).
- *  - everything else goes to the public router (health, the OpenAPI document), which holds no keyed route.
+ *  - everything else goes to the open side (health, the OpenAPI document, the developer console with its own
+ *    sign-in), which holds no keyed route.
  * Bodies over the limit are refused first (http/body.ts). Order per /v1 request: CORS preflight → authenticate → burst and quota (admit, count) → method check →
  * prepare headers → route. The gate runs before routing and validation, so a bad key always wins (401 beats
  * 400/404), and the rate-limit headers go on every /v1 response produced under a key, 400/404/405/429/500 included.
@@ -21,6 +22,12 @@ import { targetOf } from "./target";
 import { bodyRefusal, CLOSE } from "./body";
 
 export type Handler = (req: Request) => Response | Promise<Response>;
+/** Who is on the other end of a connection (Bun's Server): the console throttles sign-ins per address. */
+export interface Peer {
+  requestIP(req: Request): { address: string } | null;
+}
+/** The open side: the path is the canonical one the gate decided on. */
+export type OpenHandler = (req: Request, path: string, peer?: Peer) => Response | Promise<Response>;
 /** The MCP adapter: authenticated, not yet admitted (it meters each message itself, before any work). */
 export type McpHandler = (req: Request, principal: Principal) => Promise<Response>;
 
@@ -81,14 +88,14 @@ export interface GateRoutes {
   /** The /v1 routes. Called only after authentication and admission. */
   keyed: Handler;
   mcp: McpHandler;
-  /** Routes anyone may call; holds no keyed route. */
-  open: Handler;
+  /** Routes anyone may call (health, the OpenAPI document, the developer console); holds no keyed route. */
+  open: OpenHandler;
 }
 
 /** Requests refused before routing are client mistakes: counted and logged once a minute, never one line each. */
 const countMalformed = tally("refused malformed requests (bad Host or request target) with 400");
 
-export function createGate(app: App, { keyed, mcp, open }: GateRoutes): Handler {
+export function createGate(app: App, { keyed, mcp, open }: GateRoutes): (req: Request, peer?: Peer) => Response | Promise<Response> {
   const guarded = (req: Request, path: string): Response | Promise<Response> => {
     app.keys.poll();
     const principal = app.keys.authenticate(keyFromHeaders(req.headers));
@@ -114,7 +121,7 @@ export function createGate(app: App, { keyed, mcp, open }: GateRoutes): Handler 
     return keyed(req);
   };
 
-  return (raw: Request): Response | Promise<Response> => {
+  return (raw: Request, peer?: Peer): Response | Promise<Response> => {
     const target = targetOf(raw);
     if (!target.ok) {
       countMalformed();
@@ -124,10 +131,9 @@ export function createGate(app: App, { keyed, mcp, open }: GateRoutes): Handler 
     const tooLarge = bodyRefusal(req, path);
     if (tooLarge) return json(tooLarge.error.toBody(), tooLarge.status, { own: { ...corsFor(req), ...CLOSE } });
     try {
-      if (req.method === "OPTIONS") return preflight(path);
-      if (isKeyedPath(path)) return guarded(req, path);
+      if (isKeyedPath(path)) return req.method === "OPTIONS" ? preflight(path) : guarded(req, path);
       if (req.headers.has("origin")) prepareHeaders(req, { own: CORS_BASE });
-      return open(req);
+      return open(req, path, peer);
     } catch (err) {
       log.error("unhandled error", { path, error: String(err) });
       return errorResponse(internalError(), { own: corsFor(req) });

@@ -8,17 +8,28 @@ import { log } from "../core/log";
 import { createGate } from "./gate";
 import { errorResponse, internalError } from "./respond";
 import { createKeyedRoutes, createOpenRoutes } from "./routes";
+import { createConsoleHandler, type AddressSource } from "../console/http";
 
-export function createFetchHandler(app: App): (req: Request) => Response | Promise<Response> {
+/** Whether a canonical path belongs to the developer console. */
+const isConsolePath = (path: string) => path === "/console" || path.startsWith("/console/");
+
+export function createFetchHandler(app: App): (req: Request, server?: AddressSource) => Response | Promise<Response> {
   const keyed = createKeyedRoutes(app).compile();
   const open = createOpenRoutes(keyed).compile();
   // `fetch`, not `handle`: handle only wraps fetch in one more async function. Route failures are answered
   // by the routes' onError; anything that still escapes ends in Bun.serve's error handler below.
-  return createGate(app, { keyed: keyed.fetch, open: open.fetch, mcp: createMcpHandler(app) });
+  const openFetch = open.fetch;
+  // The developer console has its own sign-in (a cookie scoped to /console): it is on the open side of the gate,
+  // never sees an API key, and no keyed route can be reached through it.
+  const consoleHandler = app.config.console ? createConsoleHandler(app) : null;
+  const openSide = consoleHandler
+    ? (req: Request, path: string, server?: AddressSource) => (isConsolePath(path) ? consoleHandler(req, server) : openFetch(req))
+    : (req: Request) => openFetch(req);
+  return createGate(app, { keyed: keyed.fetch, open: openSide, mcp: createMcpHandler(app) });
 }
 
 export function startHttpServer(app: App, port: number, host: string): Server<undefined> {
-  return Bun.serve({
+  const server = Bun.serve({
     port,
     hostname: host,
     fetch: createFetchHandler(app),
@@ -31,4 +42,7 @@ export function startHttpServer(app: App, port: number, host: string): Server<un
     // would answer first, with no body. Unread bodies are streamed past, never buffered.
     maxRequestBodySize: Number.MAX_SAFE_INTEGER,
   });
+  // The default public URL names the configured port; with port 0 only the started server knows the real one.
+  if (app.config.publicUrl === "http://localhost:0") app.config.publicUrl = `http://localhost:${server.port}`;
+  return server;
 }

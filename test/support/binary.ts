@@ -69,3 +69,10 @@ export async function startServer(opts: { dataDir?: string; env?: Record<string,
     },
   };
 }
+
+/** `cli` without blocking the test's event loop, for when the binary talks to a server in this process. */
+export async function cliAsync(dataDir: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  const proc = Bun.spawn([BINARY, "--data-dir", dataDir, ...args], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stdout, stderr };
+}

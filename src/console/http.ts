@@ -1,0 +1,357 @@
+/**
+ * The developer console over HTTP: every path under /console. Server-rendered pages, forms that work without
+ * script, one stylesheet and one script embedded in the binary.
+ *
+ * Security, in order per request: security headers on every answer (strict CSP, no framing, same-origin
+ * referrer, no caching of pages); the session from its cookie only (an API key is never looked at); every
+ * POST must come with a matching Origin and the page's CSRF token (bound to the session, or to a random
+ * cookie before sign-in); owner routes act only on the signed-in account; operator routes need an admin.
+ */
+import { createHmac, timingSafeEqual } from "node:crypto";
+import type { App } from "../app";
+import { UserError } from "../core/errors";
+import { log } from "../core/log";
+import type { CustomLimits } from "../access/accounts";
+import { CLIENT_SCRIPT } from "./assets/client";
+import { FAVICON, STYLE } from "./assets/style";
+import { inspectLink, redeemLink } from "./invitations";
+import { endSession, findSession, startSession, ABSOLUTE_MS, type Session } from "./sessions";
+import { randomToken } from "./secrets";
+import { ConsoleService } from "./service";
+import { changePasswordPage, choosePasswordPage, messagePage, signInPage } from "./pages/auth";
+import type { Viewer } from "./pages/layout";
+import { keysPage, overviewPage, revokeConfirmPage, usageCsv, usagePage, type OwnerPage } from "./pages/owner";
+import { accountPage, accountsPage, invitationPage } from "./pages/operator";
+
+/** What Bun.serve passes as fetch's second argument; only the client address is used (sign-in throttling). */
+export interface AddressSource {
+  requestIP(req: Request): { address: string } | null;
+}
+export type ConsoleHandler = (req: Request, server?: AddressSource) => Response | Promise<Response>;
+
+const SESSION_COOKIE = "surfcast_session";
+const CSRF_COOKIE = "surfcast_csrf";
+
+const SECURITY_HEADERS: Record<string, string> = {
+  "Content-Security-Policy":
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  "X-Frame-Options": "DENY",
+  "Referrer-Policy": "same-origin",
+  "X-Content-Type-Options": "nosniff",
+  "Cross-Origin-Opener-Policy": "same-origin",
+  "Cross-Origin-Resource-Policy": "same-origin",
+};
+
+const NOTICES: Record<string, string> = {
+  welcome: "Your password is set and you are signed in. Create a key to start.",
+  "signed-out": "You are signed out.",
+  revoked: "The key is revoked. Requests with it are refused within a second.",
+  "plan-saved": "Plan and limits saved. They apply to the account's keys within a second.",
+  disabled: "The account is disabled: its keys are refused and its sessions have ended.",
+  enabled: "The account is enabled again.",
+  "password-changed": "Your password is changed. Every other session has ended.",
+};
+
+/** True for URLs this handler answers: path `/console` and everything below it. No URL parsing: it runs per request. */
+export function isConsoleUrl(url: string): boolean {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start === -1 || !url.startsWith("/console", start)) return false;
+  const next = url.charCodeAt(start + 8);
+  return Number.isNaN(next) || next === 47 /* / */ || next === 63 /* ? */ || next === 35 /* # */;
+}
+
+interface Ctx {
+  req: Request;
+  url: URL;
+  path: string;
+  cookies: Bun.CookieMap;
+  session: Session | null;
+  sessionToken: string | null;
+  address: string;
+  /** Cookies to set on the answer. */
+  setCookies: string[];
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function intField(form: URLSearchParams, name: string, label: string): number | undefined {
+  const raw = (form.get(name) ?? "").trim();
+  if (raw === "") return undefined;
+  if (!/^\d+$/.test(raw)) throw new UserError(`${label} must be a whole number.`);
+  return Number(raw);
+}
+
+export function createConsoleHandler(app: App): ConsoleHandler {
+  const service = new ConsoleService(app);
+  // Read per request: the server fills in the port when it was started on port 0 (see startHttpServer).
+  const publicUrl = () => app.config.publicUrl;
+  const publicOrigin = () => new URL(publicUrl()).origin;
+  const secure = app.config.publicUrl.startsWith("https:");
+  const assetVersion = Bun.hash(STYLE + CLIENT_SCRIPT).toString(36);
+  const assets = new Map([
+    ["/console/assets/console.css", { body: STYLE, type: "text/css; charset=utf-8" }],
+    ["/console/assets/console.js", { body: CLIENT_SCRIPT, type: "text/javascript; charset=utf-8" }],
+    ["/console/assets/favicon.svg", { body: FAVICON, type: "image/svg+xml" }],
+  ]);
+
+  const cookie = (name: string, value: string, maxAgeSeconds: number) =>
+    new Bun.Cookie(name, value, { path: "/console", httpOnly: true, sameSite: "lax", secure, maxAge: maxAgeSeconds }).serialize();
+
+  function respond(ctx: Ctx, body: string | null, status: number, extra: Record<string, string> = {}): Response {
+    const headers = new Headers({ ...SECURITY_HEADERS, "Cache-Control": "no-store", ...extra });
+    if (body !== null && !headers.has("Content-Type")) headers.set("Content-Type", "text/html; charset=utf-8");
+    for (const c of ctx.setCookies) headers.append("Set-Cookie", c);
+    return new Response(ctx.req.method === "HEAD" ? null : body, { status, headers });
+  }
+  const redirect = (ctx: Ctx, location: string) => respond(ctx, null, 303, { Location: location });
+
+  /** The CSRF token of this browser: bound to the session when signed in, else to a random cookie. */
+  function csrfToken(ctx: Ctx): string {
+    if (ctx.sessionToken) return createHmac("sha256", ctx.sessionToken).update("surfcast console csrf").digest("base64url");
+    let value = ctx.cookies.get(CSRF_COOKIE);
+    if (!value || !/^[A-Za-z0-9_-]{43}$/.test(value)) {
+      value = randomToken();
+      ctx.setCookies.push(cookie(CSRF_COOKIE, value, ABSOLUTE_MS / 1000));
+      ctx.cookies.set(CSRF_COOKIE, value);
+    }
+    return value;
+  }
+
+  /** Same origin (the public URL's, or the one the browser used to reach us) and the page's token. */
+  function postAllowed(ctx: Ctx, form: URLSearchParams): boolean {
+    const origin = ctx.req.headers.get("origin");
+    if (origin === null || (origin !== publicOrigin() && origin !== ctx.url.origin)) return false;
+    const sent = form.get("csrf");
+    if (!sent) return false;
+    if (!ctx.sessionToken && !ctx.cookies.get(CSRF_COOKIE)) return false;
+    return sameSecret(sent, csrfToken(ctx));
+  }
+
+  function viewer(ctx: Ctx): Viewer {
+    return { email: ctx.session!.email, admin: ctx.session!.admin, csrf: csrfToken(ctx) };
+  }
+
+  function ownerPage(ctx: Ctx, extra: { error?: string | null } = {}): OwnerPage {
+    const notice = NOTICES[ctx.url.searchParams.get("notice") ?? ""] ?? null;
+    return { viewer: viewer(ctx), publicUrl: publicUrl(), assetVersion, notice, error: extra.error ?? null };
+  }
+
+  const html = (ctx: Ctx, body: string, status = 200) => respond(ctx, body, status);
+  const notFound = (ctx: Ctx) =>
+    html(ctx, messagePage({ title: "Not found", message: "There is no such page in the console.", viewer: ctx.session ? viewer(ctx) : null, link: { href: "/console", label: "Back to the console" }, assetVersion }), 404);
+  const forbidden = (ctx: Ctx) =>
+    html(ctx, messagePage({ title: "Request refused", message: "This form was sent from another site, or the page had expired. Go back, reload the page and try again.", viewer: null, link: { href: "/console", label: "Back to the console" }, assetVersion }), 403);
+
+  function startSignedIn(ctx: Ctx, token: string, location: string): Response {
+    ctx.setCookies.push(cookie(SESSION_COOKIE, token, ABSOLUTE_MS / 1000));
+    return redirect(ctx, location);
+  }
+
+  // ── anonymous routes ───────────────────────────────────────────────────────────────────────────────
+
+  async function signIn(ctx: Ctx, form: URLSearchParams | null): Promise<Response> {
+    if (form === null) {
+      if (ctx.session) return redirect(ctx, "/console/overview");
+      return html(ctx, signInPage({ csrf: csrfToken(ctx), notice: NOTICES[ctx.url.searchParams.get("notice") ?? ""] ?? null, assetVersion }));
+    }
+    const email = (form.get("email") ?? "").trim();
+    const result = await service.signIn(email, form.get("password") ?? "", ctx.address);
+    if ("token" in result) return startSignedIn(ctx, result.token, "/console/overview");
+    const throttled = result.problem === "throttled";
+    const error = throttled
+      ? `Too many failed sign-ins. Try again in ${Math.ceil(result.retryAfterSeconds / 60)} minute${result.retryAfterSeconds > 60 ? "s" : ""}.`
+      : "The e-mail or the password is wrong.";
+    return respond(ctx, signInPage({ csrf: csrfToken(ctx), email, error, assetVersion }), throttled ? 429 : 401, throttled ? { "Retry-After": String(result.retryAfterSeconds) } : {});
+  }
+
+  const LINK_PROBLEMS: Record<string, string> = {
+    unknown: "This link is not valid. Check that you copied all of it, or ask the operator for a new one.",
+    used: "This link has already been used. Sign in with your password, or ask the operator for a new link.",
+    expired: "This link has expired (links are valid for 7 days). Ask the operator for a new one.",
+    disabled: "This account is disabled. Contact the operator of this server.",
+  };
+
+  async function invitation(ctx: Ctx, token: string, form: URLSearchParams | null): Promise<Response> {
+    const state = inspectLink(app.db, app.clock, token);
+    if (!state.ok) {
+      return html(ctx, messagePage({ title: "Link not usable", message: LINK_PROBLEMS[state.problem]!, viewer: null, link: { href: "/console/sign-in", label: "Go to sign-in" }, assetVersion }), state.problem === "unknown" ? 404 : 410);
+    }
+    const show = (error: string | null, status: number) => html(ctx, choosePasswordPage({ csrf: csrfToken(ctx), token, email: state.email, hasPassword: state.hasPassword, error, assetVersion }), status);
+    if (form === null) return show(null, 200);
+    const password = form.get("password") ?? "";
+    if (password !== (form.get("confirm") ?? "")) return show("The two passwords differ.", 400);
+    const result = await redeemLink(app.db, app.clock, token, password);
+    if ("problem" in result) return show(LINK_PROBLEMS[result.problem] ?? result.problem, 400);
+    if (ctx.session) endSession(app.db, ctx.session.tokenHash);
+    log.info("console password set through a link", { account: result.accountId });
+    return startSignedIn(ctx, startSession(app.db, app.clock, result.accountId), "/console/overview?notice=welcome");
+  }
+
+  // ── owner routes ───────────────────────────────────────────────────────────────────────────────────
+
+  async function owner(ctx: Ctx, parts: string[], form: URLSearchParams | null): Promise<Response | null> {
+    const accountId = ctx.session!.accountId;
+    const [first, second, third] = parts;
+    if (first === "overview" && !second && !form) return html(ctx, overviewPage(ownerPage(ctx), service.overview(accountId)));
+    if (first === "keys" && !second) {
+      const show = (extra: { created?: { key: string; name: string }; error?: string; name?: string }, status = 200) => {
+        const fresh = service.account(accountId);
+        return html(ctx, keysPage(ownerPage(ctx, extra), { keys: service.keys(accountId), activeKeys: fresh.activeKeys, maxKeys: fresh.maxKeys, plan: fresh.plan, created: extra.created, name: extra.name }), status);
+      };
+      if (!form) return show({});
+      const name = form.get("name") ?? "";
+      try {
+        const { key, view } = service.createKey(accountId, name);
+        return show({ created: { key, name: view.name } }, 201);
+      } catch (err) {
+        if (err instanceof UserError) return show({ error: err.message, name }, 400);
+        throw err;
+      }
+    }
+    if (first === "keys" && second && third === "revoke" && parts.length === 3) {
+      const key = service.ownKey(accountId, second);
+      if (!key || key.revokedAt !== null) return null;
+      if (!form) return html(ctx, revokeConfirmPage(ownerPage(ctx), key, `/console/keys/${key.id}/revoke`, "/console/keys"));
+      service.revokeOwnKey(accountId, key.id);
+      return redirect(ctx, "/console/keys?notice=revoked");
+    }
+    if ((first === "usage" || first === "usage.csv") && !second && !form) {
+      const requested = ctx.url.searchParams.get("key") || null;
+      const keys = service.keyList(accountId);
+      if (requested !== null && !keys.some((k) => k.id === requested)) return null;
+      const usage = service.usage(accountId, requested);
+      if (first === "usage.csv") {
+        const name = `surfcast-usage-${requested ?? "all-keys"}-${usage.days.at(-1)!.date}.csv`;
+        return respond(ctx, usageCsv(usage), 200, { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="${name}"` });
+      }
+      return html(ctx, usagePage(ownerPage(ctx), { usage, keys, keyId: requested }));
+    }
+    if (first === "password" && !second) {
+      if (!form) return html(ctx, changePasswordPage({ viewer: viewer(ctx), assetVersion }));
+      const next = form.get("password") ?? "";
+      if (next !== (form.get("confirm") ?? "")) return html(ctx, changePasswordPage({ viewer: viewer(ctx), error: "The two new passwords differ.", assetVersion }), 400);
+      const result = await service.changePassword(accountId, form.get("current") ?? "", next, ctx.address);
+      if ("problem" in result) return html(ctx, changePasswordPage({ viewer: viewer(ctx), error: result.problem, assetVersion }), 400);
+      return startSignedIn(ctx, result.token, "/console/password?notice=password-changed");
+    }
+    return null;
+  }
+
+  // ── operator routes ────────────────────────────────────────────────────────────────────────────────
+
+  async function operator(ctx: Ctx, parts: string[], form: URLSearchParams | null): Promise<Response | null> {
+    const me = ctx.session!.accountId;
+    const [first, second, third] = parts;
+    if (first === undefined && !form) {
+      const query = (ctx.url.searchParams.get("q") ?? "").trim().slice(0, 200);
+      const requested = Number(ctx.url.searchParams.get("page") ?? "1");
+      const pageNumber = Number.isInteger(requested) && requested >= 1 ? requested : 1;
+      const result = service.accountsPage(query, pageNumber);
+      return html(ctx, accountsPage(ownerPage(ctx), { ...result, page: Math.min(pageNumber, result.pages), query }));
+    }
+    if (first === "invite" && !second && form) {
+      const email = (form.get("email") ?? "").trim();
+      try {
+        const limits: CustomLimits = { dailyLimit: intField(form, "dailyLimit", "Daily limit"), minuteLimit: intField(form, "minuteLimit", "Per-minute limit"), maxKeys: intField(form, "maxKeys", "Key limit") };
+        const result = await service.invite({ email, plan: form.get("plan") || undefined, limits });
+        return html(ctx, invitationPage(ownerPage(ctx), { ...result, smtp: app.config.smtpUrl !== undefined }), 201);
+      } catch (err) {
+        if (!(err instanceof UserError)) throw err;
+        const result = service.accountsPage("", 1);
+        return html(ctx, accountsPage(ownerPage(ctx, { error: err.message.replace(/^--plan/, "A plan") }), { ...result, page: 1, query: "" }), 400);
+      }
+    }
+    if (first === "accounts" && second && /^\d+$/.test(second)) {
+      const id = Number(second);
+      if (!service.accountExists(id)) return null;
+      if (third === undefined && !form) return html(ctx, accountPage(ownerPage(ctx), { account: service.account(id), keys: service.keys(id), custom: service.customLimits(id) }));
+      if (!form || parts.length !== 3) return null;
+      if (third === "plan") {
+        try {
+          const limits: CustomLimits = { dailyLimit: intField(form, "dailyLimit", "Daily limit"), minuteLimit: intField(form, "minuteLimit", "Per-minute limit"), maxKeys: intField(form, "maxKeys", "Key limit") };
+          service.setPlan(id, form.get("plan") ?? "", limits);
+          return redirect(ctx, `/console/admin/accounts/${id}?notice=plan-saved`);
+        } catch (err) {
+          if (!(err instanceof UserError)) throw err;
+          return html(ctx, accountPage(ownerPage(ctx, { error: err.message.replace(/--([a-z-]+)/, "The $1") }), { account: service.account(id), keys: service.keys(id), custom: service.customLimits(id) }), 400);
+        }
+      }
+      if ((third === "disable" || third === "enable") && id !== me) {
+        service.setDisabled(id, third === "disable");
+        return redirect(ctx, `/console/admin/accounts/${id}?notice=${third}d`);
+      }
+      return null;
+    }
+    if (first === "keys" && second && third === "revoke" && parts.length === 3) {
+      const key = service.anyKey(second);
+      if (!key || key.revokedAt !== null) return null;
+      const back = `/console/admin/accounts/${key.accountId}`;
+      if (!form) return html(ctx, revokeConfirmPage(ownerPage(ctx), key, `/console/admin/keys/${key.id}/revoke`, back));
+      service.revokeAnyKey(key.id, me);
+      return redirect(ctx, `${back}?notice=revoked`);
+    }
+    return null;
+  }
+
+  async function route(ctx: Ctx): Promise<Response> {
+    const asset = assets.get(ctx.path);
+    if (asset && (ctx.req.method === "GET" || ctx.req.method === "HEAD")) {
+      return respond(ctx, asset.body, 200, { "Content-Type": asset.type, "Cache-Control": "public, max-age=31536000, immutable" });
+    }
+    if (ctx.req.method !== "GET" && ctx.req.method !== "HEAD" && ctx.req.method !== "POST") return respond(ctx, null, 405, { Allow: "GET, HEAD, POST" });
+    let form: URLSearchParams | null = null;
+    if (ctx.req.method === "POST") {
+      const type = ctx.req.headers.get("content-type") ?? "";
+      form = type.startsWith("application/x-www-form-urlencoded") ? new URLSearchParams(await ctx.req.text()) : new URLSearchParams();
+      if (!postAllowed(ctx, form)) {
+        log.warn("console: refused a POST without matching origin or CSRF token", { path: ctx.path, address: ctx.address });
+        return forbidden(ctx);
+      }
+    }
+    const parts = ctx.path.split("/").slice(2).filter((p, i, all) => p !== "" || i < all.length - 1);
+    const [first, second] = parts;
+
+    if (first === undefined) return redirect(ctx, ctx.session ? "/console/overview" : "/console/sign-in");
+    if (first === "sign-in" && parts.length === 1) return signIn(ctx, form);
+    if (first === "invite" && second && parts.length === 2) return invitation(ctx, second, form);
+    if (first === "sign-out" && parts.length === 1 && form) {
+      if (ctx.session) endSession(app.db, ctx.session.tokenHash);
+      ctx.setCookies.push(cookie(SESSION_COOKIE, "", 0));
+      return redirect(ctx, "/console/sign-in?notice=signed-out");
+    }
+    if (!ctx.session) {
+      if (form) return forbidden(ctx);
+      return redirect(ctx, "/console/sign-in");
+    }
+    const answer = first === "admin" ? (ctx.session.admin ? await operator(ctx, parts.slice(1), form) : null) : await owner(ctx, parts, form);
+    return answer ?? notFound(ctx);
+  }
+
+  return async (req, server) => {
+    const url = new URL(req.url);
+    const cookies = new Bun.CookieMap(req.headers.get("cookie") ?? "");
+    const sessionToken = cookies.get(SESSION_COOKIE) || null;
+    const session = sessionToken ? findSession(app.db, app.clock, sessionToken) : null;
+    const ctx: Ctx = {
+      req,
+      url,
+      path: url.pathname,
+      cookies,
+      session,
+      sessionToken: session ? sessionToken : null,
+      address: server?.requestIP(req)?.address ?? "unknown",
+      setCookies: [],
+    };
+    if (sessionToken && !session) ctx.setCookies.push(cookie(SESSION_COOKIE, "", 0));
+    try {
+      return await route(ctx);
+    } catch (err) {
+      log.error("console request failed", { path: url.pathname, error: String(err) });
+      return respond(ctx, messagePage({ title: "Something went wrong", message: "The console could not answer. Try again; if it persists, the operator finds the cause in the server log.", viewer: null, assetVersion }), 500);
+    }
+  };
+}

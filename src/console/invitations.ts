@@ -1,0 +1,112 @@
+/**
+ * One-time console links. An invitation creates the account when it is new; for an existing account the same
+ * link lets its owner set (or reset) the password. Valid 7 days, single use; a newer link for the same account
+ * replaces the older ones. Only the token's SHA-256 is stored.
+ */
+import { and, eq, isNull } from "drizzle-orm";
+import type { Db } from "../db";
+import { accounts, consoleSessions, invitations } from "../db/schema";
+import type { Clock } from "../core/clock";
+import { UserError } from "../core/errors";
+import { createAccount, findAccount, setAccountAdmin, setAccountPlan, type AccountView, type CustomLimits } from "../access/accounts";
+import { hashPassword, hashToken, passwordProblem, randomToken } from "./secrets";
+
+export const INVITATION_TTL_MS = 7 * 86_400_000;
+
+export interface InviteRequest {
+  email: string;
+  /** Required for a new account; for an existing one it moves the account to this plan and these limits. */
+  plan?: string;
+  limits?: CustomLimits;
+  admin?: boolean;
+}
+
+export interface Invitation {
+  account: AccountView;
+  /** True when this call created the account. */
+  created: boolean;
+  /** "invitation" for a new account or one that never set a password, else "set-password". */
+  kind: "invitation" | "set-password";
+  url: string;
+  expiresAt: string;
+}
+
+export function invitationUrl(publicUrl: string, token: string): string {
+  return `${publicUrl}/console/invite/${token}`;
+}
+
+export function issueInvitation(db: Db, clock: Clock, publicUrl: string, request: InviteRequest): Invitation {
+  const limits = request.limits ?? {};
+  const hasLimits = Object.values(limits).some((v) => v !== undefined);
+  const token = randomToken();
+  const now = clock.now();
+  return db.transaction(() => {
+    let account = findAccount(db, request.email);
+    const created = account === null;
+    if (account === null) {
+      if (!request.plan) throw new UserError(`--plan is required for a new account`);
+      account = createAccount(db, clock, request.email, request.plan, limits);
+    } else if (request.plan) {
+      account = setAccountPlan(db, account.email, request.plan, limits);
+    } else if (hasLimits) {
+      throw new UserError("custom limits need --plan");
+    }
+    if (request.admin && !account.admin) account = setAccountAdmin(db, account.email, true);
+    const hasPassword = db.select({ hash: accounts.passwordHash }).from(accounts).where(eq(accounts.id, account.id)).get()!.hash !== null;
+    db.update(invitations)
+      .set({ usedAt: now })
+      .where(and(eq(invitations.accountId, account.id), isNull(invitations.usedAt)))
+      .run();
+    db.insert(invitations).values({ tokenHash: hashToken(token), accountId: account.id, createdAt: now, expiresAt: now + INVITATION_TTL_MS }).run();
+    return {
+      account,
+      created,
+      kind: hasPassword ? "set-password" : "invitation",
+      url: invitationUrl(publicUrl, token),
+      expiresAt: new Date(now + INVITATION_TTL_MS).toISOString(),
+    };
+  });
+}
+
+export type LinkState = { ok: true; accountId: number; email: string; hasPassword: boolean } | { ok: false; problem: "unknown" | "used" | "expired" | "disabled" };
+
+/** What a presented link token is worth right now. */
+export function inspectLink(db: Db, clock: Clock, token: string): LinkState {
+  const row = db
+    .select({ invitation: invitations, account: accounts })
+    .from(invitations)
+    .innerJoin(accounts, eq(invitations.accountId, accounts.id))
+    .where(eq(invitations.tokenHash, hashToken(token)))
+    .get();
+  if (!row) return { ok: false, problem: "unknown" };
+  if (row.invitation.usedAt !== null) return { ok: false, problem: "used" };
+  if (row.invitation.expiresAt <= clock.now()) return { ok: false, problem: "expired" };
+  if (row.account.disabled) return { ok: false, problem: "disabled" };
+  return { ok: true, accountId: row.account.id, email: row.account.email, hasPassword: row.account.passwordHash !== null };
+}
+
+/**
+ * Sets the password through a link and uses the link up. Every existing session of the account ends (a
+ * password change signs everyone out). Returns the account id, or the link's problem / the password's.
+ */
+export async function redeemLink(db: Db, clock: Clock, token: string, password: string): Promise<{ accountId: number } | { problem: string }> {
+  const weak = passwordProblem(password);
+  if (weak) return { problem: weak };
+  const passwordHash = await hashPassword(password);
+  // Checked again inside the transaction: two tabs racing on one link, only one wins.
+  return db.transaction(() => {
+    const state = inspectLink(db, clock, token);
+    if (!state.ok) return { problem: state.problem };
+    db.update(invitations).set({ usedAt: clock.now() }).where(eq(invitations.tokenHash, hashToken(token))).run();
+    setPassword(db, state.accountId, passwordHash);
+    return { accountId: state.accountId };
+  });
+}
+
+/** Stores a new password hash and ends every console session of the account. */
+export function setPassword(db: Db, accountId: number, passwordHash: string): void {
+  db.transaction(() => {
+    db.update(accounts).set({ passwordHash }).where(eq(accounts.id, accountId)).run();
+    db.delete(consoleSessions).where(eq(consoleSessions.accountId, accountId)).run();
+  });
+}

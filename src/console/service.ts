@@ -1,0 +1,246 @@
+/**
+ * What the console's pages ask and do, over the access services (accounts, keys, meter, registry). The HTTP
+ * handler turns requests into these calls and their results into pages; the rules live here, never in a
+ * template. Every owner operation takes the signed-in account's id and checks ownership itself, so an id
+ * changed in a URL or a form can never reach another account.
+ */
+import type { App } from "../app";
+import { DAY_MS, utcDay } from "../core/clock";
+import { UserError } from "../core/errors";
+import { log } from "../core/log";
+import { accountById, createKey, credentialsOf, customLimitsOf, findAccount, keyById, listAccountsPage, listKeys, revokeKey, setAccountDisabled, setAccountPlan, type AccountView, type CustomLimits, type KeyView } from "../access/accounts";
+import { ENDPOINTS, type UsageDay } from "../access/meter";
+import { PLAN_DEFAULTS } from "../access/plans";
+import { countsByDay, dayTotalsByAccount, dayTotalsByKey, lastUsedDays } from "../access/usage-summary";
+import { issueInvitation, setPassword, type Invitation, type InviteRequest } from "./invitations";
+import { mailInvitation } from "./mailer";
+import { hashPassword, passwordProblem, verifyPassword } from "./secrets";
+import { startSession } from "./sessions";
+import { FailureThrottle } from "./throttle";
+
+export const KEY_NAME_MAX = 64;
+export const ACCOUNTS_PAGE_SIZE = 50;
+/** Failed sign-ins allowed per e-mail and per client address in a quarter of an hour. */
+export const SIGN_IN_RULE = { limit: 10, windowMs: 15 * 60_000 };
+
+export interface ConsoleKey extends KeyView {
+  /** Last UTC day the key was counted on, or null. */
+  lastUsed: string | null;
+  today: number;
+}
+
+export interface Overview {
+  account: AccountView;
+  attributionRequired: boolean;
+  keys: ConsoleKey[];
+  todayTotal: number;
+}
+
+export interface UsageTable {
+  /** Endpoints with at least one request in the period, in a stable order (the spec's five first). */
+  endpoints: string[];
+  days: UsageDay[];
+  total: number;
+}
+
+export type SignInResult = { token: string; accountId: number } | { problem: "invalid" } | { problem: "throttled"; retryAfterSeconds: number };
+
+export class ConsoleService {
+  private readonly failedByEmail = new FailureThrottle(SIGN_IN_RULE);
+  private readonly failedByAddress = new FailureThrottle(SIGN_IN_RULE);
+
+  constructor(private readonly app: App) {}
+
+  /**
+   * Unknown e-mail, no password yet, disabled account and wrong password all answer "invalid" after the same
+   * argon2 work. Throttled attempts are refused before any work.
+   */
+  async signIn(email: string, password: string, address: string): Promise<SignInResult> {
+    const now = this.app.clock.now();
+    const emailKey = email.trim().toLowerCase();
+    const wait = Math.max(this.failedByEmail.retryAfter(emailKey, now), this.failedByAddress.retryAfter(address, now));
+    if (wait > 0) return { problem: "throttled", retryAfterSeconds: wait };
+    const row = credentialsOf(this.app.db, emailKey);
+    const ok = await verifyPassword(password, row?.passwordHash ?? null);
+    if (!ok || !row || row.disabled) {
+      this.failedByEmail.fail(emailKey, now);
+      this.failedByAddress.fail(address, now);
+      log.info("console sign-in refused", { address });
+      return { problem: "invalid" };
+    }
+    this.failedByEmail.forget(emailKey);
+    log.info("console sign-in", { account: row.id });
+    return { token: startSession(this.app.db, this.app.clock, row.id), accountId: row.id };
+  }
+
+  findAccount(email: string): AccountView | null {
+    return findAccount(this.app.db, email);
+  }
+
+  /**
+   * Changes the password after checking the current one; every session of the account ends and a new one
+   * starts for the caller. Failures count toward the sign-in throttle like a failed sign-in.
+   */
+  async changePassword(accountId: number, current: string, next: string, address: string): Promise<{ token: string } | { problem: string }> {
+    const account = this.account(accountId);
+    const now = this.app.clock.now();
+    if (this.failedByEmail.retryAfter(account.email, now) > 0) return { problem: "Too many failed attempts. Try again later." };
+    const weak = passwordProblem(next);
+    if (weak) return { problem: weak };
+    if (!(await verifyPassword(current, credentialsOf(this.app.db, account.email)?.passwordHash ?? null))) {
+      this.failedByEmail.fail(account.email, now);
+      this.failedByAddress.fail(address, now);
+      return { problem: "The current password is wrong." };
+    }
+    setPassword(this.app.db, accountId, await hashPassword(next));
+    log.info("console password changed", { account: accountId });
+    return { token: startSession(this.app.db, this.app.clock, accountId) };
+  }
+
+  account(accountId: number): AccountView {
+    const account = accountById(this.app.db, accountId);
+    if (!account) throw new UserError("This account no longer exists.");
+    return account;
+  }
+
+  keys(accountId: number): ConsoleKey[] {
+    const account = this.account(accountId);
+    this.app.meter.flush();
+    const keys = listKeys(this.app.db, account.email);
+    const ids = keys.map((k) => k.id);
+    const lastUsed = lastUsedDays(this.app.db, ids);
+    const today = dayTotalsByKey(this.app.db, ids, utcDay(this.app.clock.now()));
+    return keys.map((k) => ({ ...k, lastUsed: lastUsed.get(k.id) ?? null, today: today.get(k.id) ?? 0 }));
+  }
+
+  /** The account's keys without usage figures (the usage page's key choice). */
+  keyList(accountId: number): KeyView[] {
+    return listKeys(this.app.db, this.account(accountId).email);
+  }
+
+  overview(accountId: number): Overview {
+    const account = this.account(accountId);
+    const keys = this.keys(accountId);
+    return {
+      account,
+      attributionRequired: PLAN_DEFAULTS[account.plan].attributionRequired,
+      keys,
+      todayTotal: keys.reduce((n, k) => n + k.today, 0),
+    };
+  }
+
+  /** Creates a key for the account; the full key is in the result and nowhere else, ever. */
+  createKey(accountId: number, name: string): { key: string; view: KeyView } {
+    const account = this.account(accountId);
+    const trimmed = name.trim();
+    if (trimmed.length < 1 || [...trimmed].length > KEY_NAME_MAX) throw new UserError(`A key name has 1 to ${KEY_NAME_MAX} characters.`);
+    if (listKeys(this.app.db, account.email).some((k) => k.revokedAt === null && k.name === trimmed)) {
+      throw new UserError(`You already have an active key named "${trimmed}". Choose another name.`);
+    }
+    if (account.activeKeys >= account.maxKeys) {
+      throw new UserError(`Your plan (${account.plan}) allows ${account.maxKeys} active keys and you have ${account.activeKeys}. Revoke one to create another.`);
+    }
+    const { key, ...view } = createKey(this.app.db, this.app.clock, account.email, trimmed);
+    this.app.keys.reload();
+    log.info("console key created", { account: account.id, key: view.id });
+    return { key, view };
+  }
+
+  /** The account's key with this id, or null: another account's key is as absent as an unknown one. */
+  ownKey(accountId: number, keyId: string): KeyView | null {
+    return listKeys(this.app.db, this.account(accountId).email).find((k) => k.id === keyId) ?? null;
+  }
+
+  revokeOwnKey(accountId: number, keyId: string): KeyView | null {
+    const key = this.ownKey(accountId, keyId);
+    if (!key || key.revokedAt !== null) return null;
+    return this.revokeAnyKey(keyId, accountId);
+  }
+
+  /**
+   * Daily totals per endpoint over the last 30 UTC days, for one of the account's keys or all of them: the
+   * counters GET /v1/usage reports (meter.report), read after a flush and summed over the keys in one query.
+   */
+  usage(accountId: number, keyId: string | null): UsageTable {
+    const account = this.account(accountId);
+    this.app.meter.flush();
+    const keyIds = listKeys(this.app.db, account.email)
+      .filter((k) => keyId === null || k.id === keyId)
+      .map((k) => k.id);
+    const now = this.app.clock.now();
+    const days: UsageDay[] = [];
+    const byDate = new Map<string, UsageDay>();
+    for (let i = 29; i >= 0; i--) {
+      const day: UsageDay = { date: utcDay(now - i * DAY_MS), total: 0, byEndpoint: {} };
+      days.push(day);
+      byDate.set(day.date, day);
+    }
+    const used = new Set<string>();
+    for (const { day, endpoint, n } of countsByDay(this.app.db, keyIds, days[0]!.date)) {
+      const target = byDate.get(day);
+      if (!target || n === 0) continue;
+      target.total += n;
+      target.byEndpoint[endpoint] = (target.byEndpoint[endpoint] ?? 0) + n;
+      used.add(endpoint);
+    }
+    const known = ENDPOINTS as readonly string[];
+    const endpoints = [...ENDPOINTS.filter((e) => used.has(e)), ...[...used].filter((e) => !known.includes(e)).sort()];
+    return { endpoints, days, total: days.reduce((n, d) => n + d.total, 0) };
+  }
+
+  // ── operator ──────────────────────────────────────────────────────────────────────────────────────
+
+  accountsPage(query: string, page: number) {
+    this.app.meter.flush();
+    const { accounts, total } = listAccountsPage(this.app.db, { query, offset: (page - 1) * ACCOUNTS_PAGE_SIZE, limit: ACCOUNTS_PAGE_SIZE });
+    const today = dayTotalsByAccount(this.app.db, accounts.map((a) => a.id), utcDay(this.app.clock.now()));
+    return { rows: accounts.map((account) => ({ account, today: today.get(account.id) ?? 0 })), total, pages: Math.max(1, Math.ceil(total / ACCOUNTS_PAGE_SIZE)) };
+  }
+
+  async invite(request: InviteRequest): Promise<{ invitation: Invitation; mailProblem: string | null }> {
+    const invitation = issueInvitation(this.app.db, this.app.clock, this.app.config.publicUrl, request);
+    this.app.keys.reload();
+    const mailProblem = this.app.config.smtpUrl ? await mailInvitation(this.app.config, invitation) : null;
+    log.info("console invitation issued", { account: invitation.account.id, emailed: this.app.config.smtpUrl ? mailProblem === null : undefined });
+    return { invitation, mailProblem };
+  }
+
+  accountExists(accountId: number): boolean {
+    return accountById(this.app.db, accountId) !== null;
+  }
+
+  /** Any account's key by id (operators). */
+  anyKey(keyId: string): (KeyView & { accountId: number }) | null {
+    return keyById(this.app.db, keyId);
+  }
+
+  customLimits(accountId: number) {
+    return customLimitsOf(this.app.db, accountId) ?? { dailyLimit: null, minuteLimit: null, maxKeys: null };
+  }
+
+  setPlan(accountId: number, plan: string, limits: CustomLimits): AccountView {
+    const account = setAccountPlan(this.app.db, this.account(accountId).email, plan, limits);
+    this.app.keys.reload();
+    return account;
+  }
+
+  setDisabled(accountId: number, disabled: boolean): AccountView {
+    const account = setAccountDisabled(this.app.db, this.account(accountId).email, disabled);
+    this.app.keys.reload();
+    log.info(disabled ? "console account disabled" : "console account enabled", { account: accountId });
+    return account;
+  }
+
+  /** Revokes a key of any account (operators; owners go through revokeOwnKey). Null when unknown or revoked. */
+  revokeAnyKey(keyId: string, byAccount: number): KeyView | null {
+    try {
+      const key = revokeKey(this.app.db, this.app.clock, keyId);
+      this.app.keys.reload();
+      log.info("console key revoked", { key: keyId, by: byAccount });
+      return key;
+    } catch (err) {
+      if (err instanceof UserError) return null;
+      throw err;
+    }
+  }
+}
