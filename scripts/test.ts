@@ -3,7 +3,9 @@ export {};
  * Runs the whole suite with `bun test` and ends with the line CI reads: `N passed, N failed`.
  * Exits non-zero when any test failed or none ran. Extra arguments go to `bun test` (e.g. a file filter).
  */
-const proc = Bun.spawn([process.execPath, "test", ...process.argv.slice(2)], {
+// Tests start real servers and compiled binaries: give each 60 s (bun test's default is 5 s; bunfig's
+// [test] timeout is not read by this Bun).
+const proc = Bun.spawn([process.execPath, "test", "--timeout", "60000", ...process.argv.slice(2)], {
   stdout: "inherit",
   stderr: "pipe",
   env: { ...process.env, FORCE_COLOR: "0" },

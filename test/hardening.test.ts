@@ -80,7 +80,7 @@ describe("no data without a key, whatever the request line and Host say (raw soc
 
   test("a Host that cannot be understood is a 400 in the spec's shape, with or without a key", async () => {
     for (const host of BAD_HOSTS) {
-      for (const [method, target, body] of ROUTES) {
+      for (const [method, target, body] of [...ROUTES, ["GET", "/console/sign-in"] as [string, string]]) {
         for (const withKey of [false, true]) {
           const res = await rawRequest(port, request(method, target, { host, body, key: withKey ? key : undefined }));
           expect([host, target, withKey, res.status, errorCode(res)]).toEqual([host, target, withKey, 400, "invalid_request"]);
@@ -118,6 +118,10 @@ describe("no data without a key, whatever the request line and Host say (raw soc
       expect([host, health.status, health.body]).toEqual([host, 200, '{"status":"ok"}']);
       const doc = await rawRequest(port, request("GET", "/openapi.json", { version, host }));
       expect([host, doc.status]).toEqual([host, 200]);
+      // The developer console is behind the same target check, and answers without an API key (its own sign-in).
+      const consolePage = await rawRequest(port, request("GET", "/console/sign-in", { version, host }));
+      expect([host, consolePage.status]).toEqual([host, 200]);
+      expect(consolePage.headers["content-type"]).toStartWith("text/html");
     }
   });
 

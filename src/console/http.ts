@@ -52,14 +52,6 @@ const NOTICES: Record<string, string> = {
   "password-changed": "Your password is changed. Every other session has ended.",
 };
 
-/** True for URLs this handler answers: path `/console` and everything below it. No URL parsing: it runs per request. */
-export function isConsoleUrl(url: string): boolean {
-  const start = url.indexOf("/", url.indexOf("//") + 2);
-  if (start === -1 || !url.startsWith("/console", start)) return false;
-  const next = url.charCodeAt(start + 8);
-  return Number.isNaN(next) || next === 47 /* / */ || next === 63 /* ? */ || next === 35 /* # */;
-}
-
 interface Ctx {
   req: Request;
   url: URL;
