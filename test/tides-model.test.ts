@@ -1,9 +1,10 @@
 /**
  * Tides from the model: the extreme finder on every regime of the fake's synthetic tide (checked against the
- * same tide sampled every minute), and the per-spot source and tideless rules (pure).
+ * same tide sampled every minute), and the per-spot source and tideless rules (pure, table-tested).
  */
 import { describe, expect, test } from "bun:test";
 import { findExtremes, largestRange, MIN_WIGGLE_M } from "../src/tides/extremes";
+import { decideSource, MODEL_NEGLIGIBLE_RANGE_M, rangesAgree, type ModelReading, type StationVerdict, type TideSourceKind } from "../src/tides/source";
 import { regimeAt, seaLevelAt, seaLevelSeries, type Amplitudes } from "./support/fake-sea-level";
 
 const HOUR = 3_600_000;
@@ -97,5 +98,43 @@ describe("extreme finder: every regime of a week of hourly sea levels (rounded t
     expect(seaLevelSeries(48.1435, 11.5878, times).every((v) => v === null)).toBe(true); // Eisbach, Munich
     expect(largestRange(findExtremes(times, seaLevelSeries(43.62, 51.19, times)))).toBeLessThan(0.1); // Caspian
     expect(largestRange(findExtremes(times, seaLevelSeries(30.5, -9.8, times)))).toBeGreaterThan(2); // Morocco
+  });
+});
+
+describe("source rule: station, model or none", () => {
+  const station = (distanceKm = 12): StationVerdict => ({ tideless: false, stationId: "noaa/1", stationName: "Pier", distanceKm, reason: "chose Pier" });
+  const noStation: StationVerdict = { tideless: true, stationId: null, stationName: null, distanceKm: null, reason: "no tide station within 200 km (nearest: Far, 412.0 km)" };
+  const negligibleStations: StationVerdict = { tideless: true, stationId: null, stationName: null, distanceKm: null, reason: "negligible tide: largest spring range 0.06 m < 0.20 m among 4 stations within 200 km" };
+  const model = (rangeM: number, stationRangeM: number | null = null, hasData = true): ModelReading => ({ hasData, rangeM, windowRangeM: rangeM, stationRangeM });
+  const cases: [string, StationVerdict, ModelReading | null, boolean | null, TideSourceKind, RegExp][] = [
+    ["import says tideless: always none", station(), model(2, 2), true, "none", /^override: tideless/],
+    ["import says tidal, no station: the model", noStation, model(0.05), false, "model", /^override: tidal/],
+    ["station, model not fetched yet: the station", station(), null, null, "station", /model not fetched yet/],
+    ["station, model has no sea level here: the station", station(), model(0, null, false), null, "station", /no sea level here/],
+    ["station agrees with the model (1.9 vs 2.1 m): the station", station(150), model(2.1, 1.9), null, "station", /agrees/],
+    ["small ranges agree within 0.3 m (0.25 vs 0.5 m)", station(), model(0.5, 0.25), null, "station", /agrees/],
+    ["station disagrees (lagoon gauge 0.3 m vs 1.4 m): the model", station(5), model(1.4, 0.3), null, "model", /disagrees/],
+    ["station disagrees and the model has no tide: none", station(), model(0.05, 1.2), null, "none", /^negligible tide: model range/],
+    ["no station in reach, not fetched yet: pending (never tideless by accident)", noStation, null, null, "pending", /waiting for the model/],
+    ["no station in reach, model tidal: the model", noStation, model(3.2), null, "model", /^model range 3.20 m/],
+    [`no station in reach, model below ${MODEL_NEGLIGIBLE_RANGE_M} m: none`, noStation, model(MODEL_NEGLIGIBLE_RANGE_M - 0.01), null, "none", /^negligible tide/],
+    [`model at exactly ${MODEL_NEGLIGIBLE_RANGE_M} m: tidal`, noStation, model(MODEL_NEGLIGIBLE_RANGE_M), null, "model", /^model range/],
+    ["no station, no sea-level data (lake, river, pool): none", noStation, model(0, null, false), null, "none", /^no sea-level data/],
+    ["stations negligible, model not fetched: none (the stations' evidence)", negligibleStations, null, null, "none", /^negligible tide: largest spring range/],
+    ["stations negligible but the model sees a tide: the model", negligibleStations, model(0.4), null, "model", /^model range/],
+  ];
+  for (const [name, verdict, reading, override, source, reason] of cases) {
+    test(name, () => {
+      const decision = decideSource(verdict, reading, override);
+      expect(decision.source).toBe(source);
+      expect(decision.reason).toMatch(reason);
+    });
+  }
+
+  test("agreement: within 0.3 m, or within 35 % of the larger range", () => {
+    expect(rangesAgree(0.1, 0.4)).toBe(true);
+    expect(rangesAgree(0.1, 0.41)).toBe(false);
+    expect(rangesAgree(3, 4.6)).toBe(true);
+    expect(rangesAgree(2, 4)).toBe(false);
   });
 });

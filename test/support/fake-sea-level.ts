@@ -44,6 +44,7 @@ export const REGIMES: { name: string; box: [number, number, number, number]; amp
   { name: "Gulf of Mexico (diurnal)", box: [18, 31, -98, -81], amplitudes: { M2: 0.03, S2: 0.01, N2: 0.006, K1: 0.15, O1: 0.15 } },
   { name: "South China Sea (diurnal)", box: [0, 23, 104, 121], amplitudes: { M2: 0.15, S2: 0.06, N2: 0.03, K1: 0.36, O1: 0.3 } },
   { name: "English Channel (macro-tidal)", box: [47, 51.5, -6, 2], amplitudes: semi(2.0, 0.7) },
+  { name: "Iberian and Biscay Atlantic (semi-diurnal)", box: [36, 47, -10.5, -1], amplitudes: semi(1.05, 0.37) },
   { name: "Moroccan Atlantic (semi-diurnal)", box: [27, 36, -14, -5.5], amplitudes: semi(1.1, 0.4) },
   { name: "Patagonia (macro-tidal)", box: [-55, -40, -70, -60], amplitudes: semi(2.5, 0.8) },
   { name: "Hawaii (mixed)", box: [18, 23, -161, -154], amplitudes: { M2: 0.17, S2: 0.05, N2: 0.03, K1: 0.15, O1: 0.08 } },
