@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { findExtremes, largestRange, MIN_WIGGLE_M } from "../src/tides/extremes";
-import { decideSource, MODEL_NEGLIGIBLE_RANGE_M, rangesAgree, type ModelReading, type StationVerdict, type TideSourceKind } from "../src/tides/source";
+import { decideSource, MODEL_NEGLIGIBLE_RANGE_M, NEAR_STATION_KM, rangesAgree, type ModelReading, type StationVerdict, type TideSourceKind } from "../src/tides/source";
 import { regimeAt, seaLevelAt, seaLevelSeries, type Amplitudes } from "./support/fake-sea-level";
 
 const HOUR = 3_600_000;
@@ -112,9 +112,11 @@ describe("source rule: station, model or none", () => {
     ["station, model not fetched yet: the station", station(), null, null, "station", /model not fetched yet/],
     ["station, model has no sea level here: the station", station(), model(0, null, false), null, "station", /no sea level here/],
     ["station agrees with the model (1.9 vs 2.1 m): the station", station(150), model(2.1, 1.9), null, "station", /agrees/],
-    ["small ranges agree within 0.3 m (0.25 vs 0.5 m)", station(), model(0.5, 0.25), null, "station", /agrees/],
+    ["small ranges agree within 0.3 m (0.25 vs 0.5 m)", station(60), model(0.5, 0.25), null, "station", /agrees/],
     ["station disagrees (lagoon gauge 0.3 m vs 1.4 m): the model", station(5), model(1.4, 0.3), null, "model", /disagrees/],
-    ["station disagrees and the model has no tide: none", station(), model(0.05, 1.2), null, "none", /^negligible tide: model range/],
+    [`station within ${NEAR_STATION_KM} km, not damped (1.0 vs 2.2 m): the station although the ranges disagree`, station(NEAR_STATION_KM), model(2.2, 1.1), null, "station", /near, and not damped/],
+    [`station just beyond ${NEAR_STATION_KM} km with the same ranges: the model`, station(NEAR_STATION_KM + 1), model(2.2, 1.1), null, "model", /disagrees/],
+    ["station disagrees and the model sees no tide: the station (a tidal coast never loses its tide)", station(80), model(0.05, 1.2), null, "station", /but the model sees no tide/],
     ["no station in reach, not fetched yet: pending (never tideless by accident)", noStation, null, null, "pending", /waiting for the model/],
     ["no station in reach, model tidal: the model", noStation, model(3.2), null, "model", /^model range 3.20 m/],
     [`no station in reach, model below ${MODEL_NEGLIGIBLE_RANGE_M} m: none`, noStation, model(MODEL_NEGLIGIBLE_RANGE_M - 0.01), null, "none", /^negligible tide/],

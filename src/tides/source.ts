@@ -40,6 +40,13 @@ export interface SourceDecision {
  * the model as "largest range seen below 0.7 × NEGLIGIBLE_RANGE_M".
  */
 export const MODEL_NEGLIGIBLE_RANGE_M = Math.round(0.7 * NEGLIGIBLE_RANGE_M * 100) / 100;
+/**
+ * A station this close serves the spot whatever the model's range, unless it is damped against the model (below
+ * NEAR_DAMPED_SHARE of its range: a river or lagoon gauge): near the coast a gauge's harmonic prediction beats an
+ * ~8 km ocean model, which Open-Meteo itself calls of limited accuracy at the coast.
+ */
+export const NEAR_STATION_KM = 25;
+export const NEAR_DAMPED_SHARE = 0.5;
 /** Station and model agree when their ranges over the same window differ by at most this much (m)… */
 export const AGREE_ABS_M = 0.3;
 /** …or by at most this share of the larger one. */
@@ -74,9 +81,15 @@ export function decideSource(station: StationVerdict, model: ModelReading | null
   if (hasStation) {
     if (!model) return { source: "station", reason: `${named}; model not fetched yet` };
     if (!model.hasData) return { source: "station", reason: `${named}; the model has no sea level here` };
+    const near = (station.distanceKm ?? Infinity) <= NEAR_STATION_KM;
+    if (model.stationRangeM !== null && near && model.stationRangeM >= NEAR_DAMPED_SHARE * model.windowRangeM)
+      return { source: "station", reason: `${named}; near, and not damped against the model (${m(model.stationRangeM)} vs ${m(model.windowRangeM)})` };
     if (model.stationRangeM === null || rangesAgree(model.stationRangeM, model.windowRangeM))
       return { source: "station", reason: `${named}; its range agrees with the model's (${m(model.stationRangeM ?? 0)} vs ${m(model.windowRangeM)})` };
-    return fromModel(model, `${named} disagrees: range ${m(model.stationRangeM)} vs the model's ${m(model.windowRangeM)} over the same week`);
+    const disagreement = `${named} disagrees: range ${m(model.stationRangeM)} vs the model's ${m(model.windowRangeM)} over the same week`;
+    // A gauge in reach that sees a tide outweighs a coastal model that sees none: a tidal coast never loses its tide.
+    if (model.rangeM < MODEL_NEGLIGIBLE_RANGE_M) return { source: "station", reason: `${disagreement}, but the model sees no tide: the station` };
+    return fromModel(model, disagreement);
   }
   // No station serves the spot: none within reach, or every one within reach has a negligible range.
   if (!model) {

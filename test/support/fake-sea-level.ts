@@ -39,19 +39,22 @@ export const REGIMES: { name: string; box: [number, number, number, number]; amp
   { name: "Caspian Sea", box: [36, 47.5, 46, 55.5], amplitudes: { M2: 0.01, S2: 0.003, N2: 0.002, K1: 0.004, O1: 0.003 } },
   { name: "Black Sea", box: [40.5, 47.5, 27, 42], amplitudes: { M2: 0.03, S2: 0.01, N2: 0.005, K1: 0.012, O1: 0.008 } },
   { name: "Baltic Sea", box: [53.5, 66, 12.5, 31], amplitudes: { M2: 0.02, S2: 0.006, N2: 0.004, K1: 0.01, O1: 0.008 } },
-  { name: "western Mediterranean", box: [35, 44.5, -5.3, 10], amplitudes: { M2: 0.04, S2: 0.015, N2: 0.008, K1: 0.02, O1: 0.01 } },
+  // Before the Mediterranean boxes, which would otherwise take the Basque coast.
+  { name: "Iberian and Biscay Atlantic (semi-diurnal)", box: [36, 47, -10.5, -1], amplitudes: semi(1.05, 0.37) },
+  { name: "western Mediterranean (Alboran, Spain, Algeria)", box: [35, 41, -5.3, 10], amplitudes: { M2: 0.04, S2: 0.015, N2: 0.008, K1: 0.02, O1: 0.01 } },
+  { name: "western Mediterranean (Catalonia, Gulf of Lion, Ligurian)", box: [41, 44.5, 0, 10], amplitudes: { M2: 0.04, S2: 0.015, N2: 0.008, K1: 0.02, O1: 0.01 } },
   { name: "eastern Mediterranean", box: [30, 46, 10, 36.5], amplitudes: { M2: 0.08, S2: 0.04, N2: 0.015, K1: 0.03, O1: 0.02 } },
   { name: "Gulf of Mexico (diurnal)", box: [18, 31, -98, -81], amplitudes: { M2: 0.03, S2: 0.01, N2: 0.006, K1: 0.15, O1: 0.15 } },
   { name: "South China Sea (diurnal)", box: [0, 23, 104, 121], amplitudes: { M2: 0.15, S2: 0.06, N2: 0.03, K1: 0.36, O1: 0.3 } },
   { name: "English Channel (macro-tidal)", box: [47, 51.5, -6, 2], amplitudes: semi(2.0, 0.7) },
-  { name: "Iberian and Biscay Atlantic (semi-diurnal)", box: [36, 47, -10.5, -1], amplitudes: semi(1.05, 0.37) },
   { name: "Moroccan Atlantic (semi-diurnal)", box: [27, 36, -14, -5.5], amplitudes: semi(1.1, 0.4) },
+  { name: "US Atlantic coast (semi-diurnal)", box: [25, 45, -82, -65], amplitudes: semi(0.5, 0.1) },
   { name: "Patagonia (macro-tidal)", box: [-55, -40, -70, -60], amplitudes: semi(2.5, 0.8) },
   { name: "Hawaii (mixed)", box: [18, 23, -161, -154], amplitudes: { M2: 0.17, S2: 0.05, N2: 0.03, K1: 0.15, O1: 0.08 } },
   { name: "North American Pacific (mixed)", box: [22, 61, -170, -115], amplitudes: { M2: 0.5, S2: 0.13, N2: 0.1, K1: 0.37, O1: 0.23 } },
   { name: "Indonesia (mixed)", box: [-11, 0, 95, 141], amplitudes: { M2: 0.6, S2: 0.3, N2: 0.1, K1: 0.25, O1: 0.15 } },
 ];
-const OPEN_OCEAN = { name: "open ocean (semi-diurnal)", amplitudes: semi(0.6, 0.25) };
+const OPEN_OCEAN = { name: "open ocean (semi-diurnal)", amplitudes: semi(0.5, 0.2) };
 
 export function regimeAt(lat: number, lng: number): { name: string; amplitudes: Amplitudes } {
   return REGIMES.find(({ box: [s, n, w, e] }) => lat >= s && lat <= n && lng >= w && lng <= e) ?? OPEN_OCEAN;
