@@ -104,6 +104,7 @@ if (import.meta.main) {
   const dataDir = tempDir("bench-tide-sources");
   const fake = await startFakeOpenMeteo({ firstDay: new Date().toISOString().slice(0, 10) });
   let stdout = "";
+  const started = performance.now();
   try {
     const proc = Bun.spawn([BINARY, "--data-dir", dataDir, "refresh"], {
       env: { ...process.env, SURFCAST_OPEN_METEO_MARINE_URL: fake.url, SURFCAST_OPEN_METEO_FORECAST_URL: fake.url },
@@ -115,7 +116,10 @@ if (import.meta.main) {
   } finally {
     await fake.close();
   }
-  const text = renderSection(tideSourcesSection(dataDir, parseRefreshWeight(stdout)));
+  const refreshSeconds = (performance.now() - started) / 1000;
+  const section = tideSourcesSection(dataDir, parseRefreshWeight(stdout));
+  section.notes!.push(`this run's refresh (first on an empty data dir, so every spot's station is chosen during it): ${refreshSeconds.toFixed(1)} s wall time, load average ${(await Bun.file("/proc/loadavg").text()).split(" ")[0]} on the shared machine`);
+  const text = renderSection(section);
   console.log(text);
   // Replace this section in RESULTS.md (or add it after the tide window's), leaving the rest as it is.
   const path = join(import.meta.dir, "RESULTS.md");

@@ -10,6 +10,7 @@ import { cli, createKey, startServer, type RunningServer } from "./support/binar
 import { tempDir, ROOT } from "./support/env";
 import { renderEmbeddedMigrations } from "../scripts/embed-migrations";
 import { openDatabase, closeDatabase } from "../src/db";
+import { migrations } from "../src/db/migrations.gen";
 
 describe("migrations", () => {
   test("embedded migrations match drizzle/ (run `npm run generate` after a schema change)", () => {
@@ -28,7 +29,7 @@ describe("migrations", () => {
     closeDatabase(db);
     const again = openDatabase(dir);
     expect((again.$client.query("SELECT value FROM meta WHERE key='probe'").get() as { value: string }).value).toBe("kept");
-    expect((again.$client.query("SELECT count(*) AS n FROM __drizzle_migrations").get() as { n: number }).n).toBe(1);
+    expect((again.$client.query("SELECT count(*) AS n FROM __drizzle_migrations").get() as { n: number }).n).toBe(migrations.length);
     closeDatabase(again);
   });
 });

@@ -134,18 +134,23 @@ export const forecastDocuments = sqliteTable("forecast_documents", {
   body: text("body").notNull(),
 });
 
-export const tideExtremes = sqliteTable(
-  "tide_extremes",
-  {
-    spotId: text("spot_id")
-      .notNull()
-      .references(() => spots.id, { onDelete: "cascade" }),
-    time: integer("time").notNull(),
-    type: text("type", { enum: ["high", "low"] }).notNull(),
-    height: real("height").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.spotId, t.time] })],
-);
+/** High and low waters per spot: epoch ms, meters above the source's datum. */
+const extremesTable = (name: string) =>
+  sqliteTable(
+    name,
+    {
+      spotId: text("spot_id")
+        .notNull()
+        .references(() => spots.id, { onDelete: "cascade" }),
+      time: integer("time").notNull(),
+      type: text("type", { enum: ["high", "low"] }).notNull(),
+      height: real("height").notNull(),
+    },
+    (t) => [primaryKey({ columns: [t.spotId, t.time] })],
+  );
+
+/** The stations' predicted extremes over the rolling window (tides/window.ts), meters above the station's datum. */
+export const tideExtremes = extremesTable("tide_extremes");
 
 /**
  * What the sea-level model (Open-Meteo Marine `sea_level_height_msl`) said about a spot at the last refresh that
@@ -168,18 +173,7 @@ export const spotTideModel = sqliteTable("spot_tide_model", {
 });
 
 /** High and low waters found in the model's hourly sea level (tides/extremes.ts), meters above MSL. */
-export const tideModelExtremes = sqliteTable(
-  "tide_model_extremes",
-  {
-    spotId: text("spot_id")
-      .notNull()
-      .references(() => spots.id, { onDelete: "cascade" }),
-    time: integer("time").notNull(),
-    type: text("type", { enum: ["high", "low"] }).notNull(),
-    height: real("height").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.spotId, t.time] })],
-);
+export const tideModelExtremes = extremesTable("tide_model_extremes");
 
 /** Small key/value facts: catalog hash, tide window bounds, last refresh. */
 export const meta = sqliteTable("meta", {

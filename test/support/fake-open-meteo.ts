@@ -60,34 +60,16 @@ type Fixture = Record<string, unknown> & { hourly: Record<string, unknown[]>; da
 const FIXTURE_DAY = Date.parse("2026-11-21T00:00:00Z");
 const load = (name: string) => JSON.parse(readFileSync(join(OPEN_METEO_FIXTURES, name), "utf8")) as Fixture[];
 
+/** The Marine API's other hourly variables: the fixtures lack them, the fake generates them (see `generated`). */
+const GENERATED_MARINE = [
+  ...["wind_wave_direction", "wind_wave_period", "wind_wave_peak_period", "swell_wave_peak_period", "sea_level_height_msl", "invert_barometer_height"],
+  ...["secondary_swell_wave_height", "secondary_swell_wave_direction", "secondary_swell_wave_period", "ocean_current_velocity", "ocean_current_direction"],
+  ...["tertiary_swell_wave_height", "tertiary_swell_wave_direction", "tertiary_swell_wave_period"],
+];
+
 const KNOWN: Record<FakeEndpoint, { hourly: string[]; daily: string[] }> = {
   marine: {
-    hourly: [
-      "wave_height",
-      "wave_direction",
-      "wave_period",
-      "swell_wave_height",
-      "swell_wave_direction",
-      "swell_wave_period",
-      "sea_surface_temperature",
-      "wave_peak_period",
-      "wind_wave_height",
-      // The rest of the Marine API's hourly variables: served generically (see `generated`).
-      "wind_wave_direction",
-      "wind_wave_period",
-      "wind_wave_peak_period",
-      "swell_wave_peak_period",
-      "secondary_swell_wave_height",
-      "secondary_swell_wave_direction",
-      "secondary_swell_wave_period",
-      "tertiary_swell_wave_height",
-      "tertiary_swell_wave_direction",
-      "tertiary_swell_wave_period",
-      "ocean_current_velocity",
-      "ocean_current_direction",
-      "sea_level_height_msl",
-      "invert_barometer_height",
-    ],
+    hourly: ["wave_height", "wave_direction", "wave_period", "swell_wave_height", "swell_wave_direction", "swell_wave_period", "sea_surface_temperature", "wave_peak_period", "wind_wave_height", ...GENERATED_MARINE],
     daily: [],
   },
   forecast: {

@@ -80,7 +80,8 @@ export function hasNoSeaCell(lat: number, lng: number): boolean {
   let answer = noSeaCell.get(key);
   if (answer === undefined) {
     land ??= loadLand();
-    answer = isOnLand(lat, lng, land) && (coastDistanceKm(lat, lng, land, NO_SEA_CELL_KM) ?? Infinity) >= NO_SEA_CELL_KM;
+    // The coast distance first: cheap within 15 km, where nearly every surf spot is; the land test casts a long ray.
+    answer = (coastDistanceKm(lat, lng, land, NO_SEA_CELL_KM) ?? Infinity) >= NO_SEA_CELL_KM && isOnLand(lat, lng, land);
     noSeaCell.set(key, answer);
   }
   return answer;
