@@ -240,8 +240,10 @@ export class TideService {
     const loaded = engineNow();
     const now = this.clock.now();
     this.store.batch(() => {
+      const known = new Map(this.spots.all().map((s) => [s.id, s]));
       for (const { spotId, series } of entries) {
-        const spot = this.spots.get(spotId);
+        const spot = known.get(spotId);
+        if (!spot) continue; // removed by an import since the refresh planned its batches
         const choice = this.choiceFor(spot, loaded)!;
         const reading = this.readingOf(series);
         const previous = this.store.model(spot.id);
