@@ -81,8 +81,8 @@ export function tideSourcesSection(dataDir: string, refresh?: { weight: number; 
 /** Why a station or the model serves a spot, in a few words (from the rule's reason). */
 function caseOf(source: TideSourceKind, reason: string): string | null {
   if (source === "station") {
+    if (reason.startsWith("override")) return "station: the import or the catalog overlay says tidal (tidal bores, coastal spots placed inland)";
     if (reason.includes("sees no tide")) return "station: it disagrees with the model, but the model sees no tide";
-    if (reason.includes("no sea level here")) return "station: the model has no sea level at the spot";
     if (reason.includes("near, and not damped")) return `station: within 25 km and not damped against the model`;
     if (reason.includes("agrees")) return "station: in reach and agrees with the model";
     return `station: ${reason.replace(/^.*?; /, "")}`;

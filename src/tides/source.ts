@@ -80,7 +80,9 @@ export function decideSource(station: StationVerdict, model: ModelReading | null
   }
   if (hasStation) {
     if (!model) return { source: "station", reason: `${named}; model not fetched yet` };
-    if (!model.hasData) return { source: "station", reason: `${named}; the model has no sea level here` };
+    // No ocean cell at the spot: a lake, river or pool, even with a gauge on the coast within reach. Tidal bores and
+    // misplaced coastal records get their tide back through the import's (or the overlay's) tideless = false.
+    if (!model.hasData) return { source: "none", reason: `no sea-level data (lake, river or pool); ${named} not used` };
     const near = (station.distanceKm ?? Infinity) <= NEAR_STATION_KM;
     if (model.stationRangeM !== null && near && model.stationRangeM >= NEAR_DAMPED_SHARE * model.windowRangeM)
       return { source: "station", reason: `${named}; near, and not damped against the model (${m(model.stationRangeM)} vs ${m(model.windowRangeM)})` };
