@@ -19,6 +19,7 @@ import { renderSection, type Section } from "./report";
 import { startupSection } from "./startup";
 import { tideWindowSection } from "./tides";
 import { consoleSection } from "./console";
+import { tideSourcesSection } from "./tide-sources";
 
 const quick = process.argv.includes("--quick");
 /** Only what the endpoint tables need (the refresh fills the forecasts); RESULTS.md is left alone. */
@@ -71,6 +72,7 @@ const show = (s: Section) => {
 if (!httpOnly) show(await startupSection(settings.startupRuns));
 show(await refreshSection(dataDir));
 if (!httpOnly) show(await tideWindowSection());
+if (!httpOnly) show(tideSourcesSection(dataDir));
 
 const app = openApp(loadConfig({ dataDir, port: 0, host: "127.0.0.1", scheduler: false }));
 const spot = app.spots.search({ q: "pipeline", limit: 1 })[0] ?? app.spots.all()[0];

@@ -22,7 +22,7 @@ export async function tideWindowSection(): Promise<Section> {
       intro: "`TideService.maintainWindow()` on a fresh database: loading the tide database, choosing a station per spot, predicting and storing the extremes of the rolling window (yesterday .. today + 9 days).",
       header: ["measure", "value", "target", "verdict"],
       rows: [
-        ["spots (with tides / tideless)", `${fmt.int(report.spots)} (${fmt.int(report.spots - report.tideless)} / ${fmt.int(report.tideless)})`, "—", "—"],
+        ["spots (a station chosen / none in reach or negligible: the model decides, see Tide sources)", `${fmt.int(report.spots)} (${fmt.int(report.spots - report.tideless)} / ${fmt.int(report.tideless)})`, "—", "—"],
         ["extremes stored", fmt.int(extremes), "—", "—"],
         ["wall time, including the tide database load", `${(wallMs / 1000).toFixed(1)} s`, "< 30 s", fmt.verdict(wallMs < 30_000)],
       ],

@@ -51,7 +51,9 @@ describe("Open-Meteo requests", () => {
       const line = README.split("\n").find((l) => l.startsWith("GET ") && l.includes(path) && l.includes("latitude=39.344,-8.815"))!;
       return decodeURIComponent(line.slice(line.indexOf("?") + 1));
     };
-    expect(decodeURIComponent(requestParams("marine", points, "iso8601").toString())).toBe(readmeQuery("/v1/marine"));
+    // Beyond the fixtures' request: the sea level (the model tide, docs/tides.md).
+    const marine = readmeQuery("/v1/marine").replace("sea_surface_temperature", "sea_surface_temperature,sea_level_height_msl");
+    expect(decodeURIComponent(requestParams("marine", points, "iso8601").toString())).toBe(marine);
     expect(decodeURIComponent(requestParams("forecast", points, "iso8601").toString())).toBe(readmeQuery("/v1/forecast"));
     expect(requestParams("forecast", points, "unixtime", "k3y").get("apikey")).toBe("k3y");
     expect(requestParams("forecast", points, "unixtime").get("timeformat")).toBe("unixtime");

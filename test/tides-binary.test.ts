@@ -57,10 +57,10 @@ test("serves alternating extremes from now on with datum and station", async () 
   expect(Math.min(...highs) - Math.max(...lows)).toBeGreaterThan(0.5);
 });
 
-test("a Great Lakes spot is tideless", async () => {
+test("before any refresh, a Great Lakes spot no station serves waits for the model: not tideless by accident", async () => {
   const id = await spotId("Sheboygan", /Great Lakes/);
   const body = await tides(id);
-  expect(body).toMatchObject({ tideless: true, extremes: [], datum: null, station: null });
+  expect(body).toMatchObject({ tideless: false, extremes: [], datum: null, station: null, source: null, unavailable: "awaiting_model" });
 });
 
 test("unknown spot → 404 not_found, bad days → 400", async () => {

@@ -56,10 +56,10 @@ test("the startup job fills the window in the background; a requested spot is co
   }
 }, 120_000);
 
-test("tideless, unknown and bad days", async () => {
+test("before any refresh, a spot no station serves is waiting for the model (not tideless); unknown and bad days", async () => {
   const lake = await spotId("Sheboygan", /Great Lakes/);
   const body = (await (await server.get(`/v1/spots/${lake}/tides`, key)).json()) as TidesResponse;
-  expect(body).toMatchObject({ tideless: true, extremes: [], datum: null, station: null });
+  expect(body).toMatchObject({ tideless: false, extremes: [], datum: null, station: null, source: null, unavailable: "awaiting_model" });
   const missing = await server.get("/v1/spots/no-such-spot-anywhere/tides", key);
   expect(missing.status).toBe(404);
   expect(((await missing.json()) as { error: { code: string } }).error.code).toBe("not_found");

@@ -10,13 +10,20 @@ import { TideService, type WindowReport } from "../src/tides/service";
 import { chooseStation, MAX_STATION_DISTANCE_KM, NEGLIGIBLE_RANGE_M, type StationCandidate } from "../src/tides/stations";
 import { windowAt, windowWork } from "../src/tides/window";
 import { alternating, tideAt } from "../src/tides/prediction";
-import type { TideExtreme, TidesResponse } from "../src/tides/types";
+import type { SeaLevelSeries, TideExtreme, TidesResponse } from "../src/tides/types";
+import { seaLevelSeries } from "./support/fake-sea-level";
 import { join } from "node:path";
 import { CATALOG_PATH, ROOT, tempDir } from "./support/env";
 import { fakeSpotService } from "./support/fake-spots";
 import { untilNoticed, writeElsewhere } from "./support/elsewhere";
 
 const HOUR = 3_600_000;
+
+/** A week of the fake model's hourly sea level at a spot, from 00:00 UTC of `now`'s day (what a refresh fetches). */
+function modelWeek(spot: Pick<Spot, "lat" | "lng">, now: number): SeaLevelSeries {
+  const time = Array.from({ length: 168 }, (_, i) => Math.floor(now / DAY_MS) * DAY_MS + i * HOUR);
+  return { time, values: seaLevelSeries(spot.lat, spot.lng, time) };
+}
 
 // ── pure rules ───────────────────────────────────────────────────────────────────────────────────
 const candidate = (id: string, name: string, distanceKm: number, type: "reference" | "subordinate" = "reference"): StationCandidate => ({
@@ -209,12 +216,41 @@ describe("tides over the default catalog", () => {
     expect(bounds.hi).toBeGreaterThan(Date.parse("2025-01-19T11:00:00Z"));
   });
 
-  test("Great Lakes and Black Sea spots are tideless", () => {
+  test("Great Lakes and Black Sea spots: no station serves them; tideless once the model confirms it, never by accident before", () => {
     const closed = spots.filter((s) => s.country === "Bulgaria" || /great lakes|black[- ]sea/i.test(`${s.country}, ${s.region}`));
     expect(closed.length).toBeGreaterThanOrEqual(35);
     for (const spot of closed) {
       expect({ spot: spot.name, tideless: stationRow(spot.id)?.tideless }).toEqual({ spot: spot.name, tideless: 1 });
-      expect(tides.get(spot.id, 7)).toMatchObject({ tideless: true, extremes: [], datum: null, station: null });
+      // Before the model was read: tideless only where every station in reach has a negligible range.
+      const before = tides.get(spot.id, 7);
+      if (!before.tideless) expect(before).toMatchObject({ extremes: [], unavailable: "awaiting_model", source: null });
+      else expect(before.tidelessReason).toStartWith("negligible tide");
+    }
+    tides.acceptSeaLevel(closed.map((s) => ({ spotId: s.id, series: modelWeek(s, clock.now()) })));
+    for (const spot of closed) {
+      const after = tides.get(spot.id, 7);
+      expect(after).toMatchObject({ tideless: true, extremes: [], datum: null, station: null, source: null, unavailable: null });
+      expect(after.tidelessReason).toMatch(/^(no sea-level data|negligible tide)/);
+    }
+  });
+
+  test("a coast far from any usable station (Morocco's Atlantic) gets the model's tides instead of being tideless", () => {
+    const morocco = spots.filter((s) => s.country === "Morocco" && s.lng < -6);
+    expect(morocco.length).toBeGreaterThan(40);
+    const farFromStations = morocco.filter((s) => stationRow(s.id)?.tideless === 1);
+    expect(farFromStations.length).toBeGreaterThan(20);
+    for (const spot of farFromStations) expect(tides.get(spot.id, 7)).toMatchObject({ tideless: false, extremes: [], unavailable: "awaiting_model" });
+    // A spot removed by an import while the refresh ran is skipped, not a failed batch.
+    const gone = { spotId: "removed-since-planned", series: modelWeek(farFromStations[0]!, clock.now()) };
+    tides.acceptSeaLevel([gone, ...farFromStations.map((s) => ({ spotId: s.id, series: modelWeek(s, clock.now()) }))]);
+    for (const spot of farFromStations) {
+      const served = tides.get(spot.id, 7);
+      expect(served).toMatchObject({ tideless: false, datum: "MSL", station: null, unavailable: null, source: { type: "model", variable: "sea_level_height_msl" } });
+      expect(served.extremes.length).toBeGreaterThanOrEqual(24);
+      expect(springRange(served.extremes)).toBeGreaterThan(2);
+      const hours = Array.from({ length: 24 }, (_, i) => Date.parse("2025-01-12T00:00:00Z") + i * HOUR);
+      const hourly = tides.hourly(spot.id, hours, modelWeek(spot, clock.now()));
+      expect(hourly.every((h) => h !== null)).toBe(true);
     }
   });
 

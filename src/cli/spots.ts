@@ -3,8 +3,11 @@ import { readFileSync } from "node:fs";
 import type { App } from "../app";
 import { UserError } from "../core/errors";
 import { noExtraPositionals, parse, requirePositional } from "./args";
+import { checkCatalog, FINDING_KINDS, type FindingKind } from "../spots/check";
+import { loadGeography } from "../spots/geography";
 
 export const SPOTS_HELP = `Usage: surfcast spots import FILE [--replace]
+       surfcast spots check [--json]
 
 Imports spots from JSON, GeoJSON or CSV (recognized from the content):
   JSON     [{"name", "lat", "lng", "country", "region"?, "aliases"?, "facing"?, "tideless"?}, …]
@@ -20,14 +23,24 @@ A spot already in the catalog (same name, country and position) keeps its ids an
   --replace   the catalog becomes exactly the file's spots; spots not in it are removed with their
               forecasts and tides. Without it, spots are added and updated, none removed.
 
-A running server on the same data directory serves the new catalog within about a second.`;
+A running server on the same data directory serves the new catalog within about a second.
+
+spots check lists suspicious records of the loaded catalog, with a count per kind: far from any coastline
+(with the distance: lakes, rivers, pools, offshore banks — or a misplaced record), on a country's centroid (a
+placeholder position), a latitude or longitude sign that puts the spot outside its country, and duplicates
+(same name within 1 km). --json prints the whole report as JSON. Corrections to the default catalog go in the
+overlay data/catalog-overlay.json (docs/spots.md).`;
 
 export async function runSpots(app: App, argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
-  const { values, positionals } = parse(rest, { replace: { type: "boolean" } }, SPOTS_HELP);
+  const { values, positionals } = parse(rest, { replace: { type: "boolean" }, json: { type: "boolean" } }, SPOTS_HELP);
   if (values.help || sub === undefined || sub === "help") {
     console.log(SPOTS_HELP);
     return 0;
+  }
+  if (sub === "check") {
+    noExtraPositionals(positionals, 0, SPOTS_HELP);
+    return runCheck(app, values.json === true);
   }
   if (sub !== "import") throw new UserError(`unknown command "spots ${sub}"\n\n${SPOTS_HELP}`);
   noExtraPositionals(positionals, 1, SPOTS_HELP);
@@ -46,5 +59,29 @@ export async function runSpots(app: App, argv: string[]): Promise<number> {
   for (const p of file.problems) console.error(`skipped ${p.where}: ${p.message}`);
   console.log(`read ${file.total} ${file.format === "csv" ? "CSV rows" : file.format === "geojson" ? "GeoJSON features" : "JSON records"}: ${file.records.length} valid, ${file.problems.length} skipped`);
   console.log(`spots: ${result.added} added, ${result.updated} updated, ${result.unchanged} unchanged, ${result.removed} removed, ${file.problems.length} skipped; catalog now ${app.spots.all().length} spots`);
+  return 0;
+}
+
+const KIND_LABEL: Record<FindingKind, string> = {
+  far_from_coast: "far from any coastline",
+  country_centroid: "on a country centroid",
+  wrong_hemisphere: "sign in the wrong hemisphere for the country",
+  duplicate: "duplicates (same name within 1 km)",
+};
+
+function runCheck(app: App, json: boolean): number {
+  const report = checkCatalog(app.spots.all(), loadGeography());
+  if (json) {
+    console.log(JSON.stringify(report, null, 2));
+    return 0;
+  }
+  console.log(`checked ${report.spots} spots: ${FINDING_KINDS.map((k) => `${report.counts[k]} ${KIND_LABEL[k]}`).join(", ")}`);
+  for (const kind of FINDING_KINDS) {
+    const found = report.findings.filter((f) => f.kind === kind);
+    if (!found.length) continue;
+    console.log(`\n${KIND_LABEL[kind]} (${found.length}):`);
+    for (const f of found) console.log(`  ${f.id}  ${f.name} (${f.country})  ${f.lat.toFixed(4)}, ${f.lng.toFixed(4)}  ${f.detail}`);
+  }
+  if (report.unknownCountries.length) console.log(`\ncountries without a shape (no centroid or hemisphere check): ${report.unknownCountries.join(", ")}`);
   return 0;
 }

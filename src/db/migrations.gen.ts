@@ -38,5 +38,14 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795463294412,
     "hash": "604acc3bcbe1659a872d6c0b60e73a8dd375bee71c9e1fc7dc5a69fb7b7ef6f5"
+  },
+  {
+    "sql": [
+      "CREATE TABLE `spot_tide_model` (\n\t`spot_id` text PRIMARY KEY NOT NULL,\n\t`has_data` integer NOT NULL,\n\t`range_m` real NOT NULL,\n\t`station_range_m` real,\n\t`window_range_m` real NOT NULL,\n\t`since` integer NOT NULL,\n\t`fetched_at` integer NOT NULL,\n\tFOREIGN KEY (`spot_id`) REFERENCES `spots`(`id`) ON UPDATE no action ON DELETE cascade\n);\n",
+      "\nCREATE TABLE `tide_model_extremes` (\n\t`spot_id` text NOT NULL,\n\t`time` integer NOT NULL,\n\t`type` text NOT NULL,\n\t`height` real NOT NULL,\n\tPRIMARY KEY(`spot_id`, `time`),\n\tFOREIGN KEY (`spot_id`) REFERENCES `spots`(`id`) ON UPDATE no action ON DELETE cascade\n);\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795466831120,
+    "hash": "afa4e77c8e11f2c8568be4b473a404142fb4d7183267d351bbb2f07a6c1910bf"
   }
 ];

@@ -168,18 +168,46 @@ export const forecastDocuments = sqliteTable("forecast_documents", {
   body: text("body").notNull(),
 });
 
-export const tideExtremes = sqliteTable(
-  "tide_extremes",
-  {
-    spotId: text("spot_id")
-      .notNull()
-      .references(() => spots.id, { onDelete: "cascade" }),
-    time: integer("time").notNull(),
-    type: text("type", { enum: ["high", "low"] }).notNull(),
-    height: real("height").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.spotId, t.time] })],
-);
+/** High and low waters per spot: epoch ms, meters above the source's datum. */
+const extremesTable = (name: string) =>
+  sqliteTable(
+    name,
+    {
+      spotId: text("spot_id")
+        .notNull()
+        .references(() => spots.id, { onDelete: "cascade" }),
+      time: integer("time").notNull(),
+      type: text("type", { enum: ["high", "low"] }).notNull(),
+      height: real("height").notNull(),
+    },
+    (t) => [primaryKey({ columns: [t.spotId, t.time] })],
+  );
+
+/** The stations' predicted extremes over the rolling window (tides/window.ts), meters above the station's datum. */
+export const tideExtremes = extremesTable("tide_extremes");
+
+/**
+ * What the sea-level model (Open-Meteo Marine `sea_level_height_msl`) said about a spot at the last refresh that
+ * fetched it (tides/source.ts decides from this and the station choice which source serves the spot).
+ */
+export const spotTideModel = sqliteTable("spot_tide_model", {
+  spotId: text("spot_id")
+    .primaryKey()
+    .references(() => spots.id, { onDelete: "cascade" }),
+  /** false: the model has no sea level at this point (lake, river, pool). */
+  hasData: integer("has_data", { mode: "boolean" }).notNull(),
+  /** Largest rise or fall between model extremes over every window fetched since `since` (m). */
+  rangeM: real("range_m").notNull(),
+  /** The chosen station's largest rise or fall over the last fetched window, for the agreement test (m); null without a station. */
+  stationRangeM: real("station_range_m"),
+  /** The last fetched window's own largest rise or fall (m). */
+  windowRangeM: real("window_range_m").notNull(),
+  since: integer("since").notNull(),
+  fetchedAt: integer("fetched_at").notNull(),
+});
+
+/** High and low waters found in the model's hourly sea level (tides/extremes.ts), meters above MSL. */
+export const tideModelExtremes = extremesTable("tide_model_extremes");
 
 /** Small key/value facts: catalog hash, tide window bounds, last refresh. */
 export const meta = sqliteTable("meta", {

@@ -13,7 +13,11 @@ export const MARINE_HOURLY = [
   "swell_wave_direction",
   "swell_wave_period",
   "sea_surface_temperature",
+  // The tide where no station serves a spot (tides/source.ts); one more variable, same weight (8/10 < 1).
+  "sea_level_height_msl",
 ] as const;
+/** Requested, but a response without them is still whole. */
+const OPTIONAL_HOURLY = new Set<string>(["sea_level_height_msl"]);
 export const FORECAST_HOURLY = ["temperature_2m", "weather_code", "wind_speed_10m", "wind_direction_10m", "wind_gusts_10m"] as const;
 export const FORECAST_DAILY = ["sunrise", "sunset", "uv_index_max"] as const;
 export const FORECAST_DAYS = 7;
@@ -143,7 +147,12 @@ function parseLocation(raw: unknown, endpoint: Endpoint): LocationSeries {
   const time = hourly.time.map((t) => timeOf(t, unixtime));
   const names = endpoint === "marine" ? MARINE_HOURLY : FORECAST_HOURLY;
   const values: Record<string, (number | null)[]> = {};
-  for (const name of names) values[name] = numbers(hourly, name, time.length);
+  for (const name of names) {
+    // A server without the sea-level model (an older self-hosted Open-Meteo) leaves it out: its spots then wait for
+    // model tides instead of being read as "no sea level here" (tideless).
+    if (OPTIONAL_HOURLY.has(name) && !(name in hourly)) continue;
+    values[name] = numbers(hourly, name, time.length);
+  }
   const out: LocationSeries = { lat: Number(raw.latitude), lng: Number(raw.longitude), hourly: { time, values } };
   if (endpoint === "forecast") {
     const daily = raw.daily;

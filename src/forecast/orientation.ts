@@ -15,7 +15,7 @@ import { readFileSync } from "node:fs";
 export const FACING_METHOD = "ne10m-open-arc-30km-v1";
 
 const CELL_DEG = 0.25;
-const GRID_COLS = 360 / CELL_DEG;
+export const GRID_COLS = 360 / CELL_DEG;
 const GRID_ROWS = 180 / CELL_DEG;
 const RAY_KM = 30;
 const SNAP_MAX_KM = 10;
@@ -153,11 +153,11 @@ function isArtificialEdge(lng0: number, lat0: number, lng1: number, lat1: number
 }
 
 /** Column of a longitude in -180..180 (queries wrap around the antimeridian themselves). */
-function cellCol(lng: number): number {
+export function cellCol(lng: number): number {
   return Math.min(GRID_COLS - 1, Math.max(0, Math.floor((lng + 180) / CELL_DEG)));
 }
 
-function cellRow(lat: number): number {
+export function cellRow(lat: number): number {
   return Math.min(GRID_ROWS - 1, Math.max(0, Math.floor((lat + 90) / CELL_DEG)));
 }
 
@@ -196,13 +196,13 @@ function buildGrid(lng: Float64Array, lat: Float64Array, next: Int32Array): Pick
 }
 
 /** Edges near a point, projected to a local plane in km (x east, y north) centred on the point. */
-interface LocalEdges {
+export interface LocalEdges {
   ids: number[];
   /** ax, ay, bx, by per edge, in km. */
   xy: number[];
 }
 
-function edgesAround(lat0: number, lng0: number, radiusKm: number, land: LandIndex): LocalEdges {
+export function edgesAround(lat0: number, lng0: number, radiusKm: number, land: LandIndex): LocalEdges {
   const kmPerDegLng = KM_PER_DEG_LNG_EQUATOR * Math.cos(lat0 * DEG);
   const dLat = radiusKm / KM_PER_DEG_LAT;
   const dLng = Math.min(180, radiusKm / Math.max(kmPerDegLng, 1e-6));

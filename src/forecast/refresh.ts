@@ -8,6 +8,7 @@ import type { Clock } from "../core/clock";
 import type { Db } from "../db";
 import { log } from "../core/log";
 import type { HourTide } from "./types";
+import type { SeaLevelSeries } from "../tides/types";
 import { assembleDocument } from "./document";
 import { ensureFacings, loadFacings } from "./facings";
 import { allNull, OpenMeteoClient, UpstreamError, type Endpoint, type LocationSeries, type OpenMeteoOptions, type Point } from "./openmeteo";
@@ -112,7 +113,12 @@ export interface RefreshDeps {
   clock: Clock;
   client: OpenMeteoClient;
   batchSize: number;
-  tides: { hourly(spotId: string, times: number[]): (HourTide | null)[] };
+  tides: {
+    /** `seaLevel`: the model's series for the spot's marine cell (the tide of model-served spots). */
+    hourly(spotId: string, times: number[], seaLevel?: SeaLevelSeries): (HourTide | null)[];
+    /** Stores what the sea-level model said for each spot of a batch, before its documents are assembled. */
+    acceptSeaLevel?(entries: readonly { spotId: string; series: SeaLevelSeries }[]): void;
+  };
   /** spot id → facing; asked once, when the first batch has data (no facing work while upstream is down). */
   facings: () => Map<string, number | null>;
   onProgress?: (p: RefreshProgress) => void;
@@ -156,6 +162,26 @@ async function runBatch(deps: RefreshDeps, batch: Batch, summary: RefreshSummary
   }
   if (deps.signal?.aborted) return { written: [], error: "stopped" };
 
+  // One series object per marine cell, so spots sharing a cell share the tide work done on it.
+  const seaLevels = new Map<LocationSeries, SeaLevelSeries>();
+  const seaLevelOf = (m: LocationSeries): SeaLevelSeries | undefined => {
+    const values = m.hourly.values.sea_level_height_msl;
+    if (!values) return undefined;
+    let series = seaLevels.get(m);
+    if (!series) seaLevels.set(m, (series = { time: m.hourly.time, values }));
+    return series;
+  };
+  try {
+    const entries = batch.spots.flatMap((spot) => {
+      const m = marine.value.get(marineCell(spot));
+      const series = m && !allNull(m) ? seaLevelOf(m) : undefined;
+      return series ? [{ spotId: spot.id, series }] : [];
+    });
+    deps.tides.acceptSeaLevel?.(entries);
+  } catch (err) {
+    return { written: [], error: `writing sea levels failed: ${(err as Error).message}` };
+  }
+
   const documents: { spotId: string; body: string }[] = [];
   for (const [n, spot] of batch.spots.entries()) {
     // Assembly (tides, ratings) is CPU work: let a serving process answer requests in between.
@@ -163,7 +189,7 @@ async function runBatch(deps: RefreshDeps, batch: Batch, summary: RefreshSummary
     const m = marine.value.get(marineCell(spot));
     const f = forecast.value.get(forecastCell(spot));
     if (!m || !f || allNull(m) || allNull(f)) continue; // no data for this point: keep the previous document
-    const doc = assembleDocument(m, f, facings().get(spot.id) ?? null, (times) => deps.tides.hourly(spot.id, times));
+    const doc = assembleDocument(m, f, facings().get(spot.id) ?? null, (times) => deps.tides.hourly(spot.id, times, seaLevelOf(m)));
     if (doc.hours.length > 0) documents.push({ spotId: spot.id, body: JSON.stringify(doc) });
   }
   try {

@@ -188,7 +188,8 @@ const OPERATIONS: Record<OperationId, OperationDoc> = {
   getTides: {
     tag: "Tides",
     summary: "Tide extremes from now forward",
-    description: "Stored high and low waters from now forward. A tideless spot answers 200 with `extremes: []` and `tideless: true`.",
+    description:
+      "Stored high and low waters from now forward. A tideless spot answers 200 with `extremes: []` and `tideless: true`. Beyond the spec, `source` names where the tides come from (a tide station, or Open-Meteo Marine's sea-level model where no station serves the spot; heights then above MSL), `tidelessReason` says why a spot is tideless, and `unavailable` why a tidal spot has no extremes to show yet (`awaiting_model`) or any more (`model_expired`).",
     ok: { description: "The tide extremes.", schema: schemaRef("TidesResponse") },
     errors: ["BadRequest", "SpotNotFound"],
   },

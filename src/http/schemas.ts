@@ -63,6 +63,7 @@ export type ComponentName =
   | "TidesResponse"
   | "TideExtreme"
   | "TideStation"
+  | "TideSource"
   | "UsageResponse"
   | "UsageDay"
   | "Error";
@@ -197,6 +198,31 @@ export const TideStationSchema = t.Object(
   { description: "The tide station whose predictions a spot uses." },
 );
 
+export const TideSourceSchema = t.Union(
+  [
+    t.Object(
+      {
+        type: t.Literal("station"),
+        id: t.String(),
+        name: t.String(),
+        distanceKm: t.Number({ minimum: 0, description: "Distance from the spot, km." }),
+        provider: t.String({ description: "Where the station's harmonic constituents come from (NOAA, TICON-4, …)." }),
+      },
+      { description: "A tide station's harmonic prediction; heights above the station's chart datum." },
+    ),
+    t.Object(
+      {
+        type: t.Literal("model"),
+        name: t.String({ description: "The upstream model, e.g. Open-Meteo Marine (MeteoFrance SMOC)." }),
+        variable: t.String({ description: "The upstream variable: sea_level_height_msl." }),
+        fetchedAt: dateTime(),
+      },
+      { description: "High and low waters found in the sea-level model's hourly series (tide and surge); heights above mean sea level." },
+    ),
+  ],
+  { description: "Where the spot's tides come from (docs/tides.md: which source serves a spot)." },
+);
+
 export const TidesResponseSchema = t.Object(
   {
     spot: t.Object({ id: t.String(), name: t.String() }),
@@ -205,8 +231,21 @@ export const TidesResponseSchema = t.Object(
     tideless: t.Boolean({ description: "true for spots without tides." }),
     datum: t.Optional(nullable(t.String({ description: "Chart datum the heights are above (for example MLLW or LAT)." }))),
     station: t.Optional(nullable(ref("TideStation", TideStationSchema))),
+    source: t.Optional(nullable(ref("TideSource", TideSourceSchema))),
+    tidelessReason: t.Optional(nullable(t.String({ description: "Why the spot is tideless (negligible range, no sea-level data, import override); null otherwise." }))),
+    unavailable: t.Optional(
+      nullable(
+        stringEnum(["awaiting_model", "model_expired"] as const, {
+          description:
+            "Set when a tidal spot has no extremes to show: `awaiting_model` (no station serves it and no refresh has fetched the model yet), `model_expired` (the stored model week has passed: refreshes are failing). null otherwise.",
+        }),
+      ),
+    ),
   },
-  { description: "Stored tide extremes of one spot. `datum` and `station` go beyond the spec: null for tideless spots, and may be absent." },
+  {
+    description:
+      "Stored tide extremes of one spot. `datum`, `station`, `source`, `tidelessReason` and `unavailable` go beyond the spec and may be absent. `datum` is the station's chart datum, or `MSL` for the model; null without a source.",
+  },
 );
 
 const ENDPOINT_KEY = `^(?:${ENDPOINTS.map((e) => e.replace(".", "\\.")).join("|")}|mcp\\.[a-z0-9_]+)$`;
@@ -247,6 +286,7 @@ export const COMPONENT_SCHEMAS = {
   TidesResponse: TidesResponseSchema,
   TideExtreme: TideExtremeSchema,
   TideStation: TideStationSchema,
+  TideSource: TideSourceSchema,
   UsageResponse: UsageResponseSchema,
   UsageDay: UsageDaySchema,
   Error: ErrorSchema,

@@ -144,4 +144,16 @@ export const tidesOutput = open({
   station: open({ id: z.string(), name: z.string(), distanceKm: z.number().describe("km from the spot."), source: z.string() })
     .nullable()
     .describe("Tide station the predictions come from; null when tideless."),
+  source: z
+    .union([
+      open({ type: z.literal("station"), id: z.string(), name: z.string(), distanceKm: z.number(), provider: z.string() }),
+      open({ type: z.literal("model"), name: z.string(), variable: z.string(), fetchedAt: z.string() }),
+    ])
+    .nullable()
+    .describe("Where the tides come from: a tide station, or the sea-level model (heights then above MSL)."),
+  tidelessReason: z.string().nullable().describe("Why the spot is tideless; null otherwise."),
+  unavailable: z
+    .enum(["awaiting_model", "model_expired"])
+    .nullable()
+    .describe("Why a tidal spot shows no extremes (model not fetched yet, or its stored week has passed); null otherwise."),
 }) satisfies z.ZodType<TidesResponse>;

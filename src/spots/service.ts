@@ -11,6 +11,7 @@ import type { NearbyParams, SearchParams } from "../core/params";
 import { derivedAliases, HEX_ID, toSpot, type StoredSpot } from "./catalog";
 import { readDefaultCatalog, sha256Hex } from "./default-catalog";
 import { parseImport, type ParsedFile } from "./formats";
+import { applyOverlay, DEFAULT_OVERLAY } from "./overlay";
 import { planImport, type ImportCounts } from "./import";
 import { NearbyIndex, roundKm } from "./nearby";
 import { SearchIndex } from "./search";
@@ -66,10 +67,11 @@ function syncDefaultCatalog(db: Db): void {
   const meta = readCatalogMeta(db);
   if (!empty && meta.source !== "default") return;
   const text = readDefaultCatalog();
-  const sha = sha256Hex(text);
+  // The corrections overlay is part of the default: a changed overlay re-applies it like a changed file.
+  const sha = sha256Hex(text + JSON.stringify(DEFAULT_OVERLAY));
   if (!empty && meta.defaultSha256 === sha) return;
-  const file = parseImport(text);
-  applyImport(db, planImport(loadSpots(db), file.records, true), { kind: "default", defaultSha256: sha }, () => {
+  const { records } = applyOverlay(parseImport(text).records, DEFAULT_OVERLAY);
+  applyImport(db, planImport(loadSpots(db), records, true), { kind: "default", defaultSha256: sha }, () => {
     // Another process may have seeded or imported since the reads above.
     const now = readCatalogMeta(db);
     return countSpots(db) === 0 || (now.source === "default" && now.defaultSha256 !== sha);

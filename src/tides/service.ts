@@ -9,9 +9,11 @@ import { log } from "../core/log";
 import type { SpotService } from "../spots/service";
 import type { Spot } from "../spots/types";
 import type { HourTide } from "../forecast/types";
-import type { TidesResponse } from "./types";
+import { SEA_LEVEL_MODEL, type SeaLevelSeries, type TidesResponse } from "./types";
 import { STATION_RULE, stationFor, type StationSource, type TideSpot } from "./stations";
-import { TideStore, type StoredChoice } from "./store";
+import { TideStore, type StoredChoice, type StoredModel } from "./store";
+import { decideSource, type SourceDecision } from "./source";
+import { findExtremes, largestRange } from "./extremes";
 import { windowAt, windowWork } from "./window";
 import { CURVE_STEP_MS, curveSpan, tideAt, type PredictedCurve, type PredictedExtreme } from "./prediction";
 
@@ -84,6 +86,25 @@ function agrees(choice: StoredChoice, override: boolean | null): boolean {
   return override === null ? !byOverride : byOverride && choice.tideless === override;
 }
 
+/** A model reading continues the previous one (its range keeps growing toward the spring range) if fetched within this. */
+const MODEL_CONTINUITY_MS = 3 * DAY_MS;
+
+/** Extremes and range of one fetched series; spots sharing a model cell share the series object. */
+interface ModelSeriesReading {
+  hasData: boolean;
+  extremes: PredictedExtreme[];
+  rangeM: number;
+  curve: PredictedCurve;
+}
+
+function readSeries(series: SeaLevelSeries): ModelSeriesReading {
+  const hasData = series.values.some((v) => v !== null);
+  const extremes = hasData ? findExtremes(series.time, series.values) : [];
+  const levels = Float64Array.from(series.values, (v) => (v === null ? Number.NaN : v));
+  const stepMs = series.time.length > 1 ? series.time[1]! - series.time[0]! : 3_600_000;
+  return { hasData, extremes, rangeM: largestRange(extremes), curve: { startMs: series.time[0] ?? 0, stepMs, levels } };
+}
+
 /** Override "tideless" needs no station database. */
 const NO_STATIONS: StationSource = { stationsNear: () => [], springRange: () => 0 };
 
@@ -100,6 +121,8 @@ export class TideService {
   private running: Promise<WindowReport | null> | null = null;
   private readonly series = new Map<string, Series>();
   private readonly responses = new Map<string, KeptTides>();
+  private readonly modelSeries = new WeakMap<SeaLevelSeries, ModelSeriesReading>();
+  private readonly stationRanges = new Map<string, number>();
 
   constructor(
     private readonly db: Db,
@@ -149,38 +172,141 @@ export class TideService {
   private computeTides(spot: Spot, now: number, days: number): { response: TidesResponse; through: number } {
     const head = { spot: { id: spot.id, name: spot.name }, units: "metric" as const };
     const choice = this.choiceFor(spot, engine) ?? this.choiceFor(spot, engineNow())!;
-    if (choice.tideless || !choice.stationId) {
-      return { response: deepFreeze({ ...head, extremes: [], tideless: true, datum: null, station: null }), through: Infinity };
-    }
+    const model = this.store.model(spot.id);
+    const decision = this.decide(spot.id, choice, model);
     const span = days * DAY_MS;
     const to = now + span;
+    const none = { extremes: [], datum: null, station: null, source: null, tidelessReason: null, unavailable: null };
+    if (decision.source === "none") {
+      return { response: deepFreeze({ ...head, ...none, tideless: true, tidelessReason: decision.reason }), through: Infinity };
+    }
+    if (decision.source === "pending") {
+      return { response: deepFreeze({ ...head, ...none, tideless: false, unavailable: "awaiting_model" as const }), through: Infinity };
+    }
+    if (decision.source === "model") {
+      const rows = this.store.modelExtremes(spot.id, now, to);
+      const next = this.store.nextModelExtremeTime(spot.id, to) ?? Infinity;
+      const response: TidesResponse = {
+        ...head,
+        ...none,
+        extremes: rows.map((r) => ({ type: r.type, time: isoSeconds(r.time), height: r.height })),
+        tideless: false,
+        datum: "MSL",
+        source: { type: "model", ...SEA_LEVEL_MODEL, fetchedAt: isoSeconds(model!.fetchedAt) },
+        unavailable: rows.length ? null : "model_expired",
+      };
+      return { response: deepFreeze(response), through: Math.min(rows[0]?.time ?? Infinity, next - span) };
+    }
+    const stationId = choice.stationId!;
     let rows = this.store.extremes(spot.id, now, to);
     if ((rows.at(-1)?.time ?? -Infinity) < to - COVERAGE_SLACK_MS) {
-      this.predictWindow(spot.id, choice.stationId, engineNow());
+      this.predictWindow(spot.id, stationId, engineNow());
       rows = this.store.extremes(spot.id, now, to);
     }
     const next = this.store.nextExtremeTime(spot.id, to) ?? Infinity;
     const through = Math.min(rows[0]?.time ?? Infinity, next - span, (rows.at(-1)?.time ?? -Infinity) + COVERAGE_SLACK_MS - span);
+    const station = { id: stationId, name: choice.stationName ?? "", distanceKm: choice.distanceKm ?? 0, source: choice.stationSource ?? "" };
     const response: TidesResponse = {
       ...head,
+      ...none,
       extremes: rows.map((r) => ({ type: r.type, time: isoSeconds(r.time), height: r.height })),
       tideless: false,
       datum: choice.datum,
-      station: { id: choice.stationId, name: choice.stationName ?? "", distanceKm: choice.distanceKm ?? 0, source: choice.stationSource ?? "" },
+      station,
+      source: { type: "station", id: station.id, name: station.name, distanceKm: station.distanceKm, provider: station.source },
     };
     return { response: deepFreeze(response), through };
+  }
+
+  /** The source rule (./source.ts) for a spot, from its stored station choice and model reading. */
+  private decide(spotId: string, choice: StoredChoice, model: StoredModel | null): SourceDecision {
+    return decideSource(choice, model, this.store.override(spotId));
+  }
+
+  /** Which source serves a spot now, and why (chooses its station first if it has none). */
+  sourceOf(spotId: string): SourceDecision {
+    const spot = this.spots.get(spotId);
+    const choice = this.choiceFor(spot, engine) ?? this.choiceFor(spot, engineNow())!;
+    return this.decide(spot.id, choice, this.store.model(spot.id));
+  }
+
+  /**
+   * Stores what the sea-level model said at each spot (one refresh batch, one transaction): the model's extremes over
+   * the fetched window, its range, and the chosen station's range over the same window (the agreement test). A spot
+   * whose model data vanished keeps its previous reading: an upstream fault never turns a tidal coast tideless.
+   */
+  acceptSeaLevel(entries: readonly { spotId: string; series: SeaLevelSeries }[]): void {
+    if (!entries.length) return;
+    const loaded = engineNow();
+    const now = this.clock.now();
+    this.store.batch(() => {
+      const known = new Map(this.spots.all().map((s) => [s.id, s]));
+      for (const { spotId, series } of entries) {
+        const spot = known.get(spotId);
+        if (!spot) continue; // removed by an import since the refresh planned its batches
+        const choice = this.choiceFor(spot, loaded)!;
+        const reading = this.readingOf(series);
+        const previous = this.store.model(spot.id);
+        if (!reading.hasData && previous?.hasData) continue;
+        const start = series.time[0]!;
+        const end = series.time.at(-1)! + 1;
+        const continued = previous !== null && previous.hasData === reading.hasData && now - previous.fetchedAt <= MODEL_CONTINUITY_MS;
+        const stationRangeM = !choice.tideless && choice.stationId ? this.stationRange(loaded, choice.stationId, start, end) : null;
+        this.store.putModel(
+          spot.id,
+          {
+            hasData: reading.hasData,
+            rangeM: Math.max(reading.rangeM, continued ? previous.rangeM : 0),
+            windowRangeM: reading.rangeM,
+            stationRangeM,
+            since: continued ? previous.since : now,
+            fetchedAt: now,
+          },
+          start,
+          reading.extremes,
+        );
+      }
+    });
+  }
+
+  private readingOf(series: SeaLevelSeries): ModelSeriesReading {
+    let reading = this.modelSeries.get(series);
+    if (!reading) this.modelSeries.set(series, (reading = readSeries(series)));
+    return reading;
+  }
+
+  /** A station's largest rise or fall over [start, end) (the agreement test), cached per station and window. */
+  private stationRange(loaded: Engine, stationId: string, start: number, end: number): number {
+    const key = `${stationId}@${start}-${end}`;
+    let range = this.stationRanges.get(key);
+    if (range === undefined) {
+      if (this.stationRanges.size >= 4096) this.stationRanges.clear();
+      this.stationRanges.set(key, (range = largestRange(loaded.predictExtremes(stationId, start, end))));
+    }
+    return range;
   }
 
   /**
    * Predicted tide at each of `times` (epoch ms) for a spot, with rising/falling from the predicted curve;
    * null for every hour of a tideless spot. Used when the forecast refresh assembles documents; spots sharing
-   * a station and the same hours share one predicted curve.
+   * a station and the same hours share one predicted curve. A model-served spot reads `seaLevel` (the refresh's
+   * series for its cell, after `acceptSeaLevel`): its height that hour, rising or falling toward the next extreme
+   * found in the same series — null for an hour the model left empty.
    */
-  hourly(spotId: string, times: number[]): (HourTide | null)[] {
+  hourly(spotId: string, times: number[], seaLevel?: SeaLevelSeries): (HourTide | null)[] {
     const spot = this.spots.get(spotId);
     const loaded = engineNow();
     const choice = this.choiceFor(spot, loaded)!;
-    const stationId = choice.tideless ? null : choice.stationId;
+    const decision = this.decide(spot.id, choice, this.store.model(spot.id));
+    if (decision.source === "model" && seaLevel) {
+      const { curve, extremes } = this.readingOf(seaLevel);
+      const index = new Map(seaLevel.time.map((t, i) => [t, i]));
+      return times.map((t) => {
+        const i = index.get(t);
+        return i === undefined || seaLevel.values[i] == null ? null : tideAt(curve, extremes, t);
+      });
+    }
+    const stationId = decision.source === "station" ? choice.stationId : null;
     if (!stationId || !times.length) return times.map(() => null);
     const span = curveSpan(times);
     const key = `${stationId}@${span.start}-${span.end}`;

@@ -7,6 +7,7 @@
 import type { Db } from "../db";
 import { externalWrites, type ExternalWrites } from "../db/changes";
 import type { StationChoice } from "./stations";
+import type { ModelReading } from "./source";
 import type { TideWindow } from "./window";
 import { roundHeight, type PredictedExtreme } from "./prediction";
 
@@ -29,6 +30,21 @@ interface ChoiceRow {
   distance_km: number | null;
   datum: string | null;
   reason: string;
+}
+
+/** A spot_tide_model row as the service uses it. */
+export interface StoredModel extends ModelReading {
+  since: number;
+  fetchedAt: number;
+}
+
+interface ModelRow {
+  has_data: number;
+  range_m: number;
+  window_range_m: number;
+  station_range_m: number | null;
+  since: number;
+  fetched_at: number;
 }
 
 const WINDOW_START = "tides.window.start";
@@ -74,6 +90,17 @@ export class TideStore {
       putExtreme: c.query("INSERT OR REPLACE INTO tide_extremes (spot_id, time, type, height) VALUES (?, ?, ?, ?)"),
       prune: c.query("DELETE FROM tide_extremes WHERE time < ?"),
       forgetChoices: c.query("DELETE FROM spot_tide_station"),
+      model: c.query<ModelRow, [string]>("SELECT has_data, range_m, window_range_m, station_range_m, since, fetched_at FROM spot_tide_model WHERE spot_id = ?"),
+      putModel: c.query(
+        "INSERT OR REPLACE INTO spot_tide_model (spot_id, has_data, range_m, window_range_m, station_range_m, since, fetched_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      ),
+      modelExtremes: c.query<{ time: number; type: "high" | "low"; height: number }, [string, number, number]>(
+        "SELECT time, type, height FROM tide_model_extremes WHERE spot_id = ? AND time >= ? AND time < ? ORDER BY time",
+      ),
+      nextModelExtreme: c.query<{ time: number }, [string, number]>("SELECT time FROM tide_model_extremes WHERE spot_id = ? AND time >= ? ORDER BY time LIMIT 1"),
+      clearModelFrom: c.query("DELETE FROM tide_model_extremes WHERE spot_id = ? AND time >= ?"),
+      putModelExtreme: c.query("INSERT OR REPLACE INTO tide_model_extremes (spot_id, time, type, height) VALUES (?, ?, ?, ?)"),
+      pruneModel: c.query("DELETE FROM tide_model_extremes WHERE time < ?"),
       getMeta: c.query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ?"),
       putMeta: c.query("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"),
     };
@@ -138,6 +165,29 @@ export class TideStore {
     for (const e of extremes) this.q.putExtreme.run(spotId, e.time, e.type, roundHeight(e.height));
   }
 
+  /** What the model said at a spot at the last refresh that fetched it; null if never. */
+  model(spotId: string): StoredModel | null {
+    const r = this.q.model.get(spotId);
+    if (!r) return null;
+    return { hasData: r.has_data === 1, rangeM: r.range_m, windowRangeM: r.window_range_m, stationRangeM: r.station_range_m, since: r.since, fetchedAt: r.fetched_at };
+  }
+
+  /** Stores a model reading and replaces the spot's model extremes from `from` on (the fetched window's start). */
+  putModel(spotId: string, reading: StoredModel, from: number, extremes: PredictedExtreme[]): void {
+    this.writes++;
+    this.q.putModel.run(spotId, reading.hasData ? 1 : 0, reading.rangeM, reading.windowRangeM, reading.stationRangeM, reading.since, reading.fetchedAt);
+    this.q.clearModelFrom.run(spotId, from);
+    for (const e of extremes) this.q.putModelExtreme.run(spotId, e.time, e.type, roundHeight(e.height));
+  }
+
+  modelExtremes(spotId: string, from: number, to: number) {
+    return this.q.modelExtremes.all(spotId, from, to);
+  }
+
+  nextModelExtremeTime(spotId: string, from: number): number | null {
+    return this.q.nextModelExtreme.get(spotId, from)?.time ?? null;
+  }
+
   /** Runs `work` in one transaction (a batch of spots is written at once). */
   batch(work: () => void): void {
     this.db.$client.transaction(work)();
@@ -146,6 +196,7 @@ export class TideStore {
   prune(before: number): void {
     this.writes++;
     this.q.prune.run(before);
+    this.q.pruneModel.run(before);
   }
 
   /** Drops every stored choice (the station rule changed); extremes are rewritten by the next full pass. */

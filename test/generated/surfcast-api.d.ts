@@ -93,7 +93,7 @@ export interface paths {
         };
         /**
          * Tide extremes from now forward
-         * @description Stored high and low waters from now forward. A tideless spot answers 200 with `extremes: []` and `tideless: true`.
+         * @description Stored high and low waters from now forward. A tideless spot answers 200 with `extremes: []` and `tideless: true`. Beyond the spec, `source` names where the tides come from (a tide station, or Open-Meteo Marine's sea-level model where no station serves the spot; heights then above MSL), `tidelessReason` says why a spot is tideless, and `unavailable` why a tidal spot has no extremes to show yet (`awaiting_model`) or any more (`model_expired`).
          */
         get: operations["getTides"];
         put?: never;
@@ -242,7 +242,7 @@ export interface components {
             /** @description Daily maximum UV index. */
             uvIndexMax: number;
         };
-        /** @description Stored tide extremes of one spot. `datum` and `station` go beyond the spec: null for tideless spots, and may be absent. */
+        /** @description Stored tide extremes of one spot. `datum`, `station`, `source`, `tidelessReason` and `unavailable` go beyond the spec and may be absent. `datum` is the station's chart datum, or `MSL` for the model; null without a source. */
         TidesResponse: {
             spot: {
                 id: string;
@@ -256,6 +256,9 @@ export interface components {
             tideless: boolean;
             datum?: string | null;
             station?: components["schemas"]["TideStation"] | null;
+            source?: components["schemas"]["TideSource"] | null;
+            tidelessReason?: string | null;
+            unavailable?: ("awaiting_model" | "model_expired") | null;
         };
         /** @description One high or low water. */
         TideExtreme: {
@@ -274,6 +277,26 @@ export interface components {
             distanceKm: number;
             /** @description Where the station's harmonic constituents come from. */
             source: string;
+        };
+        /** @description Where the spot's tides come from (docs/tides.md: which source serves a spot). */
+        TideSource: {
+            /** @constant */
+            type: "station";
+            id: string;
+            name: string;
+            /** @description Distance from the spot, km. */
+            distanceKm: number;
+            /** @description Where the station's harmonic constituents come from (NOAA, TICON-4, …). */
+            provider: string;
+        } | {
+            /** @constant */
+            type: "model";
+            /** @description The upstream model, e.g. Open-Meteo Marine (MeteoFrance SMOC). */
+            name: string;
+            /** @description The upstream variable: sea_level_height_msl. */
+            variable: string;
+            /** Format: date-time */
+            fetchedAt: string;
         };
         /** @description Usage of the presented key. */
         UsageResponse: {

@@ -18,6 +18,10 @@
  * Bad parameters answer 400 `{"error":true,"reason":…}` like the real server (unknown variable, > 1000
  * locations, list length mismatch); a POST without a form body answers 415.
  *
+ * Hourly variables the fixtures lack are generated: `sea_level_height_msl` is a synthetic tide at the requested point
+ * with every regime (semi-diurnal, mixed, diurnal, negligible) and all nulls for lakes and inland waves
+ * (./fake-sea-level.ts); the other swell and wind-wave partitions derive from the primary swell.
+ *
  * Faults: "500", "503", "429" (minutely, the fixture body), "429-daily", "400", "truncated" (200, half a
  * body), "all-null" (200, every series null), { delayMs } (answers late: use more than the client timeout
  * for a timeout), { status, reason } (an error answer with that reason text). `inject` without `requests`/`next` applies to every matching request until `reset()`.
@@ -25,6 +29,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { OPEN_METEO_FIXTURES } from "./env";
+import { seaLevelSeries } from "./fake-sea-level";
 
 export type Fault = "500" | "503" | "429" | "429-daily" | "400" | "truncated" | "all-null" | { delayMs: number } | { status: number; reason: string };
 export type FakeEndpoint = "marine" | "forecast";
@@ -55,9 +60,16 @@ type Fixture = Record<string, unknown> & { hourly: Record<string, unknown[]>; da
 const FIXTURE_DAY = Date.parse("2026-11-21T00:00:00Z");
 const load = (name: string) => JSON.parse(readFileSync(join(OPEN_METEO_FIXTURES, name), "utf8")) as Fixture[];
 
+/** The Marine API's other hourly variables: the fixtures lack them, the fake generates them (see `generated`). */
+const GENERATED_MARINE = [
+  ...["wind_wave_direction", "wind_wave_period", "wind_wave_peak_period", "swell_wave_peak_period", "sea_level_height_msl", "invert_barometer_height"],
+  ...["secondary_swell_wave_height", "secondary_swell_wave_direction", "secondary_swell_wave_period", "ocean_current_velocity", "ocean_current_direction"],
+  ...["tertiary_swell_wave_height", "tertiary_swell_wave_direction", "tertiary_swell_wave_period"],
+];
+
 const KNOWN: Record<FakeEndpoint, { hourly: string[]; daily: string[] }> = {
   marine: {
-    hourly: ["wave_height", "wave_direction", "wave_period", "swell_wave_height", "swell_wave_direction", "swell_wave_period", "sea_surface_temperature", "wave_peak_period", "wind_wave_height"],
+    hourly: ["wave_height", "wave_direction", "wave_period", "swell_wave_height", "swell_wave_direction", "swell_wave_period", "sea_surface_temperature", "wave_peak_period", "wind_wave_height", ...GENERATED_MARINE],
     daily: [],
   },
   forecast: {
@@ -91,6 +103,36 @@ function shiftTime(value: unknown, shift: number, unixtime: boolean): unknown {
   return new Date(ms).toISOString().slice(0, dateOnly ? 10 : 16);
 }
 
+/** Units of hourly variables the fixtures do not carry, as the real Marine API names them. */
+function unitOf(name: string): string {
+  if (name.endsWith("_direction")) return "°";
+  if (name.endsWith("_period")) return "s";
+  if (name === "ocean_current_velocity") return "km/h";
+  return name.endsWith("_height") || name.endsWith("_msl") ? "m" : "";
+}
+
+/**
+ * A series the fixtures do not carry: `sea_level_height_msl` is a synthetic tide at the requested point
+ * (./fake-sea-level.ts: every tidal regime, all null where the real API has no sea cell); the other swell and
+ * wind-wave partitions are derived from the fixture's primary swell so they stay plausible (smaller heights,
+ * shorter periods, turned directions); anything else is 1.
+ */
+function generated(fixture: Fixture, name: string, lat: number, lng: number, shift: number): unknown[] {
+  const time = fixture.hourly.time!;
+  if (name === "sea_level_height_msl") return seaLevelSeries(lat, lng, time.map((t) => Date.parse(`${t as string}:00Z`) + shift));
+  const partition = /^(secondary_swell|tertiary_swell|wind)_wave_(height|direction|period|peak_period)$/.exec(name);
+  const base = partition ? fixture.hourly[`swell_wave_${partition[2] === "peak_period" ? "period" : partition[2]}`] : undefined;
+  if (!partition || !base) return time.map(() => 1);
+  const rank = { secondary_swell: 1, tertiary_swell: 2, wind: 3 }[partition[1] as "secondary_swell" | "tertiary_swell" | "wind"];
+  const derive = (v: unknown) => {
+    if (typeof v !== "number") return v;
+    if (partition[2] === "direction") return Math.round(v + 40 * rank) % 360;
+    if (partition[2] === "height") return Math.round((v * 0.6) / rank * 100) / 100;
+    return Math.round(Math.max(3, v - 3 * rank) * 100) / 100;
+  };
+  return base.map(derive);
+}
+
 function buildLocation(fixture: Fixture, endpoint: FakeEndpoint, index: number, lat: number, lng: number, hourly: string[], daily: string[], shift: number, unixtime: boolean, allNull: boolean): Record<string, unknown> {
   const cells = endpoint === "marine" ? 12 : 10;
   const snap = (x: number) => Math.round(((Math.floor(x * cells) + 0.5) / cells) * 1e6) / 1e6;
@@ -105,11 +147,11 @@ function buildLocation(fixture: Fixture, endpoint: FakeEndpoint, index: number, 
   };
   if (index !== 0) out.location_id = index;
   const series = (section: Record<string, unknown[]>, name: string, isTime: boolean) => {
-    const values = section[name] ?? section.time!.map(() => 1);
+    const values = section[name] ?? (section === fixture.hourly ? generated(fixture, name, lat, lng, shift) : section.time!.map(() => 1));
     if (isTime) return values.map((v) => shiftTime(v, shift, unixtime));
     return allNull ? values.map(() => null) : values;
   };
-  out.hourly_units = Object.fromEntries([["time", unixtime ? "unixtime" : "iso8601"], ...hourly.map((h) => [h, fixture.hourly_units[h] ?? ""])]);
+  out.hourly_units = Object.fromEntries([["time", unixtime ? "unixtime" : "iso8601"], ...hourly.map((h) => [h, fixture.hourly_units[h] ?? unitOf(h)])]);
   out.hourly = Object.fromEntries([["time", series(fixture.hourly, "time", true)], ...hourly.map((h) => [h, series(fixture.hourly, h, false)])]);
   if (daily.length > 0 && fixture.daily) {
     const timeUnit = unixtime ? "unixtime" : "iso8601";
