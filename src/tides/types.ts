@@ -21,3 +21,9 @@ export interface TidesResponse {
   datum: string | null;
   station: TideStationInfo | null;
 }
+
+/** What a spot's tide heights are measured from: the chart datum and the station (both null for a tideless spot). */
+export interface TideReference {
+  datum: string | null;
+  station: TideStationInfo | null;
+}
