@@ -8,6 +8,7 @@ import type { Clock } from "../core/clock";
 import type { Db } from "../db";
 import { log } from "../core/log";
 import type { HourTide } from "./types";
+import type { TideReference } from "../tides/types";
 import { assembleDocument } from "./document";
 import { ensureFacings, loadFacings } from "./facings";
 import { allNull, OpenMeteoClient, UpstreamError, type Endpoint, type LocationSeries, type OpenMeteoOptions, type Point } from "./openmeteo";
@@ -112,7 +113,7 @@ export interface RefreshDeps {
   clock: Clock;
   client: OpenMeteoClient;
   batchSize: number;
-  tides: { hourly(spotId: string, times: number[]): (HourTide | null)[] };
+  tides: { hourly(spotId: string, times: number[]): (HourTide | null)[]; reference(spotId: string): TideReference };
   /** spot id → facing; asked once, when the first batch has data (no facing work while upstream is down). */
   facings: () => Map<string, number | null>;
   onProgress?: (p: RefreshProgress) => void;
@@ -164,7 +165,7 @@ async function runBatch(deps: RefreshDeps, batch: Batch, summary: RefreshSummary
     const f = forecast.value.get(forecastCell(spot));
     if (!m || !f || allNull(m) || allNull(f)) continue; // no data for this point: keep the previous document
     const doc = assembleDocument(m, f, facings().get(spot.id) ?? null, (times) => deps.tides.hourly(spot.id, times));
-    if (doc.hours.length > 0) documents.push({ spotId: spot.id, body: JSON.stringify(doc) });
+    if (doc.hours.length > 0) documents.push({ spotId: spot.id, body: JSON.stringify({ ...doc, ...deps.tides.reference(spot.id) }) });
   }
   try {
     if (documents.length > 0) writeDocuments(deps.db, deps.clock.now(), documents);

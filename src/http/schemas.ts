@@ -11,7 +11,7 @@ import { ERROR_STATUS, type ErrorCode } from "../core/errors";
 import { ENDPOINTS, type UsageReport } from "../access/meter";
 import type { Spot, SpotWithDistance } from "../spots/types";
 import type { ForecastResponse, WindDirectionType } from "../forecast/types";
-import type { TidesResponse } from "../tides/types";
+import type { TideStationInfo, TidesResponse } from "../tides/types";
 
 // ---------------------------------------------------------------- request parameters
 
@@ -174,8 +174,13 @@ export const ForecastResponseSchema = t.Object(
     attribution: t.String({ description: "States that weather inputs include data from Open-Meteo under CC BY 4.0. Show it with the data." }),
     hours: t.Array(ref("ForecastHour", ForecastHourSchema), { description: "Hourly, from the current UTC hour forward." }),
     daily: t.Array(ref("DailyWeather", DailyWeatherSchema)),
+    datum: t.Optional(nullable(t.String({ description: "Chart datum the hours' tide heights are above (for example MLLW or LAT); null for tideless spots." }))),
+    station: t.Optional(nullable(t.Unsafe<TideStationInfo>({ $ref: "#/components/schemas/TideStation" }))),
   },
-  { description: "The hourly forecast of one spot." },
+  {
+    description:
+      "The hourly forecast of one spot. `datum` and `station` (beyond the spec) name what every hour's tide height is measured from, once per document; null for tideless spots, absent from documents refreshed before they were recorded.",
+  },
 );
 
 export const TideExtremeSchema = t.Object(
