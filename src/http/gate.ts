@@ -11,6 +11,7 @@ import { log } from "../core/log";
 import { keyFromHeaders } from "../access/keys";
 import type { EndpointName } from "../access/meter";
 import { refusalMessage } from "../access/limiter";
+import { nowWeight } from "../now/params";
 import type { Principal } from "../access/registry";
 import { CORS_EXPOSE, errorResponse, internalError, json, prepareHeaders, type ResponseHeaders } from "./respond";
 
@@ -56,13 +57,14 @@ function preflight(path: string): Response {
 export function endpointOf(path: string): EndpointName | null {
   if (path === "/v1/spots") return "spots.search";
   if (path === "/v1/spots/nearby") return "spots.nearby";
+  if (path === "/v1/now") return "now";
   if (!path.startsWith("/v1/spots/")) return null;
   const rest = path.slice("/v1/spots/".length);
   const slash = rest.indexOf("/");
   if (slash === -1) return rest.length > 0 ? "spots.get" : null;
   if (slash === 0) return null;
   const tail = rest.slice(slash);
-  return tail === "/forecast" ? "forecast" : tail === "/tides" ? "tides" : null;
+  return tail === "/forecast" ? "forecast" : tail === "/tides" ? "tides" : tail === "/now" ? "now" : null;
 }
 
 function pathOf(url: string): string {
@@ -86,7 +88,9 @@ export function createGate(app: App, routes: Handler, mcp: McpHandler): Handler 
       return json(new ApiError("invalid_request", `Method ${req.method} is not allowed; every /v1 endpoint is GET.`).toBody(), 405, headers);
     }
 
-    const verdict = app.meter.admit(principal, endpointOf(path));
+    // GET /v1/now counts once per spot it asks for.
+    const weight = path === "/v1/now" ? nowWeight(new URL(req.url).searchParams) : 1;
+    const verdict = app.meter.admit(principal, endpointOf(path), weight);
     const headers = withCors(req, app.meter.headers(principal));
     if (!verdict.allowed) {
       headers.own["Retry-After"] = String(verdict.retryAfterSeconds);

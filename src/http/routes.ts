@@ -11,7 +11,15 @@ import { parseDaysParams, parseNearbyParams, parseSearchParams } from "../core/p
 import { principalOf } from "./gate";
 import { openApiRoute, operationDoc } from "./openapi";
 import { errorResponse, headersFor, internalError, json, respond } from "./respond";
-import { daysQuery, idParams, nearbyQuery, searchQuery } from "./schemas";
+import { daysQuery, idParams, nearbyQuery, nowManyQuery, nowQuery, searchQuery } from "./schemas";
+import { parseNowManyParams, parseNowParams } from "../now/params";
+
+/** A now answer, or 304 when the client holds it; cacheable until the minute ends. */
+function nowResponse(request: Request, served: { body: string; etag: string; maxAgeSeconds: number }): Response {
+  const headers = headersFor(request, { ETag: served.etag, "Cache-Control": `private, max-age=${served.maxAgeSeconds}`, Vary: "X-API-Key, Authorization" });
+  if (request.headers.get("if-none-match") === served.etag) return respond(null, 304, headers);
+  return json(served.body, 200, headers);
+}
 
 function queryOf(request: Request): URLSearchParams {
   const url = request.url;
@@ -25,7 +33,8 @@ function queryOf(request: Request): URLSearchParams {
  */
 function validationMessage(request: Request, error: unknown): string {
   const path = new URL(request.url).pathname;
-  const parser = path === "/v1/spots" ? parseSearchParams : path === "/v1/spots/nearby" ? parseNearbyParams : parseDaysParams;
+  const parser =
+    path === "/v1/spots" ? parseSearchParams : path === "/v1/spots/nearby" ? parseNearbyParams : path === "/v1/now" ? parseNowManyParams : path.endsWith("/now") ? parseNowParams : parseDaysParams;
   try {
     parser(queryOf(request));
   } catch (err) {
@@ -82,6 +91,19 @@ export function createRoutes(app: App) {
       query: daysQuery,
       detail: operationDoc("getTides"),
     })
+    .get("/v1/spots/:id/now", ({ params, request }) => nowResponse(request, app.now.get(params.id, parseNowParams(queryOf(request)).units)), {
+      params: idParams,
+      query: nowQuery,
+      detail: operationDoc("getSpotNow"),
+    })
+    .get(
+      "/v1/now",
+      ({ request }) => {
+        const { spots, units } = parseNowManyParams(queryOf(request));
+        return nowResponse(request, app.now.many(spots, units));
+      },
+      { query: nowManyQuery, detail: operationDoc("getNow") },
+    )
     .get("/v1/usage", ({ request }) => json(app.meter.report(principalOf(request)), 200, headersFor(request)), {
       detail: operationDoc("getUsage"),
     });
