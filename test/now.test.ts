@@ -12,6 +12,7 @@ import type { ForecastResponse } from "../src/forecast/types";
 import type { TidesResponse } from "../src/tides/types";
 import type { NowManyResponse, NowResponse } from "../src/now/types";
 import { HOUR_UNITS, fahrenheit, feet, mph } from "../src/now/units";
+import { sunAt } from "../src/forecast/sun";
 import type { Spot } from "../src/spots/types";
 
 const START = Date.parse("2026-11-21T13:25:00Z");
@@ -54,6 +55,25 @@ async function now(path: string, headers: Record<string, string> = {}): Promise<
 
 const storedExtremes = (spotId: string) =>
   server.app.db.$client.query<{ time: number; type: string; height: number }, [string]>("SELECT time, type, height FROM tide_extremes WHERE spot_id = ? ORDER BY time").all(spotId);
+
+describe("sunAt (pure)", () => {
+  // Bali under timezone=GMT: the row of 21 Nov has its sunrise on 20 Nov (UTC).
+  const day = (date: string, sunrise: string | null, sunset: string | null) => ({ date, sunrise, sunset, uvIndexMax: 5 });
+  const daily = [
+    day("2026-11-21", "2026-11-20T21:49:00Z", "2026-11-21T10:21:00Z"),
+    day("2026-11-22", "2026-11-21T21:49:00Z", "2026-11-22T10:22:00Z"),
+    day("2026-11-23", null, null),
+  ];
+  const cases: [string, string, ReturnType<typeof sunAt>][] = [
+    ["before the first sunrise", "2026-11-20T20:00:00Z", { sunrise: "2026-11-20T21:49:00Z", sunset: "2026-11-21T10:21:00Z", daylight: false }],
+    ["at sunrise", "2026-11-20T21:49:00Z", { sunrise: "2026-11-20T21:49:00Z", sunset: "2026-11-21T10:21:00Z", daylight: true }],
+    ["in daylight, on the next UTC date", "2026-11-21T03:00:00Z", { sunrise: "2026-11-20T21:49:00Z", sunset: "2026-11-21T10:21:00Z", daylight: true }],
+    ["at sunset: the night belongs to the next daylight", "2026-11-21T10:21:00Z", { sunrise: "2026-11-21T21:49:00Z", sunset: "2026-11-22T10:22:00Z", daylight: false }],
+    ["a day without sunrise or sunset (polar)", "2026-11-22T12:00:00Z", { sunrise: null, sunset: null, daylight: null }],
+  ];
+  for (const [name, at, expected] of cases) test(name, () => expect(sunAt(daily, Date.parse(at))).toEqual(expected));
+  test("no rows left: null", () => expect(sunAt(daily.slice(0, 2), Date.parse("2026-11-23T00:00:00Z"))).toBeNull());
+});
 
 describe("GET /v1/spots/{id}/now", () => {
   test("agrees with /tides and /forecast: next high and low, height between the extremes, the current hour, datum, sun", async () => {
