@@ -13,7 +13,11 @@ import type { TidesResponse } from "../src/tides/types";
 import type { NowManyResponse, NowResponse } from "../src/now/types";
 import { HOUR_UNITS, fahrenheit, feet, mph } from "../src/now/units";
 import { sunAt } from "../src/forecast/sun";
+import { NOW_ATTRIBUTION } from "../src/now/service";
+import { writeDocuments, readDocument } from "../src/forecast/store";
 import type { Spot } from "../src/spots/types";
+
+type Json = Record<string, any>;
 
 const START = Date.parse("2026-11-21T13:25:00Z");
 const clock = new ManualClock(START);
@@ -85,7 +89,8 @@ describe("GET /v1/spots/{id}/now", () => {
       expect(body.time).toBe("2026-11-21T13:25:00Z");
       expect(body.units).toBe("metric");
       expect(body.updatedAt).toBe(forecast.updatedAt);
-      expect(body.attribution).toBe(forecast.attribution);
+      expect(body.attribution).toBe(NOW_ATTRIBUTION);
+      for (const credit of ["Open-Meteo.com", "CC BY 4.0", "https://creativecommons.org/licenses/by/4.0/"]) expect(forecast.attribution).toContain(credit);
       expect(body.conditions).toEqual(forecast.hours[0]!);
 
       const tide = body.tide!;
@@ -200,6 +205,31 @@ describe("GET /v1/spots/{id}/now", () => {
         const res = await server.get(`/v1/spots/${spot.id}/now?units=${units}`, key);
         expect(res.status).toBe(200);
         expect((await res.arrayBuffer()).byteLength).toBeLessThanOrEqual(1536);
+      }
+    }
+  });
+
+  test("fields stored in forecast hours beyond the spec (issue #16's surf and swells) pass through, converted, within 1.5 KB", () => {
+    const swell = (kind: string, height: number) => ({ kind, height, period: 13.25, direction: 287 });
+    for (const spot of [longest, tidal, hawaii]) {
+      const row = readDocument(server.app.db, spot.id)!;
+      const stored = JSON.parse(row.body) as { hours: Json[] };
+      for (const hour of stored.hours) {
+        hour.surf = { min: 1.25, max: 1.75 };
+        hour.swells = [swell("primary", 2.25), swell("secondary", 1.05), swell("tertiary", 0.45), swell("windsea", 0.85)];
+      }
+      try {
+        writeDocuments(server.app.db, row.updatedAt + 1, [{ spotId: spot.id, body: JSON.stringify(stored) }]);
+        server.app.forecasts.invalidate();
+        const metric = server.app.now.get(spot.id, "metric");
+        const imperial = server.app.now.get(spot.id, "imperial");
+        expect((metric.response.conditions as unknown as Json).surf).toEqual({ min: 1.25, max: 1.75 });
+        expect((imperial.response.conditions as unknown as Json).surf).toEqual({ min: feet(1.25), max: feet(1.75) });
+        expect((imperial.response.conditions as unknown as Json).swells[0]).toEqual({ kind: "primary", height: feet(2.25), period: 13.25, direction: 287 });
+        for (const served of [metric, imperial]) expect(new TextEncoder().encode(served.body).length).toBeLessThanOrEqual(1536);
+      } finally {
+        writeDocuments(server.app.db, row.updatedAt, [{ spotId: spot.id, body: row.body }]);
+        server.app.forecasts.invalidate();
       }
     }
   });

@@ -306,7 +306,7 @@ export const NowResponseSchema = t.Object(
     conditions: nullable(ref("ForecastHour", ForecastHourSchema)),
     tide: nullable(ref("NowTide", NowTideSchema)),
     sun: nullable(ref("NowSun", NowSunSchema)),
-    attribution: t.String({ description: "States that weather inputs include data from Open-Meteo under CC BY 4.0. Show it with the data." }),
+    attribution: t.String({ description: "Credits Open-Meteo as the source of the weather inputs, under CC BY 4.0. Show it with the data." }),
   },
   {
     description:

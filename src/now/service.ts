@@ -8,7 +8,6 @@ import type { Clock } from "../core/clock";
 import { notFound } from "../core/errors";
 import type { ForecastService } from "../forecast/service";
 import { sunAt } from "../forecast/sun";
-import { ATTRIBUTION } from "../forecast/types";
 import { isoUtc } from "../forecast/document";
 import type { SpotService } from "../spots/service";
 import type { Spot } from "../spots/types";
@@ -35,6 +34,12 @@ interface Kept {
   forecastVersion: string | null;
   tideStamp: number;
 }
+
+/**
+ * The forecast's CC BY 4.0 attribution (Open-Meteo, with the licence), in 80 fewer bytes than the forecast's
+ * sentence: the answer has to stay within 1.5 KB with every field a forecast hour may carry.
+ */
+export const NOW_ATTRIBUTION = "Weather data by Open-Meteo.com (https://open-meteo.com/), CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/).";
 
 /** Answers kept (~3 KB each with their JSON); the map is cleared when full. */
 const KEPT_ANSWERS = 4096;
@@ -104,7 +109,7 @@ export class NowService {
       conditions: forecast?.hour ? hourIn(forecast.hour, units) : null,
       tide: this.tide(spot.id, minute, units),
       sun: forecast ? sunAt(forecast.daily, minute) : null,
-      attribution: ATTRIBUTION,
+      attribution: NOW_ATTRIBUTION,
     };
   }
 

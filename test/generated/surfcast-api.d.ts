@@ -364,7 +364,7 @@ export interface components {
             conditions: components["schemas"]["ForecastHour"] | null;
             tide: components["schemas"]["NowTide"] | null;
             sun: components["schemas"]["NowSun"] | null;
-            /** @description States that weather inputs include data from Open-Meteo under CC BY 4.0. Show it with the data. */
+            /** @description Credits Open-Meteo as the source of the weather inputs, under CC BY 4.0. Show it with the data. */
             attribution: string;
         };
         /** @description The tide at this minute. null for tideless spots. */
