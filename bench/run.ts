@@ -55,6 +55,7 @@ function benchCases(spot: { id: string; name: string; lat: number; lng: number }
     { name: "nearby", path: `/v1/spots/nearby?lat=${spot?.lat ?? 21.66}&lng=${spot?.lng ?? -158.05}&radius=50&limit=10` },
     { name: "forecast 7 days", path: `/v1/spots/${id}/forecast?days=7`, targetRatio: 0.5 },
     { name: "tides", path: `/v1/spots/${id}/tides?days=7` },
+    { name: "now", path: `/v1/spots/${id}/now`, targetRatio: 0.6 },
     { name: "usage", path: "/v1/usage" },
   ];
 }

@@ -11,6 +11,7 @@ import { UsageMeter } from "./access/meter";
 import { SpotService } from "./spots/service";
 import { ForecastService } from "./forecast/service";
 import { TideService } from "./tides/service";
+import { NowService } from "./now/service";
 
 export interface App {
   config: Config;
@@ -21,6 +22,7 @@ export interface App {
   spots: SpotService;
   forecasts: ForecastService;
   tides: TideService;
+  now: NowService;
   close(): void;
 }
 
@@ -29,6 +31,8 @@ export function openApp(config: Config, clock: Clock = systemClock): App {
   seedPlans(db);
   const spots = SpotService.open(db);
   const meter = new UsageMeter(db, clock);
+  const forecasts = new ForecastService(db, clock, spots);
+  const tides = new TideService(db, clock, spots);
   return {
     config,
     clock,
@@ -36,8 +40,9 @@ export function openApp(config: Config, clock: Clock = systemClock): App {
     keys: new KeyRegistry(db),
     meter,
     spots,
-    forecasts: new ForecastService(db, clock, spots),
-    tides: new TideService(db, clock, spots),
+    forecasts,
+    tides,
+    now: new NowService(clock, spots, forecasts, tides),
     close() {
       meter.flush();
       closeDatabase(db);

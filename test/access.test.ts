@@ -43,6 +43,17 @@ describe("limiter arithmetic (pure)", () => {
     const now = Date.parse("2026-11-21T23:59:30Z");
     expect(decide(limits, 5, windowAt(now - 1, now - 2, now - 3), now)).toEqual({ allowed: false, blockedBy: "daily", retryAfterSeconds: 30 });
   });
+  test("a weighted request (GET /v1/now for n spots) needs room for all n, in the quota and in the burst window", () => {
+    const limits = { dailyLimit: 5, minuteLimit: 3 };
+    expect(decide(limits, 2, new BurstWindow(), 1000, 3).allowed).toBe(true);
+    expect(decide(limits, 3, new BurstWindow(), 1000, 3)).toMatchObject({ allowed: false, blockedBy: "daily" });
+    expect(decide(limits, 0, windowAt(1000), 2000, 3)).toEqual({ allowed: false, blockedBy: "burst", retryAfterSeconds: 59 });
+    expect(decide(limits, 0, windowAt(1000, 1500), 2000, 2)).toEqual({ allowed: false, blockedBy: "burst", retryAfterSeconds: 59 });
+    const w = new BurstWindow();
+    w.add(1000, 3);
+    expect(w.used(1500)).toBe(3);
+    expect(decide(limits, 0, w, 1500).allowed).toBe(false);
+  });
   test("headers: spec fields and IETF draft fields", () => {
     const now = Date.parse("2026-11-21T12:00:00Z");
     const limits = { dailyLimit: 500, minuteLimit: 60 };
@@ -249,7 +260,7 @@ describe("quota, burst and headers", () => {
     expect(ua.days).toHaveLength(30);
     expect(ua.days.at(-1)!.date).toBe("2026-11-25");
     expect(ua.today).toBe(2);
-    expect(ua.days.at(-1)!.byEndpoint).toEqual({ "spots.search": 0, "spots.nearby": 0, "spots.get": 1, forecast: 0, tides: 1 });
+    expect(ua.days.at(-1)!.byEndpoint).toEqual({ "spots.search": 0, "spots.nearby": 0, "spots.get": 1, forecast: 0, tides: 1, now: 0 });
     expect(ub.today).toBe(1);
     expect(ub.days.at(-1)!.byEndpoint.forecast).toBe(1);
     expect(ua.days.slice(0, 29).every((d) => d.total === 0 && Object.values(d.byEndpoint).every((n) => n === 0))).toBe(true);

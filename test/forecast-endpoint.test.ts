@@ -65,6 +65,11 @@ describe("forecast endpoint", () => {
     expect(body.units).toBe("metric");
     expect(body.updatedAt).toBe("2026-11-21T13:25:00Z");
     expect(body.attribution).toContain("CC BY 4.0");
+    // The hours' tide heights name their datum and station once, as /tides does.
+    const tides = server.app.tides.get(spot.id, 1);
+    expect(body.datum).toMatch(/^[A-Z]+$/);
+    expect(body.datum).toBe(tides.datum!);
+    expect(body.station).toEqual(tides.station!);
     expect(body.hours).toHaveLength(48);
     expect(body.hours[0]!.time).toBe("2026-11-21T13:00:00Z");
     expect(body.daily.map((d) => d.date)).toEqual(["2026-11-21", "2026-11-22", "2026-11-23"]);

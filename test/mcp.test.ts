@@ -73,11 +73,13 @@ async function pipelineId(): Promise<string> {
 }
 
 describe("MCP tools (compiled binary, SDK client)", () => {
-  test("tools/list: the four tools with the spec's parameter names, the shared bounds, output schemas, read-only", async () => {
+  test("tools/list: the four tools with the spec's parameter names (and spot_now), the shared bounds, output schemas, read-only", async () => {
     const client = await connect(keys.main);
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    expect(Object.keys(byName).sort()).toEqual(["get_forecast", "get_tides", "search_spots", "spots_nearby"]);
+    expect(Object.keys(byName).sort()).toEqual(["get_forecast", "get_tides", "search_spots", "spot_now", "spots_nearby"]);
+    expect(byName.spot_now!.inputSchema.required).toEqual(["spot_id"]);
+    expect((byName.spot_now!.inputSchema.properties as Record<string, unknown>).units).toMatchObject({ type: "string", enum: ["metric", "imperial"] });
 
     const params = (name: string) => Object.keys(byName[name]!.inputSchema.properties ?? {}).sort();
     expect(params("search_spots")).toEqual(["limit", "query"]);
@@ -149,6 +151,35 @@ describe("MCP tools (compiled binary, SDK client)", () => {
     const unknownV1 = (await (await v1("/v1/spots/no-such-spot-anywhere/tides")).json()) as { error: { code: string; message: string } };
     expect(unknown.isError).toBe(true);
     expect(textOf(unknown)).toBe(`not_found: ${unknownV1.error.message}`);
+    await client.close();
+  });
+
+  test("spot_now: under 1 KB of text saying the tide now and the next turn; structuredContent is the /v1 now JSON; counted as mcp.spot_now", async () => {
+    const id = await pipelineId();
+    const client = await connect(keys.main);
+    const before = ((await (await v1("/v1/usage", keys.main)).json()) as { days: { byEndpoint: Record<string, number> }[] }).days.at(-1)!.byEndpoint;
+    for (const units of ["metric", "imperial"] as const) {
+      const [result, body] = await Promise.all([client.callTool({ name: "spot_now", arguments: { spot_id: id, units } }), v1(`/v1/spots/${id}/now?units=${units}`, keys.main).then((r) => r.json())]);
+      expect(result.isError).toBeFalsy();
+      const text = textOf(result);
+      expect(new TextEncoder().encode(text).length).toBeLessThan(1024);
+      const now = body as { time: string; tide: { state: string; nextEvent: { type: string; minutesUntil: number } } };
+      expect(text).toStartWith("Pipeline (USA) now");
+      expect(text).toContain(`tide `);
+      expect(text).toContain(` ${now.tide.state}`);
+      expect(text).toContain(`${units === "metric" ? " m" : " ft"} `);
+      expect(text).toContain("no forecast stored yet"); // this server never refreshed
+      const structured = result.structuredContent as typeof now;
+      if (structured.time === now.time) expect(structured).toEqual(now); // unless a minute turned between the two calls
+      expect(text).toContain(`${now.tide.nextEvent.type} `);
+    }
+    const bad = await client.callTool({ name: "spot_now", arguments: { spot_id: id, units: "kelvin" } });
+    const badV1 = (await (await v1(`/v1/spots/${id}/now?units=kelvin`, keys.main)).json()) as { error: { message: string } };
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toBe(`invalid_request: ${badV1.error.message}`);
+    const after = ((await (await v1("/v1/usage", keys.main)).json()) as { days: { byEndpoint: Record<string, number> }[] }).days.at(-1)!.byEndpoint;
+    expect((after["mcp.spot_now"] ?? 0) - (before["mcp.spot_now"] ?? 0)).toBe(3);
+    expect(after.now! - before.now!).toBe(3);
     await client.close();
   });
 
@@ -292,7 +323,7 @@ describe("MCP access (compiled binary)", () => {
     expect(seconds).not.toBeNull();
     expect(Number(seconds![1])).toBeGreaterThan(0);
     expect(Number(seconds![1])).toBeLessThanOrEqual(86_400);
-    expect((await client.listTools()).tools).toHaveLength(4);
+    expect((await client.listTools()).tools).toHaveLength(5);
     await client.close();
     // One quota for both adapters.
     expect((await v1("/v1/spots?q=pipeline", keys.limited)).status).toBe(429);
@@ -342,7 +373,7 @@ describe("MCP Inspector CLI", () => {
     const list = await inspector(["--method", "tools/list"]);
     expect(list.code).toBe(0);
     const names = (JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name).sort();
-    expect(names).toEqual(["get_forecast", "get_tides", "search_spots", "spots_nearby"]);
+    expect(names).toEqual(["get_forecast", "get_tides", "search_spots", "spot_now", "spots_nearby"]);
 
     const call = await inspector(["--method", "tools/call", "--tool-name", "search_spots", "--tool-arg", "query=pipeline", "limit=2"]);
     expect(call.code).toBe(0);

@@ -38,6 +38,9 @@ const OPERATIONS: Record<string, { path: string; statuses: number[] }> = {
   getForecast: { path: "/v1/spots/{id}/forecast", statuses: [200, 304, 400, 401, 404, 429, 431, 500] },
   getTides: { path: "/v1/spots/{id}/tides", statuses: [200, 400, 401, 404, 429, 431, 500] },
   getUsage: { path: "/v1/usage", statuses: [200, 401, 429, 431, 500] },
+  // Beyond the spec (issue #21).
+  getSpotNow: { path: "/v1/spots/{id}/now", statuses: [200, 304, 400, 401, 404, 429, 431, 500] },
+  getNow: { path: "/v1/now", statuses: [200, 304, 400, 401, 404, 429, 431, 500] },
 };
 
 const operation = (id: string): Json => doc.paths[OPERATIONS[id]!.path].get;
@@ -70,7 +73,7 @@ describe("GET /openapi.json", () => {
 });
 
 describe("what the document declares", () => {
-  test("exactly the six operations of the spec, with their operation ids, all GET", () => {
+  test("exactly the six operations of the spec and the two now operations, with their operation ids, all GET", () => {
     const found: string[] = [];
     for (const [path, item] of Object.entries<Json>(doc.paths)) {
       for (const [method, op] of Object.entries<Json>(item)) {
@@ -98,6 +101,12 @@ describe("what the document declares", () => {
       getForecast: [id, days, { name: "If-None-Match", in: "header", required: false, schema: { type: "string" } }],
       getTides: [id, days],
       getUsage: [],
+      getSpotNow: [id, { name: "units", in: "query", required: false, schema: { enum: ["metric", "imperial"], default: "metric" } }, { name: "If-None-Match", in: "header" }],
+      getNow: [
+        { name: "spots", in: "query", required: true, schema: { type: "string" } },
+        { name: "units", in: "query", required: false, schema: { enum: ["metric", "imperial"], default: "metric" } },
+        { name: "If-None-Match", in: "header" },
+      ],
     };
     for (const [opId, params] of Object.entries(expected)) {
       const declared: Json[] = operation(opId).parameters ?? [];
@@ -174,6 +183,8 @@ describe("what the document declares", () => {
       getForecast: { $ref: "#/components/schemas/ForecastResponse" },
       getTides: { $ref: "#/components/schemas/TidesResponse" },
       getUsage: { $ref: "#/components/schemas/UsageResponse" },
+      getSpotNow: { $ref: "#/components/schemas/NowResponse" },
+      getNow: { $ref: "#/components/schemas/NowManyResponse" },
     };
     for (const [id, { statuses }] of Object.entries(OPERATIONS)) {
       const responses = operation(id).responses;
@@ -201,7 +212,7 @@ describe("what the document declares", () => {
         }
         for (const name of rateLimit) expect([id, status, name, headers[name]?.required]).toEqual([id, status, name, status !== 500]);
         expect(headers["Retry-After"]?.required ?? false).toBe(status === 429);
-        const cached = id === "getForecast" && (status === 200 || status === 304);
+        const cached = ["getForecast", "getSpotNow", "getNow"].includes(id) && (status === 200 || status === 304);
         for (const name of ["ETag", "Cache-Control"]) expect(headers[name]?.required ?? false).toBe(cached);
       }
     }

@@ -73,7 +73,7 @@ function harness(env: Record<string, string> = {}, spots: readonly RefreshSpot[]
           clock,
           client: new OpenMeteoClient({ ...config.openMeteo, sleep, timeformat }),
           batchSize: config.openMeteo.batchSize,
-          tides: { hourly: (_id, times) => times.map(() => null) },
+          tides: { hourly: (_id, times) => times.map(() => null), reference: () => ({ datum: null, station: null }) },
           facings: () => new Map(),
           signal,
         },

@@ -43,16 +43,17 @@ export class BurstWindow {
     return total;
   }
 
-  add(now: number): void {
+  /** Counts `n` requests at `now` (a GET /v1/now for several spots counts one per spot). */
+  add(now: number, n = 1): void {
     const second = Math.floor(now / 1000);
     const i = ((second % SLOTS) + SLOTS) % SLOTS;
     if (this.seconds[i] !== second) {
       this.seconds[i] = second;
       this.counts[i] = 0;
     }
-    this.counts[i]!++;
+    this.counts[i]! += n;
     if (second > this.newest) this.newest = second;
-    if (second === this.usedSecond) this.usedTotal++;
+    if (second === this.usedSecond) this.usedTotal += n;
     else this.usedSecond = -Infinity;
   }
 
@@ -122,15 +123,16 @@ export class BurstWindow {
 }
 
 /**
- * Decides one request. The daily quota is checked first: when it blocks, the burst window cannot free it.
+ * Decides one request, which counts as `weight` requests (1 but for a multi-spot GET /v1/now). The daily quota is checked first: when it blocks, the burst window cannot free it.
  * Retry-After is whole seconds, at least 1, until the blocking limit lets a request through.
  */
-export function decide(limits: Limits, usedToday: number, window: BurstWindow, now: number): Verdict {
-  if (usedToday >= limits.dailyLimit) {
+export function decide(limits: Limits, usedToday: number, window: BurstWindow, now: number, weight = 1): Verdict {
+  if (usedToday + weight > limits.dailyLimit) {
     return { allowed: false, blockedBy: "daily", retryAfterSeconds: Math.max(1, Math.ceil((nextUtcMidnight(now) - now) / 1000)) };
   }
-  if (window.used(now) >= limits.minuteLimit) {
-    return { allowed: false, blockedBy: "burst", retryAfterSeconds: window.retryAfterSeconds(limits.minuteLimit, now) };
+  if (window.used(now) + weight > limits.minuteLimit) {
+    // Room for `weight` requests is room for one request under a limit `weight - 1` lower.
+    return { allowed: false, blockedBy: "burst", retryAfterSeconds: window.retryAfterSeconds(Math.max(1, limits.minuteLimit - weight + 1), now) };
   }
   return ALLOWED;
 }

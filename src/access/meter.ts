@@ -12,7 +12,7 @@ import { BurstWindow, decide, fixedRateLimitHeaders, varyingRateLimitHeaders, ty
 import type { Principal } from "./registry";
 
 /** The endpoint names usage is reported under. MCP tools add `mcp.<tool>`. */
-export const ENDPOINTS = ["spots.search", "spots.nearby", "spots.get", "forecast", "tides"] as const;
+export const ENDPOINTS = ["spots.search", "spots.nearby", "spots.get", "forecast", "tides", "now"] as const;
 export type EndpointName = (typeof ENDPOINTS)[number] | `mcp.${string}`;
 
 /**
@@ -127,28 +127,29 @@ export class UsageMeter {
   }
 
   /**
-   * Admits or refuses one request of `principal`. `endpoint` null means "not counted" (GET /v1/usage): it
-   * still passes through the burst window but never uses the daily quota.
+   * Admits or refuses one request of `principal`, counted `weight` times (a GET /v1/now counts once per spot).
+   * `endpoint` null means "not counted" (GET /v1/usage): it still passes through the burst window but never
+   * uses the daily quota.
    */
-  admit(principal: Principal, endpoint: EndpointName | null): Verdict {
+  admit(principal: Principal, endpoint: EndpointName | null, weight = 1): Verdict {
     const now = this.clock.now();
     const s = this.state(principal, now);
-    const verdict = decide(principal, endpoint === null ? 0 : s.usedToday, s.window, now);
+    const verdict = decide(principal, endpoint === null ? 0 : s.usedToday, s.window, now, weight);
     if (verdict.allowed) {
-      s.window.add(now);
+      s.window.add(now, weight);
       this.dirtyWindows.add(principal.keyId);
       if (endpoint !== null) {
-        s.usedToday++;
+        s.usedToday += weight;
         let k = s.pendingKeys.get(endpoint);
         if (k === undefined) s.pendingKeys.set(endpoint, (k = `${principal.keyId}\u0000${s.day}\u0000${endpoint}`));
-        this.pending.set(k, (this.pending.get(k) ?? 0) + 1);
+        this.pending.set(k, (this.pending.get(k) ?? 0) + weight);
         const kept = this.reports.get(principal.keyId);
         if (kept !== undefined) {
           if (kept.dayNumber === s.dayNumber) {
             const today = kept.report.days[kept.report.days.length - 1]!;
-            today.total++;
-            today.byEndpoint[endpoint] = (today.byEndpoint[endpoint] ?? 0) + 1;
-            kept.report.today++;
+            today.total += weight;
+            today.byEndpoint[endpoint] = (today.byEndpoint[endpoint] ?? 0) + weight;
+            kept.report.today += weight;
             kept.text = null;
           } else this.reports.delete(principal.keyId);
         }

@@ -9,6 +9,8 @@ export const BOUNDS = {
   days: { minimum: 1, maximum: 7, default: 7 },
   lat: { minimum: -90, maximum: 90 },
   lng: { minimum: -180, maximum: 180 },
+  /** Spot ids in one GET /v1/now. */
+  spots: { minItems: 1, maxItems: 20 },
   /** Longest spot id accepted before it is rejected as not found without a lookup. */
   idMaxLength: 200,
 } as const;

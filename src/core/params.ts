@@ -10,7 +10,7 @@ type NumberSpec = { kind: "number" | "integer"; minimum: number; maximum: number
 type StringSpec = { kind: "string"; minLength: number; maxLength: number };
 type ParamSpec = (NumberSpec | StringSpec) & { required?: boolean };
 
-type Raw = URLSearchParams | Record<string, unknown>;
+export type Raw = URLSearchParams | Record<string, unknown>;
 
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const INTEGER = /^[+-]?\d+$/;
@@ -90,3 +90,25 @@ export const parseNearbyParams = (raw: Raw): NearbyParams =>
   });
 
 export const parseDaysParams = (raw: Raw): DaysParams => parse(raw, { days });
+
+/** One of `choices` (case-sensitive), the first when absent. */
+export function parseChoice<const C extends readonly string[]>(raw: Raw, name: string, choices: C): C[number] {
+  const value = rawValue(raw, name);
+  if (value === undefined || value === null) return choices[0]!;
+  if (typeof value !== "string" || !choices.includes(value)) throw invalidRequest(`Parameter '${name}' must be one of: ${choices.join(", ")}.`);
+  return value;
+}
+
+/** A required comma-separated list of distinct spot ids (`BOUNDS.spots` items). */
+export function parseSpotList(raw: Raw, name: string): string[] {
+  const value = rawValue(raw, name);
+  if (value === undefined || value === null) throw invalidRequest(`Parameter '${name}' is required.`);
+  const { minItems, maxItems } = BOUNDS.spots;
+  const ids = typeof value === "string" ? value.split(",").map((id) => id.trim()) : [];
+  if (ids.length < minItems || ids.length > maxItems || ids.some((id) => id === "")) {
+    throw invalidRequest(`Parameter '${name}' must be ${minItems} to ${maxItems} spot ids separated by commas.`);
+  }
+  const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (repeated !== undefined) throw invalidRequest(`Parameter '${name}' names '${repeated.slice(0, 64)}' more than once.`);
+  return ids;
+}

@@ -5,9 +5,13 @@
 import type { LocationSeries } from "./openmeteo";
 import { rateHour, windDirectionType } from "./rating";
 import type { DailyWeather, ForecastHour, HourTide } from "./types";
+import type { TideReference } from "../tides/types";
 
-/** What forecast_documents.body holds: the whole fetched horizon, sliced from "now" when served. */
-export interface StoredForecast {
+/**
+ * What forecast_documents.body holds: the whole fetched horizon, sliced from "now" when served, and what its tide
+ * heights are measured from (recorded by the refresh; absent from documents assembled before it was).
+ */
+export interface StoredForecast extends Partial<TideReference> {
   hours: ForecastHour[];
   daily: DailyWeather[];
 }

@@ -8,7 +8,7 @@ import type { Clock } from "../core/clock";
 import type { Db } from "../db";
 import { log } from "../core/log";
 import type { HourTide } from "./types";
-import type { SeaLevelSeries } from "../tides/types";
+import type { SeaLevelSeries, TideReference } from "../tides/types";
 import { assembleDocument } from "./document";
 import { ensureFacings, loadFacings } from "./facings";
 import { allNull, OpenMeteoClient, UpstreamError, type Endpoint, type LocationSeries, type OpenMeteoOptions, type Point } from "./openmeteo";
@@ -118,6 +118,8 @@ export interface RefreshDeps {
     hourly(spotId: string, times: number[], seaLevel?: SeaLevelSeries): (HourTide | null)[];
     /** Stores what the sea-level model said for each spot of a batch, before its documents are assembled. */
     acceptSeaLevel?(entries: readonly { spotId: string; series: SeaLevelSeries }[]): void;
+    /** What the spot's tide heights are measured from, written once into its document. */
+    reference(spotId: string): TideReference;
   };
   /** spot id → facing; asked once, when the first batch has data (no facing work while upstream is down). */
   facings: () => Map<string, number | null>;
@@ -190,7 +192,7 @@ async function runBatch(deps: RefreshDeps, batch: Batch, summary: RefreshSummary
     const f = forecast.value.get(forecastCell(spot));
     if (!m || !f || allNull(m) || allNull(f)) continue; // no data for this point: keep the previous document
     const doc = assembleDocument(m, f, facings().get(spot.id) ?? null, (times) => deps.tides.hourly(spot.id, times, seaLevelOf(m)));
-    if (doc.hours.length > 0) documents.push({ spotId: spot.id, body: JSON.stringify(doc) });
+    if (doc.hours.length > 0) documents.push({ spotId: spot.id, body: JSON.stringify({ ...doc, ...deps.tides.reference(spot.id) }) });
   }
   try {
     if (documents.length > 0) writeDocuments(deps.db, deps.clock.now(), documents);

@@ -8,6 +8,7 @@ import { utcHourStart, type Clock } from "../core/clock";
 import { ApiError } from "../core/errors";
 import type { SpotService } from "../spots/service";
 import type { StoredForecast } from "./document";
+import type { DailyWeather, ForecastHour } from "./types";
 import { isoUtc } from "./document";
 import { changeCheck } from "../db/changes";
 import { readDocument } from "./store";
@@ -24,9 +25,21 @@ export interface ServedForecast {
 
 const HOUR_MS = 3_600_000;
 
+/** What GET /v1/spots/{id}/now shows of a spot's document at one instant. */
+export interface CurrentForecast {
+  updatedAt: string;
+  /** Changes whenever the document is replaced. */
+  version: string;
+  /** The stored hour holding the instant, with every field it was stored with; null past the document's horizon. */
+  hour: ForecastHour | null;
+  daily: readonly DailyWeather[];
+}
+
 /** A stored document split into JSON fragments that are joined per window. */
 interface PreparedDocument {
   head: string;
+  updatedAt: string;
+  daily: DailyWeather[];
   hourTimes: number[];
   hourJson: string[];
   dates: string[];
@@ -64,6 +77,21 @@ export class ForecastService {
     return { body: served.body, etag: served.etag, maxAgeSeconds };
   }
 
+  /** The document's version, or null when the spot has none; cheap (cached), for callers that keep what they built from it. */
+  versionOf(spotId: string): string | null {
+    this.noticeExternalWrites();
+    return this.preparedOrNull(spotId)?.version ?? null;
+  }
+
+  /** The hour holding `at` and the daily rows of a spot's document, or null when it has none. */
+  current(spotId: string, at: number): CurrentForecast | null {
+    this.noticeExternalWrites();
+    const doc = this.preparedOrNull(spotId);
+    if (!doc) return null;
+    const i = doc.hourTimes.indexOf(utcHourStart(at));
+    return { updatedAt: doc.updatedAt, version: doc.version, hour: i === -1 ? null : (JSON.parse(doc.hourJson[i]!) as ForecastHour), daily: doc.daily };
+  }
+
   /** Drops every cached body and document (called after a refresh wrote documents). */
   invalidate(): void {
     this.bodies.clear();
@@ -91,27 +119,40 @@ export class ForecastService {
     return { body, etag };
   }
 
-  private prepared(spot: { id: string; name: string; country: string }): PreparedDocument {
-    const cached = this.documents.get(spot.id);
+  private prepared(spot: { id: string }): PreparedDocument {
+    const doc = this.preparedOrNull(spot.id);
+    if (!doc) throw new ApiError("no_forecast", `No forecast for spot '${spot.id}' yet; the next refresh will fetch it.`);
+    return doc;
+  }
+
+  private preparedOrNull(spotId: string): PreparedDocument | null {
+    const cached = this.documents.get(spotId);
     if (cached) return cached;
-    const row = readDocument(this.db, spot.id);
-    if (!row) throw new ApiError("no_forecast", `No forecast for spot '${spot.id}' yet; the next refresh will fetch it.`);
+    const row = readDocument(this.db, spotId);
+    if (!row) return null;
+    const spot = this.spots.get(spotId);
     const stored = JSON.parse(row.body) as StoredForecast;
+    const updatedAt = isoUtc(row.updatedAt);
+    // The tide reference is recorded with the hours it describes; documents assembled before it was recorded have none.
+    const reference = "datum" in stored ? { datum: stored.datum, station: stored.station } : {};
     const head = JSON.stringify({
       spot: { id: spot.id, name: spot.name, country: spot.country },
       units: "metric",
-      updatedAt: isoUtc(row.updatedAt),
+      updatedAt,
       attribution: ATTRIBUTION,
+      ...reference,
     }).slice(0, -1);
     const doc: PreparedDocument = {
       head,
+      updatedAt,
+      daily: stored.daily,
       hourTimes: stored.hours.map((h) => Date.parse(h.time)),
       hourJson: stored.hours.map((h) => JSON.stringify(h)),
       dates: stored.daily.map((d) => d.date),
       dailyJson: stored.daily.map((d) => JSON.stringify(d)),
       version: row.updatedAt.toString(36),
     };
-    this.documents.set(spot.id, doc, row.body.length);
+    this.documents.set(spotId, doc, row.body.length);
     return doc;
   }
 }

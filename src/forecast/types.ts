@@ -1,4 +1,6 @@
-/** The spec's forecast shapes. */
+/** The spec's forecast shapes, plus the datum and station of the hours' tide heights (`TideReference`). */
+import type { TideReference } from "../tides/types";
+
 export type WindDirectionType = "offshore" | "onshore" | "cross";
 
 export interface Rating {
@@ -36,7 +38,7 @@ export interface DailyWeather {
   uvIndexMax: number;
 }
 
-export interface ForecastResponse {
+export interface ForecastResponse extends Partial<TideReference> {
   spot: { id: string; name: string; country: string };
   units: "metric";
   updatedAt: string;

@@ -16,6 +16,7 @@ import { log, tally } from "../core/log";
 import { keyFromHeaders } from "../access/keys";
 import type { EndpointName } from "../access/meter";
 import { refusalMessage } from "../access/limiter";
+import { nowWeight } from "../now/params";
 import type { Principal } from "../access/registry";
 import { CORS_EXPOSE, errorResponse, internalError, json, prepareHeaders, type ResponseHeaders } from "./respond";
 import { targetOf } from "./target";
@@ -70,13 +71,14 @@ function preflight(path: string): Response {
 export function endpointOf(path: string): EndpointName | null {
   if (path === "/v1/spots") return "spots.search";
   if (path === "/v1/spots/nearby") return "spots.nearby";
+  if (path === "/v1/now") return "now";
   if (!path.startsWith("/v1/spots/")) return null;
   const rest = path.slice("/v1/spots/".length);
   const slash = rest.indexOf("/");
   if (slash === -1) return rest.length > 0 ? "spots.get" : null;
   if (slash === 0) return null;
   const tail = rest.slice(slash);
-  return tail === "/forecast" ? "forecast" : tail === "/tides" ? "tides" : null;
+  return tail === "/forecast" ? "forecast" : tail === "/tides" ? "tides" : tail === "/now" ? "now" : null;
 }
 
 /** Whether a path belongs to the keyed side: /v1 and everything below it, and /mcp. */
@@ -105,7 +107,9 @@ export function createGate(app: App, { keyed, mcp, open }: GateRoutes): (req: Re
 
     // Every authenticated request passes the burst window before any work, wrong methods included.
     const allowedMethod = req.method === "GET" || req.method === "HEAD";
-    const verdict = app.meter.admit(principal, allowedMethod ? endpointOf(path) : null);
+    // GET /v1/now counts once per spot it asks for.
+    const weight = allowedMethod && path === "/v1/now" ? nowWeight(new URL(req.url).searchParams) : 1;
+    const verdict = app.meter.admit(principal, allowedMethod ? endpointOf(path) : null, weight);
     const headers = withCors(req, app.meter.headers(principal));
     if (!verdict.allowed) {
       headers.own["Retry-After"] = String(verdict.retryAfterSeconds);

@@ -63,11 +63,11 @@ const HEADERS: Record<string, Json> = {
     schema: { type: "integer", minimum: 1 },
   },
   ETag: {
-    description: "Strong validator of this forecast body; send it back in `If-None-Match` to get 304 while it is unchanged.",
+    description: "Strong validator of this body; send it back in `If-None-Match` to get 304 while it is unchanged.",
     schema: { type: "string", pattern: '^(W/)?"[^"]*"$' },
   },
   "Cache-Control": {
-    description: "`private, max-age=N`: the body is good until the next UTC hour, when the served window moves.",
+    description: "`private, max-age=N`: the body is good until the served window moves: the next UTC hour for a forecast, the next minute for now.",
     schema: { type: "string", pattern: "^private, max-age=\\d+$" },
   },
 };
@@ -133,10 +133,10 @@ const ERROR_RESPONSE_STATUS: Record<ErrorResponseName, number> = {
 
 // ---------------------------------------------------------------- operations
 
-export type OperationId = "searchSpots" | "spotsNearby" | "getSpot" | "getForecast" | "getTides" | "getUsage";
+export type OperationId = "searchSpots" | "spotsNearby" | "getSpot" | "getForecast" | "getTides" | "getUsage" | "getSpotNow" | "getNow";
 
 interface OperationDoc {
-  tag: "Spots" | "Forecast" | "Tides" | "Usage";
+  tag: "Spots" | "Forecast" | "Tides" | "Usage" | "Now";
   summary: string;
   description: string;
   ok: { description: string; schema: Json; cached?: true };
@@ -145,6 +145,17 @@ interface OperationDoc {
   /** Header parameters; the generator only knows the route's query and path parameters. */
   headerParameters?: Json[];
 }
+
+const ifNoneMatch = (what: string): Json => ({
+  name: "If-None-Match",
+  in: "header",
+  required: false,
+  description: `The \`ETag\` of ${what} you hold; answered with 304 and no body when it still matches.`,
+  schema: { type: "string" },
+});
+
+const NOW_DESCRIPTION =
+  "From stored data only (no upstream call), at most 1.5 KB per spot. The answer describes the current UTC minute (`time`): its content, and so its `ETag`, changes at most once a minute — when the tide height or the minutes until the next turn move, the UTC hour turns, or a refresh stores a new forecast — so a poller gets 304 with `If-None-Match` until then; a 304 counts like a 200.";
 
 const OPERATIONS: Record<OperationId, OperationDoc> = {
   searchSpots: {
@@ -175,15 +186,7 @@ const OPERATIONS: Record<OperationId, OperationDoc> = {
       "Hourly conditions with a 1..5 rating per surfer level, from the current UTC hour forward, for up to 7 days. Forecasts are refreshed twice a day. Conditional requests with `If-None-Match` get 304 while the body is unchanged; a 304 counts like a 200.",
     ok: { description: "The forecast. `tide` is null in every hour of a tideless spot.", schema: schemaRef("ForecastResponse"), cached: true },
     errors: ["BadRequest", "ForecastNotFound"],
-    headerParameters: [
-      {
-        name: "If-None-Match",
-        in: "header",
-        required: false,
-        description: "The `ETag` of a forecast body you hold; answered with 304 and no body when it still matches.",
-        schema: { type: "string" },
-      },
-    ],
+    headerParameters: [ifNoneMatch("a forecast body")],
   },
   getTides: {
     tag: "Tides",
@@ -192,6 +195,22 @@ const OPERATIONS: Record<OperationId, OperationDoc> = {
       "Stored high and low waters from now forward. A tideless spot answers 200 with `extremes: []` and `tideless: true`. Beyond the spec, `source` names where the tides come from (a tide station, or Open-Meteo Marine's sea-level model where no station serves the spot; heights then above MSL), `tidelessReason` says why a spot is tideless, and `unavailable` why a tidal spot has no extremes to show yet (`awaiting_model`) or any more (`model_expired`).",
     ok: { description: "The tide extremes.", schema: schemaRef("TidesResponse") },
     errors: ["BadRequest", "SpotNotFound"],
+  },
+  getSpotNow: {
+    tag: "Now",
+    summary: "The current state at a spot",
+    description: `The current forecast hour, the tide at this minute (height, rising or falling, next high, low and turn) and the sun, for dashboards, home automation and bots. ${NOW_DESCRIPTION} Counted as \`now\` in usage.`,
+    ok: { description: "Now at the spot.", schema: schemaRef("NowResponse"), cached: true },
+    errors: ["BadRequest", "SpotNotFound"],
+    headerParameters: [ifNoneMatch("an answer")],
+  },
+  getNow: {
+    tag: "Now",
+    summary: "The current state at several spots",
+    description: `The answer of \`GET /v1/spots/{id}/now\` for each spot asked, in the order asked. ${NOW_DESCRIPTION} Counts once per spot (as \`now\`) toward the daily quota and the burst limit; a request for more spots than either has left is refused whole with 429. An unknown id answers 404 naming every unknown id.`,
+    ok: { description: "Now at each spot.", schema: schemaRef("NowManyResponse"), cached: true },
+    errors: ["BadRequest", "SpotNotFound"],
+    headerParameters: [ifNoneMatch("an answer")],
   },
   getUsage: {
     tag: "Usage",
@@ -236,12 +255,13 @@ function planTable(): string {
 
 const early = PLAN_DEFAULTS["early-access"];
 
-/** The MCP tools as the spec lists them (`?` marks an optional argument). */
+/** The MCP tools: the spec's four and `spot_now` (`?` marks an optional argument). */
 export const MCP_TOOLS = [
   ["search_spots", "query, limit?"],
   ["spots_nearby", "lat, lng, radius_km?, limit?"],
   ["get_forecast", "spot_id, days?"],
   ["get_tides", "spot_id, days?"],
+  ["spot_now", "spot_id, units?"],
 ] as const;
 
 const OVERVIEW = `Surf spots worldwide, hourly surf forecasts with a 1..5 rating for three surfer levels, and tide extremes: a read-only JSON API. Every operation is a GET. Units are metric (meters, km/h, Celsius, seconds, degrees); all times are UTC, ISO 8601. Weather inputs come from Open-Meteo under CC BY 4.0, and every forecast carries a fixed \`attribution\` string saying so.
@@ -256,7 +276,7 @@ This document (\`/openapi.json\`) needs no key and is never counted.
 
 - **Daily quota** per key, counted per UTC day; it resets at the next UTC midnight.
 - **Burst limit** per key: at most N requests in any 60 seconds.
-- What counts toward the daily quota: every request to the spot, forecast and tide operations that was let through, whatever its status (200, 304, 400, 404, 500). Not counted: \`GET /v1/usage\`, requests refused with 429, and requests refused with 401. Every request let through (usage included) uses the burst window.
+- What counts toward the daily quota: every request to the spot, forecast, tide and now operations that was let through, whatever its status (200, 304, 400, 404, 500); \`GET /v1/now\` counts once per spot it asks for. Not counted: \`GET /v1/usage\`, requests refused with 429, and requests refused with 401. Every request let through (usage included) uses the burst window.
 - Exceeding either limit answers 429 \`rate_limited\` with \`Retry-After\` in delta-seconds.
 - Every /v1 response produced under a key (200, 304, 400, 404, 429, 500) carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (next UTC midnight), plus the IETF draft headers \`RateLimit-Policy\` and \`RateLimit\` describing both limits. 401 responses carry none.
 - Parameter bounds: \`q\` at least 2 characters; \`limit\` 1..50 (default 10); \`radius\` 0..100 km (default 50); \`days\` 1..7 (default 7); \`lat\` -90..90; \`lng\` -180..180.
@@ -281,6 +301,7 @@ const TAGS = [
   { name: "Spots", description: "The spot catalog: search by name, nearby by position, one spot by id." },
   { name: "Forecast", description: "Hourly surf forecasts with ratings, refreshed twice a day." },
   { name: "Tides", description: "Stored tide extremes." },
+  { name: "Now", description: "The current state at a spot in one small answer (beyond the spec): conditions, tide, sun." },
   { name: "Usage", description: "Usage of the presented key." },
 ];
 

@@ -15,7 +15,15 @@ import { principalOf } from "./gate";
 import { openApiRoute, operationDoc } from "./openapi";
 import { errorResponse, headersFor, internalError, json, JSON_TYPE, respond } from "./respond";
 import { acceptedEncoding, compressedOnce, encodedEtag } from "./compress";
-import { daysQuery, idParams, nearbyQuery, searchQuery } from "./schemas";
+import { daysQuery, idParams, nearbyQuery, nowManyQuery, nowQuery, searchQuery } from "./schemas";
+import { parseNowManyParams, parseNowParams } from "../now/params";
+
+/** A now answer, or 304 when the client holds it; cacheable until the minute ends. */
+function nowResponse(request: Request, served: { body: string; etag: string; maxAgeSeconds: number }): Response {
+  const headers = headersFor(request, { ETag: served.etag, "Cache-Control": `private, max-age=${served.maxAgeSeconds}`, Vary: "X-API-Key, Authorization" });
+  if (request.headers.get("if-none-match") === served.etag) return respond(null, 304, headers);
+  return json(served.body, 200, headers);
+}
 
 /** The path of a request the gate let through (its URL is canonical: see http/target.ts). */
 function pathOf(request: Request): string {
@@ -34,7 +42,8 @@ function queryOf(request: Request): URLSearchParams {
  */
 function validationMessage(request: Request, error: unknown): string {
   const path = pathOf(request);
-  const parser = path === "/v1/spots" ? parseSearchParams : path === "/v1/spots/nearby" ? parseNearbyParams : parseDaysParams;
+  const parser =
+    path === "/v1/spots" ? parseSearchParams : path === "/v1/spots/nearby" ? parseNearbyParams : path === "/v1/now" ? parseNowManyParams : path.endsWith("/now") ? parseNowParams : parseDaysParams;
   try {
     parser(queryOf(request));
   } catch (err) {
@@ -105,6 +114,19 @@ export function createKeyedRoutes(app: App) {
       query: daysQuery,
       detail: operationDoc("getTides"),
     })
+    .get("/v1/spots/:id/now", ({ params, request }) => nowResponse(request, app.now.get(params.id, parseNowParams(queryOf(request)).units)), {
+      params: idParams,
+      query: nowQuery,
+      detail: operationDoc("getSpotNow"),
+    })
+    .get(
+      "/v1/now",
+      ({ request }) => {
+        const { spots, units } = parseNowManyParams(queryOf(request));
+        return nowResponse(request, app.now.many(spots, units));
+      },
+      { query: nowManyQuery, detail: operationDoc("getNow") },
+    )
     .get("/v1/usage", ({ request }) => json(app.meter.reportText(principalOf(request)), 200, headersFor(request, { "Cache-Control": "private, no-store" })), {
       detail: operationDoc("getUsage"),
     });

@@ -11,7 +11,9 @@ import { ERROR_STATUS, type ErrorCode } from "../core/errors";
 import { ENDPOINTS, type UsageReport } from "../access/meter";
 import type { Spot, SpotWithDistance } from "../spots/types";
 import type { ForecastResponse, WindDirectionType } from "../forecast/types";
-import type { TidesResponse } from "../tides/types";
+import type { TideStationInfo, TidesResponse } from "../tides/types";
+import type { NowManyResponse, NowResponse } from "../now/types";
+import { UNITS } from "../now/units";
 
 // ---------------------------------------------------------------- request parameters
 
@@ -50,6 +52,19 @@ export const idParams = t.Object({
   id: t.String({ description: "Spot slug (for example `pipeline`) or the spot's raw 16-hex id." }),
 });
 
+const unitsParam = t.Optional(
+  t.UnionEnum(UNITS, { default: "metric", description: "`imperial`: heights in feet, speeds in mph, temperatures in °F (this endpoint only; the spec's endpoints stay metric)." }),
+);
+
+export const nowQuery = t.Object({ units: unitsParam });
+
+export const nowManyQuery = t.Object({
+  spots: t.String({
+    description: `${BOUNDS.spots.minItems} to ${BOUNDS.spots.maxItems} distinct spot ids (slugs or 16-hex ids) separated by commas, for example \`pipeline,supertubos\`. Each counts as one request.`,
+  }),
+  units: unitsParam,
+});
+
 // ---------------------------------------------------------------- response bodies (components)
 
 export type ComponentName =
@@ -66,6 +81,10 @@ export type ComponentName =
   | "TideSource"
   | "UsageResponse"
   | "UsageDay"
+  | "NowResponse"
+  | "NowTide"
+  | "NowSun"
+  | "NowManyResponse"
   | "Error";
 
 /** A reference to a named component, typed as the component itself. */
@@ -175,8 +194,13 @@ export const ForecastResponseSchema = t.Object(
     attribution: t.String({ description: "States that weather inputs include data from Open-Meteo under CC BY 4.0. Show it with the data." }),
     hours: t.Array(ref("ForecastHour", ForecastHourSchema), { description: "Hourly, from the current UTC hour forward." }),
     daily: t.Array(ref("DailyWeather", DailyWeatherSchema)),
+    datum: t.Optional(nullable(t.String({ description: "Chart datum the hours' tide heights are above (for example MLLW or LAT); null for tideless spots." }))),
+    station: t.Optional(nullable(t.Unsafe<TideStationInfo>({ $ref: "#/components/schemas/TideStation" }))),
   },
-  { description: "The hourly forecast of one spot." },
+  {
+    description:
+      "The hourly forecast of one spot. `datum` and `station` (beyond the spec) name what every hour's tide height is measured from, once per document; null for tideless spots, absent from documents refreshed before they were recorded.",
+  },
 );
 
 export const TideExtremeSchema = t.Object(
@@ -274,6 +298,66 @@ export const UsageResponseSchema = t.Object(
   { description: "Usage of the presented key." },
 );
 
+const nowExtreme = (description: string) =>
+  t.Object({ time: dateTime(), height: t.Number({ description: "Meters (feet with `units=imperial`) above the datum." }) }, { description });
+
+export const NowTideSchema = t.Object(
+  {
+    height: t.Number({ description: "Height at this minute from the station's harmonic prediction, meters (feet with `units=imperial`) above `datum`; between the extremes around it." }),
+    state: stringEnum(["rising", "falling"] as const, { description: "Toward `nextEvent`: rising when it is a high." }),
+    datum: nullable(t.String({ description: "Chart datum the heights are above (for example MLLW or LAT)." })),
+    station: nullable(ref("TideStation", TideStationSchema)),
+    nextHigh: nowExtreme("The first high water at or after `time`: the first high that `/tides` lists."),
+    nextLow: nowExtreme("The first low water at or after `time`."),
+    nextEvent: t.Object(
+      {
+        type: stringEnum(["high", "low"] as const),
+        time: dateTime(),
+        height: t.Number({ description: "Meters (feet with `units=imperial`)." }),
+        minutesUntil: integer({ minimum: 0, description: "Whole minutes from `time` to the turn; 0 during the minute of the turn." }),
+      },
+      { description: "The next turn of the tide: `nextHigh` or `nextLow`, whichever comes first." },
+    ),
+  },
+  { description: "The tide at this minute. null for tideless spots." },
+);
+
+export const NowSunSchema = t.Object(
+  {
+    sunrise: nullable(dateTime("Sunrise of the daylight under way, else of the next one.")),
+    sunset: nullable(dateTime("Sunset of the same daylight.")),
+    daylight: t.Unsafe<boolean | null>({ type: ["boolean", "null"], description: "Whether `time` lies between them; null when the day has no sunrise or sunset (polar day or night)." }),
+  },
+  { description: "The sun at the spot, from the forecast's daily sunrise and sunset." },
+);
+
+export const NowResponseSchema = t.Object(
+  {
+    spot: t.Object({
+      id: t.String(),
+      name: t.String(),
+      country: t.String(),
+      timezone: t.String({ description: "IANA time zone at the spot (for showing local times; every time here is UTC)." }),
+    }),
+    time: dateTime("The minute this answer describes, UTC (seconds are always 00)."),
+    updatedAt: nullable(dateTime("When the forecast document was refreshed; null when the spot has none yet.")),
+    units: stringEnum(UNITS, { description: "As asked with `units`." }),
+    conditions: nullable(ref("ForecastHour", ForecastHourSchema)),
+    tide: nullable(ref("NowTide", NowTideSchema)),
+    sun: nullable(ref("NowSun", NowSunSchema)),
+    attribution: t.String({ description: "Credits Open-Meteo as the source of the weather inputs, under CC BY 4.0. Show it with the data." }),
+  },
+  {
+    description:
+      "The current state at one spot, from stored data. `conditions` is the forecast hour of the current UTC hour as stored (null when the spot has no forecast, or its horizon has passed), in `units`; `sun` is null without a forecast.",
+  },
+);
+
+export const NowManyResponseSchema = t.Object(
+  { spots: t.Array(ref("NowResponse", NowResponseSchema), { description: "One answer per spot asked, in the order asked." }) },
+  { description: "The current state at several spots." },
+);
+
 /** The named components of the document, in the order a reader meets them. */
 export const COMPONENT_SCHEMAS = {
   Spot: SpotSchema,
@@ -289,6 +373,10 @@ export const COMPONENT_SCHEMAS = {
   TideSource: TideSourceSchema,
   UsageResponse: UsageResponseSchema,
   UsageDay: UsageDaySchema,
+  NowResponse: NowResponseSchema,
+  NowTide: NowTideSchema,
+  NowSun: NowSunSchema,
+  NowManyResponse: NowManyResponseSchema,
   Error: ErrorSchema,
 } satisfies Record<ComponentName, TSchema>;
 
@@ -304,4 +392,6 @@ export type DomainMatchesSchemas = [
   Serves<typeof ForecastResponseSchema, ForecastResponse>,
   Serves<typeof TidesResponseSchema, TidesResponse>,
   Serves<typeof UsageResponseSchema, UsageReport>,
+  Serves<typeof NowResponseSchema, NowResponse>,
+  Serves<typeof NowManyResponseSchema, NowManyResponse>,
 ];

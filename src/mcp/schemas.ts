@@ -14,6 +14,8 @@ import { BOUNDS } from "../core/bounds";
 import type { Spot, SpotWithDistance } from "../spots/types";
 import type { ForecastResponse } from "../forecast/types";
 import type { TidesResponse } from "../tides/types";
+import type { NowResponse } from "../now/types";
+import { UNITS } from "../now/units";
 
 type JsonSchema = { type: "string" | "number" | "integer"; description: string } & Record<string, unknown>;
 
@@ -157,3 +159,39 @@ export const tidesOutput = open({
     .nullable()
     .describe("Why a tidal spot shows no extremes (model not fetched yet, or its stored week has passed); null otherwise."),
 }) satisfies z.ZodType<TidesResponse>;
+
+export const spotNowInput = args(
+  {
+    spot_id: spotIdArg,
+    units: documented({
+      type: "string",
+      enum: [...UNITS],
+      default: UNITS[0],
+      description: "metric (m, km/h, °C; the default) or imperial (ft, mph, °F).",
+    }),
+  },
+  ["spot_id"],
+);
+
+const nowExtreme = open({ time: z.string().describe("UTC, ISO 8601."), height: z.number().describe("Above the datum, m (ft when imperial).") });
+
+export const nowOutput = open({
+  spot: open({ id: z.string(), name: z.string(), country: z.string(), timezone: z.string().describe("IANA time zone at the spot.") }),
+  time: z.string().describe("The minute described, UTC, ISO 8601."),
+  updatedAt: z.string().nullable().describe("When the forecast was refreshed; null without one."),
+  units: z.enum(UNITS),
+  conditions: forecastHour.nullable().describe("The forecast hour of the current UTC hour, in `units`; null without a forecast."),
+  tide: open({
+    height: z.number().describe("Now, above the datum, m (ft when imperial)."),
+    state: z.enum(["rising", "falling"]),
+    datum: z.string().nullable(),
+    station: open({ id: z.string(), name: z.string(), distanceKm: z.number(), source: z.string() }).nullable(),
+    nextHigh: nowExtreme,
+    nextLow: nowExtreme,
+    nextEvent: open({ type: z.enum(["high", "low"]), time: z.string(), height: z.number(), minutesUntil: z.int().min(0) }),
+  })
+    .nullable()
+    .describe("null for tideless spots."),
+  sun: open({ sunrise: z.string().nullable(), sunset: z.string().nullable(), daylight: z.boolean().nullable() }).nullable(),
+  attribution: z.string(),
+}) satisfies z.ZodType<NowResponse>;

@@ -7,7 +7,9 @@ import type { z } from "zod";
 import type { App } from "../app";
 import { ApiError, invalidRequest } from "../core/errors";
 import { parseDaysParams, parseNearbyParams, parseSearchParams } from "../core/params";
-import { forecastOutput, nearbyInput, nearbyListOutput, searchInput, spotDaysInput, spotListOutput, tidesOutput } from "./schemas";
+import { forecastOutput, nearbyInput, nearbyListOutput, nowOutput, searchInput, spotDaysInput, spotListOutput, spotNowInput, tidesOutput } from "./schemas";
+import { parseNowParams } from "../now/params";
+import { nowSummary } from "../now/summary";
 
 export interface ToolOutput {
   /** The /v1 response body. */
@@ -115,6 +117,23 @@ export const TOOLS: readonly ToolDefinition[] = [
       const { days } = parseDaysParams({ days: args.days });
       const tides = app.tides.get(spotId, days);
       return { text: JSON.stringify(tides), structured: { ...tides } };
+    },
+  },
+  {
+    name: "spot_now",
+    title: "Surf and tide at a spot right now",
+    description:
+      "The current state at one spot in a sentence: waves (or the surf range), swell, wind and its direction relative to the shore, " +
+      "rating 1..5 per level, water temperature, the tide now (height above its datum, rising or falling) with the next high and low " +
+      "in local time and how long until the next turn, and daylight. Use it for 'how is it now' questions; get_forecast for later hours. " +
+      "The structured result is the JSON of GET /v1/spots/{id}/now (times UTC). units: metric (default) or imperial (ft, mph, °F).",
+    input: spotNowInput,
+    output: nowOutput,
+    run(app, args) {
+      const spotId = parseSpotId(args.spot_id);
+      const { units } = parseNowParams({ units: args.units });
+      const { response } = app.now.get(spotId, units);
+      return { text: nowSummary(response), structured: { ...response } };
     },
   },
 ];

@@ -35,7 +35,8 @@ export function alternating(extremes: PredictedExtreme[]): PredictedExtreme[] {
   return out;
 }
 
-function levelAt(curve: PredictedCurve, t: number): number {
+/** The curve's level at `t`, interpolated linearly between its samples. */
+export function levelAt(curve: PredictedCurve, t: number): number {
   const x = (t - curve.startMs) / curve.stepMs;
   const i = Math.min(Math.max(Math.floor(x), 0), curve.levels.length - 2);
   const a = curve.levels[i]!;

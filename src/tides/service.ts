@@ -9,13 +9,14 @@ import { log } from "../core/log";
 import type { SpotService } from "../spots/service";
 import type { Spot } from "../spots/types";
 import type { HourTide } from "../forecast/types";
-import { SEA_LEVEL_MODEL, type SeaLevelSeries, type TidesResponse } from "./types";
+import { SEA_LEVEL_MODEL, type SeaLevelSeries, type TideReference, type TidesResponse } from "./types";
 import { STATION_RULE, stationFor, type StationSource, type TideSpot } from "./stations";
 import { TideStore, type StoredChoice, type StoredModel } from "./store";
 import { decideSource, type SourceDecision } from "./source";
 import { findExtremes, largestRange } from "./extremes";
 import { windowAt, windowWork } from "./window";
-import { CURVE_STEP_MS, curveSpan, tideAt, type PredictedCurve, type PredictedExtreme } from "./prediction";
+import { CURVE_STEP_MS, curveSpan, levelAt, tideAt, type PredictedCurve, type PredictedExtreme } from "./prediction";
+import { cosineLevel, tideState, type TideState } from "./now";
 
 type Engine = typeof import("./engine");
 
@@ -56,6 +57,25 @@ const CURVE_CACHE = 64;
 const RESPONSE_CACHE = 1024;
 /** Turning points are predicted this far past the last hour, so every hour has a next one (diurnal tides: ~25 h). */
 const NEXT_TURN_MS = 30 * 3_600_000;
+
+/** Extremes read around a minute for `now()`: the one before it and, in diurnal tides too, the next high and low. */
+const NOW_BEFORE_MS = 26 * 3_600_000;
+const NOW_AFTER_MS = 2 * DAY_MS;
+/** Day curves kept for `now()`, one per station and UTC day (~1 KB each); cleared when full. */
+const DAY_CURVE_CACHE = 512;
+
+const NO_REFERENCE: TideReference = { datum: null, station: null };
+/** The sea-level model's heights are above mean sea level; no station. */
+const MODEL_REFERENCE: TideReference = { datum: "MSL", station: null };
+
+/** The stored station choice as the responses show it. */
+function referenceOf(choice: StoredChoice): TideReference {
+  if (choice.tideless || !choice.stationId) return NO_REFERENCE;
+  return {
+    datum: choice.datum,
+    station: { id: choice.stationId, name: choice.stationName ?? "", distanceKm: choice.distanceKm ?? 0, source: choice.stationSource ?? "" },
+  };
+}
 
 /** A computed response and what it was computed from; served while `from` ≤ now ≤ `through` and nothing changed. */
 interface KeptTides {
@@ -123,6 +143,7 @@ export class TideService {
   private readonly responses = new Map<string, KeptTides>();
   private readonly modelSeries = new WeakMap<SeaLevelSeries, ModelSeriesReading>();
   private readonly stationRanges = new Map<string, number>();
+  private readonly dayCurves = new Map<string, PredictedCurve>();
 
   constructor(
     private readonly db: Db,
@@ -284,6 +305,62 @@ export class TideService {
       this.stationRanges.set(key, (range = largestRange(loaded.predictExtremes(stationId, start, end))));
     }
     return range;
+  }
+
+  /** Grows whenever stored tide rows or import overrides may have changed (what `now()` reads). */
+  stamp(): number {
+    return this.store.stamp();
+  }
+
+  /** The datum and station of a spot's tide heights (forecast documents record them when assembled): MSL for the model. */
+  reference(spotId: string): TideReference {
+    const spot = this.spots.get(spotId);
+    const choice = this.choiceFor(spot, engine) ?? this.choiceFor(spot, engineNow())!;
+    const source = this.decide(spot.id, choice, this.store.model(spot.id)).source;
+    return source === "station" ? referenceOf(choice) : source === "model" ? MODEL_REFERENCE : NO_REFERENCE;
+  }
+
+  /**
+   * The tide at the minute `at` (epoch ms) from the stored extremes and the station's predicted curve — the same
+   * prediction as `get` and the forecast hours; for a model-served spot, from the model's stored extremes; null for a
+   * tideless spot, or a model-served one whose stored extremes have run out. Extremes the stored window lacks (a server
+   * that ran without its daily pass) are predicted and stored first, as `get` does. Needs the tide database for the
+   * curve (loaded in the background at server start; otherwise here, once).
+   */
+  now(spotId: string, at: number): (TideState & TideReference) | null {
+    const spot = this.spots.get(spotId);
+    const choice = this.choiceFor(spot, engine) ?? this.choiceFor(spot, engineNow())!;
+    const source = this.decide(spot.id, choice, this.store.model(spot.id)).source;
+    if (source === "model") {
+      // Only the model's extremes are kept between refreshes: the water follows half a cosine between them.
+      const rows = this.store.modelExtremes(spot.id, at - NOW_BEFORE_MS, at + NOW_AFTER_MS);
+      const state = tideState(rows, at, (t) => cosineLevel(rows, t));
+      return state && { ...state, ...MODEL_REFERENCE };
+    }
+    const stationId = source === "station" ? choice.stationId : null;
+    if (!stationId) return null;
+    const level = (t: number) => levelAt(this.dayCurve(stationId, t), t);
+    const read = () => this.store.extremes(spot.id, at - NOW_BEFORE_MS, at + NOW_AFTER_MS);
+    let state = tideState(read(), at, level);
+    if (!state) {
+      this.predictWindow(spot.id, stationId, engineNow());
+      state = tideState(read(), at, level);
+    }
+    if (!state) throw new Error(`no tide extremes around ${isoSeconds(at)} for ${spot.id} after predicting its window`);
+    return { ...state, ...referenceOf(choice) };
+  }
+
+  /** The station's water level over the UTC day holding `t`, sampled like the forecast hours' curve (same samples at each hour). */
+  private dayCurve(stationId: string, t: number): PredictedCurve {
+    const day = Math.floor(t / DAY_MS) * DAY_MS;
+    const key = `${stationId}@${day}`;
+    let curve = this.dayCurves.get(key);
+    if (!curve) {
+      if (this.dayCurves.size >= DAY_CURVE_CACHE) this.dayCurves.clear();
+      curve = engineNow().predictCurve(stationId, day - CURVE_STEP_MS, day + DAY_MS + CURVE_STEP_MS, CURVE_STEP_MS);
+      this.dayCurves.set(key, curve);
+    }
+    return curve;
   }
 
   /**

@@ -46,3 +46,9 @@ export const SEA_LEVEL_MODEL = {
   name: "Open-Meteo Marine (MeteoFrance SMOC, ~8 km: tide and surge)",
   variable: "sea_level_height_msl",
 } as const;
+
+/** What a spot's tide heights are measured from: the chart datum and the station (both null for a tideless spot). */
+export interface TideReference {
+  datum: string | null;
+  station: TideStationInfo | null;
+}

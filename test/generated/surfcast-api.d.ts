@@ -104,6 +104,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/spots/{id}/now": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The current state at a spot
+         * @description The current forecast hour, the tide at this minute (height, rising or falling, next high, low and turn) and the sun, for dashboards, home automation and bots. From stored data only (no upstream call), at most 1.5 KB per spot. The answer describes the current UTC minute (`time`): its content, and so its `ETag`, changes at most once a minute — when the tide height or the minutes until the next turn move, the UTC hour turns, or a refresh stores a new forecast — so a poller gets 304 with `If-None-Match` until then; a 304 counts like a 200. Counted as `now` in usage.
+         */
+        get: operations["getSpotNow"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/now": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The current state at several spots
+         * @description The answer of `GET /v1/spots/{id}/now` for each spot asked, in the order asked. From stored data only (no upstream call), at most 1.5 KB per spot. The answer describes the current UTC minute (`time`): its content, and so its `ETag`, changes at most once a minute — when the tide height or the minutes until the next turn move, the UTC hour turns, or a refresh stores a new forecast — so a poller gets 304 with `If-None-Match` until then; a 304 counts like a 200. Counts once per spot (as `now`) toward the daily quota and the burst limit; a request for more spots than either has left is refused whole with 429. An unknown id answers 404 naming every unknown id.
+         */
+        get: operations["getNow"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/usage": {
         parameters: {
             query?: never;
@@ -162,7 +202,7 @@ export interface components {
             /** @description Distance from the query coordinate, in km. */
             distanceKm: number;
         };
-        /** @description The hourly forecast of one spot. */
+        /** @description The hourly forecast of one spot. `datum` and `station` (beyond the spec) name what every hour's tide height is measured from, once per document; null for tideless spots, absent from documents refreshed before they were recorded. */
         ForecastResponse: {
             spot: {
                 id: string;
@@ -181,6 +221,8 @@ export interface components {
             /** @description Hourly, from the current UTC hour forward. */
             hours: components["schemas"]["ForecastHour"][];
             daily: components["schemas"]["DailyWeather"][];
+            datum?: string | null;
+            station?: components["schemas"]["TideStation"] | null;
         };
         /** @description Conditions for one UTC hour. `tide` is null for tideless spots. */
         ForecastHour: {
@@ -317,10 +359,85 @@ export interface components {
              */
             date: string;
             total: number;
-            /** @description Request counts keyed by spots.search, spots.nearby, spots.get, forecast, tides and mcp.<tool> (one key per MCP tool name). */
+            /** @description Request counts keyed by spots.search, spots.nearby, spots.get, forecast, tides, now and mcp.<tool> (one key per MCP tool name). */
             byEndpoint: {
                 [key: string]: number;
             };
+        };
+        /** @description The current state at one spot, from stored data. `conditions` is the forecast hour of the current UTC hour as stored (null when the spot has no forecast, or its horizon has passed), in `units`; `sun` is null without a forecast. */
+        NowResponse: {
+            spot: {
+                id: string;
+                name: string;
+                country: string;
+                /** @description IANA time zone at the spot (for showing local times; every time here is UTC). */
+                timezone: string;
+            };
+            /**
+             * Format: date-time
+             * @description The minute this answer describes, UTC (seconds are always 00).
+             */
+            time: string;
+            updatedAt: string | null;
+            /**
+             * @description As asked with `units`.
+             * @enum {string}
+             */
+            units: "metric" | "imperial";
+            conditions: components["schemas"]["ForecastHour"] | null;
+            tide: components["schemas"]["NowTide"] | null;
+            sun: components["schemas"]["NowSun"] | null;
+            /** @description Credits Open-Meteo as the source of the weather inputs, under CC BY 4.0. Show it with the data. */
+            attribution: string;
+        };
+        /** @description The tide at this minute. null for tideless spots. */
+        NowTide: {
+            /** @description Height at this minute from the station's harmonic prediction, meters (feet with `units=imperial`) above `datum`; between the extremes around it. */
+            height: number;
+            /**
+             * @description Toward `nextEvent`: rising when it is a high.
+             * @enum {string}
+             */
+            state: "rising" | "falling";
+            datum: string | null;
+            station: components["schemas"]["TideStation"] | null;
+            /** @description The first high water at or after `time`: the first high that `/tides` lists. */
+            nextHigh: {
+                /** Format: date-time */
+                time: string;
+                /** @description Meters (feet with `units=imperial`) above the datum. */
+                height: number;
+            };
+            /** @description The first low water at or after `time`. */
+            nextLow: {
+                /** Format: date-time */
+                time: string;
+                /** @description Meters (feet with `units=imperial`) above the datum. */
+                height: number;
+            };
+            /** @description The next turn of the tide: `nextHigh` or `nextLow`, whichever comes first. */
+            nextEvent: {
+                /** @enum {string} */
+                type: "high" | "low";
+                /** Format: date-time */
+                time: string;
+                /** @description Meters (feet with `units=imperial`). */
+                height: number;
+                /** @description Whole minutes from `time` to the turn; 0 during the minute of the turn. */
+                minutesUntil: number;
+            };
+        };
+        /** @description The sun at the spot, from the forecast's daily sunrise and sunset. */
+        NowSun: {
+            sunrise: string | null;
+            sunset: string | null;
+            /** @description Whether `time` lies between them; null when the day has no sunrise or sunset (polar day or night). */
+            daylight: boolean | null;
+        };
+        /** @description The current state at several spots. */
+        NowManyResponse: {
+            /** @description One answer per spot asked, in the order asked. */
+            spots: components["schemas"]["NowResponse"][];
         };
         /** @description Every error response has this shape. */
         Error: {
@@ -444,9 +561,9 @@ export interface components {
         RateLimit: string;
         /** @description Delta-seconds (an integer of at least 1) until the limit that refused the request lets one through: the next UTC midnight for the daily quota, the oldest request leaving the 60-second window for the burst limit. */
         "Retry-After": number;
-        /** @description Strong validator of this forecast body; send it back in `If-None-Match` to get 304 while it is unchanged. */
+        /** @description Strong validator of this body; send it back in `If-None-Match` to get 304 while it is unchanged. */
         ETag: string;
-        /** @description `private, max-age=N`: the body is good until the next UTC hour, when the served window moves. */
+        /** @description `private, max-age=N`: the body is good until the served window moves: the next UTC hour for a forecast, the next minute for now. */
         "Cache-Control": string;
     };
     pathItems: never;
@@ -633,6 +750,113 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["TidesResponse"];
                 };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["SpotNotFound"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSpotNow: {
+        parameters: {
+            query?: {
+                units?: "metric" | "imperial";
+            };
+            header?: {
+                /** @description The `ETag` of an answer you hold; answered with 304 and no body when it still matches. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Now at the spot. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NowResponse"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` value is the current `ETag`. No body. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["SpotNotFound"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getNow: {
+        parameters: {
+            query: {
+                spots: string;
+                units?: "metric" | "imperial";
+            };
+            header?: {
+                /** @description The `ETag` of an answer you hold; answered with 304 and no body when it still matches. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Now at each spot. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NowManyResponse"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` value is the current `ETag`. No body. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

@@ -1,0 +1,29 @@
+/**
+ * Sunrise, sunset and daylight at an instant, read off a forecast's daily rows. Pure. Under `timezone=GMT` a row's
+ * sunrise or sunset may fall on the neighbouring UTC date (docs/forecast.md), so rows are matched by their instants,
+ * not their dates.
+ */
+import type { DailyWeather } from "./types";
+
+export interface SunNow {
+  /** Of the daylight under way, else of the next one (after sunset: tomorrow's). */
+  sunrise: string | null;
+  sunset: string | null;
+  /** null when the day has no sunrise or sunset (polar day or night). */
+  daylight: boolean | null;
+}
+
+/**
+ * The sun at `at`: the first row (in date order) whose sunset is still ahead; rows whose sunset has passed are
+ * behind us. A row without sunrise or sunset at that place answers nulls. Null when no row is left (no forecast,
+ * or its horizon has passed).
+ */
+export function sunAt(daily: readonly DailyWeather[], at: number): SunNow | null {
+  for (const day of daily) {
+    const sunset = day.sunset === null ? null : Date.parse(day.sunset);
+    if (sunset !== null && sunset <= at) continue;
+    if (day.sunrise === null || sunset === null) return { sunrise: day.sunrise, sunset: day.sunset, daylight: null };
+    return { sunrise: day.sunrise, sunset: day.sunset, daylight: Date.parse(day.sunrise) <= at };
+  }
+  return null;
+}

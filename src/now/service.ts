@@ -1,0 +1,130 @@
+/**
+ * "Now" at a spot: the stored forecast hour, the tide at this minute and the sun, in one small answer for
+ * dashboards, home automation and bots. Nothing is fetched: the forecast document and the tide extremes are what
+ * the refresh and the tide window stored. An answer describes one UTC minute; it is built once per spot, minute
+ * and units and kept until the minute ends or what it was built from changes, so polling costs a map lookup.
+ */
+import type { Clock } from "../core/clock";
+import { notFound } from "../core/errors";
+import type { ForecastService } from "../forecast/service";
+import { sunAt } from "../forecast/sun";
+import { isoUtc } from "../forecast/document";
+import type { SpotService } from "../spots/service";
+import type { Spot } from "../spots/types";
+import { timezoneAt } from "../spots/timezone";
+import { MINUTE_MS } from "../tides/now";
+import type { TideService } from "../tides/service";
+import type { NowResponse, NowTide } from "./types";
+import { heightIn, hourIn, type Units } from "./units";
+
+export interface ServedNow {
+  response: NowResponse;
+  /** `response` as JSON. */
+  body: string;
+  /** A hash of `body`: it changes exactly when the content does. */
+  etag: string;
+  /** Seconds until the next minute, when the answer moves on. */
+  maxAgeSeconds: number;
+}
+
+interface Kept {
+  served: Omit<ServedNow, "maxAgeSeconds">;
+  minute: number;
+  spot: Spot;
+  forecastVersion: string | null;
+  tideStamp: number;
+}
+
+/**
+ * The forecast's CC BY 4.0 attribution (Open-Meteo, with the licence), in 80 fewer bytes than the forecast's
+ * sentence: the answer has to stay within 1.5 KB with every field a forecast hour may carry.
+ */
+export const NOW_ATTRIBUTION = "Weather data by Open-Meteo.com (https://open-meteo.com/), CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/).";
+
+/** Answers kept (~3 KB each with their JSON); the map is cleared when full. */
+const KEPT_ANSWERS = 4096;
+
+const etagOf = (text: string) => `"${Bun.hash(text).toString(36)}"`;
+
+export class NowService {
+  private readonly kept = new Map<string, Kept>();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly spots: Pick<SpotService, "get">,
+    private readonly forecasts: ForecastService,
+    private readonly tides: TideService,
+  ) {}
+
+  /** One spot now. Throws `not_found` for an unknown spot. */
+  get(spotId: string, units: Units): ServedNow {
+    const spot = this.spots.get(spotId);
+    const now = this.clock.now();
+    const minute = Math.floor(now / MINUTE_MS) * MINUTE_MS;
+    const maxAgeSeconds = Math.max(1, Math.ceil((minute + MINUTE_MS - now) / 1000));
+    const key = `${spot.id}\u0000${units}`;
+    const kept = this.kept.get(key);
+    const forecastVersion = this.forecasts.versionOf(spot.id);
+    if (kept && kept.minute === minute && kept.spot === spot && kept.forecastVersion === forecastVersion && kept.tideStamp === this.tides.stamp()) {
+      return { ...kept.served, maxAgeSeconds };
+    }
+    const response = this.build(spot, minute, units);
+    const body = JSON.stringify(response);
+    const served = { response, body, etag: etagOf(body) };
+    if (this.kept.size >= KEPT_ANSWERS) this.kept.clear();
+    // Stamps read after building: building may store tide extremes the window lacked.
+    this.kept.set(key, { served, minute, spot, forecastVersion: this.forecasts.versionOf(spot.id), tideStamp: this.tides.stamp() });
+    return { ...served, maxAgeSeconds };
+  }
+
+  /** Several spots now, in the order given. Throws `not_found` naming every unknown id. */
+  many(spotIds: readonly string[], units: Units): Omit<ServedNow, "response"> & { responses: NowResponse[] } {
+    const unknown = spotIds.filter((id) => !this.exists(id));
+    if (unknown.length > 0) throw notFound(`No spot with ${unknown.length === 1 ? "id" : "ids"} ${unknown.map((id) => `'${id}'`).join(", ")}.`);
+    const answers = spotIds.map((id) => this.get(id, units));
+    return {
+      responses: answers.map((a) => a.response),
+      body: `{"spots":[${answers.map((a) => a.body).join(",")}]}`,
+      etag: etagOf(answers.map((a) => a.etag).join(",")),
+      maxAgeSeconds: Math.min(...answers.map((a) => a.maxAgeSeconds)),
+    };
+  }
+
+  private exists(spotId: string): boolean {
+    try {
+      this.spots.get(spotId);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private build(spot: Spot, minute: number, units: Units): NowResponse {
+    const forecast = this.forecasts.current(spot.id, minute);
+    return {
+      spot: { id: spot.id, name: spot.name, country: spot.country, timezone: timezoneAt(spot.lat, spot.lng) },
+      time: isoUtc(minute),
+      updatedAt: forecast?.updatedAt ?? null,
+      units,
+      conditions: forecast?.hour ? hourIn(forecast.hour, units) : null,
+      tide: this.tide(spot.id, minute, units),
+      sun: forecast ? sunAt(forecast.daily, minute) : null,
+      attribution: NOW_ATTRIBUTION,
+    };
+  }
+
+  private tide(spotId: string, minute: number, units: Units): NowTide | null {
+    const t = this.tides.now(spotId, minute);
+    if (!t) return null;
+    const extreme = (e: { time: number; height: number }) => ({ time: isoUtc(e.time), height: heightIn(e.height, units) });
+    return {
+      height: heightIn(t.height, units),
+      state: t.state,
+      datum: t.datum,
+      station: t.station,
+      nextHigh: extreme(t.nextHigh),
+      nextLow: extreme(t.nextLow),
+      nextEvent: { type: t.nextEvent.type, ...extreme(t.nextEvent), minutesUntil: t.nextEvent.minutesUntil },
+    };
+  }
+}
