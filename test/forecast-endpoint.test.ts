@@ -136,6 +136,12 @@ describe("forecast endpoint", () => {
       expect(again.status).toBe(304);
     }
     expect(etags.size).toBe(3);
+    // Spots refreshed together share their document time (and so their ETags): each still gets its own bytes.
+    for (const id of [spot.id, other.id]) {
+      const plainOther = await (await fetch(`${server.url}/v1/spots/${id}/forecast`, { headers: { "X-API-Key": key, "Accept-Encoding": "identity" } })).text();
+      const zipped = await fetch(`${server.url}/v1/spots/${id}/forecast`, { headers: { "X-API-Key": key, "Accept-Encoding": "gzip" }, decompress: false });
+      expect(gunzipSync(new Uint8Array(await zipped.arrayBuffer())).toString()).toBe(plainOther);
+    }
     // An ETag of one encoding does not validate another.
     const gzipTag = (await raw("gzip")).headers.get("etag")!;
     expect((await raw("br", { "If-None-Match": gzipTag })).status).toBe(200);

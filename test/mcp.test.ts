@@ -2,6 +2,7 @@
  * The MCP server at /mcp, driven through the compiled binary by the SDK's own client (and the MCP Inspector
  * CLI): the four tools, parity with /v1 (same JSON, same errors), keys, metering, quota, Origin and methods.
  */
+import { TOOLS } from "../src/mcp/tools";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -260,7 +261,7 @@ describe("MCP malformed tool calls (raw JSON-RPC)", () => {
       expect(body.result.isError).toBe(true);
       texts.add(body.result.content[0]!.text.replace(`'${name}'`, "'NAME'"));
     }
-    expect([...texts]).toEqual(["not_found: Unknown tool 'NAME': the tools are search_spots, spots_nearby, get_forecast, get_tides."]);
+    expect([...texts]).toEqual([`not_found: Unknown tool 'NAME': the tools are ${TOOLS.map((t) => t.name).join(", ")}.`]);
   });
 
   test("initialize without params is -32602 with a short message", async () => {

@@ -16,6 +16,8 @@ import { ATTRIBUTION } from "./types";
 import { Lru } from "../core/lru";
 
 export interface ServedForecast {
+  /** The spot's canonical id (the request may have named it by hex id). */
+  spotId: string;
   /** The ForecastResponse JSON, serialized. */
   body: string;
   etag: string;
@@ -74,7 +76,7 @@ export class ForecastService {
       served = this.build(spot, hour, days);
       this.bodies.set(key, served, served.body.length);
     }
-    return { body: served.body, etag: served.etag, maxAgeSeconds };
+    return { spotId: spot.id, body: served.body, etag: served.etag, maxAgeSeconds };
   }
 
   /** The document's version, or null when the spot has none; cheap (cached), for callers that keep what they built from it. */

@@ -33,12 +33,15 @@ function compress(body: string, encoding: Encoding): Uint8Array {
   return brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
 }
 
-/** Compressed bodies by `etag + encoding`: 32 MB of them (a 7-day forecast is ~8 KB). */
+/** Compressed bodies by resource, ETag and encoding: 32 MB of them (a 7-day forecast is ~8 KB). */
 const kept = new Lru<Uint8Array>(32 * 1024 * 1024);
 
-/** `body` compressed with `encoding`, computed once per (etag, encoding) while it stays in the cache. */
-export function compressedOnce(etag: string, encoding: Encoding, body: string): Uint8Array {
-  const key = encodedEtag(etag, encoding);
+/**
+ * `body` compressed with `encoding`, computed once per (resource, etag, encoding) while it stays in the cache. An
+ * ETag only names a version of one resource (spots refreshed together share theirs), hence the resource key.
+ */
+export function compressedOnce(resource: string, etag: string, encoding: Encoding, body: string): Uint8Array {
+  const key = `${resource}\u0000${encodedEtag(etag, encoding)}`;
   let bytes = kept.get(key);
   if (bytes === undefined) {
     bytes = compress(body, encoding);

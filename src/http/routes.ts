@@ -101,7 +101,7 @@ export function createKeyedRoutes(app: App) {
         if (request.headers.get("if-none-match") === etag) return respond(null, 304, headers);
         if (encoding === null) return json(served.body, 200, headers);
         headers.own["Content-Encoding"] = encoding;
-        return respond(compressedOnce(served.etag, encoding, served.body), 200, headers, JSON_TYPE);
+        return respond(compressedOnce(served.spotId, served.etag, encoding, served.body), 200, headers, JSON_TYPE);
       },
       {
         params: idParams,
