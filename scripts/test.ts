@@ -3,7 +3,8 @@ export {};
  * Runs the whole suite with `bun test` and ends with the line CI reads: `N passed, N failed`.
  * Exits non-zero when any test failed or none ran. Extra arguments go to `bun test` (e.g. a file filter).
  */
-const proc = Bun.spawn([process.execPath, "test", ...process.argv.slice(2)], {
+// bunfig.toml's `[test] timeout` is not a bun setting (the default stayed 5 s): the flag is what applies it.
+const proc = Bun.spawn([process.execPath, "test", "--timeout", "60000", ...process.argv.slice(2)], {
   stdout: "inherit",
   stderr: "pipe",
   env: { ...process.env, FORCE_COLOR: "0" },
