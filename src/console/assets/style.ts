@@ -30,6 +30,7 @@ h2 { font-size: 1.2rem; margin: 1.8rem 0 .6rem; }
 h3 { font-size: 1rem; margin: 1.2rem 0 .4rem; }
 .card > :first-child { margin-top: 0; }
 .card > :last-child { margin-bottom: 0; }
+form.card > label:first-of-type { margin-top: 0; }
 .card { background: var(--card); border: 1px solid var(--line); border-radius: .5rem; padding: 1rem 1.1rem; margin: 0 0 1rem; }
 .grid { display: grid; gap: .75rem; grid-template-columns: repeat(auto-fit, minmax(10rem, 1fr)); margin-bottom: 1rem; }
 .grid .card { margin: 0; }
