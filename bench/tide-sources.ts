@@ -68,7 +68,7 @@ export function tideSourcesSection(dataDir: string, refresh?: { weight: number; 
     notes.push("The sea level is the fake's synthetic tide (regimes by region, all null on land more than 15 km from the coast): the split between station and model reflects that stand-in, not Open-Meteo's real SMOC field.");
     return {
       title: TIDE_SOURCES_TITLE,
-      intro: "Source per spot by the rule of docs/tides.md (station in reach that agrees with the model, else the model, else none), after `surfcast refresh` of every spot.",
+      intro: "Source per spot by the rule of docs/tides.md (a station within 25 km not damped against the model, or one within 200 km whose range agrees with the model's; else the model; else none — tideless), after `surfcast refresh` of every spot.",
       header: ["source", "spots", "share"],
       rows,
       notes,
