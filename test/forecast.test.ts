@@ -14,6 +14,7 @@ import { assembleDocument, isoUtc } from "../src/forecast/document";
 import { callWeight, parseResponse, requestParams, UpstreamError, WEIGHT_PER_LOCATION, type LocationSeries } from "../src/forecast/openmeteo";
 import { ForecastService } from "../src/forecast/service";
 import { writeDocuments } from "../src/forecast/store";
+import { SWELL_COMPONENT_VARIABLES } from "../src/forecast/swells";
 import { ATTRIBUTION, type ForecastResponse } from "../src/forecast/types";
 
 const fixture = (name: string) => readFileSync(join(OPEN_METEO_FIXTURES, name), "utf8");
@@ -51,14 +52,16 @@ describe("Open-Meteo requests", () => {
       const line = README.split("\n").find((l) => l.startsWith("GET ") && l.includes(path) && l.includes("latitude=39.344,-8.815"))!;
       return decodeURIComponent(line.slice(line.indexOf("?") + 1));
     };
-    expect(decodeURIComponent(requestParams("marine", points, "iso8601").toString())).toBe(readmeQuery("/v1/marine"));
+    // The marine request asks for the README's variables plus the other wave components (forecast/swells.ts).
+    const marine = readmeQuery("/v1/marine").replace(/hourly=([^&]*)/, (_, list) => `hourly=${list},${SWELL_COMPONENT_VARIABLES.join(",")}`);
+    expect(decodeURIComponent(requestParams("marine", points, "iso8601").toString())).toBe(marine);
     expect(decodeURIComponent(requestParams("forecast", points, "iso8601").toString())).toBe(readmeQuery("/v1/forecast"));
     expect(requestParams("forecast", points, "unixtime", "k3y").get("apikey")).toBe("k3y");
     expect(requestParams("forecast", points, "unixtime").get("timeformat")).toBe("unixtime");
   });
 
-  test("call weight: 1.0 per location for both requests; more variables or days weigh more", () => {
-    expect(WEIGHT_PER_LOCATION).toEqual({ marine: 1, forecast: 1 });
+  test("call weight: 1.6 per marine location (16 variables), 1.0 per forecast location; more variables or days weigh more", () => {
+    expect(WEIGHT_PER_LOCATION).toEqual({ marine: 1.6, forecast: 1 });
     expect(callWeight(20, 7)).toBe(2);
     expect(callWeight(10, 28)).toBe(2);
     expect(callWeight(3, 16)).toBe(1);

@@ -4,7 +4,8 @@
  */
 import type { LocationSeries } from "./openmeteo";
 import { rateHour, windDirectionType } from "./rating";
-import type { DailyWeather, ForecastHour, HourTide } from "./types";
+import { swellsAt } from "./swells";
+import type { DailyWeather, ForecastHour, HourTide, SwellComponent } from "./types";
 
 /** What forecast_documents.body holds: the whole fetched horizon, sliced from "now" when served. */
 export interface StoredForecast {
@@ -43,7 +44,7 @@ export function assembleDocument(
   const m = marine.hourly.values;
   const f = forecast.hourly.values;
   const forecastIndex = new Map(forecast.hourly.time.map((t, i) => [t, i]));
-  const kept: { time: number; fields: Omit<ForecastHour, "time" | "tide" | "rating" | "windDirectionType"> }[] = [];
+  const kept: { time: number; fields: Omit<ForecastHour, "time" | "tide" | "rating" | "windDirectionType" | "surf"> & { swells: SwellComponent[] } }[] = [];
   marine.hourly.time.forEach((time, i) => {
     const j = forecastIndex.get(time);
     if (j === undefined) return;
@@ -70,6 +71,7 @@ export function assembleDocument(
         airTemperature,
         waterTemperature,
         weatherCode: Math.round(weatherCode),
+        swells: swellsAt(m, i),
       },
     });
   });
@@ -97,6 +99,7 @@ export function assembleDocument(
       windDirection: fields.windDirection,
       facing,
     }),
+    swells: fields.swells,
   }));
   return { hours, daily: assembleDaily(forecast) };
 }

@@ -5,6 +5,8 @@
  * See docs/forecast.md for the exact requests.
  */
 
+import { SWELL_COMPONENT_VARIABLES } from "./swells";
+
 export const MARINE_HOURLY = [
   "wave_height",
   "wave_direction",
@@ -13,7 +15,10 @@ export const MARINE_HOURLY = [
   "swell_wave_direction",
   "swell_wave_period",
   "sea_surface_temperature",
+  // The other wave components (forecast/swells.ts): the secondary and tertiary swell and the wind sea.
+  ...SWELL_COMPONENT_VARIABLES,
 ] as const;
+const OPTIONAL_SERIES: ReadonlySet<string> = new Set(SWELL_COMPONENT_VARIABLES);
 export const FORECAST_HOURLY = ["temperature_2m", "weather_code", "wind_speed_10m", "wind_direction_10m", "wind_gusts_10m"] as const;
 export const FORECAST_DAILY = ["sunrise", "sunset", "uv_index_max"] as const;
 export const FORECAST_DAYS = 7;
@@ -52,7 +57,7 @@ export interface OpenMeteoOptions {
   timeformat?: "iso8601" | "unixtime";
 }
 
-/** Open-Meteo call weight per location: max(1, nVars/10 × max(1, days/14)); 1.0 for both of our requests. */
+/** Open-Meteo call weight per location: max(1, nVars/10 × max(1, days/14)); see docs/forecast.md for ours. */
 export function callWeight(variableCount: number, days: number): number {
   return Math.max(1, (variableCount / 10) * Math.max(1, days / 14));
 }
@@ -143,7 +148,11 @@ function parseLocation(raw: unknown, endpoint: Endpoint): LocationSeries {
   const time = hourly.time.map((t) => timeOf(t, unixtime));
   const names = endpoint === "marine" ? MARINE_HOURLY : FORECAST_HOURLY;
   const values: Record<string, (number | null)[]> = {};
-  for (const name of names) values[name] = numbers(hourly, name, time.length);
+  for (const name of names) {
+    // A component series the server left out is a component without data, not a broken response.
+    if (OPTIONAL_SERIES.has(name) && !(name in hourly)) continue;
+    values[name] = numbers(hourly, name, time.length);
+  }
   const out: LocationSeries = { lat: Number(raw.latitude), lng: Number(raw.longitude), hourly: { time, values } };
   if (endpoint === "forecast") {
     const daily = raw.daily;

@@ -12,6 +12,25 @@ export interface HourTide {
   state: "rising" | "falling";
 }
 
+/** Open-Meteo Marine's wave components: primary, secondary and tertiary swell, and the wind sea. */
+export type SwellKind = "primary" | "secondary" | "tertiary" | "wind";
+
+export interface SwellComponent {
+  kind: SwellKind;
+  /** Significant height, m. */
+  height: number;
+  /** Period, s. */
+  period: number;
+  /** Direction the component comes from, integer degrees 0..359. */
+  direction: number;
+}
+
+/** Breaking wave face height range at the beach, m (forecast/surf.ts, docs/ratings.md). */
+export interface SurfRange {
+  min: number;
+  max: number;
+}
+
 export interface ForecastHour {
   time: string;
   waveHeight: number;
@@ -27,6 +46,10 @@ export interface ForecastHour {
   weatherCode: number;
   tide: HourTide | null;
   rating: Rating;
+  /** Beyond the spec: the wave components, largest energy first. Absent in documents stored before they existed. */
+  swells?: SwellComponent[];
+  /** Beyond the spec: the surf height range at the beach. Absent in documents stored before it existed. */
+  surf?: SurfRange;
 }
 
 export interface DailyWeather {

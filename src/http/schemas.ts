@@ -10,7 +10,7 @@ import { BOUNDS } from "../core/bounds";
 import { ERROR_STATUS, type ErrorCode } from "../core/errors";
 import { ENDPOINTS, type UsageReport } from "../access/meter";
 import type { Spot, SpotWithDistance } from "../spots/types";
-import type { ForecastResponse, WindDirectionType } from "../forecast/types";
+import type { ForecastResponse, SwellKind, WindDirectionType } from "../forecast/types";
 import type { TidesResponse } from "../tides/types";
 
 // ---------------------------------------------------------------- request parameters
@@ -58,6 +58,8 @@ export type ComponentName =
   | "ForecastResponse"
   | "ForecastHour"
   | "Rating"
+  | "SwellComponent"
+  | "SurfRange"
   | "Tide"
   | "DailyWeather"
   | "TidesResponse"
@@ -130,6 +132,26 @@ export const TideSchema = t.Object(
   { description: "The tide at a forecast hour." },
 );
 
+const SWELL_KINDS = ["primary", "secondary", "tertiary", "wind"] as const satisfies readonly SwellKind[];
+
+export const SwellComponentSchema = t.Object(
+  {
+    kind: stringEnum(SWELL_KINDS, { description: "`primary`, `secondary` or `tertiary` swell, or `wind` sea (Open-Meteo Marine's partitions)." }),
+    height: t.Number({ minimum: 0, description: "Significant height, meters." }),
+    period: t.Number({ minimum: 0, description: "Period, seconds." }),
+    direction: degrees("Direction the component comes from, degrees."),
+  },
+  { description: "One wave component of a forecast hour (beyond the spec)." },
+);
+
+export const SurfRangeSchema = t.Object(
+  {
+    min: t.Number({ minimum: 0, description: "Typical breaking wave face height at the beach, meters (0.1 m steps)." }),
+    max: t.Number({ minimum: 0, description: "Set waves: the higher waves of the hour, meters (0.1 m steps)." }),
+  },
+  { description: "Beyond the spec: breaking wave face height range at the beach, from the wave components, the spot's facing and the periods (model: docs/ratings.md). Absent in forecasts stored before this field existed." },
+);
+
 const WIND_DIRECTION_TYPES = ["offshore", "onshore", "cross"] as const satisfies readonly WindDirectionType[];
 
 export const ForecastHourSchema = t.Object(
@@ -152,6 +174,12 @@ export const ForecastHourSchema = t.Object(
     weatherCode: integer({ minimum: 0, maximum: 99, description: "WMO weather code." }),
     tide: nullable(ref("Tide", TideSchema)),
     rating: ref("Rating", RatingSchema),
+    swells: t.Optional(
+      t.Array(ref("SwellComponent", SwellComponentSchema), {
+        description: "Beyond the spec: the wave components with data this hour, largest energy (H²·T) first. Absent in forecasts stored before this field existed.",
+      }),
+    ),
+    surf: t.Optional(ref("SurfRange", SurfRangeSchema)),
   },
   { description: "Conditions for one UTC hour. `tide` is null for tideless spots." },
 );
@@ -242,6 +270,8 @@ export const COMPONENT_SCHEMAS = {
   ForecastResponse: ForecastResponseSchema,
   ForecastHour: ForecastHourSchema,
   Rating: RatingSchema,
+  SwellComponent: SwellComponentSchema,
+  SurfRange: SurfRangeSchema,
   Tide: TideSchema,
   DailyWeather: DailyWeatherSchema,
   TidesResponse: TidesResponseSchema,

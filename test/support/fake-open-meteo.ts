@@ -7,7 +7,8 @@
  *   fake.inject("truncated", { requests: [3] });          // request #3 (1-based, both APIs) is cut short
  *   fake.inject({ delayMs: 500 }, { endpoint: "marine" }); // every marine request is slow
  *   fake.requests            // [{ n, endpoint, method, locations, timeformat, apikey }]
- *   fake.weight()            // summed locations (= Open-Meteo call weight of our requests)
+ *   fake.weight()            // Open-Meteo call weight: Σ locations × max(1, nVars/10 × max(1, days/14))
+ *   fake.locations()         // summed locations
  *   fake.reset(); await fake.close();
  *
  * Answers GET and form-encoded POST on /v1/marine and /v1/forecast for any list of locations, in the exact
@@ -17,6 +18,11 @@
  * answers a bare object); `timeformat=iso8601|unixtime`; latitude/longitude snapped to a grid-cell centre.
  * Bad parameters answer 400 `{"error":true,"reason":…}` like the real server (unknown variable, > 1000
  * locations, list length mismatch); a POST without a form body answers 415.
+ *
+ * Variables: the fixtures' own series, plus any `<prefix>_height`, `<prefix>_period` or `<prefix>_direction` the
+ * fixtures do not carry (secondary/tertiary swell, wind sea…), synthesized from the fixture's total sea
+ * (`wave_*`) with the same units, decimals and null tail; `tertiary_swell_wave_*` is null over the whole series
+ * at the Pipeline fixture, as at points where the serving model has no tertiary partition.
  *
  * Faults: "500", "503", "429" (minutely, the fixture body), "429-daily", "400", "truncated" (200, half a
  * body), "all-null" (200, every series null), { delayMs } (answers late: use more than the client timeout
@@ -38,14 +44,19 @@ export interface FakeRequest {
   apikey: string | null;
   latitudes: number[];
   longitudes: number[];
+  /** Hourly plus daily variables requested. */
+  variables: number;
+  days: number;
 }
 
 export interface FakeOpenMeteo {
   url: string;
   requests: FakeRequest[];
   inject(fault: Fault, when?: { requests?: number[]; next?: number; endpoint?: FakeEndpoint }): void;
-  /** Locations served (optionally for one API): the Open-Meteo call weight of Surfcast's requests. */
+  /** Open-Meteo call weight of the requests received (optionally for one API). */
   weight(endpoint?: FakeEndpoint): number;
+  /** Locations requested (optionally for one API). */
+  locations(endpoint?: FakeEndpoint): number;
   reset(): void;
   close(): Promise<void>;
 }
@@ -73,6 +84,34 @@ const FIXTURE_POINTS = [
   [21.665, -158.053],
 ] as const;
 
+/** How a synthesized component relates to the fixture's total sea: height and period shares, direction turned by. */
+const SYNTHETIC: Record<string, { height: number; period: number; turn: number }> = {
+  secondary_swell_wave: { height: 0.5, period: 0.8, turn: 40 },
+  tertiary_swell_wave: { height: 0.25, period: 0.6, turn: -70 },
+  wind_wave: { height: 0.6, period: 0.45, turn: 150 },
+};
+const SYNTHETIC_DEFAULT = { height: 0.3, period: 0.7, turn: 90 };
+const SYNTHETIC_VARIABLE = /^(.+)_(height|period|direction)$/;
+/** Fixture index → prefixes whose series are null throughout (the Pipeline fixture has no tertiary swell). */
+const NULL_SERIES: Record<number, string[]> = { 2: ["tertiary_swell_wave"] };
+const SYNTHETIC_UNITS = { height: "m", period: "s", direction: "°" } as const;
+
+/** A series the fixture does not carry, or null when `name` is not one the fake can make up. */
+function synthesized(fixture: Fixture, fixtureIndex: number, name: string): { unit: string; values: (number | null)[] } | null {
+  const match = SYNTHETIC_VARIABLE.exec(name);
+  if (!match) return null;
+  const [, prefix, quantity] = match as unknown as [string, string, keyof typeof SYNTHETIC_UNITS];
+  const base = fixture.hourly[`wave_${quantity}`] as (number | null)[];
+  const k = SYNTHETIC[prefix] ?? SYNTHETIC_DEFAULT;
+  const absent = NULL_SERIES[fixtureIndex]?.includes(prefix);
+  const values = base.map((v) => {
+    if (v === null || absent) return null;
+    if (quantity === "direction") return Math.round((v + k.turn + 360) % 360);
+    return Math.round(v * (quantity === "height" ? k.height : k.period) * 100) / 100;
+  });
+  return { unit: SYNTHETIC_UNITS[quantity], values };
+}
+
 function nearestFixture(lat: number, lng: number): number {
   const d = FIXTURE_POINTS.map(([a, b]) => (a - lat) ** 2 + (b - lng) ** 2);
   return d.indexOf(Math.min(...d));
@@ -91,7 +130,7 @@ function shiftTime(value: unknown, shift: number, unixtime: boolean): unknown {
   return new Date(ms).toISOString().slice(0, dateOnly ? 10 : 16);
 }
 
-function buildLocation(fixture: Fixture, endpoint: FakeEndpoint, index: number, lat: number, lng: number, hourly: string[], daily: string[], shift: number, unixtime: boolean, allNull: boolean): Record<string, unknown> {
+function buildLocation(fixture: Fixture, fixtureIndex: number, endpoint: FakeEndpoint, index: number, lat: number, lng: number, hourly: string[], daily: string[], shift: number, unixtime: boolean, allNull: boolean): Record<string, unknown> {
   const cells = endpoint === "marine" ? 12 : 10;
   const snap = (x: number) => Math.round(((Math.floor(x * cells) + 0.5) / cells) * 1e6) / 1e6;
   const out: Record<string, unknown> = {
@@ -109,8 +148,14 @@ function buildLocation(fixture: Fixture, endpoint: FakeEndpoint, index: number, 
     if (isTime) return values.map((v) => shiftTime(v, shift, unixtime));
     return allNull ? values.map(() => null) : values;
   };
-  out.hourly_units = Object.fromEntries([["time", unixtime ? "unixtime" : "iso8601"], ...hourly.map((h) => [h, fixture.hourly_units[h] ?? ""])]);
-  out.hourly = Object.fromEntries([["time", series(fixture.hourly, "time", true)], ...hourly.map((h) => [h, series(fixture.hourly, h, false)])]);
+  const made: Record<string, { unit: string; values: (number | null)[] }> = {};
+  for (const h of hourly) {
+    const series = h in fixture.hourly ? null : synthesized(fixture, fixtureIndex, h);
+    if (series) made[h] = series;
+  }
+  const hourlySeries = { ...fixture.hourly, ...Object.fromEntries(Object.entries(made).map(([h, m]) => [h, m.values])) };
+  out.hourly_units = Object.fromEntries([["time", unixtime ? "unixtime" : "iso8601"], ...hourly.map((h) => [h, fixture.hourly_units[h] ?? made[h]?.unit ?? ""])]);
+  out.hourly = Object.fromEntries([["time", series(fixture.hourly, "time", true)], ...hourly.map((h) => [h, series(hourlySeries, h, false)])]);
   if (daily.length > 0 && fixture.daily) {
     const timeUnit = unixtime ? "unixtime" : "iso8601";
     out.daily_units = Object.fromEntries([["time", timeUnit], ...daily.map((d) => [d, d === "sunrise" || d === "sunset" ? timeUnit : (fixture.daily_units?.[d] ?? "")])]);
@@ -157,7 +202,9 @@ export async function startFakeOpenMeteo(options: { firstDay?: string } = {}): P
       const longitudes = list("longitude").map(Number);
       const timeformat = params.get("timeformat") ?? "iso8601";
       const n = requests.length + 1;
-      requests.push({ n, endpoint, method: req.method, locations: latitudes.length, timeformat, apikey: params.get("apikey"), latitudes, longitudes });
+      const variables = list("hourly").length + list("daily").length;
+      const days = Number(params.get("forecast_days") ?? 7);
+      requests.push({ n, endpoint, method: req.method, locations: latitudes.length, timeformat, apikey: params.get("apikey"), latitudes, longitudes, variables, days });
 
       const fault = faultFor(n, endpoint);
       if (fault !== null && typeof fault === "object") await Bun.sleep(fault.delayMs);
@@ -172,7 +219,7 @@ export async function startFakeOpenMeteo(options: { firstDay?: string } = {}): P
       if (latitudes.length > 1000) return error(400, "Only up to 1000 locations can be requested at once");
       const hourly = list("hourly");
       const daily = list("daily");
-      const badHourly = hourly.find((h) => !KNOWN[endpoint].hourly.includes(h));
+      const badHourly = hourly.find((h) => !KNOWN[endpoint].hourly.includes(h) && !(endpoint === "marine" && SYNTHETIC_VARIABLE.test(h)));
       const badDaily = daily.find((d) => !KNOWN[endpoint].daily.includes(d));
       if (badHourly || badDaily) return error(400, `Data corrupted at path ''. Cannot initialize variable from invalid String value ${badHourly ? hourly.join(",") : daily.join(",")}.`);
       if ((params.get("timezone") ?? "GMT") !== "GMT") return error(400, "this fake only answers timezone=GMT");
@@ -180,7 +227,7 @@ export async function startFakeOpenMeteo(options: { firstDay?: string } = {}): P
 
       const unixtime = timeformat === "unixtime";
       const locations = latitudes.map((lat, i) =>
-        buildLocation(fixtures[endpoint][nearestFixture(lat, longitudes[i]!)]!, endpoint, i, lat, longitudes[i]!, hourly, daily, shift, unixtime, fault === "all-null"),
+        buildLocation(fixtures[endpoint][nearestFixture(lat, longitudes[i]!)]!, nearestFixture(lat, longitudes[i]!), endpoint, i, lat, longitudes[i]!, hourly, daily, shift, unixtime, fault === "all-null"),
       );
       const body = JSON.stringify(locations.length === 1 ? locations[0] : locations);
       return new Response(fault === "truncated" ? body.slice(0, Math.floor(body.length / 2)) : body, { headers: { "Content-Type": "application/json; charset=utf-8" } });
@@ -194,6 +241,11 @@ export async function startFakeOpenMeteo(options: { firstDay?: string } = {}): P
       rules.push({ fault, requests: when.requests, remaining: when.next ?? when.requests?.length ?? Infinity, endpoint: when.endpoint });
     },
     weight(endpoint) {
+      // Open-Meteo's call weight per location (its pricing terms): max(1, nVars/10 × max(1, days/14)).
+      const perLocation = (r: FakeRequest) => Math.max(1, (r.variables / 10) * Math.max(1, r.days / 14));
+      return requests.filter((r) => !endpoint || r.endpoint === endpoint).reduce((s, r) => s + r.locations * perLocation(r), 0);
+    },
+    locations(endpoint) {
       return requests.filter((r) => !endpoint || r.endpoint === endpoint).reduce((s, r) => s + r.locations, 0);
     },
     reset() {
