@@ -11,6 +11,8 @@ import { UsageMeter } from "./access/meter";
 import { SpotService } from "./spots/service";
 import { ForecastService } from "./forecast/service";
 import { TideService } from "./tides/service";
+import { externalWrites } from "./db/changes";
+import { facingWrites } from "./forecast/facings";
 
 export interface App {
   config: Config;
@@ -29,6 +31,10 @@ export function openApp(config: Config, clock: Clock = systemClock): App {
   seedPlans(db);
   const spots = SpotService.open(db);
   const meter = new UsageMeter(db, clock);
+  const tides = new TideService(db, clock, spots);
+  // Spot objects carry the facing and the tideless flag other domains derive: rebuilt when either may have changed.
+  const external = externalWrites(db);
+  spots.followDerived(() => `${external.generation()}:${facingWrites()}:${tides.stamp()}`);
   return {
     config,
     clock,
@@ -37,7 +43,7 @@ export function openApp(config: Config, clock: Clock = systemClock): App {
     meter,
     spots,
     forecasts: new ForecastService(db, clock, spots),
-    tides: new TideService(db, clock, spots),
+    tides,
     close() {
       meter.flush();
       closeDatabase(db);

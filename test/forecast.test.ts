@@ -183,7 +183,7 @@ describe("document assembly", () => {
 describe("serving stored documents", () => {
   const { marine, forecast } = parsedMulti();
   const doc = assembleDocument(marine[0]!, forecast[0]!, 300, noTides);
-  const spot = { id: "test-supertubos", name: "Supertubos", country: "Portugal", region: null, lat: 39.344, lng: -9.363, hexId: "ffff000000000001" };
+  const spot = { id: "test-supertubos", name: "Supertubos", country: "Portugal", region: null, lat: 39.344, lng: -9.363, hexId: "ffff000000000001", facing: null, tideless: null, timezone: "Europe/Lisbon" };
   const spots = {
     get(id: string) {
       if (id === spot.id || id === spot.hexId) return spot;

@@ -170,7 +170,7 @@ describe("what the document declares", () => {
     const okSchema: Record<string, Json> = {
       searchSpots: { type: "array", items: { $ref: "#/components/schemas/Spot" } },
       spotsNearby: { type: "array", items: { $ref: "#/components/schemas/SpotWithDistance" } },
-      getSpot: { $ref: "#/components/schemas/Spot" },
+      getSpot: { $ref: "#/components/schemas/SpotDetail" },
       getForecast: { $ref: "#/components/schemas/ForecastResponse" },
       getTides: { $ref: "#/components/schemas/TidesResponse" },
       getUsage: { $ref: "#/components/schemas/UsageResponse" },

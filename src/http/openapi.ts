@@ -164,8 +164,8 @@ const OPERATIONS: Record<OperationId, OperationDoc> = {
   getSpot: {
     tag: "Spots",
     summary: "One spot by slug or 16-hex id",
-    description: "One spot. Query parameters are ignored.",
-    ok: { description: "The spot.", schema: schemaRef("Spot") },
+    description: "One spot, with its guide (beyond the spec: offshore wind directions, swell window, tide station). Query parameters are ignored.",
+    ok: { description: "The spot.", schema: schemaRef("SpotDetail") },
     errors: ["SpotNotFound"],
   },
   getForecast: {

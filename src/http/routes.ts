@@ -58,7 +58,7 @@ export function createRoutes(app: App) {
       query: nearbyQuery,
       detail: operationDoc("spotsNearby"),
     })
-    .get("/v1/spots/:id", ({ params, request }) => json(app.spots.get(params.id), 200, headersFor(request)), {
+    .get("/v1/spots/:id", ({ params, request }) => json(app.spots.detail(params.id), 200, headersFor(request)), {
       params: idParams,
       detail: operationDoc("getSpot"),
     })

@@ -9,7 +9,7 @@ import { t, type Static, type TSchema } from "elysia";
 import { BOUNDS } from "../core/bounds";
 import { ERROR_STATUS, type ErrorCode } from "../core/errors";
 import { ENDPOINTS, type UsageReport } from "../access/meter";
-import type { Spot, SpotWithDistance } from "../spots/types";
+import type { Spot, SpotDetail, SpotWithDistance } from "../spots/types";
 import type { ForecastResponse, SwellKind, WindDirectionType } from "../forecast/types";
 import type { TidesResponse } from "../tides/types";
 
@@ -55,6 +55,9 @@ export const idParams = t.Object({
 export type ComponentName =
   | "Spot"
   | "SpotWithDistance"
+  | "SpotDetail"
+  | "SpotGuide"
+  | "DirectionRange"
   | "ForecastResponse"
   | "ForecastHour"
   | "Rating"
@@ -108,6 +111,17 @@ const spotFields = {
   lat: t.Number({ minimum: -90, maximum: 90, description: "Latitude." }),
   lng: t.Number({ minimum: -180, maximum: 180, description: "Longitude." }),
   hexId: t.Optional(t.String({ pattern: "^[0-9a-f]{16}$", description: "The raw 16-hex id, accepted wherever a spot id is a parameter. Beyond the spec: may be absent." })),
+  facing: t.Optional(
+    nullable(
+      t.Number({
+        minimum: 0,
+        maximum: 360,
+        description: "Beyond the spec: bearing from the beach toward open water, degrees true; null when unknown (no coast within 10 km, lakes, pools) or not computed yet. An import's value wins over the computed one (docs/ratings.md, \"Orientation\").",
+      }),
+    ),
+  ),
+  tideless: t.Optional(nullable(t.Boolean({ description: "Beyond the spec: true when the spot has no tides to speak of; null until its tide station is chosen (docs/tides.md)." }))),
+  timezone: t.Optional(t.String({ description: "Beyond the spec: the IANA time zone at the spot (for example `Pacific/Honolulu`), for showing local times; every time in the API stays UTC." })),
 };
 
 export const SpotSchema = t.Object(spotFields, { description: "A named surf spot." });
@@ -115,6 +129,42 @@ export const SpotSchema = t.Object(spotFields, { description: "A named surf spot
 export const SpotWithDistanceSchema = t.Object(
   { ...spotFields, distanceKm: t.Number({ minimum: 0, description: "Distance from the query coordinate, in km." }) },
   { description: "A spot found by position, with its distance from the query coordinate." },
+);
+
+const DirectionRangeSchema = t.Object(
+  {
+    from: t.Number({ minimum: 0, maximum: 360, description: "First direction of the arc, degrees true (coming from)." }),
+    to: t.Number({ minimum: 0, maximum: 360, description: "Last direction of the arc, clockwise from `from`." }),
+    method: t.String({ description: "How the arc was derived." }),
+  },
+  { description: "A clockwise arc of directions, `from` → `to`." },
+);
+
+export const SpotGuideSchema = t.Object(
+  {
+    offshoreWind: nullable(ref("DirectionRange", DirectionRangeSchema)),
+    swellWindow: nullable(ref("DirectionRange", DirectionRangeSchema)),
+    tideStation: nullable(
+      t.Object(
+        {
+          id: t.String(),
+          name: t.String(),
+          distanceKm: t.Number({ minimum: 0, description: "Distance from the spot, km." }),
+          method: t.String({ description: "How the station was chosen." }),
+        },
+        { description: "The tide station the spot's tides come from." },
+      ),
+    ),
+  },
+  {
+    description:
+      "Beyond the spec: derived facts about the spot (docs/spots.md, \"Spot guide\"). `offshoreWind` and `swellWindow` are null when the facing is unknown; `tideStation` is null for tideless spots and until the station is chosen.",
+  },
+);
+
+export const SpotDetailSchema = t.Object(
+  { ...spotFields, guide: t.Optional(ref("SpotGuide", SpotGuideSchema)) },
+  { description: "A named surf spot; `GET /v1/spots/{id}` adds its guide (beyond the spec)." },
 );
 
 const ratingValue = integer({ minimum: 1, maximum: 5 });
@@ -267,6 +317,9 @@ export const UsageResponseSchema = t.Object(
 export const COMPONENT_SCHEMAS = {
   Spot: SpotSchema,
   SpotWithDistance: SpotWithDistanceSchema,
+  SpotDetail: SpotDetailSchema,
+  SpotGuide: SpotGuideSchema,
+  DirectionRange: DirectionRangeSchema,
   ForecastResponse: ForecastResponseSchema,
   ForecastHour: ForecastHourSchema,
   Rating: RatingSchema,
@@ -291,6 +344,7 @@ type Serves<S extends TSchema, _T extends Static<S>> = true;
 export type DomainMatchesSchemas = [
   Serves<typeof SpotSchema, Spot>,
   Serves<typeof SpotWithDistanceSchema, SpotWithDistance>,
+  Serves<typeof SpotDetailSchema, SpotDetail>,
   Serves<typeof ForecastResponseSchema, ForecastResponse>,
   Serves<typeof TidesResponseSchema, TidesResponse>,
   Serves<typeof UsageResponseSchema, UsageReport>,

@@ -86,6 +86,9 @@ const spotFields = {
   lat: z.number().describe("Latitude, decimal degrees."),
   lng: z.number().describe("Longitude, decimal degrees."),
   hexId: z.string().describe("Raw 16-hex id; accepted as spot_id too."),
+  facing: z.number().nullable().describe("Bearing from the beach toward open water, degrees; null when unknown."),
+  tideless: z.boolean().nullable().describe("true when the spot has no tides to speak of; null until known."),
+  timezone: z.string().describe("IANA time zone at the spot, for showing local times (all times are UTC)."),
 };
 
 const spot = open(spotFields) satisfies z.ZodType<Spot>;

@@ -3,7 +3,7 @@
  * collision rule, and the aliases its name implies. No I/O: table-tested directly (see docs/spots.md).
  */
 import { fold, slugify } from "./normalize";
-import type { Spot } from "./types";
+import type { DerivedSpotFacts, Spot } from "./types";
 
 /** One spot as an import (or the default catalog) describes it, validated. */
 export interface SpotRecord {
@@ -135,6 +135,20 @@ export function assignSlugs(spots: readonly IdSubject[], taken: ReadonlySet<stri
   return ids;
 }
 
-/** The public Spot of a stored one: the spec's fields in the spec's order, plus `hexId`. */
-export const toSpot = (s: StoredSpot): Spot =>
-  Object.freeze({ id: s.id, name: s.name, country: s.country, region: s.region, lat: s.lat, lng: s.lng, hexId: s.hexId });
+/**
+ * The public Spot of a stored one: the spec's fields in the spec's order, plus `hexId` and the derived facts
+ * (an import's override, else what the forecast and tide domains computed, else null).
+ */
+export const toSpot = (s: StoredSpot, timezone: string, derived?: DerivedSpotFacts): Spot =>
+  Object.freeze({
+    id: s.id,
+    name: s.name,
+    country: s.country,
+    region: s.region,
+    lat: s.lat,
+    lng: s.lng,
+    hexId: s.hexId,
+    facing: s.facing ?? derived?.facing ?? null,
+    tideless: s.tideless ?? derived?.tideless ?? null,
+    timezone,
+  });

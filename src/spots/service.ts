@@ -15,8 +15,22 @@ import { planImport, type ImportCounts } from "./import";
 import { NearbyIndex, roundKm } from "./nearby";
 import { SearchIndex } from "./search";
 import { changeCheck } from "../db/changes";
-import { applyImport, countSpots, loadSpots, readCatalogMeta, readCatalogVersion } from "./store";
-import type { Spot, SpotWithDistance } from "./types";
+import { applyImport, countSpots, loadDerivedFacts, loadSpots, readCatalogMeta, readCatalogVersion } from "./store";
+import { timezoneAt } from "./timezone";
+import { spotGuide, type SpotGuide } from "./guide";
+import type { DerivedSpotFacts, Spot, SpotDetail, SpotWithDistance } from "./types";
+
+/** Freezes the guide's nested objects too: a detail is shared by every request it is served to. */
+function deepFreeze(guide: SpotGuide): SpotGuide {
+  for (const part of Object.values(guide)) if (part) Object.freeze(part);
+  return Object.freeze(guide);
+}
+
+/**
+ * Derived facts are checked at most this often: a refresh or the tide window pass writes many rows in a row, and
+ * rebuilding the spot objects (~10 ms for the whole catalog) once per write would be waste.
+ */
+const DERIVED_POLL_MS = 1000;
 
 export interface SpotOverrides {
   /** Bearing toward open water, degrees; null when the import gave none. */
@@ -33,10 +47,13 @@ export interface ImportResult extends ImportCounts {
  * commands that never search do not pay for them (see `warm()`).
  */
 class Snapshot {
-  readonly spots: readonly Spot[];
-  readonly byId: Map<string, Spot>;
-  readonly byHex: Map<string, Spot>;
+  spots: readonly Spot[] = [];
+  byId = new Map<string, Spot>();
+  byHex = new Map<string, Spot>();
   readonly overrides = new Map<string, SpotOverrides>();
+  private readonly timezones: readonly string[];
+  private derived: ReadonlyMap<string, DerivedSpotFacts> = new Map();
+  private details = new WeakMap<Spot, SpotDetail>();
   private searchIndex: SearchIndex | null = null;
   private nearbyIndex: NearbyIndex | null = null;
 
@@ -44,15 +61,34 @@ class Snapshot {
     private readonly stored: readonly StoredSpot[],
     /** The catalog version it was loaded at (store.ts). */
     readonly version: string,
+    derived: ReadonlyMap<string, DerivedSpotFacts>,
   ) {
-    this.spots = stored.map(toSpot);
+    this.timezones = stored.map((s) => timezoneAt(s.lat, s.lng));
+    this.applyDerived(derived);
+    for (const s of stored) if (s.facing !== null || s.tideless !== null) this.overrides.set(s.id, { facing: s.facing, tideless: s.tideless });
+  }
+
+  /** Rebuilds the spot objects with new derived facts; same order, so the indexes (built on positions) stay valid. */
+  applyDerived(derived: ReadonlyMap<string, DerivedSpotFacts>): void {
+    this.derived = derived;
+    this.details = new WeakMap();
+    this.spots = this.stored.map((s, i) => toSpot(s, this.timezones[i]!, derived.get(s.id)));
     this.byId = new Map(this.spots.map((s) => [s.id, s]));
     this.byHex = new Map(this.spots.map((s) => [s.hexId, s]));
-    for (const s of stored) if (s.facing !== null || s.tideless !== null) this.overrides.set(s.id, { facing: s.facing, tideless: s.tideless });
   }
 
   get search(): SearchIndex {
     return (this.searchIndex ??= new SearchIndex(this.stored.map((s) => ({ ...s, aliases: [...new Set([...s.aliases, ...derivedAliases(s.name)])] }))));
+  }
+
+  /** The spot with its guide, built once per spot object (frozen: its JSON is kept by http/respond.ts). */
+  detail(spot: Spot): SpotDetail {
+    let detail = this.details.get(spot);
+    if (!detail) {
+      detail = Object.freeze({ ...spot, guide: deepFreeze(spotGuide(spot.facing, spot.tideless ? null : (this.derived.get(spot.id)?.station ?? null))) });
+      this.details.set(spot, detail);
+    }
+    return detail;
   }
 
   get nearby(): NearbyIndex {
@@ -79,6 +115,9 @@ function syncDefaultCatalog(db: Db): void {
 export class SpotService {
   private loaded: Snapshot;
   private readonly changed: () => boolean;
+  private derivedStamp: () => string = () => "";
+  private seenStamp = "";
+  private derivedCheckedAt = -Infinity;
 
   private constructor(private readonly db: Db) {
     this.changed = changeCheck(db);
@@ -86,13 +125,34 @@ export class SpotService {
   }
 
   private static load(db: Db): Snapshot {
-    return db.$client.transaction(() => new Snapshot(loadSpots(db), readCatalogVersion(db)))();
+    return db.$client.transaction(() => new Snapshot(loadSpots(db), readCatalogVersion(db), loadDerivedFacts(db)))();
   }
 
-  /** The loaded catalog; reloaded first when another process imported since (one meta read per noticed commit). */
+  /**
+   * The loaded catalog; reloaded first when another process imported since (one meta read per noticed commit),
+   * and its spot objects rebuilt when the derived facts (facing, tideless) may have changed.
+   */
   private get snapshot(): Snapshot {
     if (this.changed() && readCatalogVersion(this.db) !== this.loaded.version) this.loaded = SpotService.load(this.db);
+    const now = Date.now();
+    if (now - this.derivedCheckedAt >= DERIVED_POLL_MS) {
+      this.derivedCheckedAt = now;
+      const stamp = this.derivedStamp();
+      if (stamp !== this.seenStamp) {
+        this.seenStamp = stamp;
+        this.loaded.applyDerived(loadDerivedFacts(this.db));
+      }
+    }
     return this.loaded;
+  }
+
+  /**
+   * Follows the facts other domains derive per spot: `stamp` must change whenever a facing or tide choice may have
+   * been written (app.ts composes it from those domains' write counters and other processes' commits). Spot
+   * objects show such a write within about a second.
+   */
+  followDerived(stamp: () => string): void {
+    this.derivedStamp = stamp;
   }
 
   /** Opens the catalog; seeds the database from the embedded default catalog when it has no spots yet. */
@@ -118,6 +178,12 @@ export class SpotService {
       id.length > BOUNDS.idMaxLength ? undefined : (byId.get(id) ?? (id.length === 16 && HEX_ID.test(id.toLowerCase()) ? byHex.get(id.toLowerCase()) : undefined));
     if (!spot) throw notFound(`No spot with id '${id.length > 64 ? id.slice(0, 64) + "…" : id}'.`);
     return spot;
+  }
+
+  /** One spot with its guide (`GET /v1/spots/{id}`); throws `not_found`. */
+  detail(id: string): SpotDetail {
+    const spot = this.get(id);
+    return this.snapshot.detail(spot);
   }
 
   /** The whole catalog, ordered by id (for the tide and forecast jobs). */
