@@ -9,6 +9,7 @@ import { ApiError } from "../core/errors";
 import type { SpotService } from "../spots/service";
 import type { StoredForecast } from "./document";
 import { isoUtc } from "./document";
+import { dayBest } from "./best";
 import { changeCheck } from "../db/changes";
 import { readDocument } from "./store";
 import { ATTRIBUTION } from "./types";
@@ -128,6 +129,7 @@ export class ForecastService {
     const row = readDocument(this.db, spot.id);
     if (!row) throw new ApiError("no_forecast", `No forecast for spot '${spot.id}' yet; the next refresh will fetch it.`);
     const stored = JSON.parse(row.body) as StoredForecast;
+    const rated = stored.hours.map((h) => ({ time: Date.parse(h.time), rating: h.rating }));
     const head = JSON.stringify({
       spot: { id: spot.id, name: spot.name, country: spot.country },
       units: "metric",
@@ -136,10 +138,11 @@ export class ForecastService {
     }).slice(0, -1);
     const doc: PreparedDocument = {
       head,
-      hourTimes: stored.hours.map((h) => Date.parse(h.time)),
+      hourTimes: rated.map((h) => h.time),
       hourJson: stored.hours.map((h) => JSON.stringify(h)),
       dates: stored.daily.map((d) => d.date),
-      dailyJson: stored.daily.map((d) => JSON.stringify(d)),
+      // The best windows are derived when a document is prepared, so documents stored before them have them too.
+      dailyJson: stored.daily.map((d) => JSON.stringify({ ...d, best: dayBest(rated, d) })),
       version: row.updatedAt.toString(36),
     };
     this.documents.set(spot.id, doc, row.body.length);

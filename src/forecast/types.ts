@@ -1,4 +1,6 @@
 /** The spec's forecast shapes. */
+import type { DayBest } from "./best";
+
 export type WindDirectionType = "offshore" | "onshore" | "cross";
 
 export interface Rating {
@@ -57,6 +59,8 @@ export interface DailyWeather {
   sunrise: string | null;
   sunset: string | null;
   uvIndexMax: number;
+  /** Beyond the spec: per level, the best window of consecutive daylight hours that day (forecast/best.ts). */
+  best?: DayBest;
 }
 
 export interface ForecastResponse {

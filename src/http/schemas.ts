@@ -65,6 +65,8 @@ export type ComponentName =
   | "SurfRange"
   | "Tide"
   | "DailyWeather"
+  | "DayBest"
+  | "BestWindow"
   | "TidesResponse"
   | "TideExtreme"
   | "TideStation"
@@ -234,12 +236,29 @@ export const ForecastHourSchema = t.Object(
   { description: "Conditions for one UTC hour. `tide` is null for tideless spots." },
 );
 
+export const BestWindowSchema = t.Object(
+  {
+    start: dateTime("First hour of the window, UTC."),
+    end: dateTime("End of the window's last hour (exclusive), UTC."),
+    rating: integer({ minimum: 2, maximum: 5, description: "The rating every hour of the window has for the level: the best of the hours considered." }),
+  },
+  { description: "The best run of consecutive daylight hours for one level (docs/forecast.md, \"Best windows\")." },
+);
+
+const bestOrNull = nullable(ref("BestWindow", BestWindowSchema));
+
+export const DayBestSchema = t.Object(
+  { beginner: bestOrNull, intermediate: bestOrNull, advanced: bestOrNull },
+  { description: "Per level, the best window of consecutive daylight hours; null when no daylight hour rates above 1 (or the day has no sunrise or sunset)." },
+);
+
 export const DailyWeatherSchema = t.Object(
   {
     date: t.String({ format: "date", description: "UTC calendar date." }),
     sunrise: nullable(dateTime()),
     sunset: nullable(dateTime()),
     uvIndexMax: t.Number({ minimum: 0, description: "Daily maximum UV index." }),
+    best: t.Optional(ref("DayBest", DayBestSchema)),
   },
   { description: "Daily weather for one date. Sunrise or sunset is null on days without one (polar day or night)." },
 );
@@ -327,6 +346,8 @@ export const COMPONENT_SCHEMAS = {
   SurfRange: SurfRangeSchema,
   Tide: TideSchema,
   DailyWeather: DailyWeatherSchema,
+  DayBest: DayBestSchema,
+  BestWindow: BestWindowSchema,
   TidesResponse: TidesResponseSchema,
   TideExtreme: TideExtremeSchema,
   TideStation: TideStationSchema,
