@@ -13,6 +13,7 @@ import { ForecastService } from "./forecast/service";
 import { TideService } from "./tides/service";
 import { externalWrites } from "./db/changes";
 import { facingWrites } from "./forecast/facings";
+import { BestSpotsService } from "./forecast/best-spots";
 
 export interface App {
   config: Config;
@@ -23,6 +24,7 @@ export interface App {
   spots: SpotService;
   forecasts: ForecastService;
   tides: TideService;
+  bestSpots: BestSpotsService;
   close(): void;
 }
 
@@ -32,6 +34,7 @@ export function openApp(config: Config, clock: Clock = systemClock): App {
   const spots = SpotService.open(db);
   const meter = new UsageMeter(db, clock);
   const tides = new TideService(db, clock, spots);
+  const forecasts = new ForecastService(db, clock, spots);
   // Spot objects carry the facing and the tideless flag other domains derive: rebuilt when either may have changed.
   const external = externalWrites(db);
   spots.followDerived(() => `${external.generation()}:${facingWrites()}:${tides.stamp()}`);
@@ -42,8 +45,9 @@ export function openApp(config: Config, clock: Clock = systemClock): App {
     keys: new KeyRegistry(db),
     meter,
     spots,
-    forecasts: new ForecastService(db, clock, spots),
+    forecasts,
     tides,
+    bestSpots: new BestSpotsService(spots, forecasts, clock),
     close() {
       meter.flush();
       closeDatabase(db);

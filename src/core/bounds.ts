@@ -9,6 +9,10 @@ export const BOUNDS = {
   days: { minimum: 1, maximum: 7, default: 7 },
   lat: { minimum: -90, maximum: 90 },
   lng: { minimum: -180, maximum: 180 },
+  /** Hours ahead `GET /v1/spots/best` looks (beyond the spec). */
+  hours: { minimum: 1, maximum: 72, default: 24 },
+  /** Surfer levels of the ratings; `GET /v1/spots/best` ranks for one (beyond the spec). */
+  level: { values: ["beginner", "intermediate", "advanced"], default: "intermediate" },
   /** Longest spot id accepted before it is rejected as not found without a lookup. */
   idMaxLength: 200,
 } as const;

@@ -44,20 +44,29 @@ export function inDaylight(hourStart: number, light: readonly [number, number]):
  * of equally long runs. Null when no hour rates above 1.
  */
 export function bestWindow(hours: readonly RatedHour[], level: Level): BestWindow | null {
+  return bestRun(hours.length, (i) => hours[i]!.time, (i) => hours[i]!.rating[level]);
+}
+
+/** `bestWindow` over candidates given by accessors (no allocation per hour: the ranking calls it per spot). */
+export function bestRun(count: number, timeAt: (i: number) => number, ratingAt: (i: number) => number): BestWindow | null {
   let top = 1;
-  for (const h of hours) top = Math.max(top, h.rating[level]);
+  for (let i = 0; i < count; i++) top = Math.max(top, ratingAt(i));
   if (top <= 1) return null;
-  let best: { from: number; to: number } | null = null;
-  let run: { from: number; to: number } | null = null;
-  for (const h of hours) {
-    if (h.rating[level] !== top) {
-      run = null;
+  let bestFrom = 0;
+  let bestTo = -1;
+  let runFrom = 0;
+  let runTo = -Infinity;
+  for (let i = 0; i < count; i++) {
+    if (ratingAt(i) !== top) {
+      runTo = -Infinity;
       continue;
     }
-    run = run && h.time === run.to + HOUR_MS ? { from: run.from, to: h.time } : { from: h.time, to: h.time };
-    if (!best || run.to - run.from > best.to - best.from) best = run;
+    const time = timeAt(i);
+    if (time !== runTo + HOUR_MS) runFrom = time;
+    runTo = time;
+    if (bestTo < 0 || runTo - runFrom > bestTo - bestFrom) (bestFrom = runFrom), (bestTo = runTo);
   }
-  return { start: iso(best!.from), end: iso(best!.to + HOUR_MS), rating: top };
+  return { start: iso(bestFrom), end: iso(bestTo + HOUR_MS), rating: top };
 }
 
 /** Per level, the best window among the day's daylight hours; every level null on a day without sunrise or sunset. */

@@ -10,6 +10,7 @@ import type { SpotService } from "../spots/service";
 import type { StoredForecast } from "./document";
 import { isoUtc } from "./document";
 import { dayBest } from "./best";
+import { outlookOf, type Outlook } from "./best-spots";
 import { changeCheck } from "../db/changes";
 import { readDocument } from "./store";
 import { ATTRIBUTION } from "./types";
@@ -70,6 +71,7 @@ export class ForecastService {
   /** ~64 MB of prebuilt bodies, ~64 MB of prepared documents (characters). */
   private readonly bodies = new Lru<{ body: string; etag: string }>(64 * 1024 * 1024);
   private readonly documents = new Lru<PreparedDocument>(64 * 1024 * 1024);
+  private readonly outlooks = new Map<string, Outlook | null>();
   private readonly changed: () => boolean;
 
   constructor(
@@ -96,10 +98,27 @@ export class ForecastService {
     return { body: served.body, etag: served.etag, maxAgeSeconds };
   }
 
+  /**
+   * A spot's document in the compact form ranking needs (forecast/best-spots.ts); null when it has none. Kept for
+   * every spot asked (~1.5 KB each, ~9 MB for the whole catalog) until the next refresh: the first ranking over an
+   * area parses its documents once (~0.3 ms each), later ones read typed arrays.
+   */
+  outlook(spot: { id: string }): Outlook | null {
+    this.noticeExternalWrites();
+    let outlook = this.outlooks.get(spot.id);
+    if (outlook === undefined) {
+      const row = readDocument(this.db, spot.id);
+      outlook = row ? outlookOf(JSON.parse(row.body) as StoredForecast) : null;
+      this.outlooks.set(spot.id, outlook);
+    }
+    return outlook;
+  }
+
   /** Drops every cached body and document (called after a refresh wrote documents). */
   invalidate(): void {
     this.bodies.clear();
     this.documents.clear();
+    this.outlooks.clear();
   }
 
   /** Documents written by another process (`surfcast refresh`) are served within about a second (db/changes.ts). */

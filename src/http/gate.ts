@@ -56,6 +56,7 @@ function preflight(path: string): Response {
 export function endpointOf(path: string): EndpointName | null {
   if (path === "/v1/spots") return "spots.search";
   if (path === "/v1/spots/nearby") return "spots.nearby";
+  if (path === "/v1/spots/best") return "spots.best";
   if (!path.startsWith("/v1/spots/")) return null;
   const rest = path.slice("/v1/spots/".length);
   const slash = rest.indexOf("/");

@@ -133,7 +133,7 @@ const ERROR_RESPONSE_STATUS: Record<ErrorResponseName, number> = {
 
 // ---------------------------------------------------------------- operations
 
-export type OperationId = "searchSpots" | "spotsNearby" | "getSpot" | "getForecast" | "getTides" | "getUsage";
+export type OperationId = "searchSpots" | "spotsNearby" | "bestSpots" | "getSpot" | "getForecast" | "getTides" | "getUsage";
 
 interface OperationDoc {
   tag: "Spots" | "Forecast" | "Tides" | "Usage";
@@ -159,6 +159,14 @@ const OPERATIONS: Record<OperationId, OperationDoc> = {
     summary: "Spots within a radius of a coordinate",
     description: "Spots within `radius` km of the coordinate, closest first.",
     ok: { description: "Spots with their distance, closest first (a bare array, possibly empty).", schema: { type: "array", items: schemaRef("SpotWithDistance") } },
+    errors: ["BadRequest"],
+  },
+  bestSpots: {
+    tag: "Forecast",
+    summary: "Where to surf: spots near a coordinate ranked by their best window",
+    description:
+      "Beyond the spec. Spots within `radius` km that have a forecast, ranked by the best window of consecutive daylight hours for `level` over the next `hours` hours from the current UTC hour: best rating first, then the closer spot. Each comes with its window, the surf range over it and the wind type. Spots without a forecast are left out. Counted in usage as `spots.best`.",
+    ok: { description: "Ranked spots (a bare array, possibly empty).", schema: { type: "array", items: schemaRef("BestSpot") } },
     errors: ["BadRequest"],
   },
   getSpot: {
@@ -258,7 +266,7 @@ This document (\`/openapi.json\`) needs no key and is never counted.
 - What counts toward the daily quota: every request to the spot, forecast and tide operations that was let through, whatever its status (200, 304, 400, 404, 500). Not counted: \`GET /v1/usage\`, requests refused with 429, and requests refused with 401. Every request let through (usage included) uses the burst window.
 - Exceeding either limit answers 429 \`rate_limited\` with \`Retry-After\` in delta-seconds.
 - Every /v1 response produced under a key (200, 304, 400, 404, 429, 500) carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (next UTC midnight), plus the IETF draft headers \`RateLimit-Policy\` and \`RateLimit\` describing both limits. 401 responses carry none.
-- Parameter bounds: \`q\` at least 2 characters; \`limit\` 1..50 (default 10); \`radius\` 0..100 km (default 50); \`days\` 1..7 (default 7); \`lat\` -90..90; \`lng\` -180..180.
+- Parameter bounds: \`q\` at least 2 characters; \`limit\` 1..50 (default 10); \`radius\` 0..100 km (default 50); \`days\` 1..7 (default 7); \`lat\` -90..90; \`lng\` -180..180. Beyond the spec, \`GET /v1/spots/best\` also takes \`level\` (beginner, intermediate or advanced; default intermediate) and \`hours\` 1..72 (default 24).
 
 ### Plans
 

@@ -7,11 +7,11 @@ import { Elysia } from "elysia";
 import type { App } from "../app";
 import { ApiError, notFound } from "../core/errors";
 import { log } from "../core/log";
-import { parseDaysParams, parseNearbyParams, parseSearchParams } from "../core/params";
+import { parseBestSpotsParams, parseDaysParams, parseNearbyParams, parseSearchParams } from "../core/params";
 import { principalOf } from "./gate";
 import { openApiRoute, operationDoc } from "./openapi";
 import { errorResponse, headersFor, internalError, json, respond } from "./respond";
-import { daysQuery, idParams, nearbyQuery, searchQuery } from "./schemas";
+import { bestSpotsQuery, daysQuery, idParams, nearbyQuery, searchQuery } from "./schemas";
 
 function queryOf(request: Request): URLSearchParams {
   const url = request.url;
@@ -25,7 +25,8 @@ function queryOf(request: Request): URLSearchParams {
  */
 function validationMessage(request: Request, error: unknown): string {
   const path = new URL(request.url).pathname;
-  const parser = path === "/v1/spots" ? parseSearchParams : path === "/v1/spots/nearby" ? parseNearbyParams : parseDaysParams;
+  const parser =
+    path === "/v1/spots" ? parseSearchParams : path === "/v1/spots/nearby" ? parseNearbyParams : path === "/v1/spots/best" ? parseBestSpotsParams : parseDaysParams;
   try {
     parser(queryOf(request));
   } catch (err) {
@@ -57,6 +58,11 @@ export function createRoutes(app: App) {
     .get("/v1/spots/nearby", ({ request }) => json(app.spots.nearby(parseNearbyParams(queryOf(request))), 200, headersFor(request)), {
       query: nearbyQuery,
       detail: operationDoc("spotsNearby"),
+    })
+    // A static path: registered like /nearby, so `best` is never taken for a spot id (no slug is `best`).
+    .get("/v1/spots/best", ({ request }) => json(app.bestSpots.find(parseBestSpotsParams(queryOf(request))), 200, headersFor(request)), {
+      query: bestSpotsQuery,
+      detail: operationDoc("bestSpots"),
     })
     .get("/v1/spots/:id", ({ params, request }) => json(app.spots.detail(params.id), 200, headersFor(request)), {
       params: idParams,

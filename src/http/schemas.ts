@@ -12,6 +12,7 @@ import { ENDPOINTS, type UsageReport } from "../access/meter";
 import type { Spot, SpotDetail, SpotWithDistance } from "../spots/types";
 import type { ForecastResponse, SwellKind, WindDirectionType } from "../forecast/types";
 import type { TidesResponse } from "../tides/types";
+import type { BestSpot } from "../forecast/best-spots";
 
 // ---------------------------------------------------------------- request parameters
 
@@ -40,6 +41,26 @@ export const nearbyQuery = t.Object({
   limit: t.Optional(limitParam),
 });
 
+export const bestSpotsQuery = t.Object({
+  ...nearbyQuery.properties,
+  level: t.Optional(
+    // A string with `enum` (documentation; TypeBox does not check it): the strict parser names the levels.
+    t.String({
+      enum: [...BOUNDS.level.values],
+      default: BOUNDS.level.default,
+      description: "The surfer level whose rating ranks the spots.",
+    }),
+  ),
+  hours: t.Optional(
+    t.Integer({
+      minimum: BOUNDS.hours.minimum,
+      maximum: BOUNDS.hours.maximum,
+      default: BOUNDS.hours.default,
+      description: "How many hours ahead to look, from the current UTC hour.",
+    }),
+  ),
+});
+
 export const daysQuery = t.Object({
   days: t.Optional(
     t.Integer({ minimum: BOUNDS.days.minimum, maximum: BOUNDS.days.maximum, default: BOUNDS.days.default, description: "How many days ahead, counted from now." }),
@@ -54,6 +75,7 @@ export const idParams = t.Object({
 
 export type ComponentName =
   | "Spot"
+  | "BestSpot"
   | "SpotWithDistance"
   | "SpotDetail"
   | "SpotGuide"
@@ -263,6 +285,24 @@ export const DailyWeatherSchema = t.Object(
   { description: "Daily weather for one date. Sunrise or sunset is null on days without one (polar day or night)." },
 );
 
+export const BestSpotSchema = t.Object(
+  {
+    spot: ref("SpotWithDistance", SpotWithDistanceSchema),
+    rating: integer({ minimum: 1, maximum: 5, description: "The best window's rating for the level; 1 when no daylight hour rates above 1." }),
+    best: nullable(ref("BestWindow", BestWindowSchema)),
+    surf: nullable(ref("SurfRange", SurfRangeSchema)),
+    windDirectionType: t.Unsafe<WindDirectionType | null>({
+      type: ["string", "null"],
+      enum: [...WIND_DIRECTION_TYPES, null],
+      description: "Wind relative to the spot's facing at the window's first hour (or the first hour when there is no window).",
+    }),
+  },
+  {
+    description:
+      "One spot of `GET /v1/spots/best` (beyond the spec): its best window for the level over the hours asked, the surf range over that window (or the first hour when there is none) and the wind type.",
+  },
+);
+
 export const ForecastResponseSchema = t.Object(
   {
     spot: t.Object({ id: t.String(), name: t.String(), country: t.String() }),
@@ -337,6 +377,7 @@ export const COMPONENT_SCHEMAS = {
   Spot: SpotSchema,
   SpotWithDistance: SpotWithDistanceSchema,
   SpotDetail: SpotDetailSchema,
+  BestSpot: BestSpotSchema,
   SpotGuide: SpotGuideSchema,
   DirectionRange: DirectionRangeSchema,
   ForecastResponse: ForecastResponseSchema,
@@ -366,6 +407,7 @@ export type DomainMatchesSchemas = [
   Serves<typeof SpotSchema, Spot>,
   Serves<typeof SpotWithDistanceSchema, SpotWithDistance>,
   Serves<typeof SpotDetailSchema, SpotDetail>,
+  Serves<typeof BestSpotSchema, BestSpot>,
   Serves<typeof ForecastResponseSchema, ForecastResponse>,
   Serves<typeof TidesResponseSchema, TidesResponse>,
   Serves<typeof UsageResponseSchema, UsageReport>,

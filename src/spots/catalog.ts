@@ -27,6 +27,9 @@ export interface StoredSpot extends SpotRecord {
 
 export const HEX_ID = /^[0-9a-f]{16}$/;
 
+/** Path segments of /v1/spots/… endpoints: a spot with such a slug could never be fetched by it. */
+const RESERVED_SLUGS: ReadonlySet<string> = new Set(["nearby", "best"]);
+
 /** `"USA, California, San Diego County"` → country `USA`, region `California, San Diego County`. */
 export function splitCountryPath(path: string): { country: string; region: string | null } {
   const segments = path
@@ -89,12 +92,13 @@ const byPlace = (a: IdSubject, b: IdSubject): number => a.lat - b.lat || a.lng -
  *    first candidate that no other remaining spot of its group shares and that is free
  *    (`backdoor-usa`, `backdoor-brazil-bahia-sul`);
  * 3. spots still tied after every qualifier get `-1`, `-2`, … in order of latitude, longitude, hex id.
- * A slug never looks like a 16-hex id, so the two kinds of id cannot be confused.
+ * A slug never looks like a 16-hex id, so the two kinds of id cannot be confused, and is never `nearby` or
+ * `best` (endpoint paths under /v1/spots/).
  */
 export function assignSlugs(spots: readonly IdSubject[], taken: ReadonlySet<string>): Map<string, string> {
   const used = new Set(taken);
   const ids = new Map<string, string>();
-  const isFree = (slug: string) => !used.has(slug) && !HEX_ID.test(slug);
+  const isFree = (slug: string) => !used.has(slug) && !HEX_ID.test(slug) && !RESERVED_SLUGS.has(slug);
   const give = (s: IdSubject, slug: string) => {
     used.add(slug);
     ids.set(s.hexId, slug);
