@@ -14,6 +14,7 @@ import { TideService } from "./tides/service";
 import { externalWrites } from "./db/changes";
 import { facingWrites } from "./forecast/facings";
 import { BestSpotsService } from "./forecast/best-spots";
+import { SurfSummaryService } from "./forecast/summary";
 
 export interface App {
   config: Config;
@@ -25,6 +26,7 @@ export interface App {
   forecasts: ForecastService;
   tides: TideService;
   bestSpots: BestSpotsService;
+  summaries: SurfSummaryService;
   close(): void;
 }
 
@@ -48,6 +50,7 @@ export function openApp(config: Config, clock: Clock = systemClock): App {
     forecasts,
     tides,
     bestSpots: new BestSpotsService(spots, forecasts, clock),
+    summaries: new SurfSummaryService(spots, forecasts, tides),
     close() {
       meter.flush();
       closeDatabase(db);

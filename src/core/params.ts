@@ -112,4 +112,11 @@ export const parseBestSpotsParams = (raw: Raw): BestSpotsParams =>
     limit,
   });
 
+export interface SummaryParams extends DaysParams {
+  /** Absent: every level. */
+  level?: SurfLevel;
+}
+
+export const parseSummaryParams = (raw: Raw): SummaryParams => parse(raw, { days, level: { kind: "enum", values: BOUNDS.level.values } });
+
 export const parseDaysParams = (raw: Raw): DaysParams => parse(raw, { days });

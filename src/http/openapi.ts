@@ -243,12 +243,15 @@ function planTable(): string {
 
 const early = PLAN_DEFAULTS["early-access"];
 
-/** The MCP tools as the spec lists them (`?` marks an optional argument). */
+/** The MCP tools: the spec's four, then the two beyond it (`?` marks an optional argument). */
 export const MCP_TOOLS = [
   ["search_spots", "query, limit?"],
   ["spots_nearby", "lat, lng, radius_km?, limit?"],
   ["get_forecast", "spot_id, days?"],
   ["get_tides", "spot_id, days?"],
+  // Beyond the spec (issue #16).
+  ["best_spots", "lat, lng, radius_km?, level?, hours?, limit?"],
+  ["surf_summary", "spot_id, days?, level?"],
 ] as const;
 
 const OVERVIEW = `Surf spots worldwide, hourly surf forecasts with a 1..5 rating for three surfer levels, and tide extremes: a read-only JSON API. Every operation is a GET. Units are metric (meters, km/h, Celsius, seconds, degrees); all times are UTC, ISO 8601. Weather inputs come from Open-Meteo under CC BY 4.0, and every forecast carries a fixed \`attribution\` string saying so.
@@ -281,6 +284,8 @@ The same data is available to AI agents as Model Context Protocol tools at \`/mc
 | Tool | Arguments (? = optional) |
 |---|---|
 ${MCP_TOOLS.map(([name, args]) => `| \`${name}\` | ${args} |`).join("\n")}
+
+\`best_spots\` and \`surf_summary\` go beyond the spec: \`best_spots\` answers what \`GET /v1/spots/best\` answers; \`surf_summary\` condenses a spot's forecast and tides to one line per day.
 
 Each tool call counts toward the daily quota like a /v1 request, reported in usage as \`mcp.<tool>\`.`;
 
