@@ -11,8 +11,6 @@ import { UsageMeter } from "./access/meter";
 import { SpotService } from "./spots/service";
 import { ForecastService } from "./forecast/service";
 import { TideService } from "./tides/service";
-import { externalWrites } from "./db/changes";
-import { facingWrites } from "./forecast/facings";
 import { BestSpotsService } from "./forecast/best-spots";
 import { SurfSummaryService } from "./forecast/summary";
 
@@ -37,9 +35,6 @@ export function openApp(config: Config, clock: Clock = systemClock): App {
   const meter = new UsageMeter(db, clock);
   const tides = new TideService(db, clock, spots);
   const forecasts = new ForecastService(db, clock, spots);
-  // Spot objects carry the facing and the tideless flag other domains derive: rebuilt when either may have changed.
-  const external = externalWrites(db);
-  spots.followDerived(() => `${external.generation()}:${facingWrites()}:${tides.stamp()}`);
   return {
     config,
     clock,

@@ -10,10 +10,6 @@ const { spots: spotsTable, spotFacing } = schema;
 
 const CHUNK = 500;
 
-let writes = 0;
-/** Counts facing writes by this process (its own commits do not move SQLite's data_version). */
-export const facingWrites = (): number => writes;
-
 /**
  * Computes and stores the facing of every given spot that has no `spot_facing` row yet, or one from an older
  * method, one transaction per chunk. Returns how many it computed. Loads the land index only when needed.
@@ -45,7 +41,6 @@ export function ensureFacings(
           .run();
       }
     });
-    writes++;
     onProgress?.(done + rows.length, missing.length);
   }
   return missing.length;

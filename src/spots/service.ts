@@ -15,10 +15,17 @@ import { planImport, type ImportCounts } from "./import";
 import { NearbyIndex, roundKm } from "./nearby";
 import { SearchIndex } from "./search";
 import { changeCheck } from "../db/changes";
-import { applyImport, countSpots, loadDerivedFacts, loadSpots, readCatalogMeta, readCatalogVersion } from "./store";
+import { applyImport, countSpots, derivedFactsVersion, loadDerivedFacts, loadSpots, readCatalogMeta, readCatalogVersion } from "./store";
 import { timezoneAt } from "./timezone";
 import { spotGuide, type SpotGuide } from "./guide";
 import type { DerivedSpotFacts, Spot, SpotDetail, SpotWithDistance } from "./types";
+
+const sameFacts = (a: DerivedSpotFacts | undefined, b: DerivedSpotFacts | undefined): boolean =>
+  a?.facing === b?.facing &&
+  a?.tideless === b?.tideless &&
+  a?.station?.id === b?.station?.id &&
+  a?.station?.name === b?.station?.name &&
+  a?.station?.distanceKm === b?.station?.distanceKm;
 
 /** Freezes the guide's nested objects too: a detail is shared by every request it is served to. */
 function deepFreeze(guide: SpotGuide): SpotGuide {
@@ -27,8 +34,8 @@ function deepFreeze(guide: SpotGuide): SpotGuide {
 }
 
 /**
- * Derived facts are checked at most this often: a refresh or the tide window pass writes many rows in a row, and
- * rebuilding the spot objects (~10 ms for the whole catalog) once per write would be waste.
+ * Derived facts are checked at most this often (one ~1 ms query): a refresh or the tide pass writes many rows in a
+ * row, and rebuilding the spot objects (~20 ms for the whole catalog) once per write would be waste.
  */
 const DERIVED_POLL_MS = 1000;
 
@@ -47,13 +54,14 @@ export interface ImportResult extends ImportCounts {
  * commands that never search do not pay for them (see `warm()`).
  */
 class Snapshot {
-  spots: readonly Spot[] = [];
+  spots: Spot[] = [];
   byId = new Map<string, Spot>();
   byHex = new Map<string, Spot>();
   readonly overrides = new Map<string, SpotOverrides>();
   private readonly timezones: readonly string[];
   private derived: ReadonlyMap<string, DerivedSpotFacts> = new Map();
-  private details = new WeakMap<Spot, SpotDetail>();
+  derivedVersion = "";
+  private readonly details = new WeakMap<Spot, SpotDetail>();
   private searchIndex: SearchIndex | null = null;
   private nearbyIndex: NearbyIndex | null = null;
 
@@ -62,19 +70,31 @@ class Snapshot {
     /** The catalog version it was loaded at (store.ts). */
     readonly version: string,
     derived: ReadonlyMap<string, DerivedSpotFacts>,
+    derivedVersion: string,
   ) {
     this.timezones = stored.map((s) => timezoneAt(s.lat, s.lng));
-    this.applyDerived(derived);
+    this.applyDerived(derived, derivedVersion);
     for (const s of stored) if (s.facing !== null || s.tideless !== null) this.overrides.set(s.id, { facing: s.facing, tideless: s.tideless });
   }
 
-  /** Rebuilds the spot objects with new derived facts; same order, so the indexes (built on positions) stay valid. */
-  applyDerived(derived: ReadonlyMap<string, DerivedSpotFacts>): void {
+  /**
+   * Rebuilds the spot objects whose derived facts changed (all of them the first time), in place: same order, so
+   * the indexes (built on positions) stay valid.
+   */
+  applyDerived(derived: ReadonlyMap<string, DerivedSpotFacts>, version: string): void {
+    const first = this.spots.length === 0;
+    const spots = first ? new Array<Spot>(this.stored.length) : this.spots;
+    this.stored.forEach((s, i) => {
+      const facts = derived.get(s.id);
+      if (!first && sameFacts(this.derived.get(s.id), facts)) return;
+      const spot = toSpot(s, this.timezones[i]!, facts);
+      spots[i] = spot;
+      this.byId.set(spot.id, spot);
+      this.byHex.set(spot.hexId, spot);
+    });
+    this.spots = spots;
     this.derived = derived;
-    this.details = new WeakMap();
-    this.spots = this.stored.map((s, i) => toSpot(s, this.timezones[i]!, derived.get(s.id)));
-    this.byId = new Map(this.spots.map((s) => [s.id, s]));
-    this.byHex = new Map(this.spots.map((s) => [s.hexId, s]));
+    this.derivedVersion = version;
   }
 
   get search(): SearchIndex {
@@ -115,9 +135,7 @@ function syncDefaultCatalog(db: Db): void {
 export class SpotService {
   private loaded: Snapshot;
   private readonly changed: () => boolean;
-  private derivedStamp: () => string = () => "";
-  private seenStamp = "";
-  private derivedCheckedAt = -Infinity;
+  private derivedCheckedAt = Date.now();
 
   private constructor(private readonly db: Db) {
     this.changed = changeCheck(db);
@@ -125,35 +143,25 @@ export class SpotService {
   }
 
   private static load(db: Db): Snapshot {
-    return db.$client.transaction(() => new Snapshot(loadSpots(db), readCatalogVersion(db), loadDerivedFacts(db)))();
+    return db.$client.transaction(() => new Snapshot(loadSpots(db), readCatalogVersion(db), loadDerivedFacts(db), derivedFactsVersion(db)))();
   }
 
   /**
    * The loaded catalog; reloaded first when another process imported since (one meta read per noticed commit),
-   * and its spot objects rebuilt when the derived facts (facing, tideless) may have changed.
+   * and its spot objects rebuilt when the derived facts (facing, tideless) changed — by this process or another,
+   * checked at most once a second.
    */
   private get snapshot(): Snapshot {
     if (this.changed() && readCatalogVersion(this.db) !== this.loaded.version) this.loaded = SpotService.load(this.db);
     const now = Date.now();
     if (now - this.derivedCheckedAt >= DERIVED_POLL_MS) {
       this.derivedCheckedAt = now;
-      const stamp = this.derivedStamp();
-      if (stamp !== this.seenStamp) {
-        this.seenStamp = stamp;
-        this.loaded.applyDerived(loadDerivedFacts(this.db));
-      }
+      const version = derivedFactsVersion(this.db);
+      if (version !== this.loaded.derivedVersion) this.loaded.applyDerived(loadDerivedFacts(this.db), version);
     }
     return this.loaded;
   }
 
-  /**
-   * Follows the facts other domains derive per spot: `stamp` must change whenever a facing or tide choice may have
-   * been written (app.ts composes it from those domains' write counters and other processes' commits). Spot
-   * objects show such a write within about a second.
-   */
-  followDerived(stamp: () => string): void {
-    this.derivedStamp = stamp;
-  }
 
   /** Opens the catalog; seeds the database from the embedded default catalog when it has no spots yet. */
   static open(db: Db): SpotService {

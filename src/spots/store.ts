@@ -65,6 +65,19 @@ export function loadDerivedFacts(db: Db): Map<string, DerivedSpotFacts> {
   );
 }
 
+/**
+ * Moves whenever a facing or a tide choice is written, by any connection: the row counts and latest computation
+ * times of both tables (~1 ms; every write sets `computed_at`, and re-choosing after a rule change deletes rows).
+ */
+export function derivedFactsVersion(db: Db): string {
+  const row = db.$client
+    .query(
+      "SELECT (SELECT count(*) || ':' || ifnull(max(computed_at), 0) FROM spot_facing) || '/' || (SELECT count(*) || ':' || ifnull(max(computed_at), 0) FROM spot_tide_station) AS v",
+    )
+    .get() as { v: string };
+  return row.v;
+}
+
 export interface CatalogMeta {
   source: CatalogSource | null;
   defaultSha256: string | null;

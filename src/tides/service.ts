@@ -111,11 +111,6 @@ export class TideService {
     return (this.storeOnce ??= new TideStore(this.db));
   }
 
-  /** Changes whenever a station choice or extreme may have been written (tides/store.ts `stamp()`). */
-  stamp(): number {
-    return this.store.stamp();
-  }
-
   /** Loads the tide database in the background; resolves when predictions can be made. */
   async ready(): Promise<void> {
     await loadEngine();
