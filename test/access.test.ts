@@ -289,5 +289,5 @@ describe("persistence", () => {
     expect(next.headers.get("X-RateLimit-Remaining")).toBe(String(10_000 - 41));
     expect(await again.stop("SIGTERM")).toBe(0);
     expect(cli(again.dataDir, ["accounts", "list"]).stdout).toContain("restart@example.com");
-  });
+  }, 20_000); // two binary starts and a console run: ~4 s alone, more on a shared, loaded machine
 });
