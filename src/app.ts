@@ -12,6 +12,8 @@ import { SpotService } from "./spots/service";
 import { ForecastService } from "./forecast/service";
 import { TideService } from "./tides/service";
 import { NowService } from "./now/service";
+import { BestSpotsService } from "./forecast/best-spots";
+import { SurfSummaryService } from "./forecast/summary";
 
 export interface App {
   config: Config;
@@ -23,6 +25,8 @@ export interface App {
   forecasts: ForecastService;
   tides: TideService;
   now: NowService;
+  bestSpots: BestSpotsService;
+  summaries: SurfSummaryService;
   close(): void;
 }
 
@@ -43,6 +47,8 @@ export function openApp(config: Config, clock: Clock = systemClock): App {
     forecasts,
     tides,
     now: new NowService(clock, spots, forecasts, tides),
+    bestSpots: new BestSpotsService(spots, forecasts, clock),
+    summaries: new SurfSummaryService(spots, forecasts, tides),
     close() {
       meter.flush();
       closeDatabase(db);

@@ -80,10 +80,14 @@ describe("forecast endpoint", () => {
       expect(h.windDirectionType === null || ["offshore", "onshore", "cross"].includes(h.windDirectionType)).toBe(true);
       expect(h.tide === null || (typeof h.tide.height === "number" && ["rising", "falling"].includes(h.tide.state))).toBe(true);
       for (const level of ["beginner", "intermediate", "advanced"] as const) expect([1, 2, 3, 4, 5]).toContain(h.rating[level]);
+      // Beyond the spec (issue #16; the shapes are checked against the served document by apiFetch).
+      expect(h.swells!.length).toBeGreaterThan(0);
+      expect(h.surf!.max).toBeGreaterThanOrEqual(h.surf!.min);
     }
     for (const d of body.daily) {
       expect(d.sunrise === null || /Z$/.test(d.sunrise)).toBe(true);
       expect(typeof d.uvIndexMax).toBe("number");
+      expect(Object.keys(d.best!).sort()).toEqual(["advanced", "beginner", "intermediate"]);
     }
     const week = (await (await server.get(`/v1/spots/${other.id}/forecast`, key)).json()) as ForecastResponse;
     expect(week.hours.length).toBeLessThanOrEqual(7 * 24);

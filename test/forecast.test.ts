@@ -14,6 +14,7 @@ import { assembleDocument, isoUtc } from "../src/forecast/document";
 import { callWeight, parseResponse, requestParams, UpstreamError, WEIGHT_PER_LOCATION, type LocationSeries } from "../src/forecast/openmeteo";
 import { ForecastService } from "../src/forecast/service";
 import { writeDocuments } from "../src/forecast/store";
+import { SWELL_COMPONENT_VARIABLES } from "../src/forecast/swells";
 import { ATTRIBUTION, type ForecastResponse } from "../src/forecast/types";
 
 const fixture = (name: string) => readFileSync(join(OPEN_METEO_FIXTURES, name), "utf8");
@@ -51,16 +52,17 @@ describe("Open-Meteo requests", () => {
       const line = README.split("\n").find((l) => l.startsWith("GET ") && l.includes(path) && l.includes("latitude=39.344,-8.815"))!;
       return decodeURIComponent(line.slice(line.indexOf("?") + 1));
     };
-    // Beyond the fixtures' request: the sea level (the model tide, docs/tides.md).
-    const marine = readmeQuery("/v1/marine").replace("sea_surface_temperature", "sea_surface_temperature,sea_level_height_msl");
+    // The marine request asks for the README's variables plus the other wave components (forecast/swells.ts) and the
+    // sea level (the model tide, docs/tides.md).
+    const marine = readmeQuery("/v1/marine").replace(/hourly=([^&]*)/, (_, list) => `hourly=${list},${SWELL_COMPONENT_VARIABLES.join(",")},sea_level_height_msl`);
     expect(decodeURIComponent(requestParams("marine", points, "iso8601").toString())).toBe(marine);
     expect(decodeURIComponent(requestParams("forecast", points, "iso8601").toString())).toBe(readmeQuery("/v1/forecast"));
     expect(requestParams("forecast", points, "unixtime", "k3y").get("apikey")).toBe("k3y");
     expect(requestParams("forecast", points, "unixtime").get("timeformat")).toBe("unixtime");
   });
 
-  test("call weight: 1.0 per location for both requests; more variables or days weigh more", () => {
-    expect(WEIGHT_PER_LOCATION).toEqual({ marine: 1, forecast: 1 });
+  test("call weight: 1.6 per marine location (16 variables), 1.0 per forecast location; more variables or days weigh more", () => {
+    expect(WEIGHT_PER_LOCATION).toEqual({ marine: 1.6, forecast: 1 });
     expect(callWeight(20, 7)).toBe(2);
     expect(callWeight(10, 28)).toBe(2);
     expect(callWeight(3, 16)).toBe(1);
@@ -182,7 +184,7 @@ describe("document assembly", () => {
 describe("serving stored documents", () => {
   const { marine, forecast } = parsedMulti();
   const doc = assembleDocument(marine[0]!, forecast[0]!, 300, noTides);
-  const spot = { id: "test-supertubos", name: "Supertubos", country: "Portugal", region: null, lat: 39.344, lng: -9.363, hexId: "ffff000000000001" };
+  const spot = { id: "test-supertubos", name: "Supertubos", country: "Portugal", region: null, lat: 39.344, lng: -9.363, hexId: "ffff000000000001", facing: null, tideless: null, timezone: "Europe/Lisbon" };
   const spots = {
     get(id: string) {
       if (id === spot.id || id === spot.hexId) return spot;

@@ -34,6 +34,7 @@ function deref(node: Json): Json {
 const OPERATIONS: Record<string, { path: string; statuses: number[] }> = {
   searchSpots: { path: "/v1/spots", statuses: [200, 400, 401, 429, 431, 500] },
   spotsNearby: { path: "/v1/spots/nearby", statuses: [200, 400, 401, 429, 431, 500] },
+  bestSpots: { path: "/v1/spots/best", statuses: [200, 400, 401, 429, 431, 500] },
   getSpot: { path: "/v1/spots/{id}", statuses: [200, 401, 404, 429, 431, 500] },
   getForecast: { path: "/v1/spots/{id}/forecast", statuses: [200, 304, 400, 401, 404, 429, 431, 500] },
   getTides: { path: "/v1/spots/{id}/tides", statuses: [200, 400, 401, 404, 429, 431, 500] },
@@ -179,7 +180,8 @@ describe("what the document declares", () => {
     const okSchema: Record<string, Json> = {
       searchSpots: { type: "array", items: { $ref: "#/components/schemas/Spot" } },
       spotsNearby: { type: "array", items: { $ref: "#/components/schemas/SpotWithDistance" } },
-      getSpot: { $ref: "#/components/schemas/Spot" },
+      bestSpots: { type: "array", items: { $ref: "#/components/schemas/BestSpot" } },
+      getSpot: { $ref: "#/components/schemas/SpotDetail" },
       getForecast: { $ref: "#/components/schemas/ForecastResponse" },
       getTides: { $ref: "#/components/schemas/TidesResponse" },
       getUsage: { $ref: "#/components/schemas/UsageResponse" },

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { loadConfig } from "../src/config";
 import type { App } from "../src/app";
 import { closeDatabase, openDatabase, type Db } from "../src/db";
-import { OpenMeteoClient } from "../src/forecast/openmeteo";
+import { OpenMeteoClient, WEIGHT_PER_LOCATION } from "../src/forecast/openmeteo";
 import { ManualClock } from "../src/core/clock";
 import { forecastCell, marineCell, planBatches, runForecastRefresh, type RefreshSpot, type RefreshSummary } from "../src/forecast/refresh";
 import { nextRefreshAt, startForecastJobs, startupRefreshReason, STALE_AFTER_MS } from "../src/forecast/jobs";
@@ -88,12 +88,14 @@ describe("grid dedup and batching", () => {
   test("each grid cell is fetched once; one document per spot; weight counted", async () => {
     const h = harness();
     const summary = await h.refresh();
-    expect(summary).toMatchObject({ spots: 6, ok: 6, failed: 0, batches: 1, failedBatches: 0, requests: 2, weight: 7, locations: { marine: 3, forecast: 4 } });
+    expect(summary).toMatchObject({ spots: 6, ok: 6, failed: 0, batches: 1, failedBatches: 0, requests: 2, locations: { marine: 3, forecast: 4 } });
+    // Marine asks for 16 variables (1.6 per location), forecast for 8 (1.0).
+    expect(summary.weight).toBeCloseTo(3 * 1.6 + 4, 9);
     expect(fake.requests.map((r) => [r.endpoint, r.locations, r.method]).sort()).toEqual([
       ["forecast", 4, "GET"],
       ["marine", 3, "GET"],
     ]);
-    expect(fake.weight()).toBe(summary.weight);
+    expect(fake.weight()).toBeCloseTo(summary.weight, 9);
     expect([...h.ages().keys()].sort()).toEqual(SPOTS.map((s) => s.id).sort());
     const body = (id: string) => JSON.parse((h.db.$client.query("SELECT body FROM forecast_documents WHERE spot_id = ?").get(id) as { body: string }).body);
     // Spots sharing both cells share the series; the one with its own forecast cell got its own request slot.
@@ -109,8 +111,8 @@ describe("grid dedup and batching", () => {
     expect(summary.ok).toBe(6);
     expect(summary.batches).toBeGreaterThan(1);
     expect(fake.requests.every((r) => r.locations <= 2)).toBe(true);
-    expect(fake.weight("marine")).toBe(3);
-    expect(fake.weight("forecast")).toBe(4);
+    expect(fake.locations("marine")).toBe(3);
+    expect(fake.locations("forecast")).toBe(4);
     h.close();
   });
 
@@ -140,7 +142,7 @@ describe("grid dedup and batching", () => {
     }
   });
 
-  test.if(existsSync(CATALOG_PATH))("the shipped catalog needs fewer than 1.2 × 5,877 upstream locations per refresh", () => {
+  test.if(existsSync(CATALOG_PATH))("the shipped catalog needs fewer than 1.2 × 5,877 upstream locations and at most 1.5 × 5,877 call weight per refresh", () => {
     const catalog = JSON.parse(readFileSync(CATALOG_PATH, "utf8")) as { lat: string; lng: string }[];
     const spots = catalog.map((s, i) => ({ id: String(i), lat: Number(s.lat), lng: Number(s.lng) }));
     const marine = new Set(spots.map(marineCell)).size;
@@ -150,6 +152,9 @@ describe("grid dedup and batching", () => {
     expect(planned).toBe(marine + forecast);
     expect(planned).toBeLessThan(1.2 * 5877);
     expect(batches.length).toBeLessThanOrEqual(Math.ceil(Math.max(marine, forecast) / 500) + 2);
+    // The budget: a full refresh's Open-Meteo call weight stays within 1.5 × the spots (bench/RESULTS.md).
+    const weight = marine * WEIGHT_PER_LOCATION.marine + forecast * WEIGHT_PER_LOCATION.forecast;
+    expect(weight).toBeLessThanOrEqual(1.5 * 5877);
   });
 });
 

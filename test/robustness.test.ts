@@ -164,6 +164,7 @@ const idPath = (rng: Rng) => (rng.next() < 0.4 ? spotId : rng.next() < 0.5 ? rng
 const ENDPOINTS: Endpoint[] = [
   { name: "search", path: () => "/v1/spots", params: { q: ["pipeline", "PIPE", "hawaii", "ño", "pi"], limit: NUMERIC_EDGES } },
   { name: "nearby", path: () => "/v1/spots/nearby", params: { lat: NUMERIC_EDGES, lng: NUMERIC_EDGES, radius: NUMERIC_EDGES, limit: NUMERIC_EDGES } },
+  { name: "best spots", path: () => "/v1/spots/best", params: { lat: NUMERIC_EDGES, lng: NUMERIC_EDGES, hours: NUMERIC_EDGES, level: ["advanced", "Beginner", "expert", ""], limit: NUMERIC_EDGES } },
   { name: "get spot", path: (rng) => `/v1/spots/${idPath(rng)}`, params: {} },
   { name: "forecast", path: (rng) => `/v1/spots/${idPath(rng)}/forecast`, params: { days: NUMERIC_EDGES } },
   { name: "tides", path: (rng) => `/v1/spots/${idPath(rng)}/tides`, params: { days: NUMERIC_EDGES } },

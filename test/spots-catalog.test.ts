@@ -36,7 +36,7 @@ describe("default catalog", () => {
 
   test("country is the first segment, region the rest joined by ', ' or null; names as the source spells them", () => {
     const pipeline = spots.get("pipeline");
-    expect(pipeline).toEqual({ id: "pipeline", name: "Pipeline", country: "USA", region: "Hawaii, Oahu", lat: 21.66784799238, lng: -158.05057168007, hexId: pipeline.hexId });
+    expect(pipeline).toEqual({ id: "pipeline", name: "Pipeline", country: "USA", region: "Hawaii, Oahu", lat: 21.66784799238, lng: -158.05057168007, hexId: pipeline.hexId, facing: null, tideless: null, timezone: "Pacific/Honolulu" });
     expect(spots.get("agucadoura").name).toBe("Aguçadoura");
     const byName = new Map(spots.all().map((s) => [`${s.name}|${s.country}|${s.region}`, s]));
     for (const r of raw.filter((r) => r.lat !== "x")) {
@@ -50,9 +50,9 @@ describe("default catalog", () => {
     expect(splitCountryPath(" Turks   Caicos ,  North ")).toEqual({ country: "Turks   Caicos", region: "North" });
   });
 
-  test("every spot has exactly the spec's fields plus hexId, in order", () => {
+  test("every spot has exactly the spec's fields plus hexId, facing, tideless and timezone, in order", () => {
     for (const s of spots.all()) {
-      expect(Object.keys(s)).toEqual(["id", "name", "country", "region", "lat", "lng", "hexId"]);
+      expect(Object.keys(s)).toEqual(["id", "name", "country", "region", "lat", "lng", "hexId", "facing", "tideless", "timezone"]);
       expect(typeof s.lat).toBe("number");
       expect(typeof s.lng).toBe("number");
     }

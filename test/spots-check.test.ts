@@ -22,7 +22,7 @@ const geo: Geography = {
   country: (name) => (name === "Portugal" ? portugal : null),
 };
 let n = 0;
-const spot = (name: string, lat: number, lng: number, country = "Portugal"): Spot => ({ id: `s${++n}`, hexId: n.toString(16).padStart(16, "0"), name, country, region: null, lat, lng });
+const spot = (name: string, lat: number, lng: number, country = "Portugal"): Spot => ({ id: `s${++n}`, hexId: n.toString(16).padStart(16, "0"), name, country, region: null, lat, lng, facing: null, tideless: false, timezone: "Europe/Lisbon" });
 
 describe("catalog check rules", () => {
   const report: CheckReport = checkCatalog(

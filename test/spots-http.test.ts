@@ -33,7 +33,7 @@ describe("GET /v1/spots (search)", () => {
     for (const q of ["nazare", "Nazar%C3%A9", "NAZAR%C3%89"]) {
       const { status, body } = await call(`/v1/spots?q=${q}`);
       expect(status).toBe(200);
-      expect(body[0]).toEqual({ id: "praia-da-nazare", name: "Praia da Nazaré", country: "Portugal", region: "North Beira", lat: expect.any(Number), lng: expect.any(Number), hexId: expect.stringMatching(/^[0-9a-f]{16}$/) });
+      expect(body[0]).toEqual({ id: "praia-da-nazare", name: "Praia da Nazaré", country: "Portugal", region: "North Beira", lat: expect.any(Number), lng: expect.any(Number), hexId: expect.stringMatching(/^[0-9a-f]{16}$/), facing: null, tideless: null, timezone: "Europe/Lisbon" });
     }
   });
 
@@ -77,7 +77,7 @@ describe("GET /v1/spots/nearby", () => {
     expect(body[0].id).toBe("pipeline");
     for (let i = 1; i < body.length; i++) expect(body[i].distanceKm).toBeGreaterThanOrEqual(body[i - 1].distanceKm);
     expect(body.every((s: { distanceKm: number }) => s.distanceKm <= 50)).toBe(true);
-    expect(Object.keys(body[0])).toEqual(["id", "name", "country", "region", "lat", "lng", "hexId", "distanceKm"]);
+    expect(Object.keys(body[0])).toEqual(["id", "name", "country", "region", "lat", "lng", "hexId", "facing", "tideless", "timezone", "distanceKm"]);
   });
 
   test("bounds: lat -90..90, lng -180..180, radius 0..100, limit 1..50 (edges accepted)", async () => {

@@ -49,7 +49,7 @@ describe("nearby over the default catalog", () => {
     const got = spots.nearby({ lat: pipeline.lat, lng: pipeline.lng, radius: 5, limit: 10 });
     expect(got[0]).toEqual({ ...pipeline, distanceKm: 0 });
     for (const s of got) expect(Math.round(s.distanceKm * 1000) / 1000).toBe(s.distanceKm);
-    expect(Object.keys(got[1]!)).toEqual(["id", "name", "country", "region", "lat", "lng", "hexId", "distanceKm"]);
+    expect(Object.keys(got[1]!)).toEqual(["id", "name", "country", "region", "lat", "lng", "hexId", "facing", "tideless", "timezone", "distanceKm"]);
     expect(spots.nearby({ lat: pipeline.lat, lng: pipeline.lng, radius: 0, limit: 10 }).map((s) => s.id)).toEqual(["pipeline"]);
     expect(spots.nearby({ lat: 0, lng: -140, radius: 100, limit: 10 })).toEqual([]); // mid-Pacific
   });

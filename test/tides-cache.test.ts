@@ -29,7 +29,7 @@ async function someSpots(wanted: [string, RegExp][]): Promise<Spot[]> {
   return wanted.map(([name, country], i) => {
     const r = records.find((r) => r.name === name && country.test(r.country));
     if (!r) throw new Error(`no catalog spot ${name}`);
-    return { id: `spot-${i}`, hexId: i.toString(16).padStart(16, "0"), name: r.name, country: r.country.split(",")[0]!, region: null, lat: Number(r.lat), lng: Number(r.lng) };
+    return { id: `spot-${i}`, hexId: i.toString(16).padStart(16, "0"), name: r.name, country: r.country.split(",")[0]!, region: null, lat: Number(r.lat), lng: Number(r.lng), facing: null, tideless: null, timezone: "UTC" };
   });
 }
 

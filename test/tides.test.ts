@@ -141,7 +141,7 @@ async function catalogSpots(): Promise<Spot[]> {
     .filter((r) => Number.isFinite(Number.parseFloat(r.lat)) && Number.isFinite(Number.parseFloat(r.lng)))
     .map((r, i) => {
       const [country = "", ...rest] = r.country.split(",").map((s) => s.trim());
-      return { id: `spot-${i}`, hexId: i.toString(16).padStart(16, "0"), name: r.name, country, region: rest.join(", ") || null, lat: Number(r.lat), lng: Number(r.lng) };
+      return { id: `spot-${i}`, hexId: i.toString(16).padStart(16, "0"), name: r.name, country, region: rest.join(", ") || null, lat: Number(r.lat), lng: Number(r.lng), facing: null, tideless: null, timezone: "UTC" };
     });
 }
 

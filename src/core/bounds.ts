@@ -11,6 +11,10 @@ export const BOUNDS = {
   lng: { minimum: -180, maximum: 180 },
   /** Spot ids in one GET /v1/now. */
   spots: { minItems: 1, maxItems: 20 },
+  /** Hours ahead `GET /v1/spots/best` looks (beyond the spec). */
+  hours: { minimum: 1, maximum: 72, default: 24 },
+  /** Surfer levels of the ratings; `GET /v1/spots/best` ranks for one (beyond the spec). */
+  level: { values: ["beginner", "intermediate", "advanced"], default: "intermediate" },
   /** Longest spot id accepted before it is rejected as not found without a lookup. */
   idMaxLength: 200,
 } as const;

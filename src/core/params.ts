@@ -8,7 +8,8 @@ import { invalidRequest } from "./errors";
 
 type NumberSpec = { kind: "number" | "integer"; minimum: number; maximum: number; default?: number };
 type StringSpec = { kind: "string"; minLength: number; maxLength: number };
-type ParamSpec = (NumberSpec | StringSpec) & { required?: boolean };
+type EnumSpec = { kind: "enum"; values: readonly string[]; default?: string };
+type ParamSpec = (NumberSpec | StringSpec | EnumSpec) & { required?: boolean };
 
 export type Raw = URLSearchParams | Record<string, unknown>;
 
@@ -47,6 +48,11 @@ function parseString(name: string, value: unknown, spec: StringSpec): string {
   return s;
 }
 
+function parseEnum(name: string, value: unknown, spec: EnumSpec): string {
+  if (typeof value !== "string" || !spec.values.includes(value)) throw invalidRequest(`Parameter '${name}' must be one of ${spec.values.join(", ")}.`);
+  return value;
+}
+
 function parse<T>(raw: Raw, specs: Record<string, ParamSpec>): T {
   const out: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(specs)) {
@@ -56,7 +62,7 @@ function parse<T>(raw: Raw, specs: Record<string, ParamSpec>): T {
       if (spec.kind !== "string" && spec.default !== undefined) out[name] = spec.default;
       continue;
     }
-    out[name] = spec.kind === "string" ? parseString(name, value, spec) : parseNumber(name, value, spec);
+    out[name] = spec.kind === "string" ? parseString(name, value, spec) : spec.kind === "enum" ? parseEnum(name, value, spec) : parseNumber(name, value, spec);
   }
   return out as T;
 }
@@ -88,6 +94,30 @@ export const parseNearbyParams = (raw: Raw): NearbyParams =>
     radius: { kind: "number", ...BOUNDS.radius },
     limit,
   });
+
+export type SurfLevel = (typeof BOUNDS.level.values)[number];
+
+export interface BestSpotsParams extends NearbyParams {
+  level: SurfLevel;
+  hours: number;
+}
+
+export const parseBestSpotsParams = (raw: Raw): BestSpotsParams =>
+  parse(raw, {
+    lat: { kind: "number", ...BOUNDS.lat, required: true },
+    lng: { kind: "number", ...BOUNDS.lng, required: true },
+    radius: { kind: "number", ...BOUNDS.radius },
+    level: { kind: "enum", ...BOUNDS.level },
+    hours: { kind: "integer", ...BOUNDS.hours },
+    limit,
+  });
+
+export interface SummaryParams extends DaysParams {
+  /** Absent: every level. */
+  level?: SurfLevel;
+}
+
+export const parseSummaryParams = (raw: Raw): SummaryParams => parse(raw, { days, level: { kind: "enum", values: BOUNDS.level.values } });
 
 export const parseDaysParams = (raw: Raw): DaysParams => parse(raw, { days });
 

@@ -4,7 +4,9 @@
  */
 import type { LocationSeries } from "./openmeteo";
 import { rateHour, windDirectionType } from "./rating";
-import type { DailyWeather, ForecastHour, HourTide } from "./types";
+import { swellsAt } from "./swells";
+import { breakingSea, surfRange } from "./surf";
+import type { DailyWeather, ForecastHour, HourTide, SwellComponent } from "./types";
 import type { TideReference } from "../tides/types";
 
 /**
@@ -47,11 +49,12 @@ export function assembleDocument(
   const m = marine.hourly.values;
   const f = forecast.hourly.values;
   const forecastIndex = new Map(forecast.hourly.time.map((t, i) => [t, i]));
-  const kept: { time: number; fields: Omit<ForecastHour, "time" | "tide" | "rating" | "windDirectionType"> }[] = [];
+  const kept: { time: number; fields: Omit<ForecastHour, "time" | "tide" | "rating" | "windDirectionType" | "surf"> & { swells: SwellComponent[]; seaAtBeach: SwellComponent[] } }[] = [];
   marine.hourly.time.forEach((time, i) => {
     const j = forecastIndex.get(time);
     if (j === undefined) return;
     const swell = swellAt(m, i);
+    const swells = swellsAt(m, i);
     const waveHeight = m.wave_height?.[i];
     const waterTemperature = m.sea_surface_temperature?.[i];
     const airTemperature = f.temperature_2m?.[j];
@@ -74,6 +77,9 @@ export function assembleDocument(
         airTemperature,
         waterTemperature,
         weatherCode: Math.round(weatherCode),
+        swells,
+        // Without any component (a model serving the total sea only), the total sea stands in for them.
+        seaAtBeach: swells.length > 0 ? swells : [{ kind: "primary", ...swell }],
       },
     });
   });
@@ -100,7 +106,10 @@ export function assembleDocument(
       windGust: fields.windGust,
       windDirection: fields.windDirection,
       facing,
+      breaking: breakingSea(fields.seaAtBeach, facing),
     }),
+    swells: fields.swells,
+    surf: surfRange(fields.seaAtBeach, facing),
   }));
   return { hours, daily: assembleDaily(forecast) };
 }

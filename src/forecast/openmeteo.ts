@@ -5,6 +5,8 @@
  * See docs/forecast.md for the exact requests.
  */
 
+import { SWELL_COMPONENT_VARIABLES } from "./swells";
+
 export const MARINE_HOURLY = [
   "wave_height",
   "wave_direction",
@@ -13,11 +15,17 @@ export const MARINE_HOURLY = [
   "swell_wave_direction",
   "swell_wave_period",
   "sea_surface_temperature",
-  // The tide where no station serves a spot (tides/source.ts); one more variable, same weight (8/10 < 1).
+  // The other wave components (forecast/swells.ts): the secondary and tertiary swell and the wind sea.
+  ...SWELL_COMPONENT_VARIABLES,
+  // The tide where no station serves a spot (tides/source.ts).
   "sea_level_height_msl",
 ] as const;
-/** Requested, but a response without them is still whole. */
-const OPTIONAL_HOURLY = new Set<string>(["sea_level_height_msl"]);
+/**
+ * Requested, but a response without them is still whole: a component series the server left out is a component
+ * without data; a server without the sea-level model (an older self-hosted Open-Meteo) leaves it out, and its spots
+ * then wait for model tides instead of being read as "no sea level here" (tideless).
+ */
+const OPTIONAL_SERIES: ReadonlySet<string> = new Set([...SWELL_COMPONENT_VARIABLES, "sea_level_height_msl"]);
 export const FORECAST_HOURLY = ["temperature_2m", "weather_code", "wind_speed_10m", "wind_direction_10m", "wind_gusts_10m"] as const;
 export const FORECAST_DAILY = ["sunrise", "sunset", "uv_index_max"] as const;
 export const FORECAST_DAYS = 7;
@@ -56,7 +64,7 @@ export interface OpenMeteoOptions {
   timeformat?: "iso8601" | "unixtime";
 }
 
-/** Open-Meteo call weight per location: max(1, nVars/10 × max(1, days/14)); 1.0 for both of our requests. */
+/** Open-Meteo call weight per location: max(1, nVars/10 × max(1, days/14)); see docs/forecast.md for ours. */
 export function callWeight(variableCount: number, days: number): number {
   return Math.max(1, (variableCount / 10) * Math.max(1, days / 14));
 }
@@ -148,9 +156,7 @@ function parseLocation(raw: unknown, endpoint: Endpoint): LocationSeries {
   const names = endpoint === "marine" ? MARINE_HOURLY : FORECAST_HOURLY;
   const values: Record<string, (number | null)[]> = {};
   for (const name of names) {
-    // A server without the sea-level model (an older self-hosted Open-Meteo) leaves it out: its spots then wait for
-    // model tides instead of being read as "no sea level here" (tideless).
-    if (OPTIONAL_HOURLY.has(name) && !(name in hourly)) continue;
+    if (OPTIONAL_SERIES.has(name) && !(name in hourly)) continue;
     values[name] = numbers(hourly, name, time.length);
   }
   const out: LocationSeries = { lat: Number(raw.latitude), lng: Number(raw.longitude), hourly: { time, values } };

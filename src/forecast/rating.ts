@@ -19,6 +19,11 @@ export interface RatingInput {
   windDirection: number;
   /** Bearing from the beach toward open water, degrees; null when unknown. */
   facing: number | null;
+  /**
+   * The breaking sea from every wave component (forecast/surf.ts `breakingSea`). When given it replaces the
+   * breaking height computed from the primary swell alone, and its period is the one the period step rates.
+   */
+  breaking?: { height: number; period: number };
 }
 
 type Level = keyof Rating;
@@ -102,9 +107,10 @@ function finiteOr(value: number, fallback: number): number {
 
 /** Ratings 1..5 (integers) per level for one forecast hour; any input may be missing (NaN) or out of range. */
 export function rateHour(input: RatingInput): Rating {
-  const height = finiteOr(input.swellHeight, 0);
-  const period = finiteOr(input.wavePeriod, 0);
-  const hb = breakingHeight(height, period) * exposureFactor(input.waveDirection, input.facing);
+  const period = finiteOr(input.breaking ? input.breaking.period : input.wavePeriod, 0);
+  const hb = input.breaking
+    ? finiteOr(input.breaking.height, 0)
+    : breakingHeight(finiteOr(input.swellHeight, 0), period) * exposureFactor(input.waveDirection, input.facing);
   if (!(hb >= FLAT_M)) return { beginner: 1, intermediate: 1, advanced: 1 };
 
   const wind = finiteOr(input.windSpeed, 0);

@@ -10,6 +10,8 @@ import type { SpotService } from "../spots/service";
 import type { StoredForecast } from "./document";
 import type { DailyWeather, ForecastHour } from "./types";
 import { isoUtc } from "./document";
+import { dayBest } from "./best";
+import { outlookOf, type Outlook } from "./best-spots";
 import { changeCheck } from "../db/changes";
 import { readDocument } from "./store";
 import { ATTRIBUTION } from "./types";
@@ -53,6 +55,7 @@ export class ForecastService {
   /** ~64 MB of prebuilt bodies, ~64 MB of prepared documents (characters). */
   private readonly bodies = new Lru<{ body: string; etag: string }>(64 * 1024 * 1024);
   private readonly documents = new Lru<PreparedDocument>(64 * 1024 * 1024);
+  private readonly outlooks = new Map<string, Outlook | null>();
   private readonly changed: () => boolean;
 
   constructor(
@@ -94,10 +97,27 @@ export class ForecastService {
     return { updatedAt: doc.updatedAt, version: doc.version, hour: i === -1 ? null : (JSON.parse(doc.hourJson[i]!) as ForecastHour), daily: doc.daily };
   }
 
+  /**
+   * A spot's document in the compact form ranking needs (forecast/best-spots.ts); null when it has none. Kept for
+   * every spot asked (~1.5 KB each, ~9 MB for the whole catalog) until the next refresh: the first ranking over an
+   * area parses its documents once (~0.3 ms each), later ones read typed arrays.
+   */
+  outlook(spot: { id: string }): Outlook | null {
+    this.noticeExternalWrites();
+    let outlook = this.outlooks.get(spot.id);
+    if (outlook === undefined) {
+      const row = readDocument(this.db, spot.id);
+      outlook = row ? outlookOf(JSON.parse(row.body) as StoredForecast) : null;
+      this.outlooks.set(spot.id, outlook);
+    }
+    return outlook;
+  }
+
   /** Drops every cached body and document (called after a refresh wrote documents). */
   invalidate(): void {
     this.bodies.clear();
     this.documents.clear();
+    this.outlooks.clear();
   }
 
   /** Documents written by another process (`surfcast refresh`) are served within about a second (db/changes.ts). */
@@ -137,6 +157,7 @@ export class ForecastService {
     const updatedAt = isoUtc(row.updatedAt);
     // The tide reference is recorded with the hours it describes; documents assembled before it was recorded have none.
     const reference = "datum" in stored ? { datum: stored.datum, station: stored.station } : {};
+    const rated = stored.hours.map((h) => ({ time: Date.parse(h.time), rating: h.rating }));
     const head = JSON.stringify({
       spot: { id: spot.id, name: spot.name, country: spot.country },
       units: "metric",
@@ -148,10 +169,11 @@ export class ForecastService {
       head,
       updatedAt,
       daily: stored.daily,
-      hourTimes: stored.hours.map((h) => Date.parse(h.time)),
+      hourTimes: rated.map((h) => h.time),
       hourJson: stored.hours.map((h) => JSON.stringify(h)),
       dates: stored.daily.map((d) => d.date),
-      dailyJson: stored.daily.map((d) => JSON.stringify(d)),
+      // The best windows are derived when a document is prepared, so documents stored before them have them too.
+      dailyJson: stored.daily.map((d) => JSON.stringify({ ...d, best: dayBest(rated, d) })),
       version: row.updatedAt.toString(36),
     };
     this.documents.set(spotId, doc, row.body.length);

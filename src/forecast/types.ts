@@ -1,5 +1,6 @@
 /** The spec's forecast shapes, plus the datum and station of the hours' tide heights (`TideReference`). */
 import type { TideReference } from "../tides/types";
+import type { DayBest } from "./best";
 
 export type WindDirectionType = "offshore" | "onshore" | "cross";
 
@@ -12,6 +13,25 @@ export interface Rating {
 export interface HourTide {
   height: number;
   state: "rising" | "falling";
+}
+
+/** Open-Meteo Marine's wave components: primary, secondary and tertiary swell, and the wind sea. */
+export type SwellKind = "primary" | "secondary" | "tertiary" | "wind";
+
+export interface SwellComponent {
+  kind: SwellKind;
+  /** Significant height, m. */
+  height: number;
+  /** Period, s. */
+  period: number;
+  /** Direction the component comes from, integer degrees 0..359. */
+  direction: number;
+}
+
+/** Breaking wave face height range at the beach, m (forecast/surf.ts, docs/ratings.md). */
+export interface SurfRange {
+  min: number;
+  max: number;
 }
 
 export interface ForecastHour {
@@ -29,6 +49,10 @@ export interface ForecastHour {
   weatherCode: number;
   tide: HourTide | null;
   rating: Rating;
+  /** Beyond the spec: the wave components, largest energy first. Absent in documents stored before they existed. */
+  swells?: SwellComponent[];
+  /** Beyond the spec: the surf height range at the beach. Absent in documents stored before it existed. */
+  surf?: SurfRange;
 }
 
 export interface DailyWeather {
@@ -36,6 +60,8 @@ export interface DailyWeather {
   sunrise: string | null;
   sunset: string | null;
   uvIndexMax: number;
+  /** Beyond the spec: per level, the best window of consecutive daylight hours that day (forecast/best.ts). */
+  best?: DayBest;
 }
 
 export interface ForecastResponse extends Partial<TideReference> {

@@ -72,6 +72,7 @@ export function endpointOf(path: string): EndpointName | null {
   if (path === "/v1/spots") return "spots.search";
   if (path === "/v1/spots/nearby") return "spots.nearby";
   if (path === "/v1/now") return "now";
+  if (path === "/v1/spots/best") return "spots.best";
   if (!path.startsWith("/v1/spots/")) return null;
   const rest = path.slice("/v1/spots/".length);
   const slash = rest.indexOf("/");

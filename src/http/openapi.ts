@@ -133,7 +133,7 @@ const ERROR_RESPONSE_STATUS: Record<ErrorResponseName, number> = {
 
 // ---------------------------------------------------------------- operations
 
-export type OperationId = "searchSpots" | "spotsNearby" | "getSpot" | "getForecast" | "getTides" | "getUsage" | "getSpotNow" | "getNow";
+export type OperationId = "searchSpots" | "spotsNearby" | "bestSpots" | "getSpot" | "getForecast" | "getTides" | "getUsage" | "getSpotNow" | "getNow";
 
 interface OperationDoc {
   tag: "Spots" | "Forecast" | "Tides" | "Usage" | "Now";
@@ -172,11 +172,19 @@ const OPERATIONS: Record<OperationId, OperationDoc> = {
     ok: { description: "Spots with their distance, closest first (a bare array, possibly empty).", schema: { type: "array", items: schemaRef("SpotWithDistance") } },
     errors: ["BadRequest"],
   },
+  bestSpots: {
+    tag: "Forecast",
+    summary: "Where to surf: spots near a coordinate ranked by their best window",
+    description:
+      "Beyond the spec. Spots within `radius` km that have a forecast, ranked by the best window of consecutive daylight hours for `level` over the next `hours` hours from the current UTC hour: best rating first, then the closer spot. Each comes with its window, the surf range over it and the wind type. Spots without a forecast are left out. Counted in usage as `spots.best`.",
+    ok: { description: "Ranked spots (a bare array, possibly empty).", schema: { type: "array", items: schemaRef("BestSpot") } },
+    errors: ["BadRequest"],
+  },
   getSpot: {
     tag: "Spots",
     summary: "One spot by slug or 16-hex id",
-    description: "One spot. Query parameters are ignored.",
-    ok: { description: "The spot.", schema: schemaRef("Spot") },
+    description: "One spot, with its guide (beyond the spec: offshore wind directions, swell window, tide station). Query parameters are ignored.",
+    ok: { description: "The spot.", schema: schemaRef("SpotDetail") },
     errors: ["SpotNotFound"],
   },
   getForecast: {
@@ -255,13 +263,16 @@ function planTable(): string {
 
 const early = PLAN_DEFAULTS["early-access"];
 
-/** The MCP tools: the spec's four and `spot_now` (`?` marks an optional argument). */
+/** The MCP tools: the spec's four, then those beyond it (`?` marks an optional argument). */
 export const MCP_TOOLS = [
   ["search_spots", "query, limit?"],
   ["spots_nearby", "lat, lng, radius_km?, limit?"],
   ["get_forecast", "spot_id, days?"],
   ["get_tides", "spot_id, days?"],
+  // Beyond the spec.
   ["spot_now", "spot_id, units?"],
+  ["best_spots", "lat, lng, radius_km?, level?, hours?, limit?"],
+  ["surf_summary", "spot_id, days?, level?"],
 ] as const;
 
 const OVERVIEW = `Surf spots worldwide, hourly surf forecasts with a 1..5 rating for three surfer levels, and tide extremes: a read-only JSON API. Every operation is a GET. Units are metric (meters, km/h, Celsius, seconds, degrees); all times are UTC, ISO 8601. Weather inputs come from Open-Meteo under CC BY 4.0, and every forecast carries a fixed \`attribution\` string saying so.
@@ -279,7 +290,7 @@ This document (\`/openapi.json\`) needs no key and is never counted.
 - What counts toward the daily quota: every request to the spot, forecast, tide and now operations that was let through, whatever its status (200, 304, 400, 404, 500); \`GET /v1/now\` counts once per spot it asks for. Not counted: \`GET /v1/usage\`, requests refused with 429, and requests refused with 401. Every request let through (usage included) uses the burst window.
 - Exceeding either limit answers 429 \`rate_limited\` with \`Retry-After\` in delta-seconds.
 - Every /v1 response produced under a key (200, 304, 400, 404, 429, 500) carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (next UTC midnight), plus the IETF draft headers \`RateLimit-Policy\` and \`RateLimit\` describing both limits. 401 responses carry none.
-- Parameter bounds: \`q\` at least 2 characters; \`limit\` 1..50 (default 10); \`radius\` 0..100 km (default 50); \`days\` 1..7 (default 7); \`lat\` -90..90; \`lng\` -180..180.
+- Parameter bounds: \`q\` at least 2 characters; \`limit\` 1..50 (default 10); \`radius\` 0..100 km (default 50); \`days\` 1..7 (default 7); \`lat\` -90..90; \`lng\` -180..180. Beyond the spec, \`GET /v1/spots/best\` also takes \`level\` (beginner, intermediate or advanced; default intermediate) and \`hours\` 1..72 (default 24).
 
 ### Plans
 
@@ -294,6 +305,8 @@ The same data is available to AI agents as Model Context Protocol tools at \`/mc
 | Tool | Arguments (? = optional) |
 |---|---|
 ${MCP_TOOLS.map(([name, args]) => `| \`${name}\` | ${args} |`).join("\n")}
+
+\`best_spots\` and \`surf_summary\` go beyond the spec: \`best_spots\` answers what \`GET /v1/spots/best\` answers; \`surf_summary\` condenses a spot's forecast and tides to one line per day.
 
 Each tool call counts toward the daily quota like a /v1 request, reported in usage as \`mcp.<tool>\`.`;
 

@@ -10,12 +10,12 @@ import { Elysia, type AnyElysia } from "elysia";
 import type { App } from "../app";
 import { ApiError, notFound } from "../core/errors";
 import { log } from "../core/log";
-import { parseDaysParams, parseNearbyParams, parseSearchParams } from "../core/params";
+import { parseBestSpotsParams, parseDaysParams, parseNearbyParams, parseSearchParams } from "../core/params";
 import { principalOf } from "./gate";
 import { openApiRoute, operationDoc } from "./openapi";
 import { errorResponse, headersFor, internalError, json, JSON_TYPE, respond } from "./respond";
 import { acceptedEncoding, compressedOnce, encodedEtag } from "./compress";
-import { daysQuery, idParams, nearbyQuery, nowManyQuery, nowQuery, searchQuery } from "./schemas";
+import { bestSpotsQuery, daysQuery, idParams, nearbyQuery, nowManyQuery, nowQuery, searchQuery } from "./schemas";
 import { parseNowManyParams, parseNowParams } from "../now/params";
 
 /** A now answer, or 304 when the client holds it; cacheable until the minute ends. */
@@ -43,7 +43,17 @@ function queryOf(request: Request): URLSearchParams {
 function validationMessage(request: Request, error: unknown): string {
   const path = pathOf(request);
   const parser =
-    path === "/v1/spots" ? parseSearchParams : path === "/v1/spots/nearby" ? parseNearbyParams : path === "/v1/now" ? parseNowManyParams : path.endsWith("/now") ? parseNowParams : parseDaysParams;
+    path === "/v1/spots"
+      ? parseSearchParams
+      : path === "/v1/spots/nearby"
+        ? parseNearbyParams
+        : path === "/v1/spots/best"
+          ? parseBestSpotsParams
+          : path === "/v1/now"
+            ? parseNowManyParams
+            : path.endsWith("/now")
+              ? parseNowParams
+              : parseDaysParams;
   try {
     parser(queryOf(request));
   } catch (err) {
@@ -86,7 +96,12 @@ export function createKeyedRoutes(app: App) {
       query: nearbyQuery,
       detail: operationDoc("spotsNearby"),
     })
-    .get("/v1/spots/:id", ({ params, request }) => json(app.spots.get(params.id), 200, headersFor(request)), {
+    // A static path: registered like /nearby, so `best` is never taken for a spot id (no slug is `best`).
+    .get("/v1/spots/best", ({ request }) => json(app.bestSpots.find(parseBestSpotsParams(queryOf(request))), 200, headersFor(request)), {
+      query: bestSpotsQuery,
+      detail: operationDoc("bestSpots"),
+    })
+    .get("/v1/spots/:id", ({ params, request }) => json(app.spots.detail(params.id), 200, headersFor(request)), {
       params: idParams,
       detail: operationDoc("getSpot"),
     })

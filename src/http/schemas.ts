@@ -9,11 +9,12 @@ import { t, type Static, type TSchema } from "elysia";
 import { BOUNDS } from "../core/bounds";
 import { ERROR_STATUS, type ErrorCode } from "../core/errors";
 import { ENDPOINTS, type UsageReport } from "../access/meter";
-import type { Spot, SpotWithDistance } from "../spots/types";
-import type { ForecastResponse, WindDirectionType } from "../forecast/types";
+import type { Spot, SpotDetail, SpotWithDistance } from "../spots/types";
+import type { ForecastResponse, SwellKind, WindDirectionType } from "../forecast/types";
 import type { TideStationInfo, TidesResponse } from "../tides/types";
 import type { NowManyResponse, NowResponse } from "../now/types";
 import { UNITS } from "../now/units";
+import type { BestSpot } from "../forecast/best-spots";
 
 // ---------------------------------------------------------------- request parameters
 
@@ -40,6 +41,26 @@ export const nearbyQuery = t.Object({
     t.Number({ minimum: BOUNDS.radius.minimum, maximum: BOUNDS.radius.maximum, default: BOUNDS.radius.default, description: "Search radius in kilometers." }),
   ),
   limit: t.Optional(limitParam),
+});
+
+export const bestSpotsQuery = t.Object({
+  ...nearbyQuery.properties,
+  level: t.Optional(
+    // A string with `enum` (documentation; TypeBox does not check it): the strict parser names the levels.
+    t.String({
+      enum: [...BOUNDS.level.values],
+      default: BOUNDS.level.default,
+      description: "The surfer level whose rating ranks the spots.",
+    }),
+  ),
+  hours: t.Optional(
+    t.Integer({
+      minimum: BOUNDS.hours.minimum,
+      maximum: BOUNDS.hours.maximum,
+      default: BOUNDS.hours.default,
+      description: "How many hours ahead to look, from the current UTC hour.",
+    }),
+  ),
 });
 
 export const daysQuery = t.Object({
@@ -69,12 +90,20 @@ export const nowManyQuery = t.Object({
 
 export type ComponentName =
   | "Spot"
+  | "BestSpot"
   | "SpotWithDistance"
+  | "SpotDetail"
+  | "SpotGuide"
+  | "DirectionRange"
   | "ForecastResponse"
   | "ForecastHour"
   | "Rating"
+  | "SwellComponent"
+  | "SurfRange"
   | "Tide"
   | "DailyWeather"
+  | "DayBest"
+  | "BestWindow"
   | "TidesResponse"
   | "TideExtreme"
   | "TideStation"
@@ -126,6 +155,17 @@ const spotFields = {
   lat: t.Number({ minimum: -90, maximum: 90, description: "Latitude." }),
   lng: t.Number({ minimum: -180, maximum: 180, description: "Longitude." }),
   hexId: t.Optional(t.String({ pattern: "^[0-9a-f]{16}$", description: "The raw 16-hex id, accepted wherever a spot id is a parameter. Beyond the spec: may be absent." })),
+  facing: t.Optional(
+    nullable(
+      t.Number({
+        minimum: 0,
+        maximum: 360,
+        description: "Beyond the spec: bearing from the beach toward open water, degrees true; null when unknown (no coast within 10 km, lakes, pools) or not computed yet. An import's value wins over the computed one (docs/ratings.md, \"Orientation\").",
+      }),
+    ),
+  ),
+  tideless: t.Optional(nullable(t.Boolean({ description: "Beyond the spec: true when the spot has no tides to speak of; null until its tide station is chosen (docs/tides.md)." }))),
+  timezone: t.Optional(t.String({ description: "Beyond the spec: the IANA time zone at the spot (for example `Pacific/Honolulu`), for showing local times; every time in the API stays UTC." })),
 };
 
 export const SpotSchema = t.Object(spotFields, { description: "A named surf spot." });
@@ -133,6 +173,42 @@ export const SpotSchema = t.Object(spotFields, { description: "A named surf spot
 export const SpotWithDistanceSchema = t.Object(
   { ...spotFields, distanceKm: t.Number({ minimum: 0, description: "Distance from the query coordinate, in km." }) },
   { description: "A spot found by position, with its distance from the query coordinate." },
+);
+
+const DirectionRangeSchema = t.Object(
+  {
+    from: t.Number({ minimum: 0, maximum: 360, description: "First direction of the arc, degrees true (coming from)." }),
+    to: t.Number({ minimum: 0, maximum: 360, description: "Last direction of the arc, clockwise from `from`." }),
+    method: t.String({ description: "How the arc was derived." }),
+  },
+  { description: "A clockwise arc of directions, `from` → `to`." },
+);
+
+export const SpotGuideSchema = t.Object(
+  {
+    offshoreWind: nullable(ref("DirectionRange", DirectionRangeSchema)),
+    swellWindow: nullable(ref("DirectionRange", DirectionRangeSchema)),
+    tideStation: nullable(
+      t.Object(
+        {
+          id: t.String(),
+          name: t.String(),
+          distanceKm: t.Number({ minimum: 0, description: "Distance from the spot, km." }),
+          method: t.String({ description: "How the station was chosen." }),
+        },
+        { description: "The tide station the spot's tides come from." },
+      ),
+    ),
+  },
+  {
+    description:
+      "Beyond the spec: derived facts about the spot (docs/spots.md, \"Spot guide\"). `offshoreWind` and `swellWindow` are null when the facing is unknown; `tideStation` is null for tideless spots and until the station is chosen.",
+  },
+);
+
+export const SpotDetailSchema = t.Object(
+  { ...spotFields, guide: t.Optional(ref("SpotGuide", SpotGuideSchema)) },
+  { description: "A named surf spot; `GET /v1/spots/{id}` adds its guide (beyond the spec)." },
 );
 
 const ratingValue = integer({ minimum: 1, maximum: 5 });
@@ -148,6 +224,26 @@ export const TideSchema = t.Object(
     state: stringEnum(["rising", "falling"] as const),
   },
   { description: "The tide at a forecast hour." },
+);
+
+const SWELL_KINDS = ["primary", "secondary", "tertiary", "wind"] as const satisfies readonly SwellKind[];
+
+export const SwellComponentSchema = t.Object(
+  {
+    kind: stringEnum(SWELL_KINDS, { description: "`primary`, `secondary` or `tertiary` swell, or `wind` sea (Open-Meteo Marine's partitions)." }),
+    height: t.Number({ minimum: 0, description: "Significant height, meters." }),
+    period: t.Number({ minimum: 0, description: "Period, seconds." }),
+    direction: degrees("Direction the component comes from, degrees."),
+  },
+  { description: "One wave component of a forecast hour (beyond the spec)." },
+);
+
+export const SurfRangeSchema = t.Object(
+  {
+    min: t.Number({ minimum: 0, description: "Typical breaking wave face height at the beach, meters (0.1 m steps)." }),
+    max: t.Number({ minimum: 0, description: "Set waves: the higher waves of the hour, meters (0.1 m steps)." }),
+  },
+  { description: "Beyond the spec: breaking wave face height range at the beach, from the wave components, the spot's facing and the periods (model: docs/ratings.md). Absent in forecasts stored before this field existed." },
 );
 
 const WIND_DIRECTION_TYPES = ["offshore", "onshore", "cross"] as const satisfies readonly WindDirectionType[];
@@ -172,8 +268,30 @@ export const ForecastHourSchema = t.Object(
     weatherCode: integer({ minimum: 0, maximum: 99, description: "WMO weather code." }),
     tide: nullable(ref("Tide", TideSchema)),
     rating: ref("Rating", RatingSchema),
+    swells: t.Optional(
+      t.Array(ref("SwellComponent", SwellComponentSchema), {
+        description: "Beyond the spec: the wave components with data this hour, largest energy (H²·T) first. Absent in forecasts stored before this field existed.",
+      }),
+    ),
+    surf: t.Optional(ref("SurfRange", SurfRangeSchema)),
   },
   { description: "Conditions for one UTC hour. `tide` is null for tideless spots." },
+);
+
+export const BestWindowSchema = t.Object(
+  {
+    start: dateTime("First hour of the window, UTC."),
+    end: dateTime("End of the window's last hour (exclusive), UTC."),
+    rating: integer({ minimum: 2, maximum: 5, description: "The rating every hour of the window has for the level: the best of the hours considered." }),
+  },
+  { description: "The best run of consecutive daylight hours for one level (docs/forecast.md, \"Best windows\")." },
+);
+
+const bestOrNull = nullable(ref("BestWindow", BestWindowSchema));
+
+export const DayBestSchema = t.Object(
+  { beginner: bestOrNull, intermediate: bestOrNull, advanced: bestOrNull },
+  { description: "Per level, the best window of consecutive daylight hours; null when no daylight hour rates above 1 (or the day has no sunrise or sunset)." },
 );
 
 export const DailyWeatherSchema = t.Object(
@@ -182,8 +300,27 @@ export const DailyWeatherSchema = t.Object(
     sunrise: nullable(dateTime()),
     sunset: nullable(dateTime()),
     uvIndexMax: t.Number({ minimum: 0, description: "Daily maximum UV index." }),
+    best: t.Optional(ref("DayBest", DayBestSchema)),
   },
   { description: "Daily weather for one date. Sunrise or sunset is null on days without one (polar day or night)." },
+);
+
+export const BestSpotSchema = t.Object(
+  {
+    spot: ref("SpotWithDistance", SpotWithDistanceSchema),
+    rating: integer({ minimum: 1, maximum: 5, description: "The best window's rating for the level; 1 when no daylight hour rates above 1." }),
+    best: nullable(ref("BestWindow", BestWindowSchema)),
+    surf: nullable(ref("SurfRange", SurfRangeSchema)),
+    windDirectionType: t.Unsafe<WindDirectionType | null>({
+      type: ["string", "null"],
+      enum: [...WIND_DIRECTION_TYPES, null],
+      description: "Wind relative to the spot's facing at the window's first hour (or the first hour when there is no window).",
+    }),
+  },
+  {
+    description:
+      "One spot of `GET /v1/spots/best` (beyond the spec): its best window for the level over the hours asked, the surf range over that window (or the first hour when there is none) and the wind type.",
+  },
 );
 
 export const ForecastResponseSchema = t.Object(
@@ -362,11 +499,19 @@ export const NowManyResponseSchema = t.Object(
 export const COMPONENT_SCHEMAS = {
   Spot: SpotSchema,
   SpotWithDistance: SpotWithDistanceSchema,
+  SpotDetail: SpotDetailSchema,
+  BestSpot: BestSpotSchema,
+  SpotGuide: SpotGuideSchema,
+  DirectionRange: DirectionRangeSchema,
   ForecastResponse: ForecastResponseSchema,
   ForecastHour: ForecastHourSchema,
   Rating: RatingSchema,
+  SwellComponent: SwellComponentSchema,
+  SurfRange: SurfRangeSchema,
   Tide: TideSchema,
   DailyWeather: DailyWeatherSchema,
+  DayBest: DayBestSchema,
+  BestWindow: BestWindowSchema,
   TidesResponse: TidesResponseSchema,
   TideExtreme: TideExtremeSchema,
   TideStation: TideStationSchema,
@@ -389,6 +534,8 @@ type Serves<S extends TSchema, _T extends Static<S>> = true;
 export type DomainMatchesSchemas = [
   Serves<typeof SpotSchema, Spot>,
   Serves<typeof SpotWithDistanceSchema, SpotWithDistance>,
+  Serves<typeof SpotDetailSchema, SpotDetail>,
+  Serves<typeof BestSpotSchema, BestSpot>,
   Serves<typeof ForecastResponseSchema, ForecastResponse>,
   Serves<typeof TidesResponseSchema, TidesResponse>,
   Serves<typeof UsageResponseSchema, UsageReport>,

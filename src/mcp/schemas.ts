@@ -16,6 +16,8 @@ import type { ForecastResponse } from "../forecast/types";
 import type { TidesResponse } from "../tides/types";
 import type { NowResponse } from "../now/types";
 import { UNITS } from "../now/units";
+import type { BestSpot } from "../forecast/best-spots";
+import type { SurfSummary } from "../forecast/summary";
 
 type JsonSchema = { type: "string" | "number" | "integer"; description: string } & Record<string, unknown>;
 
@@ -80,6 +82,33 @@ export const nearbyInput = args(
 
 export const spotDaysInput = args({ spot_id: spotIdArg, days: daysArg }, ["spot_id"]);
 
+const levelArg = (absent: string) =>
+  documented({
+    type: "string",
+    enum: [...BOUNDS.level.values],
+    description: `Surfer level whose ratings count: beginner, intermediate or advanced (${absent}).`,
+  });
+
+export const bestSpotsInput = args(
+  {
+    lat: nearbyInput.shape.lat,
+    lng: nearbyInput.shape.lng,
+    radius_km: nearbyInput.shape.radius_km,
+    level: levelArg(`default ${BOUNDS.level.default}`),
+    hours: documented({
+      type: "integer",
+      minimum: BOUNDS.hours.minimum,
+      maximum: BOUNDS.hours.maximum,
+      default: BOUNDS.hours.default,
+      description: `How many hours ahead to look, from the current UTC hour (${BOUNDS.hours.minimum}..${BOUNDS.hours.maximum}, default ${BOUNDS.hours.default}).`,
+    }),
+    limit: limitArg,
+  },
+  ["lat", "lng"],
+);
+
+export const surfSummaryInput = args({ spot_id: spotIdArg, days: daysArg, level: levelArg("default: all three") }, ["spot_id"]);
+
 const spotFields = {
   id: z.string().describe("Stable slug; pass it as spot_id to get_forecast and get_tides."),
   name: z.string(),
@@ -88,6 +117,9 @@ const spotFields = {
   lat: z.number().describe("Latitude, decimal degrees."),
   lng: z.number().describe("Longitude, decimal degrees."),
   hexId: z.string().describe("Raw 16-hex id; accepted as spot_id too."),
+  facing: z.number().nullable().describe("Bearing from the beach toward open water, degrees; null when unknown."),
+  tideless: z.boolean().nullable().describe("true when the spot has no tides to speak of; null until known."),
+  timezone: z.string().describe("IANA time zone at the spot, for showing local times (all times are UTC)."),
 };
 
 const spot = open(spotFields) satisfies z.ZodType<Spot>;
@@ -130,6 +162,44 @@ export const forecastOutput = open({
     }),
   ),
 }) satisfies z.ZodType<ForecastResponse>;
+
+const surfRange = open({ min: z.number().describe("m."), max: z.number().describe("m.") });
+const bestWindow = open({
+  start: z.string().describe("UTC, ISO 8601."),
+  end: z.string().describe("End of the last hour, UTC, ISO 8601."),
+  rating: rating,
+});
+const windType = z.enum(["offshore", "onshore", "cross"]).nullable();
+
+export const bestSpotsOutput = open({
+  spots: z
+    .array(
+      open({
+        spot: spotWithDistance,
+        rating: rating.describe("The best window's rating for the level; 1 when nothing rates above 1."),
+        best: bestWindow.nullable().describe("Best run of consecutive daylight hours; null when nothing rates above 1."),
+        surf: surfRange.nullable().describe("Breaking face height range over the window, m."),
+        windDirectionType: windType.describe("Wind at the window's first hour."),
+      }),
+    )
+    .describe("Best rating first, then closest."),
+}) satisfies z.ZodType<{ spots: BestSpot[] }>;
+
+export const surfSummaryOutput = open({
+  spot: open({ id: z.string(), name: z.string(), country: z.string(), timezone: z.string().describe("IANA zone; times stay UTC.") }),
+  days: z.array(
+    open({
+      date: z.string().describe("UTC date, YYYY-MM-DD."),
+      sunrise: z.string().nullable(),
+      sunset: z.string().nullable(),
+      surf: surfRange.nullable().describe("Over the day's daylight hours still ahead, m."),
+      wind: open({ min: z.number(), max: z.number(), type: windType }).nullable().describe("Sustained wind, km/h, and its most frequent type."),
+      best: open({ beginner: bestWindow.nullable().optional(), intermediate: bestWindow.nullable().optional(), advanced: bestWindow.nullable().optional() }),
+      tides: z.array(open({ type: z.enum(["high", "low"]), time: z.string(), height: z.number().describe("m above the chart datum.") })),
+    }),
+  ),
+  attribution: z.string(),
+}) satisfies z.ZodType<SurfSummary>;
 
 export const tidesOutput = open({
   spot: open({ id: z.string(), name: z.string() }),

@@ -6,8 +6,23 @@
 import type { z } from "zod";
 import type { App } from "../app";
 import { ApiError, invalidRequest } from "../core/errors";
-import { parseDaysParams, parseNearbyParams, parseSearchParams } from "../core/params";
-import { forecastOutput, nearbyInput, nearbyListOutput, nowOutput, searchInput, spotDaysInput, spotListOutput, spotNowInput, tidesOutput } from "./schemas";
+import { parseBestSpotsParams, parseDaysParams, parseNearbyParams, parseSearchParams, parseSummaryParams } from "../core/params";
+import { summaryText } from "../forecast/summary";
+import {
+  bestSpotsInput,
+  bestSpotsOutput,
+  forecastOutput,
+  nearbyInput,
+  nearbyListOutput,
+  nowOutput,
+  searchInput,
+  spotDaysInput,
+  spotListOutput,
+  spotNowInput,
+  surfSummaryInput,
+  surfSummaryOutput,
+  tidesOutput,
+} from "./schemas";
 import { parseNowParams } from "../now/params";
 import { nowSummary } from "../now/summary";
 
@@ -134,6 +149,44 @@ export const TOOLS: readonly ToolDefinition[] = [
       const { units } = parseNowParams({ units: args.units });
       const { response } = app.now.get(spotId, units);
       return { text: nowSummary(response), structured: { ...response } };
+    },
+  },
+  {
+    name: "best_spots",
+    title: "Where to surf now",
+    description:
+      "Surf spots within radius_km of a coordinate ranked by how good they get for a surfer level over the next hours: " +
+      "each with its best window of consecutive daylight hours (start, end, rating 1..5), the surf height range over it " +
+      "(breaking face height at the beach, m) and the wind type. Use it for 'where should I surf today/tomorrow near X' " +
+      "(resolve the place to lat/lng yourself). Spots without a forecast are left out. Returns {spots: [...]}. " +
+      UNITS,
+    input: bestSpotsInput,
+    output: bestSpotsOutput,
+    run(app, args) {
+      const params = parseAs(
+        () => parseBestSpotsParams({ lat: args.lat, lng: args.lng, radius: args.radius_km, level: args.level, hours: args.hours, limit: args.limit }),
+        { radius: "radius_km" },
+      );
+      const spots = app.bestSpots.find(params);
+      return { text: JSON.stringify(spots), structured: { spots } };
+    },
+  },
+  {
+    name: "surf_summary",
+    title: "Surf summary for a spot",
+    description:
+      "A compact day-by-day surf outlook for one spot (up to 7 days, a few hundred tokens instead of the hourly forecast): " +
+      "per day the surf height range (m) and wind (km/h, offshore/onshore/cross) over the daylight hours, the best window " +
+      "per surfer level (rating 1..5 with start-end), high and low tides, sunrise and sunset. Prefer it over get_forecast " +
+      "to answer 'how will the surf be this week' or 'when should I go'. Times are HH:MM UTC; the spot's local time zone is named. " +
+      "Fails with no_forecast when the spot has no forecast yet.",
+    input: surfSummaryInput,
+    output: surfSummaryOutput,
+    run(app, args) {
+      const spotId = parseSpotId(args.spot_id);
+      const { days, level } = parseSummaryParams({ days: args.days, level: args.level });
+      const summary = app.summaries.get(spotId, days, level);
+      return { text: summaryText(summary), structured: { ...summary } };
     },
   },
 ];

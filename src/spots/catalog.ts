@@ -3,7 +3,7 @@
  * collision rule, and the aliases its name implies. No I/O: table-tested directly (see docs/spots.md).
  */
 import { fold, slugify } from "./normalize";
-import type { Spot } from "./types";
+import type { DerivedSpotFacts, Spot } from "./types";
 
 /** One spot as an import (or the default catalog) describes it, validated. */
 export interface SpotRecord {
@@ -26,6 +26,9 @@ export interface StoredSpot extends SpotRecord {
 }
 
 export const HEX_ID = /^[0-9a-f]{16}$/;
+
+/** Path segments of /v1/spots/… endpoints: a spot with such a slug could never be fetched by it. */
+const RESERVED_SLUGS: ReadonlySet<string> = new Set(["nearby", "best"]);
 
 /** `"USA, California, San Diego County"` → country `USA`, region `California, San Diego County`. */
 export function splitCountryPath(path: string): { country: string; region: string | null } {
@@ -89,12 +92,13 @@ const byPlace = (a: IdSubject, b: IdSubject): number => a.lat - b.lat || a.lng -
  *    first candidate that no other remaining spot of its group shares and that is free
  *    (`backdoor-usa`, `backdoor-brazil-bahia-sul`);
  * 3. spots still tied after every qualifier get `-1`, `-2`, … in order of latitude, longitude, hex id.
- * A slug never looks like a 16-hex id, so the two kinds of id cannot be confused.
+ * A slug never looks like a 16-hex id, so the two kinds of id cannot be confused, and is never `nearby` or
+ * `best` (endpoint paths under /v1/spots/).
  */
 export function assignSlugs(spots: readonly IdSubject[], taken: ReadonlySet<string>): Map<string, string> {
   const used = new Set(taken);
   const ids = new Map<string, string>();
-  const isFree = (slug: string) => !used.has(slug) && !HEX_ID.test(slug);
+  const isFree = (slug: string) => !used.has(slug) && !HEX_ID.test(slug) && !RESERVED_SLUGS.has(slug);
   const give = (s: IdSubject, slug: string) => {
     used.add(slug);
     ids.set(s.hexId, slug);
@@ -135,6 +139,20 @@ export function assignSlugs(spots: readonly IdSubject[], taken: ReadonlySet<stri
   return ids;
 }
 
-/** The public Spot of a stored one: the spec's fields in the spec's order, plus `hexId`. */
-export const toSpot = (s: StoredSpot): Spot =>
-  Object.freeze({ id: s.id, name: s.name, country: s.country, region: s.region, lat: s.lat, lng: s.lng, hexId: s.hexId });
+/**
+ * The public Spot of a stored one: the spec's fields in the spec's order, plus `hexId` and the derived facts
+ * (an import's override, else what the forecast and tide domains computed, else null).
+ */
+export const toSpot = (s: StoredSpot, timezone: string, derived?: DerivedSpotFacts): Spot =>
+  Object.freeze({
+    id: s.id,
+    name: s.name,
+    country: s.country,
+    region: s.region,
+    lat: s.lat,
+    lng: s.lng,
+    hexId: s.hexId,
+    facing: s.facing ?? derived?.facing ?? null,
+    tideless: s.tideless ?? derived?.tideless ?? null,
+    timezone,
+  });

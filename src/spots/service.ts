@@ -16,8 +16,29 @@ import { planImport, type ImportCounts } from "./import";
 import { NearbyIndex, roundKm } from "./nearby";
 import { SearchIndex } from "./search";
 import { changeCheck } from "../db/changes";
-import { applyImport, countSpots, loadSpots, readCatalogMeta, readCatalogVersion } from "./store";
-import type { Spot, SpotWithDistance } from "./types";
+import { applyImport, countSpots, derivedFactsVersion, loadDerivedFacts, loadSpots, readCatalogMeta, readCatalogVersion } from "./store";
+import { timezoneAt } from "./timezone";
+import { spotGuide, type SpotGuide } from "./guide";
+import type { DerivedSpotFacts, Spot, SpotDetail, SpotWithDistance } from "./types";
+
+const sameFacts = (a: DerivedSpotFacts | undefined, b: DerivedSpotFacts | undefined): boolean =>
+  a?.facing === b?.facing &&
+  a?.tideless === b?.tideless &&
+  a?.station?.id === b?.station?.id &&
+  a?.station?.name === b?.station?.name &&
+  a?.station?.distanceKm === b?.station?.distanceKm;
+
+/** Freezes the guide's nested objects too: a detail is shared by every request it is served to. */
+function deepFreeze(guide: SpotGuide): SpotGuide {
+  for (const part of Object.values(guide)) if (part) Object.freeze(part);
+  return Object.freeze(guide);
+}
+
+/**
+ * Derived facts are checked at most this often (one ~1 ms query): a refresh or the tide pass writes many rows in a
+ * row, and rebuilding the spot objects (~20 ms for the whole catalog) once per write would be waste.
+ */
+const DERIVED_POLL_MS = 1000;
 
 export interface SpotOverrides {
   /** Bearing toward open water, degrees; null when the import gave none. */
@@ -34,10 +55,14 @@ export interface ImportResult extends ImportCounts {
  * commands that never search do not pay for them (see `warm()`).
  */
 class Snapshot {
-  readonly spots: readonly Spot[];
-  readonly byId: Map<string, Spot>;
-  readonly byHex: Map<string, Spot>;
+  spots: Spot[] = [];
+  byId = new Map<string, Spot>();
+  byHex = new Map<string, Spot>();
   readonly overrides = new Map<string, SpotOverrides>();
+  private readonly timezones: readonly string[];
+  private derived: ReadonlyMap<string, DerivedSpotFacts> = new Map();
+  derivedVersion = "";
+  private readonly details = new WeakMap<Spot, SpotDetail>();
   private searchIndex: SearchIndex | null = null;
   private nearbyIndex: NearbyIndex | null = null;
 
@@ -45,15 +70,46 @@ class Snapshot {
     private readonly stored: readonly StoredSpot[],
     /** The catalog version it was loaded at (store.ts). */
     readonly version: string,
+    derived: ReadonlyMap<string, DerivedSpotFacts>,
+    derivedVersion: string,
   ) {
-    this.spots = stored.map(toSpot);
-    this.byId = new Map(this.spots.map((s) => [s.id, s]));
-    this.byHex = new Map(this.spots.map((s) => [s.hexId, s]));
+    this.timezones = stored.map((s) => timezoneAt(s.lat, s.lng));
+    this.applyDerived(derived, derivedVersion);
     for (const s of stored) if (s.facing !== null || s.tideless !== null) this.overrides.set(s.id, { facing: s.facing, tideless: s.tideless });
+  }
+
+  /**
+   * Rebuilds the spot objects whose derived facts changed (all of them the first time), in place: same order, so
+   * the indexes (built on positions) stay valid.
+   */
+  applyDerived(derived: ReadonlyMap<string, DerivedSpotFacts>, version: string): void {
+    const first = this.spots.length === 0;
+    const spots = first ? new Array<Spot>(this.stored.length) : this.spots;
+    this.stored.forEach((s, i) => {
+      const facts = derived.get(s.id);
+      if (!first && sameFacts(this.derived.get(s.id), facts)) return;
+      const spot = toSpot(s, this.timezones[i]!, facts);
+      spots[i] = spot;
+      this.byId.set(spot.id, spot);
+      this.byHex.set(spot.hexId, spot);
+    });
+    this.spots = spots;
+    this.derived = derived;
+    this.derivedVersion = version;
   }
 
   get search(): SearchIndex {
     return (this.searchIndex ??= new SearchIndex(this.stored.map((s) => ({ ...s, aliases: [...new Set([...s.aliases, ...derivedAliases(s.name)])] }))));
+  }
+
+  /** The spot with its guide, built once per spot object (frozen: its JSON is kept by http/respond.ts). */
+  detail(spot: Spot): SpotDetail {
+    let detail = this.details.get(spot);
+    if (!detail) {
+      detail = Object.freeze({ ...spot, guide: deepFreeze(spotGuide(spot.facing, spot.tideless ? null : (this.derived.get(spot.id)?.station ?? null))) });
+      this.details.set(spot, detail);
+    }
+    return detail;
   }
 
   get nearby(): NearbyIndex {
@@ -81,6 +137,7 @@ function syncDefaultCatalog(db: Db): void {
 export class SpotService {
   private loaded: Snapshot;
   private readonly changed: () => boolean;
+  private derivedCheckedAt = Date.now();
 
   private constructor(private readonly db: Db) {
     this.changed = changeCheck(db);
@@ -88,14 +145,25 @@ export class SpotService {
   }
 
   private static load(db: Db): Snapshot {
-    return db.$client.transaction(() => new Snapshot(loadSpots(db), readCatalogVersion(db)))();
+    return db.$client.transaction(() => new Snapshot(loadSpots(db), readCatalogVersion(db), loadDerivedFacts(db), derivedFactsVersion(db)))();
   }
 
-  /** The loaded catalog; reloaded first when another process imported since (one meta read per noticed commit). */
+  /**
+   * The loaded catalog; reloaded first when another process imported since (one meta read per noticed commit),
+   * and its spot objects rebuilt when the derived facts (facing, tideless) changed — by this process or another,
+   * checked at most once a second.
+   */
   private get snapshot(): Snapshot {
     if (this.changed() && readCatalogVersion(this.db) !== this.loaded.version) this.loaded = SpotService.load(this.db);
+    const now = Date.now();
+    if (now - this.derivedCheckedAt >= DERIVED_POLL_MS) {
+      this.derivedCheckedAt = now;
+      const version = derivedFactsVersion(this.db);
+      if (version !== this.loaded.derivedVersion) this.loaded.applyDerived(loadDerivedFacts(this.db), version);
+    }
     return this.loaded;
   }
+
 
   /** Opens the catalog; seeds the database from the embedded default catalog when it has no spots yet. */
   static open(db: Db): SpotService {
@@ -120,6 +188,12 @@ export class SpotService {
       id.length > BOUNDS.idMaxLength ? undefined : (byId.get(id) ?? (id.length === 16 && HEX_ID.test(id.toLowerCase()) ? byHex.get(id.toLowerCase()) : undefined));
     if (!spot) throw notFound(`No spot with id '${id.length > 64 ? id.slice(0, 64) + "…" : id}'.`);
     return spot;
+  }
+
+  /** One spot with its guide (`GET /v1/spots/{id}`); throws `not_found`. */
+  detail(id: string): SpotDetail {
+    const spot = this.get(id);
+    return this.snapshot.detail(spot);
   }
 
   /** The whole catalog, ordered by id (for the tide and forecast jobs). */

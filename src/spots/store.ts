@@ -4,6 +4,7 @@
  */
 import type { Db } from "../db";
 import type { StoredSpot } from "./catalog";
+import type { DerivedSpotFacts } from "./types";
 
 /** Where the catalog came from: the embedded default (auto-updated with the binary) or an operator import. */
 export type CatalogSource = "default" | "import";
@@ -38,6 +39,43 @@ export function loadSpots(db: Db): StoredSpot[] {
     )
     .all() as SpotRow[];
   return rows.map((r) => ({ ...r, tideless: r.tideless === null ? null : r.tideless !== 0, aliases: aliases.get(r.id)?.map((a) => a.alias) ?? [] }));
+}
+
+/**
+ * The facts other domains computed per spot: the facing (spot_facing, forecast/facings.ts) and the tide choice
+ * (spot_tide_station, tides/). Read here so the catalog can serve them on the spot objects; overrides are
+ * applied by `toSpot`.
+ */
+export function loadDerivedFacts(db: Db): Map<string, DerivedSpotFacts> {
+  const rows = db.$client
+    .query(
+      "SELECT s.id AS id, f.facing AS facing, t.tideless AS tideless, t.station_id AS stationId, t.station_name AS stationName, t.distance_km AS distanceKm " +
+        "FROM spots s LEFT JOIN spot_facing f ON f.spot_id = s.id LEFT JOIN spot_tide_station t ON t.spot_id = s.id",
+    )
+    .all() as { id: string; facing: number | null; tideless: number | null; stationId: string | null; stationName: string | null; distanceKm: number | null }[];
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      {
+        facing: r.facing,
+        tideless: r.tideless === null ? null : r.tideless !== 0,
+        station: r.tideless === 0 && r.stationId ? { id: r.stationId, name: r.stationName ?? r.stationId, distanceKm: r.distanceKm ?? 0 } : null,
+      },
+    ]),
+  );
+}
+
+/**
+ * Moves whenever a facing or a tide choice is written, by any connection: the row counts and latest computation
+ * times of both tables (~1 ms; every write sets `computed_at`, and re-choosing after a rule change deletes rows).
+ */
+export function derivedFactsVersion(db: Db): string {
+  const row = db.$client
+    .query(
+      "SELECT (SELECT count(*) || ':' || ifnull(max(computed_at), 0) FROM spot_facing) || '/' || (SELECT count(*) || ':' || ifnull(max(computed_at), 0) FROM spot_tide_station) AS v",
+    )
+    .get() as { v: string };
+  return row.v;
 }
 
 export interface CatalogMeta {

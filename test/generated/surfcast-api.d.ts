@@ -44,6 +44,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/spots/best": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where to surf: spots near a coordinate ranked by their best window
+         * @description Beyond the spec. Spots within `radius` km that have a forecast, ranked by the best window of consecutive daylight hours for `level` over the next `hours` hours from the current UTC hour: best rating first, then the closer spot. Each comes with its window, the surf range over it and the wind type. Spots without a forecast are left out. Counted in usage as `spots.best`.
+         */
+        get: operations["bestSpots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/spots/{id}": {
         parameters: {
             query?: never;
@@ -53,7 +73,7 @@ export interface paths {
         };
         /**
          * One spot by slug or 16-hex id
-         * @description One spot. Query parameters are ignored.
+         * @description One spot, with its guide (beyond the spec: offshore wind directions, swell window, tide station). Query parameters are ignored.
          */
         get: operations["getSpot"];
         put?: never;
@@ -183,6 +203,10 @@ export interface components {
             lng: number;
             /** @description The raw 16-hex id, accepted wherever a spot id is a parameter. Beyond the spec: may be absent. */
             hexId?: string;
+            facing?: number | null;
+            tideless?: boolean | null;
+            /** @description Beyond the spec: the IANA time zone at the spot (for example `Pacific/Honolulu`), for showing local times; every time in the API stays UTC. */
+            timezone?: string;
         };
         /** @description A spot found by position, with its distance from the query coordinate. */
         SpotWithDistance: {
@@ -199,8 +223,68 @@ export interface components {
             lng: number;
             /** @description The raw 16-hex id, accepted wherever a spot id is a parameter. Beyond the spec: may be absent. */
             hexId?: string;
+            facing?: number | null;
+            tideless?: boolean | null;
+            /** @description Beyond the spec: the IANA time zone at the spot (for example `Pacific/Honolulu`), for showing local times; every time in the API stays UTC. */
+            timezone?: string;
             /** @description Distance from the query coordinate, in km. */
             distanceKm: number;
+        };
+        /** @description A named surf spot; `GET /v1/spots/{id}` adds its guide (beyond the spec). */
+        SpotDetail: {
+            /** @description Stable slug: lower-case words joined by hyphens. */
+            id: string;
+            /** @description Spot name. */
+            name: string;
+            /** @description First segment of the spot's country string. */
+            country: string;
+            region: string | null;
+            /** @description Latitude. */
+            lat: number;
+            /** @description Longitude. */
+            lng: number;
+            /** @description The raw 16-hex id, accepted wherever a spot id is a parameter. Beyond the spec: may be absent. */
+            hexId?: string;
+            facing?: number | null;
+            tideless?: boolean | null;
+            /** @description Beyond the spec: the IANA time zone at the spot (for example `Pacific/Honolulu`), for showing local times; every time in the API stays UTC. */
+            timezone?: string;
+            guide?: components["schemas"]["SpotGuide"];
+        };
+        /** @description One spot of `GET /v1/spots/best` (beyond the spec): its best window for the level over the hours asked, the surf range over that window (or the first hour when there is none) and the wind type. */
+        BestSpot: {
+            spot: components["schemas"]["SpotWithDistance"];
+            /** @description The best window's rating for the level; 1 when no daylight hour rates above 1. */
+            rating: number;
+            best: components["schemas"]["BestWindow"] | null;
+            surf: components["schemas"]["SurfRange"] | null;
+            /**
+             * @description Wind relative to the spot's facing at the window's first hour (or the first hour when there is no window).
+             * @enum {string|null}
+             */
+            windDirectionType: "offshore" | "onshore" | "cross" | null;
+        };
+        /** @description Beyond the spec: derived facts about the spot (docs/spots.md, "Spot guide"). `offshoreWind` and `swellWindow` are null when the facing is unknown; `tideStation` is null for tideless spots and until the station is chosen. */
+        SpotGuide: {
+            offshoreWind: components["schemas"]["DirectionRange"] | null;
+            swellWindow: components["schemas"]["DirectionRange"] | null;
+            tideStation: {
+                id: string;
+                name: string;
+                /** @description Distance from the spot, km. */
+                distanceKm: number;
+                /** @description How the station was chosen. */
+                method: string;
+            } | null;
+        };
+        /** @description A clockwise arc of directions, `from` → `to`. */
+        DirectionRange: {
+            /** @description First direction of the arc, degrees true (coming from). */
+            from: number;
+            /** @description Last direction of the arc, clockwise from `from`. */
+            to: number;
+            /** @description How the arc was derived. */
+            method: string;
         };
         /** @description The hourly forecast of one spot. `datum` and `station` (beyond the spec) name what every hour's tide height is measured from, once per document; null for tideless spots, absent from documents refreshed before they were recorded. */
         ForecastResponse: {
@@ -258,12 +342,36 @@ export interface components {
             weatherCode: number;
             tide: components["schemas"]["Tide"] | null;
             rating: components["schemas"]["Rating"];
+            /** @description Beyond the spec: the wave components with data this hour, largest energy (H²·T) first. Absent in forecasts stored before this field existed. */
+            swells?: components["schemas"]["SwellComponent"][];
+            surf?: components["schemas"]["SurfRange"];
         };
         /** @description How good the hour is for each surfer level, 1 (poor) to 5 (best). */
         Rating: {
             beginner: number;
             intermediate: number;
             advanced: number;
+        };
+        /** @description One wave component of a forecast hour (beyond the spec). */
+        SwellComponent: {
+            /**
+             * @description `primary`, `secondary` or `tertiary` swell, or `wind` sea (Open-Meteo Marine's partitions).
+             * @enum {string}
+             */
+            kind: "primary" | "secondary" | "tertiary" | "wind";
+            /** @description Significant height, meters. */
+            height: number;
+            /** @description Period, seconds. */
+            period: number;
+            /** @description Direction the component comes from, degrees. */
+            direction: number;
+        };
+        /** @description Beyond the spec: breaking wave face height range at the beach, from the wave components, the spot's facing and the periods (model: docs/ratings.md). Absent in forecasts stored before this field existed. */
+        SurfRange: {
+            /** @description Typical breaking wave face height at the beach, meters (0.1 m steps). */
+            min: number;
+            /** @description Set waves: the higher waves of the hour, meters (0.1 m steps). */
+            max: number;
         };
         /** @description The tide at a forecast hour. */
         Tide: {
@@ -283,6 +391,28 @@ export interface components {
             sunset: string | null;
             /** @description Daily maximum UV index. */
             uvIndexMax: number;
+            best?: components["schemas"]["DayBest"];
+        };
+        /** @description Per level, the best window of consecutive daylight hours; null when no daylight hour rates above 1 (or the day has no sunrise or sunset). */
+        DayBest: {
+            beginner: components["schemas"]["BestWindow"] | null;
+            intermediate: components["schemas"]["BestWindow"] | null;
+            advanced: components["schemas"]["BestWindow"] | null;
+        };
+        /** @description The best run of consecutive daylight hours for one level (docs/forecast.md, "Best windows"). */
+        BestWindow: {
+            /**
+             * Format: date-time
+             * @description First hour of the window, UTC.
+             */
+            start: string;
+            /**
+             * Format: date-time
+             * @description End of the window's last hour (exclusive), UTC.
+             */
+            end: string;
+            /** @description The rating every hour of the window has for the level: the best of the hours considered. */
+            rating: number;
         };
         /** @description Stored tide extremes of one spot. `datum`, `station`, `source`, `tidelessReason` and `unavailable` go beyond the spec and may be absent. `datum` is the station's chart datum, or `MSL` for the model; null without a source. */
         TidesResponse: {
@@ -359,7 +489,7 @@ export interface components {
              */
             date: string;
             total: number;
-            /** @description Request counts keyed by spots.search, spots.nearby, spots.get, forecast, tides, now and mcp.<tool> (one key per MCP tool name). */
+            /** @description Request counts keyed by spots.search, spots.nearby, spots.get, forecast, tides, now, spots.best and mcp.<tool> (one key per MCP tool name). */
             byEndpoint: {
                 [key: string]: number;
             };
@@ -638,6 +768,43 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    bestSpots: {
+        parameters: {
+            query: {
+                lat: number;
+                lng: number;
+                radius?: number;
+                limit?: number;
+                level?: "beginner" | "intermediate" | "advanced";
+                hours?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ranked spots (a bare array, possibly empty). */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BestSpot"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getSpot: {
         parameters: {
             query?: never;
@@ -660,7 +827,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Spot"];
+                    "application/json": components["schemas"]["SpotDetail"];
                 };
             };
             401: components["responses"]["Unauthorized"];

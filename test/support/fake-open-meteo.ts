@@ -7,7 +7,8 @@
  *   fake.inject("truncated", { requests: [3] });          // request #3 (1-based, both APIs) is cut short
  *   fake.inject({ delayMs: 500 }, { endpoint: "marine" }); // every marine request is slow
  *   fake.requests            // [{ n, endpoint, method, locations, timeformat, apikey }]
- *   fake.weight()            // summed locations (= Open-Meteo call weight of our requests)
+ *   fake.weight()            // Open-Meteo call weight: Σ locations × max(1, nVars/10 × max(1, days/14))
+ *   fake.locations()         // summed locations
  *   fake.reset(); await fake.close();
  *
  * Answers GET and form-encoded POST on /v1/marine and /v1/forecast for any list of locations, in the exact
@@ -18,9 +19,12 @@
  * Bad parameters answer 400 `{"error":true,"reason":…}` like the real server (unknown variable, > 1000
  * locations, list length mismatch); a POST without a form body answers 415.
  *
- * Hourly variables the fixtures lack are generated: `sea_level_height_msl` is a synthetic tide at the requested point
- * with every regime (semi-diurnal, mixed, diurnal, negligible) and all nulls for lakes and inland waves
- * (./fake-sea-level.ts); the other swell and wind-wave partitions derive from the primary swell.
+ * Variables: the fixtures' own series, plus any `<prefix>_height`, `<prefix>_period` or `<prefix>_direction` the
+ * fixtures do not carry (secondary/tertiary swell, wind sea…), synthesized from the fixture's total sea
+ * (`wave_*`) with the same units, decimals and null tail; `tertiary_swell_wave_*` is null over the whole series
+ * at the Pipeline fixture, as at points where the serving model has no tertiary partition.
+ * `sea_level_height_msl` is a synthetic tide at the requested point with every regime (semi-diurnal, mixed,
+ * diurnal, negligible) and all nulls for lakes and inland waves (./fake-sea-level.ts).
  *
  * Faults: "500", "503", "429" (minutely, the fixture body), "429-daily", "400", "truncated" (200, half a
  * body), "all-null" (200, every series null), { delayMs } (answers late: use more than the client timeout
@@ -43,14 +47,19 @@ export interface FakeRequest {
   apikey: string | null;
   latitudes: number[];
   longitudes: number[];
+  /** Hourly plus daily variables requested. */
+  variables: number;
+  days: number;
 }
 
 export interface FakeOpenMeteo {
   url: string;
   requests: FakeRequest[];
   inject(fault: Fault, when?: { requests?: number[]; next?: number; endpoint?: FakeEndpoint }): void;
-  /** Locations served (optionally for one API): the Open-Meteo call weight of Surfcast's requests. */
+  /** Open-Meteo call weight of the requests received (optionally for one API). */
   weight(endpoint?: FakeEndpoint): number;
+  /** Locations requested (optionally for one API). */
+  locations(endpoint?: FakeEndpoint): number;
   reset(): void;
   close(): Promise<void>;
 }
@@ -60,7 +69,7 @@ type Fixture = Record<string, unknown> & { hourly: Record<string, unknown[]>; da
 const FIXTURE_DAY = Date.parse("2026-11-21T00:00:00Z");
 const load = (name: string) => JSON.parse(readFileSync(join(OPEN_METEO_FIXTURES, name), "utf8")) as Fixture[];
 
-/** The Marine API's other hourly variables: the fixtures lack them, the fake generates them (see `generated`). */
+/** The Marine API's other hourly variables: the fixtures lack them, the fake generates them (`seaLevel`, `synthesized`; anything else is 1). */
 const GENERATED_MARINE = [
   ...["wind_wave_direction", "wind_wave_period", "wind_wave_peak_period", "swell_wave_peak_period", "sea_level_height_msl", "invert_barometer_height"],
   ...["secondary_swell_wave_height", "secondary_swell_wave_direction", "secondary_swell_wave_period", "ocean_current_velocity", "ocean_current_direction"],
@@ -85,6 +94,34 @@ const FIXTURE_POINTS = [
   [21.665, -158.053],
 ] as const;
 
+/** How a synthesized component relates to the fixture's total sea: height and period shares, direction turned by. */
+const SYNTHETIC: Record<string, { height: number; period: number; turn: number }> = {
+  secondary_swell_wave: { height: 0.5, period: 0.8, turn: 40 },
+  tertiary_swell_wave: { height: 0.25, period: 0.6, turn: -70 },
+  wind_wave: { height: 0.6, period: 0.45, turn: 150 },
+};
+const SYNTHETIC_DEFAULT = { height: 0.3, period: 0.7, turn: 90 };
+const SYNTHETIC_VARIABLE = /^(.+)_(height|period|direction)$/;
+/** Fixture index → prefixes whose series are null throughout (the Pipeline fixture has no tertiary swell). */
+const NULL_SERIES: Record<number, string[]> = { 2: ["tertiary_swell_wave"] };
+const SYNTHETIC_UNITS = { height: "m", period: "s", direction: "°" } as const;
+
+/** A series the fixture does not carry, or null when `name` is not one the fake can make up. */
+function synthesized(fixture: Fixture, fixtureIndex: number, name: string): { unit: string; values: (number | null)[] } | null {
+  const match = SYNTHETIC_VARIABLE.exec(name);
+  if (!match) return null;
+  const [, prefix, quantity] = match as unknown as [string, string, keyof typeof SYNTHETIC_UNITS];
+  const base = fixture.hourly[`wave_${quantity}`] as (number | null)[];
+  const k = SYNTHETIC[prefix] ?? SYNTHETIC_DEFAULT;
+  const absent = NULL_SERIES[fixtureIndex]?.includes(prefix);
+  const values = base.map((v) => {
+    if (v === null || absent) return null;
+    if (quantity === "direction") return Math.round((v + k.turn + 360) % 360);
+    return Math.round(v * (quantity === "height" ? k.height : k.period) * 100) / 100;
+  });
+  return { unit: SYNTHETIC_UNITS[quantity], values };
+}
+
 function nearestFixture(lat: number, lng: number): number {
   const d = FIXTURE_POINTS.map(([a, b]) => (a - lat) ** 2 + (b - lng) ** 2);
   return d.indexOf(Math.min(...d));
@@ -103,37 +140,12 @@ function shiftTime(value: unknown, shift: number, unixtime: boolean): unknown {
   return new Date(ms).toISOString().slice(0, dateOnly ? 10 : 16);
 }
 
-/** Units of hourly variables the fixtures do not carry, as the real Marine API names them. */
-function unitOf(name: string): string {
-  if (name.endsWith("_direction")) return "°";
-  if (name.endsWith("_period")) return "s";
-  if (name === "ocean_current_velocity") return "km/h";
-  return name.endsWith("_height") || name.endsWith("_msl") ? "m" : "";
+/** `sea_level_height_msl`: a synthetic tide at the point (./fake-sea-level.ts), all null where the real API has no sea cell. */
+function seaLevel(fixture: Fixture, lat: number, lng: number, shift: number): { unit: string; values: (number | null)[] } {
+  return { unit: "m", values: seaLevelSeries(lat, lng, fixture.hourly.time!.map((t) => Date.parse(`${t as string}:00Z`) + shift)) };
 }
 
-/**
- * A series the fixtures do not carry: `sea_level_height_msl` is a synthetic tide at the requested point
- * (./fake-sea-level.ts: every tidal regime, all null where the real API has no sea cell); the other swell and
- * wind-wave partitions are derived from the fixture's primary swell so they stay plausible (smaller heights,
- * shorter periods, turned directions); anything else is 1.
- */
-function generated(fixture: Fixture, name: string, lat: number, lng: number, shift: number): unknown[] {
-  const time = fixture.hourly.time!;
-  if (name === "sea_level_height_msl") return seaLevelSeries(lat, lng, time.map((t) => Date.parse(`${t as string}:00Z`) + shift));
-  const partition = /^(secondary_swell|tertiary_swell|wind)_wave_(height|direction|period|peak_period)$/.exec(name);
-  const base = partition ? fixture.hourly[`swell_wave_${partition[2] === "peak_period" ? "period" : partition[2]}`] : undefined;
-  if (!partition || !base) return time.map(() => 1);
-  const rank = { secondary_swell: 1, tertiary_swell: 2, wind: 3 }[partition[1] as "secondary_swell" | "tertiary_swell" | "wind"];
-  const derive = (v: unknown) => {
-    if (typeof v !== "number") return v;
-    if (partition[2] === "direction") return Math.round(v + 40 * rank) % 360;
-    if (partition[2] === "height") return Math.round((v * 0.6) / rank * 100) / 100;
-    return Math.round(Math.max(3, v - 3 * rank) * 100) / 100;
-  };
-  return base.map(derive);
-}
-
-function buildLocation(fixture: Fixture, endpoint: FakeEndpoint, index: number, lat: number, lng: number, hourly: string[], daily: string[], shift: number, unixtime: boolean, allNull: boolean): Record<string, unknown> {
+function buildLocation(fixture: Fixture, fixtureIndex: number, endpoint: FakeEndpoint, index: number, lat: number, lng: number, hourly: string[], daily: string[], shift: number, unixtime: boolean, allNull: boolean): Record<string, unknown> {
   const cells = endpoint === "marine" ? 12 : 10;
   const snap = (x: number) => Math.round(((Math.floor(x * cells) + 0.5) / cells) * 1e6) / 1e6;
   const out: Record<string, unknown> = {
@@ -147,12 +159,18 @@ function buildLocation(fixture: Fixture, endpoint: FakeEndpoint, index: number, 
   };
   if (index !== 0) out.location_id = index;
   const series = (section: Record<string, unknown[]>, name: string, isTime: boolean) => {
-    const values = section[name] ?? (section === fixture.hourly ? generated(fixture, name, lat, lng, shift) : section.time!.map(() => 1));
+    const values = section[name] ?? section.time!.map(() => 1);
     if (isTime) return values.map((v) => shiftTime(v, shift, unixtime));
     return allNull ? values.map(() => null) : values;
   };
-  out.hourly_units = Object.fromEntries([["time", unixtime ? "unixtime" : "iso8601"], ...hourly.map((h) => [h, fixture.hourly_units[h] ?? unitOf(h)])]);
-  out.hourly = Object.fromEntries([["time", series(fixture.hourly, "time", true)], ...hourly.map((h) => [h, series(fixture.hourly, h, false)])]);
+  const made: Record<string, { unit: string; values: (number | null)[] }> = {};
+  for (const h of hourly) {
+    const series = h in fixture.hourly ? null : h === "sea_level_height_msl" ? seaLevel(fixture, lat, lng, shift) : synthesized(fixture, fixtureIndex, h);
+    if (series) made[h] = series;
+  }
+  const hourlySeries = { ...fixture.hourly, ...Object.fromEntries(Object.entries(made).map(([h, m]) => [h, m.values])) };
+  out.hourly_units = Object.fromEntries([["time", unixtime ? "unixtime" : "iso8601"], ...hourly.map((h) => [h, fixture.hourly_units[h] ?? made[h]?.unit ?? ""])]);
+  out.hourly = Object.fromEntries([["time", series(fixture.hourly, "time", true)], ...hourly.map((h) => [h, series(hourlySeries, h, false)])]);
   if (daily.length > 0 && fixture.daily) {
     const timeUnit = unixtime ? "unixtime" : "iso8601";
     out.daily_units = Object.fromEntries([["time", timeUnit], ...daily.map((d) => [d, d === "sunrise" || d === "sunset" ? timeUnit : (fixture.daily_units?.[d] ?? "")])]);
@@ -199,7 +217,9 @@ export async function startFakeOpenMeteo(options: { firstDay?: string } = {}): P
       const longitudes = list("longitude").map(Number);
       const timeformat = params.get("timeformat") ?? "iso8601";
       const n = requests.length + 1;
-      requests.push({ n, endpoint, method: req.method, locations: latitudes.length, timeformat, apikey: params.get("apikey"), latitudes, longitudes });
+      const variables = list("hourly").length + list("daily").length;
+      const days = Number(params.get("forecast_days") ?? 7);
+      requests.push({ n, endpoint, method: req.method, locations: latitudes.length, timeformat, apikey: params.get("apikey"), latitudes, longitudes, variables, days });
 
       const fault = faultFor(n, endpoint);
       if (fault !== null && typeof fault === "object" && "delayMs" in fault) await Bun.sleep(fault.delayMs);
@@ -215,7 +235,7 @@ export async function startFakeOpenMeteo(options: { firstDay?: string } = {}): P
       if (latitudes.length > 1000) return error(400, "Only up to 1000 locations can be requested at once");
       const hourly = list("hourly");
       const daily = list("daily");
-      const badHourly = hourly.find((h) => !KNOWN[endpoint].hourly.includes(h));
+      const badHourly = hourly.find((h) => !KNOWN[endpoint].hourly.includes(h) && !(endpoint === "marine" && SYNTHETIC_VARIABLE.test(h)));
       const badDaily = daily.find((d) => !KNOWN[endpoint].daily.includes(d));
       if (badHourly || badDaily) return error(400, `Data corrupted at path ''. Cannot initialize variable from invalid String value ${badHourly ? hourly.join(",") : daily.join(",")}.`);
       if ((params.get("timezone") ?? "GMT") !== "GMT") return error(400, "this fake only answers timezone=GMT");
@@ -223,7 +243,7 @@ export async function startFakeOpenMeteo(options: { firstDay?: string } = {}): P
 
       const unixtime = timeformat === "unixtime";
       const locations = latitudes.map((lat, i) =>
-        buildLocation(fixtures[endpoint][nearestFixture(lat, longitudes[i]!)]!, endpoint, i, lat, longitudes[i]!, hourly, daily, shift, unixtime, fault === "all-null"),
+        buildLocation(fixtures[endpoint][nearestFixture(lat, longitudes[i]!)]!, nearestFixture(lat, longitudes[i]!), endpoint, i, lat, longitudes[i]!, hourly, daily, shift, unixtime, fault === "all-null"),
       );
       const body = JSON.stringify(locations.length === 1 ? locations[0] : locations);
       return new Response(fault === "truncated" ? body.slice(0, Math.floor(body.length / 2)) : body, { headers: { "Content-Type": "application/json; charset=utf-8" } });
@@ -237,6 +257,11 @@ export async function startFakeOpenMeteo(options: { firstDay?: string } = {}): P
       rules.push({ fault, requests: when.requests, remaining: when.next ?? when.requests?.length ?? Infinity, endpoint: when.endpoint });
     },
     weight(endpoint) {
+      // Open-Meteo's call weight per location (its pricing terms): max(1, nVars/10 × max(1, days/14)).
+      const perLocation = (r: FakeRequest) => Math.max(1, (r.variables / 10) * Math.max(1, r.days / 14));
+      return requests.filter((r) => !endpoint || r.endpoint === endpoint).reduce((s, r) => s + r.locations * perLocation(r), 0);
+    },
+    locations(endpoint) {
       return requests.filter((r) => !endpoint || r.endpoint === endpoint).reduce((s, r) => s + r.locations, 0);
     },
     reset() {

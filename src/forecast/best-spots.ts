@@ -1,0 +1,132 @@
+/**
+ * "Where to surf now": spots within a radius ranked by their best window for one level over the next hours
+ * (`GET /v1/spots/best`, MCP `best_spots`). The per-spot rule and the ranking are pure; the service reads the
+ * catalog's spatial index and the prepared forecast documents (no I/O when they are cached). Rules:
+ * docs/forecast.md ("Where to surf now").
+ */
+import { utcHourStart, type Clock } from "../core/clock";
+import type { BestSpotsParams } from "../core/params";
+import type { SpotWithDistance } from "../spots/types";
+import { bestRun, daylightOf, inDaylight, type BestWindow, type Level } from "./best";
+import type { StoredForecast } from "./document";
+import type { SurfRange, WindDirectionType } from "./types";
+
+const HOUR_MS = 3_600_000;
+const WIND_TYPES: readonly (WindDirectionType | null)[] = [null, "onshore", "cross", "offshore"];
+const LEVEL_INDEX: Record<Level, number> = { beginner: 0, intermediate: 1, advanced: 2 };
+
+/** What ranking needs of a stored document, in typed arrays (~8 bytes an hour): built once per document. */
+export interface Outlook {
+  times: Float64Array;
+  /** Three per hour: beginner, intermediate, advanced. */
+  ratings: Uint8Array;
+  /** 1 when the hour is in daylight (forecast/best.ts `inDaylight`, any day's light). */
+  lit: Uint8Array;
+  /** NaN where the hour has no surf range (documents stored before it existed). */
+  surfMin: Float32Array;
+  surfMax: Float32Array;
+  /** Index into WIND_TYPES. */
+  wind: Uint8Array;
+}
+
+export function outlookOf(stored: StoredForecast): Outlook {
+  const n = stored.hours.length;
+  const out: Outlook = {
+    times: new Float64Array(n),
+    ratings: new Uint8Array(n * 3),
+    lit: new Uint8Array(n),
+    surfMin: new Float32Array(n),
+    surfMax: new Float32Array(n),
+    wind: new Uint8Array(n),
+  };
+  const lights = stored.daily.flatMap((d) => {
+    const light = daylightOf(d);
+    return light ? [light] : [];
+  });
+  stored.hours.forEach((h, i) => {
+    const time = Date.parse(h.time);
+    out.times[i] = time;
+    out.ratings.set([h.rating.beginner, h.rating.intermediate, h.rating.advanced], i * 3);
+    out.lit[i] = lights.some((light) => inDaylight(time, light)) ? 1 : 0;
+    out.surfMin[i] = h.surf?.min ?? NaN;
+    out.surfMax[i] = h.surf?.max ?? NaN;
+    out.wind[i] = WIND_TYPES.indexOf(h.windDirectionType);
+  });
+  return out;
+}
+
+export interface SpotOutlook {
+  /** The window's rating; 1 when no daylight hour rates above 1. */
+  rating: number;
+  best: BestWindow | null;
+  /** Lowest `surf.min` to highest `surf.max` over the window (or the first hour when there is none); null without surf data. */
+  surf: SurfRange | null;
+  /** At the window's first hour (or the first hour). */
+  windDirectionType: WindDirectionType | null;
+}
+
+export interface BestSpot extends SpotOutlook {
+  spot: SpotWithDistance;
+}
+
+/** One spot over [from, to): null when its document has no hour in that span (it is left out of the ranking). */
+export function spotOutlook(o: Outlook, from: number, to: number, level: Level): SpotOutlook | null {
+  const { times, lit, ratings } = o;
+  let first = 0;
+  while (first < times.length && times[first]! < from) first++;
+  let last = first;
+  while (last < times.length && times[last]! < to) last++;
+  if (first === last) return null;
+  const candidates: number[] = [];
+  for (let i = first; i < last; i++) if (lit[i]) candidates.push(i);
+  const column = LEVEL_INDEX[level];
+  const best = bestRun(candidates.length, (k) => times[candidates[k]!]!, (k) => ratings[candidates[k]! * 3 + column]!);
+  // The hours the surf range and the wind type describe: the window's, or the first hour's.
+  let windowStart = first;
+  let windowEnd = first + 1;
+  if (best) {
+    const start = Date.parse(best.start);
+    const end = Date.parse(best.end);
+    while (times[windowStart]! < start) windowStart++;
+    windowEnd = windowStart;
+    while (windowEnd < last && times[windowEnd]! < end) windowEnd++;
+  }
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = windowStart; i < windowEnd; i++) {
+    if (Number.isNaN(o.surfMin[i]!)) continue;
+    min = Math.min(min, o.surfMin[i]!);
+    max = Math.max(max, o.surfMax[i]!);
+  }
+  const surf = min <= max ? { min: roundSurf(min), max: roundSurf(max) } : null;
+  return { rating: best?.rating ?? 1, best, surf, windDirectionType: WIND_TYPES[o.wind[windowStart]!] ?? null };
+}
+
+/** Surf values are stored in 0.1 m steps; Float32 storage is undone here. */
+const roundSurf = (m: number) => Math.round(m * 100) / 100;
+
+/** Best rating first, then the closer spot, then the id. */
+export function rankBestSpots(entries: BestSpot[], limit: number): BestSpot[] {
+  return entries.sort((a, b) => b.rating - a.rating || a.spot.distanceKm - b.spot.distanceKm || (a.spot.id < b.spot.id ? -1 : a.spot.id > b.spot.id ? 1 : 0)).slice(0, limit);
+}
+
+export class BestSpotsService {
+  constructor(
+    private readonly spots: { nearby(p: BestSpotsParams): SpotWithDistance[] },
+    private readonly forecasts: { outlook(spot: SpotWithDistance): Outlook | null },
+    private readonly clock: Clock,
+  ) {}
+
+  /** Spots within the radius that have a forecast, ranked for `level` over the next `hours` from the current UTC hour. */
+  find(p: BestSpotsParams): BestSpot[] {
+    const from = utcHourStart(this.clock.now());
+    const to = from + p.hours * HOUR_MS;
+    const entries: BestSpot[] = [];
+    for (const spot of this.spots.nearby({ ...p, limit: Infinity })) {
+      const outlook = this.forecasts.outlook(spot);
+      const found = outlook && spotOutlook(outlook, from, to, p.level);
+      if (found) entries.push({ spot, ...found });
+    }
+    return rankBestSpots(entries, p.limit);
+  }
+}

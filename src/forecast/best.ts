@@ -1,0 +1,77 @@
+/**
+ * Best windows: per surfer level, the best run of consecutive daylight hours. Pure; the rule is documented in
+ * docs/forecast.md ("Best windows") and table-tested in test/best.test.ts.
+ */
+import type { DailyWeather, Rating } from "./types";
+
+export type Level = keyof Rating;
+export const LEVELS: readonly Level[] = ["beginner", "intermediate", "advanced"];
+
+export interface BestWindow {
+  /** First hour of the window, UTC. */
+  start: string;
+  /** End of the last hour of the window (exclusive), UTC. */
+  end: string;
+  rating: number;
+}
+
+export type DayBest = Record<Level, BestWindow | null>;
+
+/** An hour as the rule needs it: its start (epoch ms) and its ratings. */
+export interface RatedHour {
+  time: number;
+  rating: Rating;
+}
+
+const HOUR_MS = 3_600_000;
+const iso = (ms: number) => new Date(ms).toISOString().slice(0, 19) + "Z";
+
+/** A day's light: [sunrise, sunset] in epoch ms; null on days without both (polar day or night). */
+export function daylightOf(day: Pick<DailyWeather, "sunrise" | "sunset">): [number, number] | null {
+  if (day.sunrise === null || day.sunset === null) return null;
+  return [Date.parse(day.sunrise), Date.parse(day.sunset)];
+}
+
+/** An hour is in daylight when its middle lies between sunrise and sunset (inclusive): it is mostly light. */
+export function inDaylight(hourStart: number, light: readonly [number, number]): boolean {
+  const middle = hourStart + HOUR_MS / 2;
+  return middle >= light[0] && middle <= light[1];
+}
+
+/**
+ * The best window among `hours` (sorted by time, already limited to the candidates): the highest rating any of
+ * them has for `level`, then the longest run of consecutive hours (one hour apart) at that rating, the earliest
+ * of equally long runs. Null when no hour rates above 1.
+ */
+export function bestWindow(hours: readonly RatedHour[], level: Level): BestWindow | null {
+  return bestRun(hours.length, (i) => hours[i]!.time, (i) => hours[i]!.rating[level]);
+}
+
+/** `bestWindow` over candidates given by accessors (no allocation per hour: the ranking calls it per spot). */
+export function bestRun(count: number, timeAt: (i: number) => number, ratingAt: (i: number) => number): BestWindow | null {
+  let top = 1;
+  for (let i = 0; i < count; i++) top = Math.max(top, ratingAt(i));
+  if (top <= 1) return null;
+  let bestFrom = 0;
+  let bestTo = -1;
+  let runFrom = 0;
+  let runTo = -Infinity;
+  for (let i = 0; i < count; i++) {
+    if (ratingAt(i) !== top) {
+      runTo = -Infinity;
+      continue;
+    }
+    const time = timeAt(i);
+    if (time !== runTo + HOUR_MS) runFrom = time;
+    runTo = time;
+    if (bestTo < 0 || runTo - runFrom > bestTo - bestFrom) (bestFrom = runFrom), (bestTo = runTo);
+  }
+  return { start: iso(bestFrom), end: iso(bestTo + HOUR_MS), rating: top };
+}
+
+/** Per level, the best window among the day's daylight hours; every level null on a day without sunrise or sunset. */
+export function dayBest(hours: readonly RatedHour[], day: Pick<DailyWeather, "sunrise" | "sunset">): DayBest {
+  const light = daylightOf(day);
+  const lit = light ? hours.filter((h) => inDaylight(h.time, light)) : [];
+  return { beginner: bestWindow(lit, "beginner"), intermediate: bestWindow(lit, "intermediate"), advanced: bestWindow(lit, "advanced") };
+}

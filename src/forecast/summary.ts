@@ -1,0 +1,110 @@
+/**
+ * The surf summary (MCP `surf_summary`): a forecast and its tides condensed to a few hundred tokens per week —
+ * per day the surf range and wind over the daylight hours, the best windows per level, the tides and the sun.
+ * Pure: served responses in, a compact object and its text out (docs/mcp.md, "surf_summary").
+ */
+import type { TidesResponse } from "../tides/types";
+import { daylightOf, inDaylight, LEVELS, type BestWindow, type Level } from "./best";
+import type { ForecastHour, ForecastResponse, SurfRange, WindDirectionType } from "./types";
+
+export interface SummaryDay {
+  date: string;
+  sunrise: string | null;
+  sunset: string | null;
+  /** Over the day's daylight hours still ahead (all its hours when it has no sunrise or sunset); null without surf data. */
+  surf: SurfRange | null;
+  /** Sustained wind over the same hours, km/h, and the most frequent wind type. */
+  wind: { min: number; max: number; type: WindDirectionType | null } | null;
+  /** Per level asked: the day's best window (forecast/best.ts), or null. */
+  best: Partial<Record<Level, BestWindow | null>>;
+  /** High and low waters of the day, by the spot's local date. */
+  tides: { type: "high" | "low"; time: string; height: number }[];
+}
+
+export interface SurfSummary {
+  spot: { id: string; name: string; country: string; timezone: string };
+  days: SummaryDay[];
+  attribution: string;
+}
+
+const hhmm = (iso: string | null) => (iso ? iso.slice(11, 16) : "—");
+const m = (x: number) => (Math.round(x * 10) / 10).toFixed(1);
+
+function mostFrequent(types: (WindDirectionType | null)[]): WindDirectionType | null {
+  const counts = new Map<WindDirectionType, number>();
+  for (const t of types) if (t) counts.set(t, (counts.get(t) ?? 0) + 1);
+  let best: WindDirectionType | null = null;
+  for (const [t, n] of counts) if (!best || n > counts.get(best)!) best = t;
+  return best;
+}
+
+function range(hours: readonly ForecastHour[]): Pick<SummaryDay, "surf" | "wind"> {
+  const surfs = hours.flatMap((h) => (h.surf ? [h.surf] : []));
+  const surf = surfs.length ? { min: Math.min(...surfs.map((s) => s.min)), max: Math.max(...surfs.map((s) => s.max)) } : null;
+  const speeds = hours.map((h) => h.windSpeed);
+  const wind = hours.length ? { min: Math.min(...speeds), max: Math.max(...speeds), type: mostFrequent(hours.map((h) => h.windDirectionType)) } : null;
+  return { surf, wind };
+}
+
+export function summarize(
+  spot: { id: string; name: string; country: string; timezone: string },
+  forecast: ForecastResponse,
+  tides: TidesResponse,
+  levels: readonly Level[] = LEVELS,
+): SurfSummary {
+  // A UTC date's sunrise falls on the same local date (Bali's 21 Nov sunrise is 20 Nov 21:49Z, 21 Nov locally),
+  // so the day's tides are those of its local date.
+  const localDate = (iso: string) => new Intl.DateTimeFormat("en-CA", { timeZone: spot.timezone, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date(iso));
+  const days = forecast.daily.map((day): SummaryDay => {
+    const light = daylightOf(day);
+    // A day is its daylight (which may straddle two UTC dates, as in Hawaii); without sunrise or sunset, its UTC date.
+    const hours = forecast.hours.filter((h) => (light ? inDaylight(Date.parse(h.time), light) : h.time.startsWith(day.date)));
+    return {
+      date: day.date,
+      sunrise: day.sunrise,
+      sunset: day.sunset,
+      ...range(hours),
+      best: Object.fromEntries(levels.map((level) => [level, day.best?.[level] ?? null])),
+      tides: tides.extremes.filter((e) => localDate(e.time) === day.date).map((e) => ({ type: e.type, time: e.time, height: e.height })),
+    };
+  });
+  return { spot, days, attribution: "Open-Meteo.com, CC BY 4.0" };
+}
+
+const LEVEL_LETTER: Record<Level, string> = { beginner: "B", intermediate: "I", advanced: "A" };
+
+/** The summary as lines of text: about 200 bytes a day, one header and one attribution line. */
+export function summaryText(s: SurfSummary): string {
+  const levels = Object.keys(s.days[0]?.best ?? {}) as Level[];
+  const header =
+    `${s.spot.name}, ${s.spot.country} (${s.spot.id}). Times HH:MM UTC (local zone ${s.spot.timezone}). ` +
+    `Per day: surf = breaking face height at the beach over daylight, m; wind km/h over daylight; tides of the local day, m; best = rating 1-5 and window per level ` +
+    `(${levels.map((l) => `${LEVEL_LETTER[l]} ${l}`).join(", ")}; - = nothing above 1).`;
+  const lines = s.days.map((d) => {
+    const surf = d.surf ? `surf ${m(d.surf.min)}-${m(d.surf.max)}` : "surf ?";
+    const wind = d.wind ? `wind ${Math.round(d.wind.min)}-${Math.round(d.wind.max)}${d.wind.type ? ` ${d.wind.type}` : ""}` : "wind ?";
+    const best = levels.map((l) => {
+      const w = d.best[l];
+      return `${LEVEL_LETTER[l]} ${w ? `${w.rating} ${hhmm(w.start)}-${hhmm(w.end)}` : "-"}`;
+    });
+    const tides = d.tides.length ? d.tides.map((t) => `${t.type === "high" ? "H" : "L"} ${hhmm(t.time)} ${m(t.height)}`).join(", ") : "none";
+    return `${d.date}: ${surf} | ${wind} | best ${best.join(", ")} | tides ${tides} | sun ${hhmm(d.sunrise)}-${hhmm(d.sunset)}`;
+  });
+  return [header, ...lines, `Data: ${s.attribution}.`].join("\n");
+}
+
+/** The surf summary of one spot over `days` (throws `not_found` or `no_forecast` like the forecast it reads). */
+export class SurfSummaryService {
+  constructor(
+    private readonly spots: { get(id: string): { id: string; name: string; country: string; timezone: string } },
+    private readonly forecasts: { get(id: string, days: number): { body: string } },
+    private readonly tides: { get(id: string, days: number): TidesResponse },
+  ) {}
+
+  get(spotId: string, days: number, level?: Level): SurfSummary {
+    const spot = this.spots.get(spotId);
+    const forecast = JSON.parse(this.forecasts.get(spot.id, days).body) as ForecastResponse;
+    const { id, name, country, timezone } = spot;
+    return summarize({ id, name, country, timezone }, forecast, this.tides.get(spot.id, days), level ? [level] : LEVELS);
+  }
+}
