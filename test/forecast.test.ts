@@ -61,8 +61,8 @@ describe("Open-Meteo requests", () => {
     expect(requestParams("forecast", points, "unixtime").get("timeformat")).toBe("unixtime");
   });
 
-  test("call weight: 1.6 per marine location (16 variables), 1.0 per forecast location; more variables or days weigh more", () => {
-    expect(WEIGHT_PER_LOCATION).toEqual({ marine: 1.6, forecast: 1 });
+  test("call weight: 1.4 per marine location (14 variables), 1.0 per forecast location; more variables or days weigh more", () => {
+    expect(WEIGHT_PER_LOCATION).toEqual({ marine: 1.4, forecast: 1 });
     expect(callWeight(20, 7)).toBe(2);
     expect(callWeight(10, 28)).toBe(2);
     expect(callWeight(3, 16)).toBe(1);

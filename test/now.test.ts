@@ -151,7 +151,11 @@ describe("GET /v1/spots/{id}/now", () => {
       airTemperature: fahrenheit(m.airTemperature),
       waterTemperature: fahrenheit(m.waterTemperature),
       tide: { ...m.tide!, height: feet(m.tide!.height) },
+      // The surf range and the swell components of issue #16 convert too.
+      ...(m.surf ? { surf: { min: feet(m.surf.min), max: feet(m.surf.max) } } : {}),
+      ...(m.swells ? { swells: m.swells.map((c) => ({ ...c, height: feet(c.height) })) } : {}),
     });
+    expect(m.surf).toBeDefined();
     expect(feet(1)).toBe(3.28);
     expect(mph(100)).toBe(62.1);
     expect(fahrenheit(20)).toBe(68);

@@ -69,7 +69,7 @@ describe("surfcast refresh (compiled binary)", () => {
     const r = await refresh(dir, ["--spots", ids.join(",")]);
     expect(r.stderr).toMatch(/refresh: batch 1\/1 ok \(3\/3 spots\)/);
     expect(r.stdout).toContain("Spots:     3 ok, 0 failed (of 3)");
-    expect(r.stdout).toContain("Upstream:  2 requests, weight 7.8 (3 marine + 3 forecast locations)");
+    expect(r.stdout).toContain("Upstream:  2 requests, weight 7.2 (3 marine + 3 forecast locations)");
     expect(r.code).toBe(0);
     expect(fake.requests.map((q) => q.endpoint).sort()).toEqual(["forecast", "marine"]);
     const docs = documents(dir);

@@ -89,8 +89,8 @@ describe("grid dedup and batching", () => {
     const h = harness();
     const summary = await h.refresh();
     expect(summary).toMatchObject({ spots: 6, ok: 6, failed: 0, batches: 1, failedBatches: 0, requests: 2, locations: { marine: 3, forecast: 4 } });
-    // Marine asks for 16 variables (1.6 per location), forecast for 8 (1.0).
-    expect(summary.weight).toBeCloseTo(3 * 1.6 + 4, 9);
+    // Marine asks for 14 variables (1.4 per location), forecast for 8 (1.0).
+    expect(summary.weight).toBeCloseTo(3 * 1.4 + 4, 9);
     expect(fake.requests.map((r) => [r.endpoint, r.locations, r.method]).sort()).toEqual([
       ["forecast", 4, "GET"],
       ["marine", 3, "GET"],
