@@ -3,7 +3,7 @@
  * registry's change detection (see registry.ts), so no restart is needed.
  */
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
-import type { Db } from "../db";
+import { writeTransaction, type Db } from "../db";
 import { accounts, apiKeys } from "../db/schema";
 import { UserError } from "../core/errors";
 import type { Clock } from "../core/clock";
@@ -87,21 +87,25 @@ export function createAccount(db: Db, clock: Clock, email: string, plan: string,
   checkLimit("--minute-limit", limits.minuteLimit, 100_000);
   checkLimit("--max-keys", limits.maxKeys, 10_000);
   const normalized = email.toLowerCase();
-  if (db.select().from(accounts).where(eq(accounts.email, normalized)).get()) {
-    throw new UserError(`an account with e-mail ${email} already exists`);
-  }
-  const row = db
-    .insert(accounts)
-    .values({ email: normalized, plan, ...limits, disabled: false, createdAt: clock.now() })
-    .returning()
-    .get();
-  return toAccountView(db, row);
+  return writeTransaction(db, () => {
+    if (db.select().from(accounts).where(eq(accounts.email, normalized)).get()) {
+      throw new UserError(`an account with e-mail ${email} already exists`);
+    }
+    const row = db
+      .insert(accounts)
+      .values({ email: normalized, plan, ...limits, disabled: false, createdAt: clock.now() })
+      .returning()
+      .get();
+    return toAccountView(db, row);
+  });
 }
 
 export function setAccountDisabled(db: Db, email: string, disabled: boolean): AccountView {
-  const row = requireAccount(db, email);
-  db.update(accounts).set({ disabled }).where(eq(accounts.id, row.id)).run();
-  return toAccountView(db, { ...row, disabled });
+  return writeTransaction(db, () => {
+    const row = requireAccount(db, email);
+    db.update(accounts).set({ disabled }).where(eq(accounts.id, row.id)).run();
+    return toAccountView(db, { ...row, disabled });
+  });
 }
 
 export function listAccounts(db: Db): AccountView[] {
@@ -118,7 +122,7 @@ export function createKey(db: Db, clock: Clock, email: string, name: string): Ke
   if (!trimmed || trimmed.length > 100) throw new UserError("--name must be 1 to 100 characters");
   const account = requireAccount(db, email);
   const { maxKeys } = effectiveLimits(account);
-  return db.transaction(() => {
+  return writeTransaction(db, () => {
     if (activeKeyCount(db, account.id) >= maxKeys) {
       throw new UserError(`account ${account.email} already has ${maxKeys} active keys, the most its plan (${account.plan}) allows; revoke one first`);
     }
@@ -145,13 +149,15 @@ function toKeyView(row: typeof apiKeys.$inferSelect, account: typeof accounts.$i
 }
 
 export function revokeKey(db: Db, clock: Clock, keyId: string): KeyView {
-  const row = db.select().from(apiKeys).where(eq(apiKeys.id, keyId)).get();
-  if (!row) throw new UserError(`no key with id ${keyId}`);
-  if (row.revokedAt !== null) throw new UserError(`key ${keyId} is already revoked`);
-  const revokedAt = clock.now();
-  db.update(apiKeys).set({ revokedAt }).where(eq(apiKeys.id, keyId)).run();
-  const account = db.select().from(accounts).where(eq(accounts.id, row.accountId)).get()!;
-  return toKeyView({ ...row, revokedAt }, account);
+  return writeTransaction(db, () => {
+    const row = db.select().from(apiKeys).where(eq(apiKeys.id, keyId)).get();
+    if (!row) throw new UserError(`no key with id ${keyId}`);
+    if (row.revokedAt !== null) throw new UserError(`key ${keyId} is already revoked`);
+    const revokedAt = clock.now();
+    db.update(apiKeys).set({ revokedAt }).where(eq(apiKeys.id, keyId)).run();
+    const account = db.select().from(accounts).where(eq(accounts.id, row.accountId)).get()!;
+    return toKeyView({ ...row, revokedAt }, account);
+  });
 }
 
 export function listKeys(db: Db, email: string): KeyView[] {

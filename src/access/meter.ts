@@ -5,7 +5,7 @@
  * changed, and each key's window is at most 60 small pairs, so its cost does not grow with traffic.
  */
 import { and, eq, gte, sql } from "drizzle-orm";
-import type { Db } from "../db";
+import { writeTransaction, type Db } from "../db";
 import { rateLimitState, usageCounters } from "../db/schema";
 import { DAY_MS, utcDay, type Clock } from "../core/clock";
 import { BurstWindow, decide, fixedRateLimitHeaders, varyingRateLimitHeaders, type Verdict } from "./limiter";
@@ -156,7 +156,7 @@ export class UsageMeter {
     this.dirtyWindows = new Set();
     const now = this.clock.now();
     try {
-      this.db.transaction(() => {
+      writeTransaction(this.db, () => {
         for (const [k, count] of pending) {
           const [keyId, day, endpoint] = k.split("\u0000") as [string, string, string];
           this.writes.addCount.run({ keyId, day, endpoint, count });

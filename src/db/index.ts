@@ -31,6 +31,16 @@ export function openDatabase(dataDir: string): Db {
   return db;
 }
 
+/**
+ * Runs `work` in a write transaction that takes the write lock at BEGIN (`BEGIN IMMEDIATE`). A deferred
+ * transaction that reads and then writes cannot wait for another process's lock (SQLite answers "database is
+ * locked" at once, whatever the busy timeout); an immediate one waits up to the busy timeout instead. Every
+ * transaction that writes goes through here. Nested calls become savepoints of the outer transaction.
+ */
+export function writeTransaction<T>(db: Db, work: () => T): T {
+  return db.$client.transaction(work).immediate();
+}
+
 export function closeDatabase(db: Db): void {
   db.$client.close();
 }

@@ -2,7 +2,7 @@
  * forecast_documents access: batch writes in one transaction (readers see old or new, never a mix). A server
  * notices documents written by another process (`surfcast refresh`) through db/changes.ts.
  */
-import type { Db } from "../db";
+import { writeTransaction, type Db } from "../db";
 
 export interface StoredRow {
   updatedAt: number;
@@ -15,9 +15,9 @@ export function writeDocuments(db: Db, updatedAt: number, documents: readonly { 
   const upsert = sqlite.prepare(
     "INSERT INTO forecast_documents (spot_id, updated_at, body) VALUES (?, ?, ?) ON CONFLICT(spot_id) DO UPDATE SET updated_at = excluded.updated_at, body = excluded.body",
   );
-  sqlite.transaction(() => {
+  writeTransaction(db, () => {
     for (const d of documents) upsert.run(d.spotId, updatedAt, d.body);
-  })();
+  });
 }
 
 export function readDocument(db: Db, spotId: string): StoredRow | null {
