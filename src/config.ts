@@ -3,6 +3,7 @@
  * Every knob is listed in the README's configuration table.
  */
 import { resolve } from "node:path";
+import { UserError } from "./core/errors";
 
 export interface Config {
   dataDir: string;
@@ -29,7 +30,7 @@ type Env = Record<string, string | undefined>;
 function intFrom(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === "") return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  if (!Number.isInteger(n) || n < 0) throw new UserError(`${name} must be a non-negative integer, got "${value}"`);
   return n;
 }
 
@@ -44,7 +45,7 @@ function list(value: string | undefined, fallback: string[], separator: string |
 
 export function loadConfig(flags: Partial<{ dataDir: string; port: number; host: string; scheduler: boolean }> = {}, env: Env = process.env): Config {
   const batchSize = intFrom(env.SURFCAST_OPEN_METEO_BATCH_SIZE, 500, "SURFCAST_OPEN_METEO_BATCH_SIZE");
-  if (batchSize < 1 || batchSize > 1000) throw new Error("SURFCAST_OPEN_METEO_BATCH_SIZE must be between 1 and 1000");
+  if (batchSize < 1 || batchSize > 1000) throw new UserError("SURFCAST_OPEN_METEO_BATCH_SIZE must be between 1 and 1000");
   const level = (env.SURFCAST_LOG_LEVEL ?? "info") as Config["logLevel"];
   return {
     dataDir: resolve(flags.dataDir ?? env.SURFCAST_DATA_DIR ?? "./var"),

@@ -8,7 +8,7 @@ import { setLogLevel } from "./core/log";
 import { ACCOUNTS_HELP, runAccounts } from "./cli/accounts";
 import { KEYS_HELP, runKeys } from "./cli/keys";
 import { REFRESH_HELP, runRefresh } from "./cli/refresh";
-import { SERVE_HELP, parseServeArgs, runServe } from "./cli/serve";
+import { SERVE_HELP, assertPortFree, parseServeArgs, runServe } from "./cli/serve";
 import { SPOTS_HELP, runSpots } from "./cli/spots";
 
 const VERSION = "1.0.0";
@@ -71,6 +71,7 @@ async function main(argv: string[]): Promise<number> {
   const serveFlags = command === "serve" ? parseServeArgs(args) : {};
   const config = loadConfig({ dataDir, ...serveFlags });
   setLogLevel(config.logLevel);
+  if (command === "serve") assertPortFree(config);
   const app = openApp(config);
   if (command === "serve") return runServe(app);
   try {

@@ -148,10 +148,18 @@ function toKeyView(row: typeof apiKeys.$inferSelect, account: typeof accounts.$i
   };
 }
 
+/** Why `keyId` names no key: often the operator pasted the secret key itself (never echoed back). */
+function notAKeyId(db: Db, keyId: string): string {
+  const owner = db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.hash, hashKey(keyId))).get();
+  if (owner) return `that is the secret key itself, not its id: revoke it with "surfcast keys revoke ${owner.id}"`;
+  if (keyId.startsWith("sk_")) return "that looks like a secret key (sk_…), not a key id (key_…), and it matches no key: \"surfcast keys list EMAIL\" shows the ids";
+  return `no key with id ${keyId} ("surfcast keys list EMAIL" shows the ids)`;
+}
+
 export function revokeKey(db: Db, clock: Clock, keyId: string): KeyView {
   return writeTransaction(db, () => {
     const row = db.select().from(apiKeys).where(eq(apiKeys.id, keyId)).get();
-    if (!row) throw new UserError(`no key with id ${keyId}`);
+    if (!row) throw new UserError(notAKeyId(db, keyId));
     if (row.revokedAt !== null) throw new UserError(`key ${keyId} is already revoked`);
     const revokedAt = clock.now();
     db.update(apiKeys).set({ revokedAt }).where(eq(apiKeys.id, keyId)).run();

@@ -1,5 +1,7 @@
 /** `surfcast serve` — the HTTP + MCP server with its background jobs, and a graceful stop. */
 import type { App } from "../app";
+import type { Config } from "../config";
+import { UserError } from "../core/errors";
 import { log } from "../core/log";
 import { startHttpServer } from "../http/server";
 import { startForecastJobs } from "../forecast/jobs";
@@ -23,9 +25,32 @@ export function parseServeArgs(argv: string[]) {
   return { help: values.help === true, port: intFlag(values.port, "--port"), host: values.host, scheduler: values["no-scheduler"] ? false : undefined };
 }
 
+const portInUse = (config: Pick<Config, "host" | "port">) =>
+  new UserError(`port ${config.port} on ${config.host} is already in use (another surfcast or another program): stop it, or choose another with --port or PORT`);
+
+/** Fails before the database is opened when the port is taken, so a mistaken start changes no file. */
+export function assertPortFree(config: Pick<Config, "host" | "port">): void {
+  if (config.port === 0) return;
+  try {
+    Bun.serve({ port: config.port, hostname: config.host, fetch: () => new Response(null) }).stop(true);
+  } catch (err) {
+    if ((err as { code?: string }).code === "EADDRINUSE") throw portInUse(config);
+    throw new UserError(`cannot listen on ${config.host}:${config.port}: ${(err as Error).message}`);
+  }
+}
+
+function listen(app: App) {
+  try {
+    return startHttpServer(app, app.config.port, app.config.host);
+  } catch (err) {
+    if ((err as { code?: string }).code === "EADDRINUSE") throw portInUse(app.config);
+    throw err;
+  }
+}
+
 export async function runServe(app: App): Promise<number> {
   const { config } = app;
-  const server = startHttpServer(app, config.port, config.host);
+  const server = listen(app);
   // Load the tide database off the request path even without the scheduler, so no request waits for it.
   void app.tides.ready();
   setTimeout(() => app.spots.warm(), 0); // build the search and nearby indexes before the first query needs them
