@@ -18,6 +18,8 @@ export interface Config {
     timeoutMs: number;
     retries: number;
   };
+  /** A refresh gives up the rest of its run after this many consecutive failed batches. */
+  refreshGiveUpAfter: number;
   /** Cron expressions (UTC) for the forecast refresh. */
   refreshCron: string[];
   /** Origins allowed to call /mcp from a browser (DNS-rebinding protection); empty = same-host only. */
@@ -60,6 +62,7 @@ export function loadConfig(flags: Partial<{ dataDir: string; port: number; host:
       timeoutMs: intFrom(env.SURFCAST_OPEN_METEO_TIMEOUT_MS, 30_000, "SURFCAST_OPEN_METEO_TIMEOUT_MS"),
       retries: intFrom(env.SURFCAST_OPEN_METEO_RETRIES, 3, "SURFCAST_OPEN_METEO_RETRIES"),
     },
+    refreshGiveUpAfter: Math.max(1, intFrom(env.SURFCAST_REFRESH_GIVE_UP_AFTER, 3, "SURFCAST_REFRESH_GIVE_UP_AFTER")),
     refreshCron: list(env.SURFCAST_REFRESH_CRON, ["0 1 * * *", "0 13 * * *"], ";"),
     mcpAllowedOrigins: list(env.SURFCAST_MCP_ALLOWED_ORIGINS, []),
     logLevel: ["debug", "info", "warn", "error"].includes(level) ? level : "info",
