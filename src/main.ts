@@ -10,6 +10,8 @@ import { KEYS_HELP, runKeys } from "./cli/keys";
 import { REFRESH_HELP, runRefresh } from "./cli/refresh";
 import { SERVE_HELP, assertPortFree, parseServeArgs, runServe } from "./cli/serve";
 import { SPOTS_HELP, runSpots } from "./cli/spots";
+import { STATUS_HELP, runStatus } from "./cli/status";
+import { BACKUP_HELP, runBackup } from "./cli/backup";
 
 const VERSION = "1.0.0";
 
@@ -23,6 +25,8 @@ Commands:
   keys                  create, revoke and list API keys
   refresh               fetch fresh forecasts from Open-Meteo now
   spots import FILE     import spots from JSON, GeoJSON or CSV
+  status                forecast ages, last and next refresh, tide window, database size
+  backup FILE           a consistent copy of the database, while the server runs
 
 Global options:
   --data-dir DIR        where the database lives (env SURFCAST_DATA_DIR, default ./var)
@@ -33,7 +37,7 @@ Start here: surfcast accounts create you@example.com --plan starter
             surfcast keys create you@example.com --name laptop
             surfcast serve`;
 
-const COMMAND_HELP: Record<string, string> = { serve: SERVE_HELP, accounts: ACCOUNTS_HELP, keys: KEYS_HELP, refresh: REFRESH_HELP, spots: SPOTS_HELP };
+const COMMAND_HELP: Record<string, string> = { serve: SERVE_HELP, accounts: ACCOUNTS_HELP, keys: KEYS_HELP, refresh: REFRESH_HELP, spots: SPOTS_HELP, status: STATUS_HELP, backup: BACKUP_HELP };
 
 /** Takes the global `--data-dir` out of argv wherever it stands. */
 function extractDataDir(argv: string[]): { dataDir?: string; rest: string[] } {
@@ -84,6 +88,12 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       case "refresh":
         return await runRefresh(app, args);
+      case "status":
+        runStatus(app, args);
+        return 0;
+      case "backup":
+        runBackup(app, args);
+        return 0;
       default:
         return await runSpots(app, args);
     }

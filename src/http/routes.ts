@@ -7,6 +7,7 @@ import { Elysia } from "elysia";
 import type { App } from "../app";
 import { ApiError, notFound } from "../core/errors";
 import { log } from "../core/log";
+import { operationalStatus } from "../ops/status";
 import { parseDaysParams, parseNearbyParams, parseSearchParams } from "../core/params";
 import { principalOf } from "./gate";
 import { openApiRoute, operationDoc } from "./openapi";
@@ -49,7 +50,8 @@ export function createRoutes(app: App) {
       log.error("route failed", { url: request.url, error: String(error) });
       return errorResponse(internalError(), headers);
     })
-    .get("/healthz", ({ request }) => json({ status: "ok" }, 200, headersFor(request)), { detail: { hide: true } })
+    // Cheap for load balancers; `?verbose=1` adds the operator's status (no account data, nothing secret).
+    .get("/healthz", ({ request }) => json(queryOf(request).has("verbose") ? operationalStatus(app) : { status: "ok" }, 200, headersFor(request)), { detail: { hide: true } })
     .get("/v1/spots", ({ request }) => json(app.spots.search(parseSearchParams(queryOf(request))), 200, headersFor(request)), {
       query: searchQuery,
       detail: operationDoc("searchSpots"),
