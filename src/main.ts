@@ -12,6 +12,7 @@ import { SERVE_HELP, assertPortFree, parseServeArgs, runServe } from "./cli/serv
 import { SPOTS_HELP, runSpots } from "./cli/spots";
 import { STATUS_HELP, runStatus } from "./cli/status";
 import { BACKUP_HELP, runBackup } from "./cli/backup";
+import { HEALTHCHECK_HELP, runHealthcheck } from "./cli/healthcheck";
 
 const VERSION = "1.0.0";
 
@@ -27,6 +28,7 @@ Commands:
   spots import FILE     import spots from JSON, GeoJSON or CSV
   status                forecast ages, last and next refresh, tide window, database size
   backup FILE           a consistent copy of the database, while the server runs
+  healthcheck           exit 0 if the local server answers /healthz (for container health checks)
 
 Global options:
   --data-dir DIR        where the database lives (env SURFCAST_DATA_DIR, default ./var)
@@ -37,7 +39,7 @@ Start here: surfcast accounts create you@example.com --plan starter
             surfcast keys create you@example.com --name laptop
             surfcast serve`;
 
-const COMMAND_HELP: Record<string, string> = { serve: SERVE_HELP, accounts: ACCOUNTS_HELP, keys: KEYS_HELP, refresh: REFRESH_HELP, spots: SPOTS_HELP, status: STATUS_HELP, backup: BACKUP_HELP };
+const COMMAND_HELP: Record<string, string> = { serve: SERVE_HELP, accounts: ACCOUNTS_HELP, keys: KEYS_HELP, refresh: REFRESH_HELP, spots: SPOTS_HELP, status: STATUS_HELP, backup: BACKUP_HELP, healthcheck: HEALTHCHECK_HELP };
 
 /** Takes the global `--data-dir` out of argv wherever it stands. */
 function extractDataDir(argv: string[]): { dataDir?: string; rest: string[] } {
@@ -72,6 +74,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
 
+  if (command === "healthcheck") return runHealthcheck(args);
   const serveFlags = command === "serve" ? parseServeArgs(args) : {};
   const config = loadConfig({ dataDir, ...serveFlags });
   setLogLevel(config.logLevel);

@@ -50,7 +50,7 @@ describe("status", () => {
     expect(text.stdout).toContain("Last refresh:  complete at");
 
     expect(await (await fetch(`${server.url}/healthz`)).json()).toEqual({ status: "ok" });
-    const verbose = await (await fetch(`${server.url}/healthz?verbose=1`)).json();
+    const verbose = (await (await fetch(`${server.url}/healthz?verbose=1`)).json()) as typeof status;
     expect(verbose.forecasts).toEqual(status.forecasts);
     expect(verbose.lastRefresh).toEqual(status.lastRefresh);
     expect(verbose.nextRefresh).toBeNull(); // this server runs without the scheduler
@@ -93,7 +93,7 @@ describe("backup", () => {
     expect(cli(restored, ["keys", "list", "ops@example.com", "--json"]).stdout).toBe(cli(server.dataDir, ["keys", "list", "ops@example.com", "--json"]).stdout);
     const second = await startServer({ dataDir: restored });
     try {
-      const report = await (await fetch(`${second.url}/v1/usage`, { headers: { "X-API-Key": key } })).json();
+      const report = (await (await fetch(`${second.url}/v1/usage`, { headers: { "X-API-Key": key } })).json()) as { today: number };
       expect(report.today).toBe(usage); // the copy's counts (the /v1/usage call itself is counted after it answers)
       for (const id of SPOTS) {
         const r = await fetch(`${second.url}/v1/spots/${id}/forecast?days=1`, { headers: { "X-API-Key": key } });

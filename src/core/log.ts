@@ -15,8 +15,21 @@ function fmt(value: unknown): string {
   return /[\s"=]/.test(s) ? JSON.stringify(s) : s;
 }
 
+/** `SURFCAST_LOG_FORMAT=json`: one JSON object per line (time, level, message, then the fields) for journald and shippers. */
+const json = process.env.SURFCAST_LOG_FORMAT === "json";
+
+function jsonLine(level: Level, message: string, fields?: Record<string, unknown>): string {
+  const entry: Record<string, unknown> = { time: new Date().toISOString(), level, message };
+  if (fields) for (const [k, v] of Object.entries(fields)) if (v !== undefined && !(k in entry)) entry[k] = v;
+  return JSON.stringify(entry);
+}
+
 function write(level: Level, message: string, fields?: Record<string, unknown>): void {
   if (ORDER[level] < threshold) return;
+  if (json) {
+    process.stderr.write(jsonLine(level, message, fields) + "\n");
+    return;
+  }
   let line = `${new Date().toISOString()} ${level.toUpperCase().padEnd(5)} ${message}`;
   if (fields) for (const [k, v] of Object.entries(fields)) if (v !== undefined) line += ` ${k}=${fmt(v)}`;
   process.stderr.write(line + "\n");
