@@ -13,6 +13,7 @@ import { BINARY, tempDir } from "../test/support/env";
 import { httpSections, type BenchCase } from "./http";
 import { ensureWrk } from "./load";
 import { describeMachine, renderMachine } from "./machine";
+import { metricsSection } from "./metrics";
 import { microSection } from "./micro";
 import { refreshSection } from "./refresh";
 import { renderSection, type Section } from "./report";
@@ -74,6 +75,7 @@ if (!httpOnly) show(await tideWindowSection());
 const app = openApp(loadConfig({ dataDir, port: 0, host: "127.0.0.1", scheduler: false }));
 const spot = app.spots.search({ q: "pipeline", limit: 1 })[0] ?? app.spots.all()[0];
 if (!httpOnly) show(microSection(app, quick));
+if (!httpOnly) show(await metricsSection(app, quick));
 app.close();
 
 const http = await httpSections({ dataDir, keys, cases: benchCases(spot), ...settings });

@@ -25,6 +25,8 @@ export interface Config {
   /** Origins allowed to call /mcp from a browser (DNS-rebinding protection); empty = same-host only. */
   mcpAllowedOrigins: string[];
   logLevel: "debug" | "info" | "warn" | "error";
+  /** Prometheus metrics: off unless SURFCAST_METRICS=on; then served on 127.0.0.1:port/metrics only. */
+  metrics: { enabled: boolean; port: number };
 }
 
 type Env = Record<string, string | undefined>;
@@ -66,5 +68,6 @@ export function loadConfig(flags: Partial<{ dataDir: string; port: number; host:
     refreshCron: list(env.SURFCAST_REFRESH_CRON, ["0 1 * * *", "0 13 * * *"], ";"),
     mcpAllowedOrigins: list(env.SURFCAST_MCP_ALLOWED_ORIGINS, []),
     logLevel: ["debug", "info", "warn", "error"].includes(level) ? level : "info",
+    metrics: { enabled: env.SURFCAST_METRICS === "on", port: intFrom(env.SURFCAST_METRICS_PORT, 9464, "SURFCAST_METRICS_PORT") },
   };
 }

@@ -118,11 +118,20 @@ export class UsageMeter {
    * Admits or refuses one request of `principal`. `endpoint` null means "not counted" (GET /v1/usage): it
    * still passes through the burst window but never uses the daily quota.
    */
+  /** Requests refused since start, by the limit that refused them (for /metrics). */
+  readonly refusals = { daily: 0, burst: 0 };
+  /** Admitted calls per endpoint since start (for /metrics: MCP tool calls). */
+  readonly admitted = new Map<string, number>();
+  /** When usage was last written to the database (epoch ms): the flush lag of /metrics. */
+  lastFlushAt = Date.now();
+
   admit(principal: Principal, endpoint: EndpointName | null): Verdict {
     const now = this.clock.now();
     const s = this.state(principal, now);
     const verdict = decide(principal, endpoint === null ? 0 : s.usedToday, s.window, now);
-    if (verdict.allowed) {
+    if (!verdict.allowed) this.refusals[verdict.blockedBy]++;
+    else {
+      if (endpoint !== null) this.admitted.set(endpoint, (this.admitted.get(endpoint) ?? 0) + 1);
       s.window.add(now);
       this.dirtyWindows.add(principal.keyId);
       if (endpoint !== null) {
@@ -149,7 +158,10 @@ export class UsageMeter {
 
   /** Writes pending counts and changed windows in one transaction. */
   flush(): void {
-    if (this.pending.size === 0 && this.dirtyWindows.size === 0) return;
+    if (this.pending.size === 0 && this.dirtyWindows.size === 0) {
+      this.lastFlushAt = this.clock.now();
+      return;
+    }
     const pending = this.pending;
     const windows = this.dirtyWindows;
     this.pending = new Map();
@@ -166,6 +178,7 @@ export class UsageMeter {
           if (s) this.writes.saveWindow.run({ keyId, recent: s.window.serialize(now), updatedAt: now });
         }
       });
+      this.lastFlushAt = now;
     } catch (err) {
       // Keep the counts for the next flush rather than lose them.
       for (const [k, n] of pending) this.pending.set(k, (this.pending.get(k) ?? 0) + n);

@@ -4,6 +4,7 @@ import type { Config } from "../config";
 import { UserError } from "../core/errors";
 import { log } from "../core/log";
 import { startHttpServer } from "../http/server";
+import { Metrics, startMetricsServer } from "../ops/metrics";
 import { startForecastJobs } from "../forecast/jobs";
 import { startTideJobs } from "../tides/jobs";
 import { intFlag, noExtraPositionals, parse } from "./args";
@@ -39,9 +40,9 @@ export function assertPortFree(config: Pick<Config, "host" | "port">): void {
   }
 }
 
-function listen(app: App) {
+function listen(app: App, metrics?: Metrics) {
   try {
-    return startHttpServer(app, app.config.port, app.config.host);
+    return startHttpServer(app, app.config.port, app.config.host, metrics);
   } catch (err) {
     if ((err as { code?: string }).code === "EADDRINUSE") throw portInUse(app.config);
     throw err;
@@ -50,7 +51,9 @@ function listen(app: App) {
 
 export async function runServe(app: App): Promise<number> {
   const { config } = app;
-  const server = listen(app);
+  const metrics = config.metrics.enabled ? new Metrics(app) : undefined;
+  const server = listen(app, metrics);
+  const metricsServer = metrics ? startMetricsServer(metrics, config.metrics.port) : undefined;
   // Load the tide database off the request path even without the scheduler, so no request waits for it.
   void app.tides.ready();
   setTimeout(() => app.spots.warm(), 0); // build the search and nearby indexes before the first query needs them
@@ -74,6 +77,8 @@ export async function runServe(app: App): Promise<number> {
       log.info("stopping: finishing in-flight requests", { signal });
       for (const job of jobs) job.stop();
       await server.stop(false);
+      metricsServer?.stop(true);
+      metrics?.close();
       clearInterval(flusher);
       app.close();
       log.info("stopped cleanly");

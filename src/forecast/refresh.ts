@@ -277,6 +277,9 @@ export interface RefreshOptions {
   client?: Partial<Pick<OpenMeteoOptions, "sleep" | "backoffMs" | "timeformat">>;
 }
 
+/** Called with every finished refresh's summary (the metrics subscribe). */
+export const refreshListeners = new Set<(summary: RefreshSummary) => void>();
+
 /** A refresh with the app's configuration, facings and tides; logs one summary line. */
 export async function refreshForecasts(app: App, options: RefreshOptions = {}): Promise<RefreshSummary> {
   const spots = options.spots ?? app.spots.all();
@@ -300,6 +303,7 @@ export async function refreshForecasts(app: App, options: RefreshOptions = {}): 
     spots,
   );
   const outcome = outcomeOf(summary);
+  for (const listener of refreshListeners) listener(summary);
   try {
     recordRefresh(app.db, { at: new Date(app.clock.now()).toISOString(), outcome, spots: summary.spots, ok: summary.ok, failed: summary.failed, durationMs: summary.durationMs, reason: summary.errors[0] });
   } catch (err) {

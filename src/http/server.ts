@@ -8,6 +8,7 @@ import { log } from "../core/log";
 import { createGate } from "./gate";
 import { errorResponse, internalError } from "./respond";
 import { createRoutes } from "./routes";
+import type { Metrics } from "../ops/metrics";
 
 export function createFetchHandler(app: App): (req: Request) => Response | Promise<Response> {
   const routes = createRoutes(app);
@@ -17,11 +18,13 @@ export function createFetchHandler(app: App): (req: Request) => Response | Promi
   return createGate(app, routes.fetch, createMcpHandler(app));
 }
 
-export function startHttpServer(app: App, port: number, host: string): Server<undefined> {
+export function startHttpServer(app: App, port: number, host: string, metrics?: Metrics): Server<undefined> {
+  const handler = createFetchHandler(app);
   return Bun.serve({
     port,
     hostname: host,
-    fetch: createFetchHandler(app),
+    // Without metrics the handler runs unwrapped: metrics off costs the request path nothing.
+    fetch: metrics ? metrics.instrument(handler) : handler,
     error(err) {
       log.error("unhandled error", { error: String(err) });
       return errorResponse(internalError());
