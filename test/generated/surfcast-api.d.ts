@@ -398,13 +398,6 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Request Header Fields Too Large: the request line and headers exceed 16 KiB (or about 200 headers). The HTTP server refuses such a request before Surfcast reads it, so this answer has no body, no rate-limit headers, and closes the connection. Not counted. */
-        HeadTooLarge: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content?: never;
-        };
     };
     parameters: never;
     requestBodies: never;
@@ -459,7 +452,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -494,7 +486,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -526,7 +517,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["SpotNotFound"];
             429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -580,7 +570,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["ForecastNotFound"];
             429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -615,7 +604,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["SpotNotFound"];
             429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -644,7 +632,6 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
