@@ -24,6 +24,7 @@ typecheck: node_modules/.installed
 	node_modules/.bin/tsc -p tsconfig.json
 
 test: build typecheck
+	@command -v chromium >/dev/null || apt-get install -y chromium   # /docs is tested in headless Chromium
 	$(BUN) scripts/test.ts
 
 bench: build

@@ -8,6 +8,7 @@ import type { App } from "../app";
 import { ApiError, notFound } from "../core/errors";
 import { log } from "../core/log";
 import { operationalStatus } from "../ops/status";
+import { docsBundle, docsPage } from "./docs";
 import { parseDaysParams, parseNearbyParams, parseSearchParams } from "../core/params";
 import { principalOf } from "./gate";
 import { openApiRoute, operationDoc } from "./openapi";
@@ -52,6 +53,8 @@ export function createRoutes(app: App) {
     })
     // Cheap for load balancers; `?verbose=1` adds the operator's status (no account data, nothing secret).
     .get("/healthz", ({ request }) => json(queryOf(request).has("verbose") ? operationalStatus(app) : { status: "ok" }, 200, headersFor(request)), { detail: { hide: true } })
+    .get("/docs", () => docsPage(), { detail: { hide: true } })
+    .get("/docs/scalar.js", () => docsBundle(), { detail: { hide: true } })
     .get("/v1/spots", ({ request }) => json(app.spots.search(parseSearchParams(queryOf(request))), 200, headersFor(request)), {
       query: searchQuery,
       detail: operationDoc("searchSpots"),
