@@ -64,8 +64,12 @@ describe("GET /openapi.json", () => {
     expect(await today()).toBe(1);
   });
 
-  test("no HTML viewer is served (nothing that could load a CDN)", async () => {
-    for (const path of ["/openapi", "/swagger", "/docs"]) expect((await apiFetch(server.url + path)).status).toBe(404);
+  test("the one HTML viewer, /docs, loads nothing from another host (no CDN); no other viewer is served", async () => {
+    for (const path of ["/openapi", "/swagger"]) expect((await apiFetch(server.url + path)).status).toBe(404);
+    const page = await (await apiFetch(server.url + "/docs")).text();
+    expect(page).toContain('<script src="/docs/scalar.js"></script>');
+    expect(page).not.toMatch(/(src|href)="(https?:)?\/\//);
+    expect((await apiFetch(server.url + "/docs/scalar.js")).headers.get("content-type")).toStartWith("text/javascript");
   });
 });
 

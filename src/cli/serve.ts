@@ -4,7 +4,7 @@ import type { Config } from "../config";
 import { UserError } from "../core/errors";
 import { log } from "../core/log";
 import { startHttpServer } from "../http/server";
-import { Metrics, startMetricsServer } from "../ops/metrics";
+import type { Metrics } from "../ops/metrics";
 import { startForecastJobs } from "../forecast/jobs";
 import { startTideJobs } from "../tides/jobs";
 import { intFlag, noExtraPositionals, parse } from "./args";
@@ -51,9 +51,11 @@ function listen(app: App, metrics?: Metrics) {
 
 export async function runServe(app: App): Promise<number> {
   const { config } = app;
-  const metrics = config.metrics.enabled ? new Metrics(app) : undefined;
+  // prom-client is loaded only when metrics are on: other starts and console commands do not pay for it.
+  const ops = config.metrics.enabled ? await import("../ops/metrics") : undefined;
+  const metrics = ops ? new ops.Metrics(app) : undefined;
   const server = listen(app, metrics);
-  const metricsServer = metrics ? startMetricsServer(metrics, config.metrics.port) : undefined;
+  const metricsServer = ops && metrics ? ops.startMetricsServer(metrics, config.metrics.port) : undefined;
   // Load the tide database off the request path even without the scheduler, so no request waits for it.
   void app.tides.ready();
   setTimeout(() => app.spots.warm(), 0); // build the search and nearby indexes before the first query needs them

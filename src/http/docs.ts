@@ -3,8 +3,9 @@
  * its single self-contained browser bundle), embedded in the binary and served from here — no CDN, no fonts
  * fetched from elsewhere (system fonts), so it works offline and behind strict firewalls.
  */
-// The package does not export its browser bundle, hence the path into node_modules.
-import scalarBundle from "../../node_modules/@scalar/api-reference/dist/browser/standalone.js" with { type: "text" };
+// The package does not export its browser bundle, hence the path into node_modules. Embedded as a file (a path
+// into the binary), read only when asked for: 4 MB of script parsed at every start would slow every command.
+import scalarBundle from "../../node_modules/@scalar/api-reference/dist/browser/standalone.js" with { type: "file" };
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -30,5 +31,5 @@ export function docsPage(): Response {
 }
 
 export function docsBundle(): Response {
-  return new Response(scalarBundle, { headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": CACHE } });
+  return new Response(Bun.file(scalarBundle), { headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": CACHE } });
 }

@@ -1,5 +1,5 @@
-/** Scalar's browser bundle, imported `with { type: "text" }` (src/http/docs.ts): its text, embedded in the binary. */
+/** Scalar's browser bundle, imported `with { type: "file" }` (src/http/docs.ts): the path of its copy embedded in the binary. */
 declare module "*/@scalar/api-reference/dist/browser/standalone.js" {
-  const text: string;
-  export default text;
+  const path: string;
+  export default path;
 }
