@@ -13,6 +13,7 @@ import { BINARY, CATALOG_PATH, tempDir } from "../test/support/env";
 import { httpSections, type BenchCase } from "./http";
 import { ensureWrk } from "./load";
 import { describeMachine, renderMachine } from "./machine";
+import { metricsSection } from "./metrics";
 import { microSection } from "./micro";
 import { bestSpotsSection, upstreamWeightSection } from "./best-spots";
 import { refreshSection } from "./refresh";
@@ -81,6 +82,7 @@ const spot = app.spots.search({ q: "pipeline", limit: 1 })[0] ?? app.spots.all()
 if (!httpOnly) show(microSection(app, quick));
 if (!httpOnly) show(bestSpotsSection(app, quick));
 if (!httpOnly) show(upstreamWeightSection(CATALOG_PATH, app.spots.all().length));
+if (!httpOnly) show(await metricsSection(app, quick));
 app.close();
 if (!httpOnly) show(await consoleSection());
 

@@ -4,7 +4,7 @@
  */
 import type { Config } from "./config";
 import { systemClock, type Clock } from "./core/clock";
-import { openDatabase, closeDatabase, type Db } from "./db";
+import { openDatabase, closeDatabase, databaseFailure, databasePath, type Db } from "./db";
 import { seedPlans } from "./access/plans";
 import { KeyRegistry } from "./access/registry";
 import { UsageMeter } from "./access/meter";
@@ -32,8 +32,14 @@ export interface App {
 
 export function openApp(config: Config, clock: Clock = systemClock): App {
   const db = openDatabase(config.dataDir);
-  seedPlans(db);
-  const spots = SpotService.open(db);
+  let spots: SpotService;
+  try {
+    seedPlans(db);
+    spots = SpotService.open(db);
+  } catch (err) {
+    closeDatabase(db);
+    throw databaseFailure(err, databasePath(config.dataDir));
+  }
   const meter = new UsageMeter(db, clock);
   const forecasts = new ForecastService(db, clock, spots);
   const tides = new TideService(db, clock, spots);

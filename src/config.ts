@@ -18,6 +18,8 @@ export interface Config {
     timeoutMs: number;
     retries: number;
   };
+  /** A refresh gives up the rest of its run after this many consecutive failed batches. */
+  refreshGiveUpAfter: number;
   /** Cron expressions (UTC) for the forecast refresh. */
   refreshCron: string[];
   /** Origins allowed to call /mcp from a browser (DNS-rebinding protection); empty = same-host only. */
@@ -32,6 +34,8 @@ export interface Config {
   /** smtp(s)://user:pass@host:port to e-mail console invitations; unset = print only. */
   smtpUrl: string | undefined;
   smtpFrom: string;
+  /** Prometheus metrics: off unless SURFCAST_METRICS=on; then served on 127.0.0.1:port/metrics only. */
+  metrics: { enabled: boolean; port: number };
 }
 
 type Env = Record<string, string | undefined>;
@@ -84,6 +88,7 @@ export function loadConfig(flags: Partial<{ dataDir: string; port: number; host:
       timeoutMs: intFrom(env.SURFCAST_OPEN_METEO_TIMEOUT_MS, 30_000, "SURFCAST_OPEN_METEO_TIMEOUT_MS"),
       retries: intFrom(env.SURFCAST_OPEN_METEO_RETRIES, 3, "SURFCAST_OPEN_METEO_RETRIES"),
     },
+    refreshGiveUpAfter: Math.max(1, intFrom(env.SURFCAST_REFRESH_GIVE_UP_AFTER, 3, "SURFCAST_REFRESH_GIVE_UP_AFTER")),
     refreshCron: list(env.SURFCAST_REFRESH_CRON, ["0 1 * * *", "0 13 * * *"], ";"),
     mcpAllowedOrigins: list(env.SURFCAST_MCP_ALLOWED_ORIGINS, []),
     allowedHosts: [...list(env.SURFCAST_ALLOWED_HOSTS, []), new URL(publicUrl).hostname],
@@ -92,5 +97,6 @@ export function loadConfig(flags: Partial<{ dataDir: string; port: number; host:
     publicUrl,
     smtpUrl: env.SURFCAST_SMTP_URL || undefined,
     smtpFrom: env.SURFCAST_SMTP_FROM || "Surfcast <surfcast@localhost>",
+    metrics: { enabled: env.SURFCAST_METRICS === "on", port: intFrom(env.SURFCAST_METRICS_PORT, 9464, "SURFCAST_METRICS_PORT") },
   };
 }

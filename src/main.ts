@@ -9,8 +9,11 @@ import { ACCOUNTS_HELP, runAccounts } from "./cli/accounts";
 import { ADMINS_HELP, runAdmins } from "./cli/admins";
 import { KEYS_HELP, runKeys } from "./cli/keys";
 import { REFRESH_HELP, runRefresh } from "./cli/refresh";
-import { SERVE_HELP, parseServeArgs, runServe } from "./cli/serve";
+import { SERVE_HELP, assertPortFree, parseServeArgs, runServe } from "./cli/serve";
 import { SPOTS_HELP, runSpots } from "./cli/spots";
+import { STATUS_HELP, runStatus } from "./cli/status";
+import { BACKUP_HELP, runBackup } from "./cli/backup";
+import { HEALTHCHECK_HELP, runHealthcheck } from "./cli/healthcheck";
 
 const VERSION = "1.0.0";
 
@@ -25,6 +28,9 @@ Commands:
   keys                  create, revoke and list API keys
   refresh               fetch fresh forecasts from Open-Meteo now
   spots import FILE     import spots from JSON, GeoJSON or CSV
+  status                forecast ages, last and next refresh, tide window, database size
+  backup FILE           a consistent copy of the database, while the server runs
+  healthcheck           exit 0 if the local server answers /healthz (for container health checks)
 
 Global options:
   --data-dir DIR        where the database lives (env SURFCAST_DATA_DIR, default ./var)
@@ -36,7 +42,7 @@ Start here: surfcast accounts create you@example.com --plan starter
             surfcast serve
 Or let customers make their own keys: surfcast accounts invite them@example.com --plan starter`;
 
-const COMMAND_HELP: Record<string, string> = { serve: SERVE_HELP, accounts: ACCOUNTS_HELP, admins: ADMINS_HELP, keys: KEYS_HELP, refresh: REFRESH_HELP, spots: SPOTS_HELP };
+const COMMAND_HELP: Record<string, string> = { serve: SERVE_HELP, accounts: ACCOUNTS_HELP, admins: ADMINS_HELP, keys: KEYS_HELP, refresh: REFRESH_HELP, spots: SPOTS_HELP, status: STATUS_HELP, backup: BACKUP_HELP, healthcheck: HEALTHCHECK_HELP };
 
 /** Takes the global `--data-dir` out of argv wherever it stands. */
 function extractDataDir(argv: string[]): { dataDir?: string; rest: string[] } {
@@ -71,9 +77,11 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
 
+  if (command === "healthcheck") return runHealthcheck(args);
   const serveFlags = command === "serve" ? parseServeArgs(args) : {};
   const config = loadConfig({ dataDir, ...serveFlags });
   setLogLevel(config.logLevel);
+  if (command === "serve") assertPortFree(config);
   const app = openApp(config);
   if (command === "serve") return runServe(app);
   try {
@@ -89,6 +97,12 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       case "refresh":
         return await runRefresh(app, args);
+      case "status":
+        runStatus(app, args);
+        return 0;
+      case "backup":
+        runBackup(app, args);
+        return 0;
       default:
         return await runSpots(app, args);
     }

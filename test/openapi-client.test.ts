@@ -76,6 +76,17 @@ describe("typed client", () => {
     expect(report?.days.at(-1)?.byEndpoint["spots.search"]).toBe(1);
   });
 
+  test("after the error check a response's data is defined: typed code needs no `?.` or `!` (tsc checks this file)", async () => {
+    const api = client(server.key("starter"));
+    const { data, error } = await api.GET("/v1/spots/{id}", { params: { path: { id: "pipeline" } } });
+    if (error) throw new Error(error.error.message);
+    const name: string = data.name; // TS18048 here if any error response of the operation had no body
+    expect(name.length).toBeGreaterThan(0);
+    const usage = await api.GET("/v1/usage");
+    if (usage.error) throw new Error(usage.error.error.message);
+    expect(usage.data.days).toHaveLength(30);
+  });
+
   test("errors come back typed as the Error schema", async () => {
     const api = client(server.key("starter"));
     const tooShort = await api.GET("/v1/spots", { params: { query: { q: "a" } } });

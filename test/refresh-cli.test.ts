@@ -67,7 +67,7 @@ describe("surfcast refresh (compiled binary)", () => {
       [21.665, -158.053],
     ]);
     const r = await refresh(dir, ["--spots", ids.join(",")]);
-    expect(r.stderr).toMatch(/refresh: batch 1\/1 ok \(3\/3 spots\)/);
+    expect(r.stderr).toMatch(/refresh: batch 1\/1 ok: 3\/3 spots refreshed \(so far 3\/3\)/);
     expect(r.stdout).toContain("Spots:     3 ok, 0 failed (of 3)");
     expect(r.stdout).toContain("Upstream:  2 requests, weight 7.2 (3 marine + 3 forecast locations)");
     expect(r.code).toBe(0);
@@ -77,16 +77,49 @@ describe("surfcast refresh (compiled binary)", () => {
     for (const d of docs.values()) expect(JSON.parse(d.body).hours.length).toBeGreaterThan(160);
   });
 
-  test("a failing upstream: exit 1, the error in the summary, previous documents kept", async () => {
+  test("a failing upstream: exit 3 (nothing refreshed), the error in the summary, previous documents kept", async () => {
     const ids = [...documents(dir).keys()];
     const before = documents(dir);
     fake.reset();
     fake.inject("500", { endpoint: "marine" });
     const r = await refresh(dir, ["--spots", ids.join(",")], { SURFCAST_OPEN_METEO_RETRIES: "1" });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain("refresh: batch 1/1 FAILED: 0/3 spots refreshed (so far 0/3)");
+    expect(r.stdout).toContain("Outcome:   failed");
     expect(r.stdout).toContain("Spots:     0 ok, 3 failed");
     expect(r.stdout).toContain("marine: HTTP 500");
     expect(documents(dir)).toEqual(before);
+  });
+
+  test("an upstream failing every call: a full refresh gives up within 60 s, exit 3, one clear log line, documents kept", async () => {
+    const before = documents(dir);
+    fake.reset();
+    fake.inject("500", { endpoint: "marine" });
+    fake.inject("503", { endpoint: "forecast" });
+    const started = Date.now();
+    const r = await refresh(dir, []); // default retries and backoff: the real timings
+    expect(Date.now() - started).toBeLessThan(60_000);
+    expect(r.code).toBe(3);
+    expect(fake.requests.length).toBe(3 * 2 * 4); // three batches, two APIs, 1 + 3 retries each
+    const lines = r.stderr.split("\n").filter((l) => / (ERROR|WARN) /.test(l));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain("ERROR forecast refresh failed: no spot refreshed, every previous forecast kept");
+    expect(lines[0]).toContain("upstream down: 3 batches failed in a row");
+    expect(r.stdout).toContain("Outcome:   failed");
+    expect(documents(dir)).toEqual(before);
+  }, 90_000);
+
+  test("a partial refresh: exit 1, a WARN line, the true counts", async () => {
+    const ids = [...documents(dir).keys()];
+    fake.reset();
+    fake.inject("all-null", { endpoint: "marine", requests: [3, 4] }); // the second batch's marine call
+    const r = await refresh(dir, ["--spots", ids.join(",")], { SURFCAST_OPEN_METEO_BATCH_SIZE: "1", SURFCAST_OPEN_METEO_RETRIES: "0" });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("refresh: batch 2/3 FAILED: 0/1 spots refreshed (so far 1/3)");
+    expect(r.stderr).toContain("refresh: batch 3/3 ok: 1/1 spots refreshed (so far 2/3)");
+    expect(r.stderr).toContain("WARN  forecast refresh partial: 2 of 3 spots refreshed");
+    expect(r.stdout).toContain("Outcome:   partial");
+    expect(r.stdout).toContain("Spots:     2 ok, 1 failed (of 3)");
   });
 
   test("kill -9 in the middle of a refresh: every stored document is a whole, fresh or previous one", async () => {

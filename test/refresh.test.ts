@@ -8,10 +8,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { loadConfig } from "../src/config";
 import type { App } from "../src/app";
 import { closeDatabase, openDatabase, type Db } from "../src/db";
-import { OpenMeteoClient, WEIGHT_PER_LOCATION } from "../src/forecast/openmeteo";
+import { OpenMeteoClient, RETRY_WAIT_BUDGET_MS, WEIGHT_PER_LOCATION } from "../src/forecast/openmeteo";
 import { ManualClock } from "../src/core/clock";
 import { forecastCell, marineCell, planBatches, runForecastRefresh, type RefreshSpot, type RefreshSummary } from "../src/forecast/refresh";
-import { nextRefreshAt, startForecastJobs, startupRefreshReason, STALE_AFTER_MS } from "../src/forecast/jobs";
+import { FIRST_RETRY_MS, nextRefreshAt, retryAt, startForecastJobs, startupRefreshReason, STALE_AFTER_MS } from "../src/forecast/jobs";
 import { documentAges } from "../src/forecast/store";
 import { CATALOG_PATH, tempDir } from "./support/env";
 import { startFakeOpenMeteo, type Fault, type FakeOpenMeteo } from "./support/fake-open-meteo";
@@ -189,8 +189,8 @@ describe("faults", () => {
       expect(summary).toMatchObject({ ok: 6, failedBatches: 0, requests: 3 });
       expect(fake.requests.filter((r) => r.endpoint === "marine")).toHaveLength(2);
       expect(h.sleeps).toHaveLength(1);
-      // Open-Meteo sends no Retry-After: a minutely limit waits a minute.
-      expect(h.sleeps[0]).toBe(fault === "429" ? 60_000 : 1000);
+      // Open-Meteo sends no Retry-After: a minutely limit would wait a minute, cut to the outage wait budget.
+      expect(h.sleeps[0]).toBe(fault === "429" ? RETRY_WAIT_BUDGET_MS : 1000);
       h.close();
     });
   }
@@ -219,6 +219,31 @@ describe("faults", () => {
     expect(summary.ok).toBeGreaterThan(0);
     expect(summary.ok + summary.failed).toBe(6);
     expect(h.ages().size).toBe(summary.ok);
+    h.close();
+  });
+
+  test("three failed batches in a row: the rest of the run is given up, every previous document kept", async () => {
+    const h = harness({ SURFCAST_OPEN_METEO_BATCH_SIZE: "1", SURFCAST_OPEN_METEO_RETRIES: "0" });
+    await h.refresh();
+    const before = h.ages();
+    fake.reset();
+    fake.inject("503", {});
+    const summary = await h.refresh();
+    expect(summary.batches).toBeGreaterThan(3);
+    expect(summary).toMatchObject({ ok: 0, failed: 6, gaveUp: true });
+    expect(summary.failedBatches).toBe(summary.batches);
+    expect(fake.requests).toHaveLength(6); // three batches of two requests, nothing after
+    expect(summary.errors.at(-1)).toBe(`upstream down: 3 batches failed in a row; gave up the remaining ${summary.batches - 3} batches`);
+    expect(h.ages()).toEqual(before);
+    h.close();
+  });
+
+  test("retry waits stop at the outage budget while nothing succeeds", async () => {
+    const h = harness({ SURFCAST_OPEN_METEO_RETRIES: "5" });
+    fake.inject("429", {});
+    const summary = await h.refresh();
+    expect(summary.ok).toBe(0);
+    expect(h.sleeps.reduce((a, b) => a + b, 0)).toBe(RETRY_WAIT_BUDGET_MS);
     h.close();
   });
 
@@ -343,6 +368,40 @@ describe("schedule", () => {
     await Bun.sleep(10);
     quiet.stop();
     expect(calls).toEqual(["refresh"]);
+    h.close();
+  });
+
+  test("retries after an incomplete run: 10, 20, 40 min…, never at or after the next scheduled run", () => {
+    const now = Date.parse("2026-11-21T13:05:00Z");
+    const next = nextRefreshAt(["0 1 * * *", "0 13 * * *"], new Date(now))!;
+    const minutes = [1, 2, 3, 4, 5, 6, 7].map((n) => retryAt(n, now, next)).map((at) => (at === null ? null : (at - now) / 60_000));
+    expect(minutes).toEqual([10, 20, 40, 80, 160, 320, 640]);
+    expect(retryAt(8, now, next)).toBeNull(); // 1280 min: past 01:00
+    expect(FIRST_RETRY_MS).toBe(600_000);
+  });
+
+  test("the scheduler retries only the spots a partial run missed, until a run is complete", async () => {
+    const h = harness();
+    const app = {
+      config: loadConfig({ dataDir: tempDir("jobs-retry") }, {}),
+      clock: h.clock,
+      db: h.db,
+      spots: { all: () => SPOTS },
+    } as unknown as App;
+    const runs: (string[] | undefined)[] = [];
+    const summaryOf = (failedSpotIds: string[]) => ({ spots: SPOTS.length, ok: SPOTS.length - failedSpotIds.length, failed: failedSpotIds.length, failedSpotIds }) as unknown as RefreshSummary;
+    const jobs = startForecastJobs(app, {
+      firstRetryMs: 20,
+      refresh: async (_app, _signal, spots) => {
+        runs.push(spots?.map((s) => s.id));
+        // The start-up run misses two spots, the first retry one of them, the second retry none.
+        return summaryOf(runs.length === 1 ? [SPOTS[0]!.id, SPOTS[1]!.id] : runs.length === 2 ? [SPOTS[1]!.id] : []);
+      },
+    });
+    for (let i = 0; i < 100 && runs.length < 3; i++) await Bun.sleep(10);
+    await Bun.sleep(100); // no fourth run: the third was complete
+    jobs.stop();
+    expect(runs).toEqual([undefined, [SPOTS[0]!.id, SPOTS[1]!.id], [SPOTS[1]!.id]]);
     h.close();
   });
 });

@@ -112,7 +112,7 @@ describe("refresh through the compiled binary", () => {
     now.inject("all-null", { endpoint: "marine", next: 2 });
     let result: Awaited<Refresh["done"]>;
     try {
-      result = await refresh(dataDir, now, { SURFCAST_OPEN_METEO_RETRIES: "1", SURFCAST_OPEN_METEO_TIMEOUT_MS: "700", SURFCAST_OPEN_METEO_BATCH_SIZE: "200" }).done;
+      result = await refresh(dataDir, now, { SURFCAST_OPEN_METEO_RETRIES: "1", SURFCAST_OPEN_METEO_TIMEOUT_MS: "700", SURFCAST_OPEN_METEO_BATCH_SIZE: "200", SURFCAST_REFRESH_GIVE_UP_AFTER: "100" }).done;
     } finally {
       serving = false;
       await reader;

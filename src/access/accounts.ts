@@ -3,7 +3,7 @@
  * registry's change detection (see registry.ts), so no restart is needed.
  */
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
-import type { Db } from "../db";
+import { writeTransaction, type Db } from "../db";
 import { accounts, apiKeys, consoleSessions } from "../db/schema";
 import { UserError } from "../core/errors";
 import type { Clock } from "../core/clock";
@@ -94,25 +94,28 @@ export function createAccount(db: Db, clock: Clock, email: string, plan: string,
   if (!EMAIL.test(email)) throw new UserError(`"${email}" is not a valid e-mail address`);
   checkPlanAndLimits(plan, limits);
   const normalized = email.toLowerCase();
-  if (db.select().from(accounts).where(eq(accounts.email, normalized)).get()) {
-    throw new UserError(`an account with e-mail ${email} already exists`);
-  }
-  const row = db
-    .insert(accounts)
-    .values({ email: normalized, plan, ...limits, disabled: false, createdAt: clock.now() })
-    .returning()
-    .get();
-  return toAccountView(db, row);
+  return writeTransaction(db, () => {
+    if (db.select().from(accounts).where(eq(accounts.email, normalized)).get()) {
+      throw new UserError(`an account with e-mail ${email} already exists`);
+    }
+    const row = db
+      .insert(accounts)
+      .values({ email: normalized, plan, ...limits, disabled: false, createdAt: clock.now() })
+      .returning()
+      .get();
+    return toAccountView(db, row);
+  });
 }
 
 /** Disabling also ends every console session of the account. */
 export function setAccountDisabled(db: Db, email: string, disabled: boolean): AccountView {
-  const row = requireAccount(db, email);
-  db.transaction(() => {
+  return writeTransaction(db, () => {
+    const row = requireAccount(db, email);
     db.update(accounts).set({ disabled }).where(eq(accounts.id, row.id)).run();
+    // A disabled account's console sessions end with it.
     if (disabled) db.delete(consoleSessions).where(eq(consoleSessions.accountId, row.id)).run();
+    return toAccountView(db, { ...row, disabled });
   });
-  return toAccountView(db, { ...row, disabled });
 }
 
 /** Moves an account to another plan; limits not given go back to the plan's defaults. */
@@ -182,7 +185,7 @@ export function createKey(db: Db, clock: Clock, email: string, name: string): Ke
   if (!trimmed || trimmed.length > 100) throw new UserError("--name must be 1 to 100 characters");
   const account = requireAccount(db, email);
   const { maxKeys } = effectiveLimits(account);
-  return db.transaction(() => {
+  return writeTransaction(db, () => {
     if (activeKeyCount(db, account.id) >= maxKeys) {
       throw new UserError(`account ${account.email} already has ${maxKeys} active keys, the most its plan (${account.plan}) allows; revoke one first`);
     }
@@ -208,14 +211,24 @@ function toKeyView(row: typeof apiKeys.$inferSelect, account: typeof accounts.$i
   };
 }
 
+/** Why `keyId` names no key: often the operator pasted the secret key itself (never echoed back). */
+function notAKeyId(db: Db, keyId: string): string {
+  const owner = db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.hash, hashKey(keyId))).get();
+  if (owner) return `that is the secret key itself, not its id: revoke it with "surfcast keys revoke ${owner.id}"`;
+  if (keyId.startsWith("sk_")) return "that looks like a secret key (sk_…), not a key id (key_…), and it matches no key: \"surfcast keys list EMAIL\" shows the ids";
+  return `no key with id ${keyId} ("surfcast keys list EMAIL" shows the ids)`;
+}
+
 export function revokeKey(db: Db, clock: Clock, keyId: string): KeyView {
-  const row = db.select().from(apiKeys).where(eq(apiKeys.id, keyId)).get();
-  if (!row) throw new UserError(`no key with id ${keyId}`);
-  if (row.revokedAt !== null) throw new UserError(`key ${keyId} is already revoked`);
-  const revokedAt = clock.now();
-  db.update(apiKeys).set({ revokedAt }).where(eq(apiKeys.id, keyId)).run();
-  const account = db.select().from(accounts).where(eq(accounts.id, row.accountId)).get()!;
-  return toKeyView({ ...row, revokedAt }, account);
+  return writeTransaction(db, () => {
+    const row = db.select().from(apiKeys).where(eq(apiKeys.id, keyId)).get();
+    if (!row) throw new UserError(notAKeyId(db, keyId));
+    if (row.revokedAt !== null) throw new UserError(`key ${keyId} is already revoked`);
+    const revokedAt = clock.now();
+    db.update(apiKeys).set({ revokedAt }).where(eq(apiKeys.id, keyId)).run();
+    const account = db.select().from(accounts).where(eq(accounts.id, row.accountId)).get()!;
+    return toKeyView({ ...row, revokedAt }, account);
+  });
 }
 
 export function keyById(db: Db, keyId: string): (KeyView & { accountId: number }) | null {

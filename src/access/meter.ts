@@ -5,7 +5,7 @@
  * changed, and each key's window is at most 60 small pairs, so its cost does not grow with traffic.
  */
 import { and, eq, gte, sql } from "drizzle-orm";
-import type { Db } from "../db";
+import { writeTransaction, type Db } from "../db";
 import { rateLimitState, usageCounters } from "../db/schema";
 import { DAY_MS, utcDay, type Clock } from "../core/clock";
 import { BurstWindow, decide, fixedRateLimitHeaders, varyingRateLimitHeaders, type Verdict } from "./limiter";
@@ -131,11 +131,20 @@ export class UsageMeter {
    * `endpoint` null means "not counted" (GET /v1/usage): it still passes through the burst window but never
    * uses the daily quota.
    */
+  /** Requests refused since start, by the limit that refused them (for /metrics). */
+  readonly refusals = { daily: 0, burst: 0 };
+  /** Admitted calls per endpoint since start (for /metrics: MCP tool calls). */
+  readonly admitted = new Map<string, number>();
+  /** When usage was last written to the database (epoch ms): the flush lag of /metrics. */
+  lastFlushAt = Date.now();
+
   admit(principal: Principal, endpoint: EndpointName | null, weight = 1): Verdict {
     const now = this.clock.now();
     const s = this.state(principal, now);
     const verdict = decide(principal, endpoint === null ? 0 : s.usedToday, s.window, now, weight);
-    if (verdict.allowed) {
+    if (!verdict.allowed) this.refusals[verdict.blockedBy]++;
+    else {
+      if (endpoint !== null) this.admitted.set(endpoint, (this.admitted.get(endpoint) ?? 0) + weight);
       s.window.add(now, weight);
       this.dirtyWindows.add(principal.keyId);
       if (endpoint !== null) {
@@ -172,14 +181,17 @@ export class UsageMeter {
 
   /** Writes pending counts and changed windows in one transaction. */
   flush(): void {
-    if (this.pending.size === 0 && this.dirtyWindows.size === 0) return;
+    if (this.pending.size === 0 && this.dirtyWindows.size === 0) {
+      this.lastFlushAt = this.clock.now();
+      return;
+    }
     const pending = this.pending;
     const windows = this.dirtyWindows;
     this.pending = new Map();
     this.dirtyWindows = new Set();
     const now = this.clock.now();
     try {
-      this.db.transaction(() => {
+      writeTransaction(this.db, () => {
         for (const [k, count] of pending) {
           const [keyId, day, endpoint] = k.split("\u0000") as [string, string, string];
           this.writes.addCount.run({ keyId, day, endpoint, count });
@@ -189,6 +201,7 @@ export class UsageMeter {
           if (s) this.writes.saveWindow.run({ keyId, recent: s.window.serialize(now), updatedAt: now });
         }
       });
+      this.lastFlushAt = now;
     } catch (err) {
       // Keep the counts for the next flush rather than lose them.
       for (const [k, n] of pending) this.pending.set(k, (this.pending.get(k) ?? 0) + n);

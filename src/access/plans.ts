@@ -1,5 +1,5 @@
 /** Plans and their default limits, from the spec's Limits table. */
-import type { Db } from "../db";
+import { writeTransaction, type Db } from "../db";
 import { plans } from "../db/schema";
 import { sql } from "drizzle-orm";
 
@@ -28,19 +28,21 @@ export function isPlanName(value: string): value is PlanName {
 
 /** Writes the plan table from PLAN_DEFAULTS (idempotent; run at every open). */
 export function seedPlans(db: Db): void {
-  for (const name of PLAN_NAMES) {
-    const p = PLAN_DEFAULTS[name];
-    db.insert(plans)
-      .values({ name, ...p })
-      .onConflictDoUpdate({
-        target: plans.name,
-        set: {
-          dailyLimit: sql`excluded.daily_limit`,
-          minuteLimit: sql`excluded.minute_limit`,
-          maxKeys: sql`excluded.max_keys`,
-          attributionRequired: sql`excluded.attribution_required`,
-        },
-      })
-      .run();
-  }
+  writeTransaction(db, () => {
+    for (const name of PLAN_NAMES) {
+      const p = PLAN_DEFAULTS[name];
+      db.insert(plans)
+        .values({ name, ...p })
+        .onConflictDoUpdate({
+          target: plans.name,
+          set: {
+            dailyLimit: sql`excluded.daily_limit`,
+            minuteLimit: sql`excluded.minute_limit`,
+            maxKeys: sql`excluded.max_keys`,
+            attributionRequired: sql`excluded.attribution_required`,
+          },
+        })
+        .run();
+    }
+  });
 }

@@ -2,7 +2,7 @@
 import type { App } from "../app";
 import { ApiError, UserError } from "../core/errors";
 import { escapeControls } from "../core/log";
-import { refreshForecasts, type RefreshProgress, type RefreshSummary } from "../forecast/refresh";
+import { GIVE_UP_AFTER_BATCHES, outcomeOf, refreshForecasts, type RefreshProgress, type RefreshSummary } from "../forecast/refresh";
 import { noExtraPositionals, parse } from "./args";
 
 export const REFRESH_HELP = `Usage: surfcast refresh [--spots ID,...]
@@ -11,7 +11,14 @@ Fetches fresh forecasts from Open-Meteo now (the server also does this twice a d
 document per spot. Spots whose batch fails keep their previous forecast.
   --spots ID,...   only these spots (slugs or 16-hex ids); default: every spot
 Upstream: SURFCAST_OPEN_METEO_MARINE_URL, SURFCAST_OPEN_METEO_FORECAST_URL, SURFCAST_OPEN_METEO_API_KEY,
-SURFCAST_OPEN_METEO_BATCH_SIZE (locations per request, 1..1000). Exit status 0 only if every batch succeeded.`;
+SURFCAST_OPEN_METEO_BATCH_SIZE (locations per request, 1..1000). After SURFCAST_REFRESH_GIVE_UP_AFTER
+(default ${GIVE_UP_AFTER_BATCHES}) failed batches in a row the upstream is taken as down and the rest of the run is given up.
+
+Exit status: 0 every spot refreshed; 1 partial (some spots refreshed, the others keep their previous
+forecast); 3 no spot refreshed (upstream down or refusing; every previous forecast kept); 2 a usage mistake.`;
+
+/** Exit status by outcome (documented in REFRESH_HELP and docs/forecast.md). */
+export const REFRESH_EXIT = { complete: 0, partial: 1, failed: 3 } as const;
 
 function progressPrinter(): (p: RefreshProgress) => void {
   const tty = process.stderr.isTTY === true;
@@ -20,16 +27,18 @@ function progressPrinter(): (p: RefreshProgress) => void {
     if (tty) {
       const width = 30;
       const filled = Math.round((pct / 100) * width);
-      process.stderr.write(`\r[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${pct}% batch ${p.batch}/${p.batches} (${p.spotsDone}/${p.spotsTotal} spots)`);
+      process.stderr.write(`\r[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${pct}% batch ${p.batch}/${p.batches} (${p.spotsOk}/${p.spotsTotal} spots refreshed)`);
       if (p.batch === p.batches) process.stderr.write("\n");
     } else {
-      process.stderr.write(`refresh: batch ${p.batch}/${p.batches} ${p.batchOk ? "ok" : "FAILED"} (${p.spotsDone}/${p.spotsTotal} spots)\n`);
+      const state = p.batchOk ? "ok" : p.batchWritten > 0 ? "PARTIAL" : "FAILED";
+      process.stderr.write(`refresh: batch ${p.batch}/${p.batches} ${state}: ${p.batchWritten}/${p.batchSpots} spots refreshed (so far ${p.spotsOk}/${p.spotsTotal})\n`);
     }
   };
 }
 
 function printSummary(s: RefreshSummary): void {
   const lines = [
+    `Outcome:   ${outcomeOf(s)}`,
     `Spots:     ${s.ok} ok, ${s.failed} failed (of ${s.spots})`,
     `Batches:   ${s.batches - s.failedBatches} ok, ${s.failedBatches} failed`,
     `Upstream:  ${s.requests} requests, weight ${s.weight.toFixed(1)} (${s.locations.marine} marine + ${s.locations.forecast} forecast locations)`,
@@ -67,5 +76,5 @@ export async function runRefresh(app: App, argv: string[]): Promise<number> {
   if (spots.length === 0) throw new UserError("there are no spots to refresh (import a catalog with `surfcast spots import`)");
   const summary = await refreshForecasts(app, { spots, onProgress: progressPrinter() });
   printSummary(summary);
-  return summary.failedBatches === 0 ? 0 : 1;
+  return REFRESH_EXIT[outcomeOf(summary)];
 }

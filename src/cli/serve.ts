@@ -1,8 +1,11 @@
 /** `surfcast serve` — the HTTP + MCP server with its background jobs, and a graceful stop. */
 import type { App } from "../app";
+import type { Config } from "../config";
+import { UserError } from "../core/errors";
 import { log } from "../core/log";
 import { startHttpServer } from "../http/server";
 import { lockDataDir } from "../db/lock";
+import type { Metrics } from "../ops/metrics";
 import { startForecastJobs } from "../forecast/jobs";
 import { startTideJobs } from "../tides/jobs";
 import { intFlag, noExtraPositionals, parse } from "./args";
@@ -40,10 +43,37 @@ function shownAddress(host: string, port: number): string {
   return host === "0.0.0.0" || host === "::" ? `${url} (every interface)` : url;
 }
 
+const portInUse = (config: Pick<Config, "host" | "port">) =>
+  new UserError(`port ${config.port} on ${config.host} is already in use (another surfcast or another program): stop it, or choose another with --port or PORT`);
+
+/** Fails before the database is opened when the port is taken, so a mistaken start changes no file. */
+export function assertPortFree(config: Pick<Config, "host" | "port">): void {
+  if (config.port === 0) return;
+  try {
+    Bun.serve({ port: config.port, hostname: config.host, fetch: () => new Response(null) }).stop(true);
+  } catch (err) {
+    if ((err as { code?: string }).code === "EADDRINUSE") throw portInUse(config);
+    throw new UserError(`cannot listen on ${config.host}:${config.port}: ${(err as Error).message}`);
+  }
+}
+
+function listen(app: App, metrics?: Metrics) {
+  try {
+    return startHttpServer(app, app.config.port, app.config.host, metrics);
+  } catch (err) {
+    if ((err as { code?: string }).code === "EADDRINUSE") throw portInUse(app.config);
+    throw err;
+  }
+}
+
 export async function runServe(app: App): Promise<number> {
   const { config } = app;
   const lock = lockDataDir(config.dataDir);
-  const server = startHttpServer(app, config.port, config.host);
+  // prom-client is loaded only when metrics are on: other starts and console commands do not pay for it.
+  const ops = config.metrics.enabled ? await import("../ops/metrics") : undefined;
+  const metrics = ops ? new ops.Metrics(app) : undefined;
+  const server = listen(app, metrics);
+  const metricsServer = ops && metrics ? ops.startMetricsServer(metrics, config.metrics.port) : undefined;
   // Load the tide database off the request path even without the scheduler, so no request waits for it.
   void app.tides.ready();
   setTimeout(() => app.spots.warm(), 0); // build the search and nearby indexes before the first query needs them
@@ -67,6 +97,8 @@ export async function runServe(app: App): Promise<number> {
       log.info("stopping: finishing in-flight requests", { signal });
       for (const job of jobs) job.stop();
       await server.stop(false);
+      metricsServer?.stop(true);
+      metrics?.close();
       clearInterval(flusher);
       app.close();
       lock.release();

@@ -4,7 +4,7 @@
  * replaces the older ones. Only the token's SHA-256 is stored.
  */
 import { and, eq, isNull } from "drizzle-orm";
-import type { Db } from "../db";
+import { writeTransaction, type Db } from "../db";
 import { accounts, consoleSessions, invitations } from "../db/schema";
 import type { Clock } from "../core/clock";
 import { UserError } from "../core/errors";
@@ -40,7 +40,7 @@ export function issueInvitation(db: Db, clock: Clock, publicUrl: string, request
   const hasLimits = Object.values(limits).some((v) => v !== undefined);
   const token = randomToken();
   const now = clock.now();
-  return db.transaction(() => {
+  return writeTransaction(db, () => {
     let account = findAccount(db, request.email);
     const created = account === null;
     if (account === null) {
@@ -94,7 +94,7 @@ export async function redeemLink(db: Db, clock: Clock, token: string, password: 
   if (weak) return { problem: weak };
   const passwordHash = await hashPassword(password);
   // Checked again inside the transaction: two tabs racing on one link, only one wins.
-  return db.transaction(() => {
+  return writeTransaction(db, () => {
     const state = inspectLink(db, clock, token);
     if (!state.ok) return { problem: state.problem };
     db.update(invitations).set({ usedAt: clock.now() }).where(eq(invitations.tokenHash, hashToken(token))).run();
@@ -105,7 +105,7 @@ export async function redeemLink(db: Db, clock: Clock, token: string, password: 
 
 /** Stores a new password hash and ends every console session of the account. */
 export function setPassword(db: Db, accountId: number, passwordHash: string): void {
-  db.transaction(() => {
+  writeTransaction(db, () => {
     db.update(accounts).set({ passwordHash }).where(eq(accounts.id, accountId)).run();
     db.delete(consoleSessions).where(eq(consoleSessions.accountId, accountId)).run();
   });

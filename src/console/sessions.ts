@@ -5,7 +5,7 @@
  * takes effect on the next request.
  */
 import { eq, lt, or } from "drizzle-orm";
-import type { Db } from "../db";
+import { writeTransaction, type Db } from "../db";
 import { accounts, consoleSessions } from "../db/schema";
 import type { Clock } from "../core/clock";
 import { hashToken, randomToken } from "./secrets";
@@ -25,7 +25,7 @@ export interface Session {
 export function startSession(db: Db, clock: Clock, accountId: number): string {
   const token = randomToken();
   const now = clock.now();
-  db.transaction(() => {
+  writeTransaction(db, () => {
     db.delete(consoleSessions)
       .where(or(lt(consoleSessions.lastSeenAt, now - IDLE_MS), lt(consoleSessions.createdAt, now - ABSOLUTE_MS)))
       .run();

@@ -44,8 +44,21 @@ export function formatLine(time: Date, level: Level, message: string, fields?: R
   return line;
 }
 
+/** `SURFCAST_LOG_FORMAT=json`: one JSON object per line (time, level, message, then the fields) for journald and shippers. */
+const json = process.env.SURFCAST_LOG_FORMAT === "json";
+
+function jsonLine(level: Level, message: string, fields?: Record<string, unknown>): string {
+  const entry: Record<string, unknown> = { time: new Date().toISOString(), level, message };
+  if (fields) for (const [k, v] of Object.entries(fields)) if (v !== undefined && !(k in entry)) entry[k] = v;
+  return JSON.stringify(entry);
+}
+
 function write(level: Level, message: string, fields?: Record<string, unknown>): void {
   if (ORDER[level] < threshold) return;
+  if (json) {
+    process.stderr.write(jsonLine(level, message, fields) + "\n");
+    return;
+  }
   process.stderr.write(formatLine(new Date(), level, message, fields) + "\n");
 }
 

@@ -4,8 +4,9 @@
  */
 import { Database } from "bun:sqlite";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { accessSync, constants, existsSync, mkdirSync, rmSync, statfsSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { UserError } from "../core/errors";
 import * as schema from "./schema";
 import { migrations } from "./migrations.gen";
 
@@ -16,19 +17,90 @@ export function databasePath(dataDir: string): string {
   return join(dataDir, "surfcast.db");
 }
 
+/** Below this much free space the data dir is treated as full: a start would fail half-way through a write. */
+const MIN_FREE_BYTES = 1024 * 1024;
+
+/**
+ * Checks the data directory before anything is written, so that an operator mistake ends with one clear line
+ * and no file changed. A missing data dir is created (mode 0700, with a notice on stderr) when its parent exists —
+ * the first start needs no mkdir — but a missing parent is most likely a typo in --data-dir and is refused.
+ */
+function prepareDataDir(dataDir: string): void {
+  if (!existsSync(dataDir)) {
+    if (!existsSync(dirname(dataDir))) {
+      throw new UserError(`data directory ${dataDir} does not exist, nor does its parent: check --data-dir (or SURFCAST_DATA_DIR), or create it with: mkdir -p ${dataDir}`);
+    }
+    mkdirSync(dataDir, { mode: 0o700 });
+    process.stderr.write(`surfcast: created the data directory ${dataDir} (mode 0700)\n`);
+  }
+  try {
+    accessSync(dataDir, constants.W_OK);
+  } catch (err) {
+    const why = (err as NodeJS.ErrnoException).code === "EROFS" ? "is on a read-only file system" : "is not writable by this user";
+    throw new UserError(`data directory ${dataDir} ${why}: surfcast needs to write its database there (give the service user write access, or choose another --data-dir)`);
+  }
+  const fs = statfsSync(dataDir);
+  if (fs.bavail * fs.bsize < MIN_FREE_BYTES) {
+    throw new UserError(`the disk holding ${dataDir} is full (${Math.round((fs.bavail * fs.bsize) / 1024)} KiB free): free some space, then start again`);
+  }
+}
+
+/** One operator-facing line for a database that cannot be opened or written; other errors pass through. */
+export function databaseFailure(err: unknown, path: string): unknown {
+  const code = String((err as { code?: unknown }).code ?? "");
+  const message = err instanceof Error ? err.message : String(err);
+  if (code === "SQLITE_NOTADB" || code.startsWith("SQLITE_CORRUPT")) {
+    return new UserError(`${path} is not a readable Surfcast database (${message}); it was left untouched: restore it from a backup (see the README, "Back up and restore") or move it aside to start empty`);
+  }
+  if (code === "SQLITE_FULL") return new UserError(`the disk holding ${path} is full: free some space, then start again`);
+  if (code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_CANTOPEN") || code.startsWith("SQLITE_IOERR")) {
+    return new UserError(`cannot write ${path} (${message}): check the data directory's permissions, file system and free space`);
+  }
+  return err;
+}
+
 export function openDatabase(dataDir: string): Db {
-  mkdirSync(dataDir, { recursive: true });
-  const sqlite = new Database(databasePath(dataDir), { create: true, strict: true });
-  sqlite.exec("PRAGMA journal_mode = WAL");
-  // NORMAL is durable across process crashes in WAL mode (only an OS crash can lose the last commits).
-  sqlite.exec("PRAGMA synchronous = NORMAL");
-  sqlite.exec("PRAGMA foreign_keys = ON");
-  sqlite.exec("PRAGMA busy_timeout = 5000");
-  const db = drizzle(sqlite, { schema }) as Db;
-  // The internals `migrate()` uses, fed from the embedded array instead of a folder.
-  const internals = db as unknown as { dialect: { migrate(m: typeof migrations, s: unknown, c: object): void }; session: unknown };
-  internals.dialect.migrate(migrations, internals.session, {});
-  return db;
+  prepareDataDir(dataDir);
+  const path = databasePath(dataDir);
+  const fresh = !existsSync(path);
+  // Created 0600 before SQLite opens it: SQLite gives its -wal and -shm files the database file's mode.
+  if (fresh) writeFileSync(path, "", { mode: 0o600, flag: "wx" });
+  try {
+    return openAndMigrate(path);
+  } catch (err) {
+    // A database this call created and could not finish (disk full) is removed rather than left half-made.
+    if (fresh) for (const suffix of ["", "-wal", "-shm"]) rmSync(path + suffix, { force: true });
+    throw databaseFailure(err, path);
+  }
+}
+
+function openAndMigrate(path: string): Db {
+  const sqlite = new Database(path, { create: true, strict: true });
+  try {
+    sqlite.exec("PRAGMA journal_mode = WAL");
+    // NORMAL is durable across process crashes in WAL mode (only an OS crash can lose the last commits).
+    sqlite.exec("PRAGMA synchronous = NORMAL");
+    sqlite.exec("PRAGMA foreign_keys = ON");
+    sqlite.exec("PRAGMA busy_timeout = 5000");
+    const db = drizzle(sqlite, { schema }) as Db;
+    // The internals `migrate()` uses, fed from the embedded array instead of a folder.
+    const internals = db as unknown as { dialect: { migrate(m: typeof migrations, s: unknown, c: object): void }; session: unknown };
+    internals.dialect.migrate(migrations, internals.session, {});
+    return db;
+  } catch (err) {
+    sqlite.close();
+    throw err;
+  }
+}
+
+/**
+ * Runs `work` in a write transaction that takes the write lock at BEGIN (`BEGIN IMMEDIATE`). A deferred
+ * transaction that reads and then writes cannot wait for another process's lock (SQLite answers "database is
+ * locked" at once, whatever the busy timeout); an immediate one waits up to the busy timeout instead. Every
+ * transaction that writes goes through here. Nested calls become savepoints of the outer transaction.
+ */
+export function writeTransaction<T>(db: Db, work: () => T): T {
+  return db.$client.transaction(work).immediate();
 }
 
 export function closeDatabase(db: Db): void {

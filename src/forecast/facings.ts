@@ -3,7 +3,7 @@
  * Computed facings (src/forecast/orientation.ts) are stored once per spot in `spot_facing`.
  */
 import { eq } from "drizzle-orm";
-import { schema, type Db } from "../db";
+import { schema, writeTransaction, type Db } from "../db";
 import { computeFacing, loadLand, FACING_METHOD } from "./orientation";
 
 const { spots: spotsTable, spotFacing } = schema;
@@ -33,9 +33,9 @@ export function ensureFacings(
       method: FACING_METHOD,
       computedAt,
     }));
-    db.transaction((tx) => {
+    writeTransaction(db, () => {
       for (const row of rows) {
-        tx.insert(spotFacing)
+        db.insert(spotFacing)
           .values(row)
           .onConflictDoUpdate({ target: spotFacing.spotId, set: { facing: row.facing, method: row.method, computedAt } })
           .run();

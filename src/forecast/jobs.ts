@@ -5,8 +5,8 @@
 import { Cron } from "croner";
 import type { App } from "../app";
 import { log } from "../core/log";
-import { refreshForecasts } from "./refresh";
-import { documentAges } from "./store";
+import { refreshForecasts, type RefreshSpot, type RefreshSummary } from "./refresh";
+import { documentAges, recordRetryAt } from "./store";
 
 /** A document older than this at startup triggers an immediate refresh. */
 export const STALE_AFTER_MS = 12 * 3_600_000;
@@ -30,27 +30,75 @@ export function nextRefreshAt(crons: readonly string[], from: Date): Date | null
   return next.length === 0 ? null : new Date(Math.min(...next.map((d) => d.getTime())));
 }
 
+/** After an incomplete run the scheduler retries what it missed after 10, 20, 40 … minutes. */
+export const FIRST_RETRY_MS = 10 * 60_000;
+
+/**
+ * When to retry after `failures` incomplete runs in a row (1 = the first), or null when that would be at or
+ * after the next scheduled run (which refreshes every spot anyway).
+ */
+export function retryAt(failures: number, now: number, nextScheduled: Date | null, firstRetryMs = FIRST_RETRY_MS): number | null {
+  const at = now + firstRetryMs * 2 ** (failures - 1);
+  return nextScheduled !== null && at >= nextScheduled.getTime() ? null : at;
+}
+
 export interface ForecastJobOptions {
-  /** The refresh to run (tests inject a fake). */
-  refresh?: (app: App, signal: AbortSignal) => Promise<unknown>;
+  /** The refresh to run (tests inject a fake); `spots` limits a retry to what the last run missed. */
+  refresh?: (app: App, signal: AbortSignal, spots?: readonly RefreshSpot[]) => Promise<RefreshSummary | void>;
+  /** The first retry's delay (tests shorten it). */
+  firstRetryMs?: number;
 }
 
 export function startForecastJobs(app: App, options: ForecastJobOptions = {}): { stop(): void; running(): Promise<void> | null } {
   const controller = new AbortController();
-  const refresh = options.refresh ?? ((a: App, signal: AbortSignal) => refreshForecasts(a, { signal }));
+  const refresh = options.refresh ?? ((a: App, signal: AbortSignal, spots?: readonly RefreshSpot[]) => refreshForecasts(a, { signal, spots }));
   let current: Promise<void> | null = null;
+  /** Incomplete runs in a row, the spots the last one missed, and the pending retry. */
+  let failures = 0;
+  let missed: Set<string> | null = null;
+  let retry: ReturnType<typeof setTimeout> | null = null;
 
-  const run = (trigger: string) => {
+  const setRetry = (at: number | null) => {
+    if (retry) clearTimeout(retry);
+    retry = at === null ? null : setTimeout(() => run(`retry ${failures} of the ${missed?.size ?? 0} spots missed`, true), at - app.clock.now());
+    try {
+      recordRetryAt(app.db, at === null ? null : new Date(at));
+    } catch (err) {
+      log.warn("could not record the refresh retry time", { error: String(err) });
+    }
+  };
+
+  const settle = (summary: RefreshSummary | void) => {
+    if (!summary || controller.signal.aborted) return;
+    if (summary.failed === 0) {
+      failures = 0;
+      missed = null;
+      setRetry(null);
+      return;
+    }
+    failures++;
+    missed = new Set(summary.failedSpotIds);
+    const at = retryAt(failures, app.clock.now(), nextRefreshAt(app.config.refreshCron, new Date(app.clock.now())), options.firstRetryMs);
+    if (at !== null) log.warn("forecast refresh incomplete; will retry the missed spots", { missed: missed.size, retryAt: new Date(at).toISOString() });
+    else log.warn("forecast refresh incomplete; the next scheduled run will refresh every spot", { missed: missed.size });
+    setRetry(at);
+  };
+
+  const run = (trigger: string, isRetry = false) => {
     if (current) {
       log.info("forecast refresh already running; skipped", { trigger });
       return;
     }
+    if (!isRetry) {
+      // A scheduled or start-up run refreshes every spot: it replaces any pending retry.
+      failures = 0;
+      missed = null;
+      if (retry) setRetry(null);
+    }
+    const only = isRetry && missed ? app.spots.all().filter((s) => missed!.has(s.id)) : undefined;
     log.info("forecast refresh starting", { trigger });
-    current = refresh(app, controller.signal)
-      .then(
-        () => undefined,
-        (err) => log.error("forecast refresh failed", { trigger, error: err instanceof Error ? err.message : String(err) }),
-      )
+    current = refresh(app, controller.signal, only)
+      .then(settle, (err) => log.error("forecast refresh failed", { trigger, error: err instanceof Error ? err.message : String(err) }))
       .finally(() => {
         current = null;
       });
@@ -77,6 +125,7 @@ export function startForecastJobs(app: App, options: ForecastJobOptions = {}): {
   return {
     stop() {
       clearTimeout(startup);
+      if (retry) clearTimeout(retry);
       for (const job of jobs) job.stop();
       controller.abort();
     },

@@ -61,6 +61,8 @@ export interface OpenMeteoOptions {
   sleep?: (ms: number) => Promise<void>;
   /** Base of the exponential backoff (doubles per attempt). */
   backoffMs?: number;
+  /** Most time spent waiting between retries while no request succeeds (default RETRY_WAIT_BUDGET_MS). */
+  waitBudgetMs?: number;
   timeformat?: "iso8601" | "unixtime";
 }
 
@@ -245,8 +247,17 @@ function describeNetworkError(err: unknown, timeoutMs: number): UpstreamError {
   return new UpstreamError(`cannot connect: ${text}`, true, 0, false, true);
 }
 
+/**
+ * While the upstream keeps failing, one client (one refresh) waits at most this long in total between retries;
+ * each wait is cut to what is left, and with nothing left a failing request is given up at once. Any success
+ * refills it. This is what bounds a refresh against an upstream that is down (a minutely 429 asks for 60 s).
+ */
+export const RETRY_WAIT_BUDGET_MS = 40_000;
+
 export class OpenMeteoClient {
   private readonly sleep: (ms: number) => Promise<void>;
+  /** Retry waits since the last successful request. */
+  private waitedMs = 0;
 
   constructor(private readonly options: OpenMeteoOptions) {
     this.sleep = options.sleep ?? defaultSleep;
@@ -267,16 +278,19 @@ export class OpenMeteoClient {
       requests++;
       try {
         const locations = parseResponse(await this.send(endpoint, params), endpoint, points.length);
+        this.waitedMs = 0;
         return { locations, requests, weight: weight * requests };
       } catch (err) {
         const error = err instanceof UpstreamError ? err : new UpstreamError(String(err), false);
         // An upstream may echo the request, key included, in its error text: it must not reach a log.
         if (this.options.apiKey) error.message = error.message.replaceAll(this.options.apiKey, "[apikey]");
-        if (!error.retryable || attempt >= this.options.retries) {
+        const wait = Math.min(Math.max(error.waitMs, backoff * 2 ** attempt), (this.options.waitBudgetMs ?? RETRY_WAIT_BUDGET_MS) - this.waitedMs);
+        if (!error.retryable || attempt >= this.options.retries || wait <= 0) {
           error.cost = { requests, weight: weight * requests };
           throw error;
         }
-        await this.sleep(Math.max(error.waitMs, backoff * 2 ** attempt));
+        this.waitedMs += wait;
+        await this.sleep(wait);
       }
     }
   }

@@ -12,7 +12,7 @@ import type { SeaLevelSeries, TideReference } from "../tides/types";
 import { assembleDocument } from "./document";
 import { ensureFacings, loadFacings } from "./facings";
 import { allNull, OpenMeteoClient, UpstreamError, type Endpoint, type LocationSeries, type OpenMeteoOptions, type Point } from "./openmeteo";
-import { writeDocuments } from "./store";
+import { recordRefresh, writeDocuments } from "./store";
 
 export interface RefreshSpot {
   id: string;
@@ -85,10 +85,25 @@ export function planBatches(spots: readonly RefreshSpot[], batchSize: number): B
 export interface RefreshProgress {
   batch: number;
   batches: number;
+  /** Spots of this batch, and how many of them got a new document. */
+  batchSpots: number;
+  batchWritten: number;
+  /** Spots handled so far (refreshed or not), and refreshed so far, of spotsTotal. */
   spotsDone: number;
+  spotsOk: number;
   spotsTotal: number;
   batchOk: boolean;
 }
+
+/** How a run ended: every spot refreshed, some kept their previous document, or none was refreshed. */
+export type RefreshOutcome = "complete" | "partial" | "failed";
+
+export function outcomeOf(s: Pick<RefreshSummary, "ok" | "failed">): RefreshOutcome {
+  return s.failed === 0 ? "complete" : s.ok > 0 ? "partial" : "failed";
+}
+
+/** Consecutive failed batches after which a refresh gives up the rest of its run (the upstream is down). */
+export const GIVE_UP_AFTER_BATCHES = 3;
 
 export interface RefreshSummary {
   spots: number;
@@ -106,6 +121,8 @@ export interface RefreshSummary {
   durationMs: number;
   /** One line per failed batch, plus why the refresh stopped early if it did. */
   errors: string[];
+  /** Stopped early after GIVE_UP_AFTER_BATCHES consecutive failed batches (the upstream is down). */
+  gaveUp?: boolean;
 }
 
 export interface RefreshDeps {
@@ -128,6 +145,8 @@ export interface RefreshDeps {
   onWritten?: () => void;
   /** Stops between batches (server shutdown). */
   signal?: AbortSignal;
+  /** Gives up the rest of the run after this many consecutive failed batches (default GIVE_UP_AFTER_BATCHES). */
+  giveUpAfter?: number;
 }
 
 /** Spots assembled between two yields to the event loop. */
@@ -224,6 +243,8 @@ export async function runForecastRefresh(deps: RefreshDeps, spots: readonly Refr
   const facings = () => (facingMap ??= deps.facings());
   let spotsDone = 0;
   let stopped = false;
+  let consecutiveFailures = 0;
+  const giveUpAfter = deps.giveUpAfter ?? GIVE_UP_AFTER_BATCHES;
   for (const [index, batch] of batches.entries()) {
     if (!stopped && deps.signal?.aborted) {
       stopped = true;
@@ -234,16 +255,22 @@ export async function runForecastRefresh(deps: RefreshDeps, spots: readonly Refr
     if (outcome) for (const id of outcome.written) ok.add(id);
     if (!outcome || outcome.error !== undefined) summary.failedBatches++;
     if (outcome?.error !== undefined) summary.errors.push(`batch ${index + 1}/${batches.length}: ${outcome.error}`);
+    consecutiveFailures = outcome?.error === undefined ? 0 : consecutiveFailures + 1;
     if (outcome?.fatal) {
       stopped = true;
       summary.errors.push("gave up on the remaining batches");
+    } else if (!stopped && consecutiveFailures >= giveUpAfter && index + 1 < batches.length) {
+      stopped = true;
+      summary.gaveUp = true;
+      summary.errors.push(`upstream down: ${consecutiveFailures} batches failed in a row; gave up the remaining ${batches.length - index - 1} batches`);
     }
     // A batch leaves hundreds of MB of parsed responses and documents behind; collect it before the next one
     // so a full refresh's peak memory is one batch's, not several.
     Bun.gc(true);
     spotsDone += batch.spots.length;
-    const batchOk = outcome !== null && outcome.error === undefined && outcome.written.length === batch.spots.length;
-    deps.onProgress?.({ batch: index + 1, batches: batches.length, spotsDone, spotsTotal: spots.length, batchOk });
+    const batchWritten = outcome?.written.length ?? 0;
+    const batchOk = outcome !== null && outcome.error === undefined && batchWritten === batch.spots.length;
+    deps.onProgress?.({ batch: index + 1, batches: batches.length, batchSpots: batch.spots.length, batchWritten, spotsDone, spotsOk: ok.size, spotsTotal: spots.length, batchOk });
   }
   summary.ok = ok.size;
   summary.failedSpotIds = spots.filter((s) => !ok.has(s.id)).map((s) => s.id);
@@ -255,6 +282,7 @@ export async function runForecastRefresh(deps: RefreshDeps, spots: readonly Refr
 /** Log fields of a summary: one line per refresh, whatever happened. */
 export function summaryFields(s: RefreshSummary): Record<string, unknown> {
   return {
+    outcome: outcomeOf(s),
     spots: s.spots,
     ok: s.ok,
     failed: s.failed,
@@ -277,6 +305,9 @@ export interface RefreshOptions {
   client?: Partial<Pick<OpenMeteoOptions, "sleep" | "backoffMs" | "timeformat">>;
 }
 
+/** Called with every finished refresh's summary (the metrics subscribe). */
+export const refreshListeners = new Set<(summary: RefreshSummary) => void>();
+
 /** A refresh with the app's configuration, facings and tides; logs one summary line. */
 export async function refreshForecasts(app: App, options: RefreshOptions = {}): Promise<RefreshSummary> {
   const spots = options.spots ?? app.spots.all();
@@ -295,10 +326,26 @@ export async function refreshForecasts(app: App, options: RefreshOptions = {}): 
       onProgress: options.onProgress,
       onWritten: () => app.forecasts.invalidate(),
       signal: options.signal,
+      giveUpAfter: app.config.refreshGiveUpAfter,
     },
     spots,
   );
-  if (summary.failedBatches === 0) log.info("forecast refresh done", summaryFields(summary));
-  else log.error("forecast refresh incomplete", { ...summaryFields(summary), firstError: summary.errors[0] });
+  const outcome = outcomeOf(summary);
+  for (const listener of refreshListeners) listener(summary);
+  try {
+    recordRefresh(app.db, { at: new Date(app.clock.now()).toISOString(), outcome, spots: summary.spots, ok: summary.ok, failed: summary.failed, durationMs: summary.durationMs, reason: summary.errors[0] });
+  } catch (err) {
+    log.warn("could not record the refresh outcome", { error: String(err) });
+  }
+  // Upstream text goes into a field, never into the message.
+  const { errors } = summary;
+  const fields = {
+    ...summaryFields(summary),
+    reason: errors[0] ?? (outcome === "complete" ? undefined : "spots came back without data"),
+    stopped: errors.length > 1 && !errors.at(-1)!.startsWith("batch ") ? errors.at(-1) : undefined,
+  };
+  if (outcome === "complete") log.info("forecast refresh done", fields);
+  else if (outcome === "partial") log.warn(`forecast refresh partial: ${summary.ok} of ${summary.spots} spots refreshed, the others keep their previous forecast`, fields);
+  else log.error("forecast refresh failed: no spot refreshed, every previous forecast kept", fields);
   return summary;
 }

@@ -2,7 +2,7 @@
  * forecast_documents access: batch writes in one transaction (readers see old or new, never a mix). A server
  * notices documents written by another process (`surfcast refresh`) through db/changes.ts.
  */
-import type { Db } from "../db";
+import { writeTransaction, type Db } from "../db";
 
 export interface StoredRow {
   updatedAt: number;
@@ -15,9 +15,9 @@ export function writeDocuments(db: Db, updatedAt: number, documents: readonly { 
   const upsert = sqlite.prepare(
     "INSERT INTO forecast_documents (spot_id, updated_at, body) VALUES (?, ?, ?) ON CONFLICT(spot_id) DO UPDATE SET updated_at = excluded.updated_at, body = excluded.body",
   );
-  sqlite.transaction(() => {
+  writeTransaction(db, () => {
     for (const d of documents) upsert.run(d.spotId, updatedAt, d.body);
-  })();
+  });
 }
 
 export function readDocument(db: Db, spotId: string): StoredRow | null {
@@ -29,4 +29,54 @@ export function readDocument(db: Db, spotId: string): StoredRow | null {
 export function documentAges(db: Db): Map<string, number> {
   const rows = db.$client.query("SELECT spot_id AS spotId, updated_at AS updatedAt FROM forecast_documents").all() as { spotId: string; updatedAt: number }[];
   return new Map(rows.map((r) => [r.spotId, r.updatedAt]));
+}
+
+/** The last refresh as recorded for `surfcast status` and `/healthz?verbose=1` (any process: server or console). */
+export interface RefreshRecord {
+  at: string;
+  outcome: "complete" | "partial" | "failed";
+  spots: number;
+  ok: number;
+  failed: number;
+  durationMs: number;
+  reason?: string;
+}
+
+const LAST_REFRESH = "refresh.last";
+const RETRY_AT = "refresh.retry_at";
+
+function putMeta(db: Db, key: string, value: string | null): void {
+  if (value === null) db.$client.query("DELETE FROM meta WHERE key = ?").run(key);
+  else db.$client.query("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(key, value);
+}
+
+function getMeta(db: Db, key: string): string | null {
+  return (db.$client.query("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | null)?.value ?? null;
+}
+
+export function recordRefresh(db: Db, record: RefreshRecord): void {
+  putMeta(db, LAST_REFRESH, JSON.stringify(record));
+}
+
+export function lastRefresh(db: Db): RefreshRecord | null {
+  const value = getMeta(db, LAST_REFRESH);
+  return value === null ? null : (JSON.parse(value) as RefreshRecord);
+}
+
+/** When the scheduler will retry what the last run missed (ISO time), or null. */
+export function recordRetryAt(db: Db, at: Date | null): void {
+  putMeta(db, RETRY_AT, at?.toISOString() ?? null);
+}
+
+export function retryAt(db: Db): string | null {
+  return getMeta(db, RETRY_AT);
+}
+
+/** Oldest and newest document update times (epoch ms), and how many documents there are. */
+export function documentSpan(db: Db): { count: number; oldest: number | null; newest: number | null } {
+  return db.$client.query("SELECT COUNT(*) AS count, MIN(updated_at) AS oldest, MAX(updated_at) AS newest FROM forecast_documents").get() as {
+    count: number;
+    oldest: number | null;
+    newest: number | null;
+  };
 }

@@ -113,10 +113,7 @@ const RESPONSES = {
     headers: required(RATE_LIMIT_HEADERS, false),
     content: errorContent,
   },
-  HeadTooLarge: {
-    description:
-      "Request Header Fields Too Large: the request line and headers exceed 16 KiB (or about 200 headers). The HTTP server refuses such a request before Surfcast reads it, so this answer has no body, no rate-limit headers, and closes the connection. Not counted.",
-  },
+
 } satisfies Record<string, Json>;
 
 type ErrorResponseName = keyof typeof RESPONSES;
@@ -128,7 +125,6 @@ const ERROR_RESPONSE_STATUS: Record<ErrorResponseName, number> = {
   ForecastNotFound: 404,
   RateLimited: 429,
   InternalError: 500,
-  HeadTooLarge: 431,
 };
 
 // ---------------------------------------------------------------- operations
@@ -140,7 +136,7 @@ interface OperationDoc {
   summary: string;
   description: string;
   ok: { description: string; schema: Json; cached?: true };
-  /** Beyond 401, 429, 431 and 500, which every /v1 operation can answer. */
+  /** Beyond 401, 429 and 500, which every /v1 operation can answer. */
   errors: ErrorResponseName[];
   /** Header parameters; the generator only knows the route's query and path parameters. */
   headerParameters?: Json[];
@@ -240,7 +236,7 @@ export function operationDoc(id: OperationId): DocumentDecoration {
   if (op.ok.cached) {
     responses[304] = { description: "Not modified: the `If-None-Match` value is the current `ETag`. No body.", headers: { ...rateLimitHeaderRefs(), ...cacheHeaders } };
   }
-  for (const name of [...op.errors, "Unauthorized", "RateLimited", "HeadTooLarge", "InternalError"] as const) responses[ERROR_RESPONSE_STATUS[name]] = responseRef(name);
+  for (const name of [...op.errors, "Unauthorized", "RateLimited", "InternalError"] as const) responses[ERROR_RESPONSE_STATUS[name]] = responseRef(name);
   return { operationId: id, tags: [op.tag], summary: op.summary, description: op.description, responses: responses as unknown as DocumentDecoration["responses"] };
 }
 
@@ -289,6 +285,7 @@ This document (\`/openapi.json\`) needs no key and is never counted.
 - **Burst limit** per key: at most N requests in any 60 seconds.
 - What counts toward the daily quota: every request to the spot, forecast, tide and now operations that was let through, whatever its status (200, 304, 400, 404, 500); \`GET /v1/now\` counts once per spot it asks for. Not counted: \`GET /v1/usage\`, requests refused with 429, and requests refused with 401. Every request let through (usage included) uses the burst window.
 - Exceeding either limit answers 429 \`rate_limited\` with \`Retry-After\` in delta-seconds.
+- A request whose request line and headers exceed 16 KiB (or about 200 headers) is refused by the HTTP server before Surfcast reads it: 431 Request Header Fields Too Large, no body, no rate-limit headers, the connection closed, not counted. It is not listed under each operation: a bodiless error there would make every typed client's success data possibly undefined.
 - Every /v1 response produced under a key (200, 304, 400, 404, 429, 500) carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (next UTC midnight), plus the IETF draft headers \`RateLimit-Policy\` and \`RateLimit\` describing both limits. 401 responses carry none.
 - Parameter bounds: \`q\` at least 2 characters; \`limit\` 1..50 (default 10); \`radius\` 0..100 km (default 50); \`days\` 1..7 (default 7); \`lat\` -90..90; \`lng\` -180..180. Beyond the spec, \`GET /v1/spots/best\` also takes \`level\` (beginner, intermediate or advanced; default intermediate) and \`hours\` 1..72 (default 24).
 

@@ -2,7 +2,7 @@
  * The routes, in two routers that never share a route:
  *  - the keyed router (/v1): thin adapters that parse parameters strictly, call one service function and
  *    serialize. Only the gate calls it, after authentication and admission.
- *  - the open router: what anyone may call (GET /healthz, GET /openapi.json).
+ *  - the open router: what anyone may call (GET /healthz, GET /openapi.json, GET /docs).
  * Elysia's own validation runs too (the schemas document the API); its failures map to the same 400.
  * Each route's `detail` is its OpenAPI operation (http/openapi.ts); GET /openapi.json serves the document.
  */
@@ -10,6 +10,8 @@ import { Elysia, type AnyElysia } from "elysia";
 import type { App } from "../app";
 import { ApiError, notFound } from "../core/errors";
 import { log } from "../core/log";
+import { operationalStatus } from "../ops/status";
+import { docsBundle, docsPage } from "./docs";
 import { parseBestSpotsParams, parseDaysParams, parseNearbyParams, parseSearchParams } from "../core/params";
 import { principalOf } from "./gate";
 import { openApiRoute, operationDoc } from "./openapi";
@@ -148,8 +150,13 @@ export function createKeyedRoutes(app: App) {
 }
 
 /** What anyone may call. `keyed` is read for the OpenAPI document only, never routed to. */
-export function createOpenRoutes(keyed: AnyElysia) {
-  return routeErrors(new Elysia(ROUTER_OPTIONS))
-    .get("/healthz", ({ request }) => json({ status: "ok" }, 200, headersFor(request)), { detail: { hide: true } })
-    .use(openApiRoute(keyed));
+export function createOpenRoutes(app: App, keyed: AnyElysia) {
+  return (
+    routeErrors(new Elysia(ROUTER_OPTIONS))
+      // Cheap for load balancers; `?verbose=1` adds the operator's status (no account data, nothing secret).
+      .get("/healthz", ({ request }) => json(queryOf(request).has("verbose") ? operationalStatus(app) : { status: "ok" }, 200, headersFor(request)), { detail: { hide: true } })
+      .get("/docs", () => docsPage(), { detail: { hide: true } })
+      .get("/docs/scalar.js", () => docsBundle(), { detail: { hide: true } })
+      .use(openApiRoute(keyed))
+  );
 }

@@ -9,13 +9,14 @@ import { createGate } from "./gate";
 import { errorResponse, internalError } from "./respond";
 import { createKeyedRoutes, createOpenRoutes } from "./routes";
 import { createConsoleHandler, type AddressSource } from "../console/http";
+import type { Metrics } from "../ops/metrics";
 
 /** Whether a canonical path belongs to the developer console. */
 const isConsolePath = (path: string) => path === "/console" || path.startsWith("/console/");
 
 export function createFetchHandler(app: App): (req: Request, server?: AddressSource) => Response | Promise<Response> {
   const keyed = createKeyedRoutes(app).compile();
-  const open = createOpenRoutes(keyed).compile();
+  const open = createOpenRoutes(app, keyed).compile();
   // `fetch`, not `handle`: handle only wraps fetch in one more async function. Route failures are answered
   // by the routes' onError; anything that still escapes ends in Bun.serve's error handler below.
   const openFetch = open.fetch;
@@ -28,11 +29,13 @@ export function createFetchHandler(app: App): (req: Request, server?: AddressSou
   return createGate(app, { keyed: keyed.fetch, open: openSide, mcp: createMcpHandler(app) });
 }
 
-export function startHttpServer(app: App, port: number, host: string): Server<undefined> {
+export function startHttpServer(app: App, port: number, host: string, metrics?: Metrics): Server<undefined> {
+  const handler = createFetchHandler(app);
   const server = Bun.serve({
     port,
     hostname: host,
-    fetch: createFetchHandler(app),
+    // Without metrics the handler runs unwrapped: metrics off costs the request path nothing.
+    fetch: metrics ? metrics.instrument(handler) : handler,
     error(err) {
       log.error("unhandled error", { error: String(err) });
       return errorResponse(internalError());

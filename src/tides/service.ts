@@ -155,6 +155,11 @@ export class TideService {
     return (this.storeOnce ??= new TideStore(this.db));
   }
 
+  /** End of the stored tide window (epoch ms), or null before the first window pass. */
+  windowEnd(): number | null {
+    return this.store.window()?.end ?? null;
+  }
+
   /** Loads the tide database in the background; resolves when predictions can be made. */
   async ready(): Promise<void> {
     await loadEngine();

@@ -4,7 +4,7 @@
  * `stamp()` changes whenever those rows (or a spot's import override) may have changed — a write through this store,
  * or a commit by another process, noticed within about a second — so the service can keep responses between writes.
  */
-import type { Db } from "../db";
+import { writeTransaction, type Db } from "../db";
 import { externalWrites, type ExternalWrites } from "../db/changes";
 import type { StationChoice } from "./stations";
 import type { ModelReading } from "./source";
@@ -151,10 +151,10 @@ export class TideStore {
       reason: choice.reason,
     };
     this.writes++;
-    this.db.$client.transaction(() => {
+    writeTransaction(this.db, () => {
       this.q.putChoice.run(spotId, row.tideless ? 1 : 0, row.stationId, row.stationName, row.stationSource, row.distanceKm, row.datum, row.reason, now);
       if (row.tideless) this.q.clearSpot.run(spotId);
-    })();
+    });
     return row;
   }
 
@@ -190,7 +190,7 @@ export class TideStore {
 
   /** Runs `work` in one transaction (a batch of spots is written at once). */
   batch(work: () => void): void {
-    this.db.$client.transaction(work)();
+    writeTransaction(this.db, work);
   }
 
   prune(before: number): void {

@@ -668,13 +668,6 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Request Header Fields Too Large: the request line and headers exceed 16 KiB (or about 200 headers). The HTTP server refuses such a request before Surfcast reads it, so this answer has no body, no rate-limit headers, and closes the connection. Not counted. */
-        HeadTooLarge: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content?: never;
-        };
     };
     parameters: never;
     requestBodies: never;
@@ -729,7 +722,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -764,7 +756,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -833,7 +824,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["SpotNotFound"];
             429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -887,7 +877,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["ForecastNotFound"];
             429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -922,7 +911,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["SpotNotFound"];
             429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1058,7 +1046,6 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };

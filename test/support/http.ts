@@ -2,12 +2,12 @@
  * The one fetch every test uses to call a Surfcast server (in-process or compiled). Each response is held to
  * the OpenAPI document that server serves at /openapi.json (see ./openapi.ts): a response that does not
  * match makes the call reject, so the test fails with the list of differences. The caller gets the original
- * response with its body unread. Not checked: /healthz, /mcp (its own protocol), /openapi.json itself, and
+ * response with its body unread. Not checked: /healthz, /mcp (its own protocol), /openapi.json itself, /docs, and
  * CORS preflights.
  */
 import { responseValidatorFor } from "./openapi";
 
-const UNDOCUMENTED_PATHS = new Set(["/healthz", "/mcp", "/openapi.json"]);
+const UNDOCUMENTED_PATHS = new Set(["/healthz", "/mcp", "/openapi.json", "/docs", "/docs/scalar.js"]);
 
 export async function apiFetch(url: string, init: RequestInit = {}): Promise<Response> {
   const res = await fetch(url, init);

@@ -1,0 +1,76 @@
+/**
+ * The operator's view of a data directory: forecast ages, the last refresh and the next, the tide window, the
+ * database size. Served by `surfcast status` and `GET /healthz?verbose=1`; read from the database, so any
+ * process (the server or the console) tells the same.
+ */
+import { statSync } from "node:fs";
+import type { App } from "../app";
+import { databasePath } from "../db";
+import { nextRefreshAt } from "../forecast/jobs";
+import { documentSpan, lastRefresh, retryAt, type RefreshRecord } from "../forecast/store";
+
+export interface OperationalStatus {
+  status: "ok";
+  time: string;
+  forecasts: { spots: number; withForecast: number; oldest: string | null; newest: string | null; oldestAgeHours: number | null; newestAgeHours: number | null };
+  lastRefresh: RefreshRecord | null;
+  /** The next scheduled refresh (from the configured cron; null when the scheduler is off), and a pending retry. */
+  nextRefresh: string | null;
+  refreshRetryAt: string | null;
+  tideWindowEnd: string | null;
+  databaseBytes: number;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+const hoursSince = (ms: number | null, now: number) => (ms === null ? null : Math.round(((now - ms) / 3_600_000) * 10) / 10);
+
+/** The database file and its WAL: what the data directory really holds. */
+function databaseBytes(dataDir: string): number {
+  const path = databasePath(dataDir);
+  let total = 0;
+  for (const file of [path, `${path}-wal`]) {
+    try {
+      total += statSync(file).size;
+    } catch {
+      /* no WAL right now */
+    }
+  }
+  return total;
+}
+
+export function operationalStatus(app: App): OperationalStatus {
+  const now = app.clock.now();
+  const span = documentSpan(app.db);
+  const next = app.config.scheduler ? nextRefreshAt(app.config.refreshCron, new Date(now)) : null;
+  return {
+    status: "ok",
+    time: new Date(now).toISOString(),
+    forecasts: {
+      spots: app.spots.all().length,
+      withForecast: span.count,
+      oldest: iso(span.oldest),
+      newest: iso(span.newest),
+      oldestAgeHours: hoursSince(span.oldest, now),
+      newestAgeHours: hoursSince(span.newest, now),
+    },
+    lastRefresh: lastRefresh(app.db),
+    nextRefresh: next?.toISOString() ?? null,
+    refreshRetryAt: retryAt(app.db),
+    tideWindowEnd: iso(app.tides.windowEnd()),
+    databaseBytes: databaseBytes(app.config.dataDir),
+  };
+}
+
+/** `surfcast status` in plain text. */
+export function formatStatus(s: OperationalStatus): string {
+  const f = s.forecasts;
+  const r = s.lastRefresh;
+  const age = (h: number | null) => (h === null ? "none" : `${h} h ago`);
+  return [
+    `Forecasts:     ${f.withForecast} of ${f.spots} spots; oldest ${age(f.oldestAgeHours)}${f.oldest ? ` (${f.oldest})` : ""}, newest ${age(f.newestAgeHours)}`,
+    `Last refresh:  ${r ? `${r.outcome} at ${r.at}: ${r.ok} of ${r.spots} spots in ${(r.durationMs / 1000).toFixed(1)} s${r.reason ? ` (${r.reason})` : ""}` : "never"}`,
+    `Next refresh:  ${s.nextRefresh ?? "not scheduled (scheduler off)"}${s.refreshRetryAt ? `; retry of the missed spots at ${s.refreshRetryAt}` : ""}`,
+    `Tide window:   ${s.tideWindowEnd ? `until ${s.tideWindowEnd}` : "not computed yet (the server computes it at start)"}`,
+    `Database:      ${(s.databaseBytes / 1_048_576).toFixed(1)} MiB`,
+  ].join("\n");
+}
