@@ -286,7 +286,7 @@ describe("secrets and logs", () => {
       const [code, stdout, stderr] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
       expect(code).not.toBe(0);
       const log = stdout + stderr;
-      expect(log).toContain("forecast refresh incomplete");
+      expect(log).toContain("forecast refresh failed");
       expect(log).not.toContain("\u001b");
       expect(log).not.toContain("UPSTREAM-SECRET-42");
       expect(upstream.requests.every((r) => r.apikey === "UPSTREAM-SECRET-42")).toBe(true);

@@ -792,7 +792,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -964,7 +963,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["SpotNotFound"];
             429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1017,7 +1015,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["SpotNotFound"];
             429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
