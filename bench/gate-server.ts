@@ -14,7 +14,8 @@ import { openApp } from "../src/app";
 import { createKeyedRoutes } from "../src/http/routes";
 import { createFetchHandler } from "../src/http/server";
 import { keyFromHeaders } from "../src/access/keys";
-import { fixedRateLimitHeaders, rateLimitField } from "../src/access/limiter";
+import { rateLimitField } from "../src/access/limiter";
+import { dayHeaders } from "../src/access/meter";
 import { prepareHeaders, type ResponseHeaders } from "../src/http/respond";
 
 /** As in `surfcast serve`, usage counts and burst windows are written to SQLite every half second. */
@@ -25,14 +26,13 @@ const [mode, dataDir] = process.argv.slice(2) as [(typeof MODES)[number], string
 if (!MODES.includes(mode) || !dataDir) throw new Error("usage: bun bench/gate-server.ts gated|ungated|floor DATA_DIR");
 
 /**
- * The floor's headers for one request: the three day-fixed ones shared, the two per-request ones fresh, as a
+ * The floor's headers for one request: the day-fixed ones shared (rate limits and the caching headers #20 requires), the two per-request ones fresh, as a
  * conforming gate must send them (Remaining changes with every request), from a plain counter instead of limits.
  */
 function floorHeaders(): () => ResponseHeaders {
   const limits = { dailyLimit: 100_000_000, minuteLimit: 100_000 };
-  const fixed = fixedRateLimitHeaders(limits, Date.now());
-  const shared = new Headers({ "X-RateLimit-Limit": fixed.limit, "X-RateLimit-Reset": fixed.reset, "RateLimit-Policy": fixed.policy });
-  const midnight = Date.parse(fixed.reset);
+  const shared = dayHeaders(limits, Date.now());
+  const midnight = Date.parse(shared.get("X-RateLimit-Reset")!);
   let served = 0;
   return () => {
     const remaining = String(limits.dailyLimit - ++served);

@@ -8,7 +8,7 @@ import { and, eq, gte, sql } from "drizzle-orm";
 import { writeTransaction, type Db } from "../db";
 import { rateLimitState, usageCounters } from "../db/schema";
 import { DAY_MS, utcDay, type Clock } from "../core/clock";
-import { BurstWindow, decide, fixedRateLimitHeaders, varyingRateLimitHeaders, type Verdict } from "./limiter";
+import { BurstWindow, decide, fixedRateLimitHeaders, varyingRateLimitHeaders, type Limits, type Verdict } from "./limiter";
 import type { Principal } from "./registry";
 
 /** The endpoint names usage is reported under. MCP tools add `mcp.<tool>`. */
@@ -20,6 +20,12 @@ export type EndpointName = (typeof ENDPOINTS)[number] | `mcp.${string}`;
  * key it on the key headers. Routes may narrow it (forecasts: max-age; usage: no-store).
  */
 const KEYED_CACHING = { "Cache-Control": "private", Vary: "X-API-Key, Authorization" };
+
+/** The headers every keyed response carries all UTC day: the day-fixed rate-limit headers and the caching ones. */
+export function dayHeaders(limits: Limits, now: number): Headers {
+  const fixed = fixedRateLimitHeaders(limits, now);
+  return new Headers({ "X-RateLimit-Limit": fixed.limit, "X-RateLimit-Reset": fixed.reset, "RateLimit-Policy": fixed.policy, ...KEYED_CACHING });
+}
 
 interface KeyState {
   /** UTC day number (epoch days) and its `YYYY-MM-DD`. */
@@ -100,9 +106,7 @@ export class UsageMeter {
   }
 
   private fixed(principal: Principal, now: number): KeyState["fixed"] {
-    const fixed = fixedRateLimitHeaders(principal, now);
-    const headers = new Headers({ "X-RateLimit-Limit": fixed.limit, "X-RateLimit-Reset": fixed.reset, "RateLimit-Policy": fixed.policy, ...KEYED_CACHING });
-    return { headers, dailyLimit: principal.dailyLimit, minuteLimit: principal.minuteLimit };
+    return { headers: dayHeaders(principal, now), dailyLimit: principal.dailyLimit, minuteLimit: principal.minuteLimit };
   }
 
   private storedTotal(keyId: string, day: string): number {
