@@ -265,33 +265,33 @@ export class TideService {
     if (!entries.length) return;
     const loaded = engineNow();
     const now = this.clock.now();
+    // The predictions (station choices, model extremes, station ranges) are computed first, outside the write
+    // transaction: holding the database's write lock through them made other writers (console commands) time out.
+    const known = new Map(this.spots.all().map((s) => [s.id, s]));
+    const writes: { spotId: string; model: StoredModel; start: number; extremes: PredictedExtreme[] }[] = [];
+    for (const { spotId, series } of entries) {
+      const spot = known.get(spotId);
+      if (!spot) continue; // removed by an import since the refresh planned its batches
+      const choice = this.choiceFor(spot, loaded)!;
+      const reading = this.readingOf(series);
+      const previous = this.store.model(spot.id);
+      if (!reading.hasData && previous?.hasData) continue;
+      const start = series.time[0]!;
+      const end = series.time.at(-1)! + 1;
+      const continued = previous !== null && previous.hasData === reading.hasData && now - previous.fetchedAt <= MODEL_CONTINUITY_MS;
+      const stationRangeM = !choice.tideless && choice.stationId ? this.stationRange(loaded, choice.stationId, start, end) : null;
+      const model = {
+        hasData: reading.hasData,
+        rangeM: Math.max(reading.rangeM, continued ? previous.rangeM : 0),
+        windowRangeM: reading.rangeM,
+        stationRangeM,
+        since: continued ? previous.since : now,
+        fetchedAt: now,
+      };
+      writes.push({ spotId: spot.id, model, start, extremes: reading.extremes });
+    }
     this.store.batch(() => {
-      const known = new Map(this.spots.all().map((s) => [s.id, s]));
-      for (const { spotId, series } of entries) {
-        const spot = known.get(spotId);
-        if (!spot) continue; // removed by an import since the refresh planned its batches
-        const choice = this.choiceFor(spot, loaded)!;
-        const reading = this.readingOf(series);
-        const previous = this.store.model(spot.id);
-        if (!reading.hasData && previous?.hasData) continue;
-        const start = series.time[0]!;
-        const end = series.time.at(-1)! + 1;
-        const continued = previous !== null && previous.hasData === reading.hasData && now - previous.fetchedAt <= MODEL_CONTINUITY_MS;
-        const stationRangeM = !choice.tideless && choice.stationId ? this.stationRange(loaded, choice.stationId, start, end) : null;
-        this.store.putModel(
-          spot.id,
-          {
-            hasData: reading.hasData,
-            rangeM: Math.max(reading.rangeM, continued ? previous.rangeM : 0),
-            windowRangeM: reading.rangeM,
-            stationRangeM,
-            since: continued ? previous.since : now,
-            fetchedAt: now,
-          },
-          start,
-          reading.extremes,
-        );
-      }
+      for (const w of writes) this.store.putModel(w.spotId, w.model, w.start, w.extremes);
     });
   }
 
