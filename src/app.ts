@@ -30,8 +30,8 @@ export interface App {
   close(): void;
 }
 
-export function openApp(config: Config, clock: Clock = systemClock): App {
-  const db = openDatabase(config.dataDir);
+export function openApp(config: Config, clock: Clock = systemClock, busyTimeoutMs?: number): App {
+  const db = openDatabase(config.dataDir, busyTimeoutMs);
   let spots: SpotService;
   try {
     seedPlans(db);

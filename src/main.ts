@@ -3,6 +3,8 @@
  */
 import { loadConfig } from "./config";
 import { openApp } from "./app";
+import { BUSY_TIMEOUT_MS, databaseFailure, databasePath } from "./db";
+import { systemClock } from "./core/clock";
 import { UserError } from "./core/errors";
 import { setLogLevel } from "./core/log";
 import { ACCOUNTS_HELP, runAccounts } from "./cli/accounts";
@@ -82,7 +84,7 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig({ dataDir, ...serveFlags });
   setLogLevel(config.logLevel);
   if (command === "serve") assertPortFree(config);
-  const app = openApp(config);
+  const app = openApp(config, systemClock, command === "serve" ? BUSY_TIMEOUT_MS.server : BUSY_TIMEOUT_MS.command);
   if (command === "serve") return runServe(app);
   try {
     switch (command) {
@@ -106,6 +108,8 @@ async function main(argv: string[]): Promise<number> {
       default:
         return await runSpots(app, args);
     }
+  } catch (err) {
+    throw databaseFailure(err, databasePath(config.dataDir));
   } finally {
     app.close();
   }

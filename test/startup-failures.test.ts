@@ -8,6 +8,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { join } from "node:path";
 import { cli, createKey } from "./support/binary";
 import { tempDir } from "./support/env";
+import { closeDatabase, databaseFailure, databasePath, openDatabase } from "../src/db";
+import { seedPlans } from "../src/access/plans";
+import { UserError } from "../src/core/errors";
 
 /** The contract for every failure here: exactly one line, exit 2, no stack. */
 function expectOneLine(r: { code: number; stderr: string }, says: string): void {
@@ -108,6 +111,30 @@ describe("start-up failures (compiled binary)", () => {
       expectOneLine(r, "is full");
       expect(r.stderr).toContain("free some space");
       if (size === "256k") expect(readdirSync(dir)).toEqual([]); // refused before anything was written
+    }
+  });
+});
+
+describe("a write lock held by another process for too long", () => {
+  test("becomes one clear line, not SQLite's bare 'database is locked' (the console commands' catch-all maps it)", () => {
+    const dir = tempDir("busy");
+    const holder = openDatabase(dir);
+    const waiter = openDatabase(dir, 50);
+    holder.$client.exec("BEGIN IMMEDIATE");
+    try {
+      let failure: unknown;
+      try {
+        seedPlans(waiter);
+      } catch (err) {
+        failure = databaseFailure(err, databasePath(dir));
+      }
+      expect(failure).toBeInstanceOf(UserError);
+      expect((failure as Error).message).toContain("stayed locked by another process's write for too long");
+      expect((failure as Error).message.split("\n")).toHaveLength(1);
+    } finally {
+      holder.$client.exec("ROLLBACK");
+      closeDatabase(holder);
+      closeDatabase(waiter);
     }
   });
 });

@@ -52,6 +52,9 @@ export function databaseFailure(err: unknown, path: string): unknown {
   if (code === "SQLITE_NOTADB" || code.startsWith("SQLITE_CORRUPT")) {
     return new UserError(`${path} is not a readable Surfcast database (${message}); it was left untouched: restore it from a backup (see the README, "Back up and restore") or move it aside to start empty`);
   }
+  if (code.startsWith("SQLITE_BUSY")) {
+    return new UserError(`${path} stayed locked by another process's write for too long (${message}): try again; if it persists, look for a long-running surfcast command on this data directory`);
+  }
   if (code === "SQLITE_FULL") return new UserError(`the disk holding ${path} is full: free some space, then start again`);
   if (code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_CANTOPEN") || code.startsWith("SQLITE_IOERR")) {
     return new UserError(`cannot write ${path} (${message}): check the data directory's permissions, file system and free space`);
@@ -59,14 +62,21 @@ export function databaseFailure(err: unknown, path: string): unknown {
   return err;
 }
 
-export function openDatabase(dataDir: string): Db {
+/**
+ * How long a write waits for another process's write lock before giving up (SQLite's busy timeout). The server
+ * answers requests on the thread that waits, so it gives up sooner; a console command can afford to wait out a
+ * server's refresh batch or a long import.
+ */
+export const BUSY_TIMEOUT_MS = { server: 5_000, command: 30_000 } as const;
+
+export function openDatabase(dataDir: string, busyTimeoutMs: number = BUSY_TIMEOUT_MS.server): Db {
   prepareDataDir(dataDir);
   const path = databasePath(dataDir);
   const fresh = !existsSync(path);
   // Created 0600 before SQLite opens it: SQLite gives its -wal and -shm files the database file's mode.
   if (fresh) writeFileSync(path, "", { mode: 0o600, flag: "wx" });
   try {
-    return openAndMigrate(path);
+    return openAndMigrate(path, busyTimeoutMs);
   } catch (err) {
     // A database this call created and could not finish (disk full) is removed rather than left half-made.
     if (fresh) for (const suffix of ["", "-wal", "-shm"]) rmSync(path + suffix, { force: true });
@@ -74,14 +84,14 @@ export function openDatabase(dataDir: string): Db {
   }
 }
 
-function openAndMigrate(path: string): Db {
+function openAndMigrate(path: string, busyTimeoutMs: number): Db {
   const sqlite = new Database(path, { create: true, strict: true });
   try {
     sqlite.exec("PRAGMA journal_mode = WAL");
     // NORMAL is durable across process crashes in WAL mode (only an OS crash can lose the last commits).
     sqlite.exec("PRAGMA synchronous = NORMAL");
     sqlite.exec("PRAGMA foreign_keys = ON");
-    sqlite.exec("PRAGMA busy_timeout = 5000");
+    sqlite.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
     const db = drizzle(sqlite, { schema }) as Db;
     // The internals `migrate()` uses, fed from the embedded array instead of a folder.
     const internals = db as unknown as { dialect: { migrate(m: typeof migrations, s: unknown, c: object): void }; session: unknown };

@@ -11,7 +11,7 @@ import type { Spot } from "../spots/types";
 import type { HourTide } from "../forecast/types";
 import { SEA_LEVEL_MODEL, type SeaLevelSeries, type TideReference, type TidesResponse } from "./types";
 import { STATION_RULE, stationFor, type StationSource, type TideSpot } from "./stations";
-import { TideStore, type StoredChoice, type StoredModel } from "./store";
+import { TideStore, storedChoiceOf, type StoredChoice, type StoredModel } from "./store";
 import { decideSource, type SourceDecision } from "./source";
 import { findExtremes, largestRange } from "./extremes";
 import { windowAt, windowWork } from "./window";
@@ -413,7 +413,8 @@ export class TideService {
     if (current && agrees(current, override)) return current;
     const source = override === true ? NO_STATIONS : loaded;
     if (!source) return current;
-    const choice = store.putChoice(spot.id, stationFor(spot, override, source), this.clock.now());
+    const choice = storedChoiceOf(stationFor(spot, override, source));
+    store.putChoice(spot.id, choice, this.clock.now());
     if (!choice.tideless && choice.stationId && loaded) this.predictWindow(spot.id, choice.stationId, loaded);
     return choice;
   }
@@ -455,26 +456,33 @@ export class TideService {
 
     for (let i = 0; i < spots.length; i += BATCH) {
       if (shouldStop()) return null;
-      store.batch(() => {
-        for (const spot of spots.slice(i, i + BATCH)) {
-          const override = overrides.get(spot.id) ?? null;
-          let choice = choices.get(spot.id);
-          let from = work.kind === "full" ? target.start : work.kind === "extend" ? work.from : null;
-          if (!choice || !agrees(choice, override)) {
-            choice = store.putChoice(spot.id, stationFor(spot, override, loaded), now);
-            from = target.start;
-            report.chosen++;
-          }
-          if (choice.tideless || !choice.stationId) {
-            report.tideless++;
-            continue;
-          }
-          if (from === null) continue;
+      // The batch's choices and predictions are computed first and written in one short transaction: predicting
+      // inside it held the write lock almost without a break, and console commands waiting for it timed out.
+      const writes: { spotId: string; choice?: StoredChoice; predicted?: { from: number; extremes: PredictedExtreme[] } }[] = [];
+      for (const spot of spots.slice(i, i + BATCH)) {
+        const override = overrides.get(spot.id) ?? null;
+        let choice = choices.get(spot.id);
+        let from = work.kind === "full" ? target.start : work.kind === "extend" ? work.from : null;
+        const write: (typeof writes)[number] = { spotId: spot.id };
+        if (!choice || !agrees(choice, override)) {
+          choice = write.choice = storedChoiceOf(stationFor(spot, override, loaded));
+          from = target.start;
+          report.chosen++;
+        }
+        if (choice.tideless || !choice.stationId) report.tideless++;
+        else if (from !== null) {
           const key = `${choice.stationId}@${from}`;
           let extremes = byStation.get(key);
           if (!extremes) byStation.set(key, (extremes = loaded.predictExtremes(choice.stationId, from, target.end)));
-          store.putExtremes(spot.id, from, target.end, extremes);
+          write.predicted = { from, extremes };
           report.extended++;
+        }
+        if (write.choice || write.predicted) writes.push(write);
+      }
+      store.batch(() => {
+        for (const w of writes) {
+          if (w.choice) store.putChoice(w.spotId, w.choice, now);
+          if (w.predicted) store.putExtremes(w.spotId, w.predicted.from, target.end, w.predicted.extremes);
         }
       });
       await yieldToEventLoop();

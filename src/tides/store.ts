@@ -138,24 +138,13 @@ export class TideStore {
     return new Map(this.q.overrides.all().map((r) => [r.id, r.tideless_override === 1]));
   }
 
-  /** Stores a spot's station choice (as stored: returned); a tideless spot loses its extremes. */
-  putChoice(spotId: string, choice: StationChoice, now: number): StoredChoice {
-    const s = choice.station;
-    const row: StoredChoice = {
-      tideless: choice.tideless,
-      stationId: s?.id ?? null,
-      stationName: s?.name ?? null,
-      stationSource: s?.source ?? null,
-      distanceKm: s ? Math.round(s.distanceKm * 10) / 10 : null,
-      datum: s?.datum ?? null,
-      reason: choice.reason,
-    };
+  /** Stores a spot's station choice (see storedChoiceOf); a tideless spot loses its extremes. */
+  putChoice(spotId: string, row: StoredChoice, now: number): void {
     this.writes++;
     writeTransaction(this.db, () => {
       this.q.putChoice.run(spotId, row.tideless ? 1 : 0, row.stationId, row.stationName, row.stationSource, row.distanceKm, row.datum, row.reason, now);
       if (row.tideless) this.q.clearSpot.run(spotId);
     });
-    return row;
   }
 
   /** Replaces a spot's extremes in [from, to) with `extremes` (heights rounded to the millimetre). */
@@ -223,4 +212,18 @@ export class TideStore {
   setRule(rule: string): void {
     this.q.putMeta.run(RULE, rule);
   }
+}
+
+/** A station choice as the store keeps it (distance rounded to 100 m). */
+export function storedChoiceOf(choice: StationChoice): StoredChoice {
+  const s = choice.station;
+  return {
+    tideless: choice.tideless,
+    stationId: s?.id ?? null,
+    stationName: s?.name ?? null,
+    stationSource: s?.source ?? null,
+    distanceKm: s ? Math.round(s.distanceKm * 10) / 10 : null,
+    datum: s?.datum ?? null,
+    reason: choice.reason,
+  };
 }
