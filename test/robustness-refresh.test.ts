@@ -11,8 +11,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
-import { BINARY, tempDir } from "./support/env";
-import { createKey, startServer } from "./support/binary";
+import { readFileSync, writeFileSync } from "node:fs";
+import { BINARY, CATALOG_PATH, tempDir } from "./support/env";
+import { cli, createKey, startServer } from "./support/binary";
 import { apiFetch } from "./support/http";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "./support/fake-open-meteo";
 
@@ -69,9 +70,15 @@ afterAll(async () => {
   await fake.close();
 });
 
-/** A data dir whose every spot has an "old" document (series from yesterday). */
+/**
+ * A data dir whose every spot has an "old" document (series from yesterday). Its catalog is every fourth spot of the
+ * default one (~1,470 spots from every coast): the same refresh paths as the whole catalog at a quarter of the time.
+ */
 async function withOldDocuments(prefix: string): Promise<{ dataDir: string; spots: number }> {
   const dataDir = tempDir(prefix);
+  const subset = join(dataDir, "catalog-subset.json");
+  writeFileSync(subset, JSON.stringify((JSON.parse(readFileSync(CATALOG_PATH, "utf8")) as unknown[]).filter((_, i) => i % 4 === 0)));
+  expect(cli(dataDir, ["spots", "import", subset, "--replace"]).code).toBe(0);
   createKey(dataDir, "refresh@example.com", "scale", ["--daily-limit", "100000000", "--minute-limit", "100000"]);
   fake.reset();
   const first = await refresh(dataDir, fake).done;
@@ -112,7 +119,7 @@ describe("refresh through the compiled binary", () => {
     now.inject("all-null", { endpoint: "marine", next: 2 });
     let result: Awaited<Refresh["done"]>;
     try {
-      result = await refresh(dataDir, now, { SURFCAST_OPEN_METEO_RETRIES: "1", SURFCAST_OPEN_METEO_TIMEOUT_MS: "700", SURFCAST_OPEN_METEO_BATCH_SIZE: "200", SURFCAST_REFRESH_GIVE_UP_AFTER: "100" }).done;
+      result = await refresh(dataDir, now, { SURFCAST_OPEN_METEO_RETRIES: "1", SURFCAST_OPEN_METEO_TIMEOUT_MS: "700", SURFCAST_OPEN_METEO_BATCH_SIZE: "100", SURFCAST_REFRESH_GIVE_UP_AFTER: "100" }).done;
     } finally {
       serving = false;
       await reader;
@@ -138,7 +145,7 @@ describe("refresh through the compiled binary", () => {
     // Slow answers so the kill lands between committed batches and in-flight ones.
     now.inject({ delayMs: 150 });
     try {
-      const running = refresh(dataDir, now, { SURFCAST_OPEN_METEO_BATCH_SIZE: "100" });
+      const running = refresh(dataDir, now, { SURFCAST_OPEN_METEO_BATCH_SIZE: "50" });
       const deadline = Date.now() + 60_000;
       while (now.requests.length < 12 && Date.now() < deadline) await Bun.sleep(20);
       running.proc.kill("SIGKILL");
