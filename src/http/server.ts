@@ -3,9 +3,8 @@
  */
 import type { Server } from "bun";
 import type { App } from "../app";
-import { createMcpHandler } from "../mcp/server";
 import { log } from "../core/log";
-import { createGate } from "./gate";
+import { createGate, type McpHandler } from "./gate";
 import { errorResponse, internalError } from "./respond";
 import { createKeyedRoutes, createOpenRoutes } from "./routes";
 import { createConsoleHandler, type AddressSource } from "../console/http";
@@ -13,6 +12,18 @@ import type { Metrics } from "../ops/metrics";
 
 /** Whether a canonical path belongs to the developer console. */
 const isConsolePath = (path: string) => path === "/console" || path.startsWith("/console/");
+
+/**
+ * The MCP SDK and zod load with the first /mcp request: ~50 ms of start-up and their heap, which a server that
+ * no MCP client calls never pays.
+ */
+function lazyMcpHandler(app: App): McpHandler {
+  let loading: Promise<McpHandler> | undefined;
+  return async (req, principal) => {
+    loading ??= import("../mcp/server").then((mcp) => mcp.createMcpHandler(app));
+    return (await loading)(req, principal);
+  };
+}
 
 export function createFetchHandler(app: App): (req: Request, server?: AddressSource) => Response | Promise<Response> {
   const keyed = createKeyedRoutes(app).compile();
@@ -26,7 +37,7 @@ export function createFetchHandler(app: App): (req: Request, server?: AddressSou
   const openSide = consoleHandler
     ? (req: Request, path: string, server?: AddressSource) => (isConsolePath(path) ? consoleHandler(req, server) : openFetch(req))
     : (req: Request) => openFetch(req);
-  return createGate(app, { keyed: keyed.fetch, open: openSide, mcp: createMcpHandler(app) });
+  return createGate(app, { keyed: keyed.fetch, open: openSide, mcp: lazyMcpHandler(app) });
 }
 
 export function startHttpServer(app: App, port: number, host: string, metrics?: Metrics): Server<undefined> {
