@@ -26,8 +26,22 @@ export function isPlanName(value: string): value is PlanName {
   return (PLAN_NAMES as readonly string[]).includes(value);
 }
 
-/** Writes the plan table from PLAN_DEFAULTS (idempotent; run at every open). */
+/** Whether the stored plan table already says what PLAN_DEFAULTS says. */
+function plansCurrent(db: Db): boolean {
+  const stored = new Map(db.select().from(plans).all().map((row) => [row.name, row]));
+  return PLAN_NAMES.every((name) => {
+    const row = stored.get(name);
+    const p = PLAN_DEFAULTS[name];
+    return row !== undefined && row.dailyLimit === p.dailyLimit && row.minuteLimit === p.minuteLimit && row.maxKeys === p.maxKeys && row.attributionRequired === p.attributionRequired;
+  });
+}
+
+/**
+ * Writes the plan table from PLAN_DEFAULTS (idempotent; run at every open). Only when it differs: every console
+ * command opens the database, and a write here would make each of them queue for the write lock.
+ */
 export function seedPlans(db: Db): void {
+  if (plansCurrent(db)) return;
   writeTransaction(db, () => {
     for (const name of PLAN_NAMES) {
       const p = PLAN_DEFAULTS[name];
