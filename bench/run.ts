@@ -21,6 +21,7 @@ import { renderSection, type Section } from "./report";
 import { startupSection } from "./startup";
 import { tideWindowSection } from "./tides";
 import { consoleSection } from "./console";
+import { gateInProcessSection } from "./gate-inprocess";
 import { tideSourcesSection } from "./tide-sources";
 
 const quick = process.argv.includes("--quick");
@@ -53,12 +54,12 @@ function benchCases(spot: { id: string; name: string; lat: number; lng: number }
   const word = encodeURIComponent((spot?.name.split(/\s+/)[0] ?? "pipeline").toLowerCase());
   return [
     { name: "get spot", path: `/v1/spots/${id}`, targetRatio: 0.6 },
-    { name: "search", path: `/v1/spots?q=${word}&limit=10` },
-    { name: "nearby", path: `/v1/spots/nearby?lat=${spot?.lat ?? 21.66}&lng=${spot?.lng ?? -158.05}&radius=50&limit=10` },
+    { name: "search", path: `/v1/spots?q=${word}&limit=10`, targetRatio: 0.4 },
+    { name: "nearby", path: `/v1/spots/nearby?lat=${spot?.lat ?? 21.66}&lng=${spot?.lng ?? -158.05}&radius=50&limit=10`, targetRatio: 0.5 },
     { name: "forecast 7 days", path: `/v1/spots/${id}/forecast?days=7`, targetRatio: 0.5 },
-    { name: "tides", path: `/v1/spots/${id}/tides?days=7` },
+    { name: "tides", path: `/v1/spots/${id}/tides?days=7`, targetRatio: 0.6 },
     { name: "now", path: `/v1/spots/${id}/now`, targetRatio: 0.6 },
-    { name: "usage", path: "/v1/usage" },
+    { name: "usage", path: "/v1/usage", targetRatio: 0.5 },
   ];
 }
 
@@ -83,6 +84,7 @@ if (!httpOnly) show(microSection(app, quick));
 if (!httpOnly) show(bestSpotsSection(app, quick));
 if (!httpOnly) show(upstreamWeightSection(CATALOG_PATH, app.spots.all().length));
 if (!httpOnly) show(await metricsSection(app, quick));
+if (!httpOnly) show(await gateInProcessSection(app, keys, benchCases(spot), quick));
 app.close();
 if (!httpOnly) show(await consoleSection());
 
