@@ -22,6 +22,7 @@ import { startupSection } from "./startup";
 import { tideWindowSection } from "./tides";
 import { consoleSection } from "./console";
 import { tideSourcesSection } from "./tide-sources";
+import { embedSection } from "./embed";
 
 const quick = process.argv.includes("--quick");
 /** Only what the endpoint tables need (the refresh fills the forecasts); RESULTS.md is left alone. */
@@ -85,6 +86,7 @@ if (!httpOnly) show(upstreamWeightSection(CATALOG_PATH, app.spots.all().length))
 if (!httpOnly) show(await metricsSection(app, quick));
 app.close();
 if (!httpOnly) show(await consoleSection());
+if (!httpOnly) show(await embedSection(dataDir));
 
 const http = await httpSections({ dataDir, keys, cases: benchCases(spot), ...settings });
 show(http.endpoints);
