@@ -15,6 +15,7 @@ import { launchBrowser, seriousViolations } from "./support/browser";
 import { ROOT } from "./support/env";
 import { refreshForecasts } from "../src/forecast/refresh";
 import { createAccount, createKey } from "../src/access/accounts";
+import { invitedOwner } from "./support/console-client";
 
 declare const document: { documentElement: { scrollWidth: number }; querySelectorAll(s: string): { length: number } };
 
@@ -25,6 +26,7 @@ let server: TestServer;
 let allowed: ReturnType<typeof Bun.serve>;
 let other: ReturnType<typeof Bun.serve>;
 let embedUrl: string;
+let spotIds: string[];
 const problems: string[] = [];
 const shots = process.env.SURFCAST_SCREENSHOTS === "1" ? join(ROOT, ".test-tmp/embed-screenshots") : null;
 if (shots) mkdirSync(shots, { recursive: true });
@@ -44,7 +46,8 @@ beforeAll(async () => {
   createAccount(server.app.db, clock, "shop@example.com", "pro");
   const key = createKey(server.app.db, clock, "shop@example.com", "shop");
   server.app.keys.reload();
-  const embed = server.app.embeds.create(key.id, { spots: spots.map((s) => s.id), origins: [`http://127.0.0.1:${allowed.port}`] });
+  spotIds = spots.map((s) => s.id);
+  const embed = server.app.embeds.create(key.id, { spots: spotIds, origins: [`http://127.0.0.1:${allowed.port}`] });
   embedUrl = `${server.url}/embed/${embed.id}`;
 }, 60_000);
 
@@ -129,5 +132,42 @@ test("renders with JavaScript off, the screen mode too (first spot only)", async
   const screen = await open(`${embedUrl}?mode=screen`, 1920, 1080, false);
   expect(await screen.locator("section.spot:visible").count()).toBe(1);
   await screen.context().close();
+  expect(problems).toEqual([]);
+}, 20_000);
+
+test("the dark theme in imperial units: accessible", async () => {
+  const key = createKey(server.app.db, clock, "shop@example.com", "tv");
+  server.app.keys.reload();
+  const dark = server.app.embeds.create(key.id, { spots: spotIds, theme: "dark", units: "imperial" });
+  const page = await open(dark.url.replace(server.app.config.publicUrl, server.url), 1280, 900);
+  expect(await page.locator("html.theme-dark").count()).toBe(1);
+  expect(await page.textContent("body")).toContain(" ft");
+  expect(await seriousViolations(page)).toEqual([]);
+  if (shots) await page.screenshot({ path: join(shots, "embed-dark-1280.png"), fullPage: true });
+  await page.context().close();
+  expect(problems).toEqual([]);
+}, 20_000);
+
+test("the console's keys page: make a picture in the browser, copy its snippet; accessible", async () => {
+  const client = await invitedOwner(server.app, server.url, "browser-shop@example.com", "a long enough password", "pro");
+  await client.get("/console/keys");
+  await client.post("/console/keys", { name: "website" });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.addCookies([{ name: "surfcast_session", value: client.cookie("surfcast_session")!, url: server.url }]);
+  const page = await context.newPage();
+  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  await page.goto(`${server.url}/console/keys`);
+  await page.fill("#embed-spots", spotIds.join(", "));
+  await page.fill("#embed-origins", "https://shop.example");
+  await page.click("text=Create forecast picture");
+  await page.waitForURL(/notice=embed-created/);
+  expect(await page.locator("ul.embeds li").count()).toBe(1);
+  expect(await page.locator("ul.embeds pre").textContent()).toContain('<iframe src="');
+  expect(await seriousViolations(page)).toEqual([]);
+  if (shots) await page.screenshot({ path: join(shots, "console-keys-embed-1280.png"), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  if (shots) await page.screenshot({ path: join(shots, "console-keys-embed-390.png"), fullPage: true });
+  await context.close();
   expect(problems).toEqual([]);
 }, 20_000);

@@ -24,11 +24,13 @@ describe("scales and paths", () => {
   const nice: [number, number, number][] = [
     [0, 1, 1],
     [0.7, 1, 1],
-    [1.3, 1, 2],
-    [4, 1, 5],
+    [1.3, 1, 1.5],
+    [4, 1, 4],
+    [4.2, 1, 5],
     [2.2, 1, 2.5],
     [17, 10, 20],
-    [26, 10, 50],
+    [26, 10, 30],
+    [0.031, 0.01, 0.04],
     [5, 10, 10],
   ];
   for (const [max, floor, expected] of nice) test(`niceCeil(${max}, ${floor}) = ${expected}`, () => expect(niceCeil(max, floor)).toBe(expected));
@@ -82,16 +84,16 @@ describe("chart geometry of a known forecast", () => {
   };
   const g = chartGeometry(data);
 
-  test("heights map onto the surf axis (0..5 m over y 170..54)", () => {
-    expect(g.surfTop).toBe(5);
-    // 1 m → 146.8, 2 m → 123.6, 3 m → 100.4, 4 m → 77.2; the band's floor is 0 m → 170.
-    expect(g.band).toBe("M191.5 146.8L406.5 123.6L621.5 100.4L836.5 77.2L836.5 170L621.5 170L406.5 170L191.5 170Z");
+  test("heights map onto the surf axis (0..4 m over y 170..54)", () => {
+    expect(g.surfTop).toBe(4);
+    // 1 m → 141, 2 m → 112, 3 m → 83, 4 m → 54 (the top); the band's floor is 0 m → 170.
+    expect(g.band).toBe("M191.5 141L406.5 112L621.5 83L836.5 54L836.5 170L621.5 170L406.5 170L191.5 170Z");
   });
   test("the period and wind lines on their own axes", () => {
     expect(g.periodTop).toBe(20);
     expect(g.period).toBe("M191.5 123.6L406.5 100.4L621.5 77.2L836.5 88.8");
-    expect(g.windTop).toBe(50);
-    expect(g.wind).toBe("M191.5 252L406.5 238L621.5 224L836.5 210");
+    expect(g.windTop).toBe(40);
+    expect(g.wind).toBe("M191.5 248.5L406.5 231L621.5 213.5L836.5 196");
   });
   test("the tide curve passes through the extremes: the high at the panel's top, the low at its bottom", () => {
     expect(g.tideRange).toEqual([0.5, 2]);
@@ -110,7 +112,7 @@ describe("chart geometry of a known forecast", () => {
     ]);
   });
   test("arrows every 3 hours point downwind, coloured by wind type", () => {
-    expect(g.arrows).toEqual([{ x: 406.5, y: 238, rotate: 270, type: "cross" }]);
+    expect(g.arrows).toEqual([{ x: 406.5, y: 231, rotate: 270, type: "cross" }]);
   });
   test("best windows sit in their level's row", () => {
     expect(g.best).toEqual([{ x: 299, y: 16, width: 430, rating: 4, level: "intermediate" }]);
@@ -120,7 +122,7 @@ describe("chart geometry of a known forecast", () => {
     expect(svg).toContain(`<path class="band" d="${g.band}"/>`);
     expect(svg).toContain(`<path class="tide" d="${g.tide}"/>`);
     expect(svg).toContain('class="night" x="84"');
-    expect(svg).toContain('class="arrow cross" transform="translate(406.5 238) rotate(270)"');
+    expect(svg).toContain('class="arrow cross" transform="translate(406.5 231) rotate(270)"');
     expect(svg).toContain('<rect class="best r4"');
     expect(svg).toContain("<title id=\"s0-t\">Somewhere: the next 7 days</title>");
     expect(svg).not.toContain("style=");

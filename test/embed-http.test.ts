@@ -1,7 +1,9 @@
 /**
  * /embed end to end (in-process server, injected clock, fake Open-Meteo): the page, its CSP and headers, counting
  * as `embed` in /v1/usage, ETag/304, the 429 page when the quota is used up, 404 for unknown and revoked embeds
- * and for embeds of a revoked key, the screen mode's stamp, and the embed service's rules (CLI and console share them).
+ * and for embeds of a revoked key, the screen mode's stamp, the embed service's rules (CLI and console share them),
+ * and forecast pictures on the console's keys page (create with the CSRF token, the <iframe> snippet, a mistake
+ * shown on the page, ownership, switching off).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ManualClock, startTestServer, type TestServer } from "./support/inprocess";
@@ -11,7 +13,9 @@ import { createAccount, createKey, revokeKey } from "../src/access/accounts";
 import { UserError } from "../src/core/errors";
 import { contentSecurityPolicy } from "../src/embed/http";
 import { originOf } from "../src/embed/service";
+import { endpointLabel } from "../src/ops/metrics";
 import { writeFileSync } from "node:fs";
+import { invitedOwner, text, type ConsoleClient } from "./support/console-client";
 
 const clock = new ManualClock(Date.parse("2026-11-21T13:25:00Z"));
 let fake: FakeOpenMeteo;
@@ -159,6 +163,11 @@ describe("an embed's page", () => {
     expect(usage.today).toBe(1);
   });
 
+  test("metrics label embed views by route, never by id", () => {
+    expect(endpointLabel("http://x/embed/AAAAAAAAAAAAAAAAAAAAAA?mode=screen")).toBe("/embed/{id}");
+    expect(endpointLabel("http://x/embed/assets/embed.css")).toBe("other");
+  });
+
   test("only GET and HEAD", async () => {
     const { path } = embedFor();
     expect((await fetch(server.url + path, { method: "POST" })).status).toBe(405);
@@ -199,3 +208,56 @@ describe("the embed service's rules", () => {
     expect(() => server.app.embeds.revoke(a.embed.id)).toThrow(/already revoked/);
   });
 });
+
+const PASSWORD = "a long enough password";
+
+/** A signed-in owner with one key, "website". */
+async function owner(email: string): Promise<ConsoleClient> {
+  const client = await invitedOwner(server.app, server.url, email, PASSWORD, "pro");
+  await client.get("/console/keys");
+  expect((await client.post("/console/keys", { name: "website" })).status).toBe(201);
+  return client;
+}
+
+const keyIdIn = (body: string) => /<option value="(key_[0-9a-f]+)"/.exec(body)![1]!;
+
+test("the console: create, copy the snippet, switch off", async () => {
+  const shop = await owner("shop-console@example.com");
+  const keys = await shop.get("/console/keys");
+  expect(text(keys.body)).toContain("Forecast pictures for your site and shop TV");
+  const keyId = keyIdIn(keys.body);
+
+  const wrong = await shop.post("/console/embeds", { key: keyId, spots: "pipeline, atlantis-reef", origins: "", units: "metric", theme: "light" });
+  expect(wrong.status).toBe(400);
+  expect(text(wrong.body)).toContain('no spot with id "atlantis-reef"');
+  expect(wrong.body).toContain('value="pipeline, atlantis-reef"'); // what was typed is kept
+
+  const made = await shop.post("/console/embeds", { key: keyId, spots: "pipeline, supertubos", origins: "https://shop.example\nhttp://localhost:8080", units: "imperial", theme: "dark" });
+  expect(made.status).toBe(303);
+  expect(made.location).toBe("/console/keys?notice=embed-created#embeds");
+  const listed = await shop.get("/console/keys?notice=embed-created");
+  const url = new RegExp(`${server.app.config.publicUrl}/embed/([A-Za-z0-9_-]{22})`).exec(listed.body)!;
+  expect(url).not.toBeNull();
+  const id = url[1]!;
+  expect(text(listed.body)).toContain(`<iframe src="${url[0]}" title="Surf forecast"`);
+  expect(text(listed.body)).toContain("https://shop.example, http://localhost:8080");
+  const embed = server.app.embeds.servable(id)!.embed;
+  expect(embed).toMatchObject({ spots: ["pipeline", "supertubos"], units: "imperial", theme: "dark", origins: ["https://shop.example", "http://localhost:8080"] });
+  expect((await fetch(`${server.url}/embed/${id}`)).status).toBe(200);
+
+  // Another account sees nothing of it and cannot switch it off; a POST without the token is refused.
+  const other = await owner("other-console@example.com");
+  expect((await other.get(`/console/embeds/${id}/revoke`)).status).toBe(404);
+  expect((await other.post(`/console/embeds/${id}/revoke`, {})).status).toBe(404);
+  expect((await other.post("/console/embeds", { key: keyId, spots: "pipeline" })).status).toBe(400);
+  expect((await shop.post(`/console/embeds/${id}/revoke`, {}, { csrf: null })).status).toBe(403);
+  expect((await fetch(`${server.url}/embed/${id}`)).status).toBe(200);
+
+  const confirm = await shop.get(`/console/embeds/${id}/revoke`);
+  expect(confirm.status).toBe(200);
+  expect(text(confirm.body)).toContain("Switch off the forecast picture of pipeline, supertubos ?");
+  const off = await shop.post(`/console/embeds/${id}/revoke`, {});
+  expect(off.status).toBe(303);
+  expect((await fetch(`${server.url}/embed/${id}`)).status).toBe(404);
+  expect((await shop.get(`/console/embeds/${id}/revoke`)).status).toBe(404);
+}, 30_000);

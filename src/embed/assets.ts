@@ -11,6 +11,7 @@ export const EMBED_CSS = `
 *{box-sizing:border-box}
 html{background:var(--bg);color:var(--fg);font:16px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 body{margin:0;padding:12px}
+.mode-page body{max-width:1400px;margin:0 auto}
 a{color:var(--link)}
 h2{font-size:1.3rem;margin:0}
 h3{font-size:1rem}

@@ -142,9 +142,9 @@ export function chartSvg(d: ChartData, id: string, title: string): string {
 !${g.arrows.map((a) => html`<use href="#${id}-a" class="arrow ${a.type ?? "unknown"}" transform="translate(${coord(a.x)} ${coord(a.y)}) rotate(${a.rotate})"/>`)}
 <path class="tide" d="${g.tide}"/>
 !${g.extremes.map((e) => html`<circle class="extreme" cx="${coord(e.x)}" cy="${coord(e.y)}" r="3"/>`)}
-<text class="ptitle" x="${LEFT + 6}" y="${PANELS.surf[0] + 14}">${d.bandLabel} (${d.heightUnit}) &middot; swell period (s, dashed)</text>
-<text class="ptitle" x="${LEFT + 6}" y="${PANELS.wind[0] + 14}">Wind (${d.speedUnit})</text>
-<text class="ptitle" x="${LEFT + 6}" y="${PANELS.tide[0] + 14}">Tide (${d.heightUnit})</text>
+<text class="ptitle" x="${LEFT + 6}" y="${PANELS.surf[0] - 5}">${d.bandLabel} (${d.heightUnit}) &middot; swell period (s, dashed)</text>
+<text class="ptitle" x="${LEFT + 6}" y="${PANELS.wind[0] - 5}">Wind (${d.speedUnit})</text>
+<text class="ptitle" x="${LEFT + 6}" y="${PANELS.tide[0] - 5}">Tide (${d.heightUnit})</text>
 !${axis(g.surfTop, PANELS.surf, "left", d.heightUnit)}
 !${axis(g.periodTop, PANELS.surf, "right", "s")}
 !${axis(g.windTop, PANELS.wind, "left", d.speedUnit)}

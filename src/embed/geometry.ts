@@ -11,11 +11,11 @@ export function linear(d0: number, d1: number, r0: number, r1: number): (v: numb
   return span === 0 ? () => r0 : (v) => r0 + ((v - d0) / span) * (r1 - r0);
 }
 
-/** The smallest "nice" number (1, 2, 2.5 or 5 times a power of ten) at or above `max`; `floor` when max is below it. */
+/** The smallest "nice" number (1, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a power of ten) at or above `max`; `floor` when max is below it. */
 export function niceCeil(max: number, floor = 1): number {
   if (!(max > floor)) return floor;
   const power = 10 ** Math.floor(Math.log10(max));
-  return [1, 2, 2.5, 5, 10].map((m) => m * power).find((n) => n >= max - 1e-9)!;
+  return [1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10].map((m) => m * power).find((n) => n >= max - 1e-9)!;
 }
 
 /** Evenly spaced tick values from 0 to `top` inclusive, `count` steps. */

@@ -6,7 +6,7 @@ import { html } from "ghtml";
 import type { KeyView } from "../../access/accounts";
 import type { EmbedView } from "../../embed/service";
 import { MAX_EMBED_SPOTS } from "../../embed/service";
-import { copyBlock, csrfField, formatDay, page } from "./layout";
+import { confirmCard, copyBlock, csrfField, formatDay, page } from "./layout";
 import type { OwnerPage } from "./owner";
 
 /** What the owner typed, kept when the form comes back with an error. */
@@ -64,13 +64,12 @@ export function embedsSection(p: OwnerPage, o: { embeds: readonly EmbedView[]; k
 export function revokeEmbedPage(p: OwnerPage, e: EmbedView): string {
   return page(
     { title: "Switch off forecast picture", viewer: p.viewer, section: "keys", assetVersion: p.assetVersion },
-    html`<div class="card">
-<p>Switch off the forecast picture of <strong>${e.spots.join(", ")}</strong>? Its page answers &ldquo;not available&rdquo; within a second, on your site and on your shop TV. This cannot be undone; you can create a new one.</p>
-<form method="post" action="/console/embeds/${e.id}/revoke" class="actions">
-  !${csrfField(p.viewer.csrf)}
-  <button type="submit" class="danger">Switch off</button>
-  <a href="/console/keys#embeds">Cancel</a>
-</form>
-</div>`,
+    confirmCard(
+      p.viewer.csrf,
+      html`Switch off the forecast picture of <strong>${e.spots.join(", ")}</strong>? Its page answers &ldquo;not available&rdquo; within a second, on your site and on your shop TV. This cannot be undone; you can create a new one.`,
+      `/console/embeds/${e.id}/revoke`,
+      "Switch off",
+      "/console/keys#embeds",
+    ),
   );
 }

@@ -4,7 +4,7 @@ import type { KeyView } from "../../access/accounts";
 import type { ConsoleKey, Overview, UsageTable } from "../service";
 import { KEY_NAME_MAX } from "../service";
 import { usageChart } from "./chart";
-import { copyBlock, csrfField, formatDay, formatNumber, page, type Viewer } from "./layout";
+import { confirmCard, copyBlock, csrfField, formatDay, formatNumber, page, type Viewer } from "./layout";
 import { embedsSection, type EmbedForm } from "./embeds";
 import type { EmbedView } from "../../embed/service";
 
@@ -152,14 +152,13 @@ export function keysPage(
 export function revokeConfirmPage(p: OwnerPage, key: KeyView, action: string, back: string): string {
   return page(
     { title: "Revoke key", viewer: p.viewer, section: p.viewer.admin && action.includes("/admin/") ? "admin" : "keys", assetVersion: p.assetVersion },
-    html`<div class="card">
-<p>Revoke <strong>${key.name}</strong> (<code>${key.prefix}&hellip;</code>) of ${key.account}? Requests with this key will be refused with 401 within a second. This cannot be undone.</p>
-<form method="post" action="${action}" class="actions">
-  !${csrfField(p.viewer.csrf)}
-  <button type="submit" class="danger">Revoke key</button>
-  <a href="${back}">Cancel</a>
-</form>
-</div>`,
+    confirmCard(
+      p.viewer.csrf,
+      html`Revoke <strong>${key.name}</strong> (<code>${key.prefix}&hellip;</code>) of ${key.account}? Requests with this key will be refused with 401 within a second. This cannot be undone.`,
+      action,
+      "Revoke key",
+      back,
+    ),
   );
 }
 
