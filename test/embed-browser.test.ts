@@ -68,7 +68,7 @@ async function open(url: string, width: number, height: number, javaScript = tru
   return page;
 }
 
-test("the page at 390, 1280 and 1920 px: accessible, no sideways scrolling", async () => {
+test("the page at 390, 1280 and 1920 px and in print: accessible, no sideways scrolling", async () => {
   const page = await open(embedUrl, 1280, 900);
   expect(await page.locator("section.spot").count()).toBe(3);
   expect(await seriousViolations(page)).toEqual([]);
@@ -77,6 +77,11 @@ test("the page at 390, 1280 and 1920 px: accessible, no sideways scrolling", asy
     if (shots) await page.screenshot({ path: join(shots, `embed-${width}.png`), fullPage: true });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
   }
+  await page.emulateMedia({ media: "print" });
+  await page.setViewportSize({ width: 794, height: 1123 }); // A4 at 96 dpi
+  if (shots) await page.screenshot({ path: join(shots, "embed-print.png"), fullPage: true });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(794);
+  await page.emulateMedia({ media: "screen" });
   await page.locator("details.data summary").first().click();
   expect(await page.locator("details.data table").first().isVisible()).toBe(true);
   expect(await seriousViolations(page)).toEqual([]);

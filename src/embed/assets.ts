@@ -18,7 +18,7 @@ h3{font-size:1rem}
 .country{font-weight:400;color:var(--muted);font-size:.95rem}
 .meta{margin:2px 0 10px;color:var(--muted);font-size:.85rem}
 .spot{border-bottom:1px solid var(--line);padding:10px 0 16px}
-.now{display:grid;grid-template-columns:repeat(auto-fit,minmax(180px,1fr));gap:10px;margin-bottom:10px}
+.now{display:grid;grid-template-columns:repeat(auto-fit,minmax(210px,1fr));gap:10px;margin-bottom:10px}
 .stat{background:var(--panel);border-radius:6px;padding:8px 10px;display:flex;flex-direction:column}
 .label{color:var(--muted);font-size:.8rem;text-transform:uppercase;letter-spacing:.04em}
 .value{font-size:1.35rem;font-weight:600}
@@ -26,7 +26,7 @@ h3{font-size:1rem}
 .wind-type{text-transform:capitalize}
 .wind-type.offshore{color:var(--offshore-text)}.wind-type.cross{color:var(--cross-text)}.wind-type.onshore{color:var(--onshore-text)}
 .ratings{list-style:none;margin:0;padding:8px 10px;background:var(--panel);border-radius:6px;display:flex;flex-direction:column;gap:4px;font-size:.85rem}
-.ratings li{display:grid;grid-template-columns:7.5em 1fr 2.5em;align-items:center;gap:6px}
+.ratings li{display:grid;grid-template-columns:6.5em minmax(60px,1fr) 2em;align-items:center;gap:6px}
 .level{text-transform:capitalize}
 .ratings .band{display:grid;grid-template-columns:repeat(5,1fr);gap:2px;height:12px}
 .cell{background:var(--line);border-radius:2px}
@@ -60,7 +60,7 @@ th,td{padding:2px 8px;border-bottom:1px solid var(--line);text-align:left;white-
 .credits{font-size:.8rem;color:var(--muted);padding-top:8px}
 .message{max-width:36rem;margin:15vh auto;text-align:center}
 .empty{color:var(--muted)}
-@media print{.week{overflow:visible}svg.chart{min-width:0}.data{display:none}}
+@media print{html{-webkit-print-color-adjust:exact;print-color-adjust:exact}.week{overflow:visible}svg.chart{min-width:0}.data{display:none}.spot{break-inside:avoid}}
 /* Screen mode: a shop TV, 1920x1080 or 1080x1920, one spot at a time, nothing to click. */
 .mode-screen body{padding:2vmin 3vmin;height:100vh;display:flex;flex-direction:column}
 .mode-screen main{flex:1;min-height:0;display:flex;flex-direction:column}
