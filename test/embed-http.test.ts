@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ManualClock, startTestServer, type TestServer } from "./support/inprocess";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "./support/fake-open-meteo";
 import { refreshForecasts } from "../src/forecast/refresh";
-import { createAccount, createKey, revokeKey } from "../src/access/accounts";
+import { createAccount, createKey, revokeKey, setAccountDisabled } from "../src/access/accounts";
 import { UserError } from "../src/core/errors";
 import { contentSecurityPolicy } from "../src/embed/http";
 import { originOf } from "../src/embed/service";
@@ -116,7 +116,7 @@ describe("an embed's page", () => {
     expect(await refused.text()).toContain("back in");
   });
 
-  test("unknown, revoked, revoked key: the same 404 page", async () => {
+  test("unknown, revoked, revoked key, disabled account: the same 404 page", async () => {
     const unknown = await page("/embed/AAAAAAAAAAAAAAAAAAAAAA");
     expect(unknown.status).toBe(404);
     const text = await unknown.text();
@@ -137,6 +137,12 @@ describe("an embed's page", () => {
     revokeKey(server.app.db, clock, b.key.id);
     server.app.keys.reload();
     expect((await page(b.path)).status).toBe(404);
+
+    const c = embedFor();
+    expect((await page(c.path)).status).toBe(200);
+    setAccountDisabled(server.app.db, c.email, true);
+    server.app.keys.reload();
+    expect((await page(c.path)).status).toBe(404);
   });
 
   test("another process's revocation shows within a second", async () => {

@@ -13,6 +13,7 @@ html{background:var(--bg);color:var(--fg);font:16px/1.4 system-ui,-apple-system,
 body{margin:0;padding:12px}
 .mode-page body{max-width:1400px;margin:0 auto}
 a{color:var(--link)}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 h2{font-size:1.3rem;margin:0}
 h3{font-size:1rem}
 .country{font-weight:400;color:var(--muted);font-size:.95rem}

@@ -112,6 +112,13 @@ export function credits(pictures: readonly SpotPicture[], publicUrl: string): st
   return html`<footer class="credits"><p>Forecast by <a href="${publicUrl}" target="_blank" rel="noopener">Surfcast</a>. Weather and marine data by <a href="https://open-meteo.com/" target="_blank" rel="noopener">Open-Meteo.com</a>, licensed <a href="https://creativecommons.org/licenses/by/4.0/" target="_blank" rel="noopener">CC BY 4.0</a>.!${tideSources.length ? html` Tides: ${tideSources.join("; ")}.` : ""} Predictions, not guarantees: check the sea before you go.</p></footer>`;
 }
 
+export const titleOf = (pictures: readonly SpotPicture[]) => `Surf forecast: ${pictures.map((p) => p.spot.name).join(", ")}`;
+
+/** The page's one h1, for screen readers (the spots' names head their sections). */
+export function heading(pictures: readonly SpotPicture[]): string {
+  return html`<h1 class="visually-hidden">${titleOf(pictures)}</h1>`;
+}
+
 /** The page a visitor sees instead of a forecast (unknown or revoked embed, quota used up). */
 export function messagePage(p: Omit<PageShell, "mode" | "stamp">, heading: string, message: string): string {
   return shell({ ...p, mode: "page" }, html`<main class="message"><h1>${heading}</h1><p>${message}</p></main>`);

@@ -7,7 +7,7 @@
 import type { App } from "../app";
 import { Lru } from "../core/lru";
 import { MINUTE_MS } from "../tides/now";
-import { credits, shell, spotSection, spotWeek, type Mode } from "./page";
+import { credits, heading, shell, spotSection, spotWeek, titleOf, type Mode } from "./page";
 import type { EmbedRecord } from "./store";
 import { spotPicture, type SpotPicture } from "./view";
 
@@ -48,13 +48,13 @@ export class EmbedRenderer {
     const sections = pictures.map((p, i) => spotSection(p, `s${i}`, this.week(p, `s${i}`, stamp)));
     const html = shell(
       {
-        title: `Surf forecast: ${pictures.map((p) => p.spot.name).join(", ")}`,
+        title: titleOf(pictures),
         theme: embed.theme,
         mode,
         assetVersion: this.assetVersion,
         stamp: mode === "screen" ? { value: stamp, url: `/embed/${embed.id}/stamp` } : undefined,
       },
-      `<main>${sections.join("\n")}</main>\n${credits(pictures, this.app.config.publicUrl)}`,
+      `<main>${heading(pictures)}${sections.join("\n")}</main>\n${credits(pictures, this.app.config.publicUrl)}`,
     );
     const page = { html, etag: `"${hashOf(html)}"`, stamp };
     this.pages.set(cacheKey, { key, page }, html.length);
