@@ -121,6 +121,7 @@ describe("an embed's page", () => {
     expect(unknown.status).toBe(404);
     const text = await unknown.text();
     expect(text).toContain("Forecast not available");
+    expect(unknown.headers.get("content-security-policy")).toContain("frame-ancestors *");
     expect((await page("/embed/not-an-id")).status).toBe(404);
     expect((await page("/embed/")).status).toBe(404);
 

@@ -40,8 +40,10 @@ export function createEmbedHandler(app: App): (req: Request, path: string) => Re
     return answer(req, html, status, { "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": contentSecurityPolicy(origins), "Cache-Control": "no-store", ...extra });
   }
 
-  // One page and one timing for "never existed" and "revoked": the answer tells nothing about which.
-  const notFound = (req: Request) => message(req, 404, "Forecast not available", "This forecast picture does not exist or has been switched off by its owner.", []);
+  // One page and one timing for "never existed" and "revoked": the answer tells nothing about which. It may be
+  // framed anywhere (it holds nothing and offers nothing to click), so a shop's iframe of a switched-off embed
+  // shows it instead of the browser's blocked-frame icon.
+  const notFound = (req: Request) => message(req, 404, "Forecast not available", "This forecast picture does not exist or has been switched off by its owner.", ["*"]);
 
   function view(req: Request, embed: EmbedRecord, mode: Mode): Response {
     const page = renderer.page(embed, mode);

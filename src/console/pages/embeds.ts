@@ -18,9 +18,15 @@ export interface EmbedForm {
   theme?: string;
 }
 
-/** The snippet a shop pastes into its page; `style` is theirs to change (our page allows no inline style, theirs may). */
-export function iframeSnippet(url: string): string {
-  return `<iframe src="${url}" title="Surf forecast" width="100%" height="1200" style="border:0" loading="lazy"></iframe>`;
+/** About one spot's height at 1000 px wide (now, chart, legend). */
+const SPOT_HEIGHT_PX = 720;
+
+/**
+ * The snippet a shop pastes into its page, tall enough for every spot at 1000 px; `style` is theirs to change
+ * (our page allows no inline style, theirs may).
+ */
+export function iframeSnippet(e: Pick<EmbedView, "url" | "spots">): string {
+  return `<iframe src="${e.url}" title="Surf forecast" width="100%" height="${80 + SPOT_HEIGHT_PX * e.spots.length}" style="border:0" loading="lazy"></iframe>`;
 }
 
 function embedCard(e: EmbedView, keys: readonly KeyView[]): string {
@@ -28,7 +34,7 @@ function embedCard(e: EmbedView, keys: readonly KeyView[]): string {
   return html`<li class="card">
 <p><strong>${e.spots.join(", ")}</strong> <span class="muted">&middot; key ${key?.name ?? e.keyId} &middot; ${e.units}, ${e.theme} &middot; created ${formatDay(e.createdAt)}</span></p>
 <p class="muted">May be framed by: ${e.origins.length > 0 ? e.origins.join(", ") : "pages of this server only"}</p>
-!${copyBlock(`embed-${e.id}`, iframeSnippet(e.url), "iframe snippet", true)}
+!${copyBlock(`embed-${e.id}`, iframeSnippet(e), "iframe snippet", true)}
 <p><a href="${e.url}" target="_blank" rel="noopener">Open the page</a> &middot; <a href="${e.url}?mode=screen" target="_blank" rel="noopener">Shop TV layout</a> &middot; <a href="/console/embeds/${e.id}/revoke">Switch off<span class="visually-hidden"> the picture of ${e.spots.join(", ")}</span></a></p>
 </li>`;
 }
