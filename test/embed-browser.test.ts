@@ -176,3 +176,19 @@ test("the console's keys page: make a picture in the browser, copy its snippet; 
   await context.close();
   expect(problems).toEqual([]);
 }, 20_000);
+
+test("screen mode reloads itself when a new forecast arrives", async () => {
+  const page = await open(`${embedUrl}?mode=screen`, 1920, 1080);
+  await page.clock.install();
+  await page.reload();
+  const before = await page.getAttribute("body", "data-stamp");
+  clock.advance(60_000);
+  const spots = spotIds.map((id) => server.app.spots.get(id));
+  expect((await refreshForecasts(server.app, { spots })).failedBatches).toBe(0);
+  const reloaded = page.waitForEvent("load");
+  await page.clock.runFor(61_000);
+  await reloaded;
+  expect(await page.getAttribute("body", "data-stamp")).not.toBe(before);
+  await page.context().close();
+  expect(problems).toEqual([]);
+}, 20_000);

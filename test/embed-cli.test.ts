@@ -24,6 +24,13 @@ afterAll(async () => {
 
 const run = (...args: string[]) => cli(dataDir, ["embeds", ...args], { SURFCAST_PUBLIC_URL: PUBLIC });
 
+test("--help", () => {
+  const help = cli(dataDir, ["embeds", "--help"]);
+  expect(help.code).toBe(0);
+  expect(help.stdout).toContain("surfcast embeds create KEY_ID --spots");
+  expect(cli(dataDir, ["--help"]).stdout).toContain("embeds ");
+});
+
 test("create prints the URL last, list shows it, revoke ends it", () => {
   const made = run("create", keyId, "--spots", "pipeline,supertubos", "--origin", "https://shop.example", "--origin", "http://localhost:8080", "--units", "imperial", "--theme", "dark");
   expect(made.code).toBe(0);
