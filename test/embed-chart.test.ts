@@ -114,6 +114,17 @@ describe("chart geometry of a known forecast", () => {
   test("arrows every 3 hours point downwind, coloured by wind type", () => {
     expect(g.arrows).toEqual([{ x: 406.5, y: 231, rotate: 270, type: "cross" }]);
   });
+  test("midnight lines, and day names only for days shown 6 hours or more", () => {
+    expect(g.midnights).toEqual([514]);
+    expect(g.dayLabels).toEqual([]);
+    const week = chartGeometry({ ...data, end: T0 + 48 * H, days: [{ midnight: T0 - 14 * H, label: "Fri 20" }, { midnight: T0 + 10 * H, label: "Sat 21" }, { midnight: T0 + 34 * H, label: "Sun 22" }] });
+    // 860 px over 48 hours: Fri 20 shows 10 hours (centred at 5 h), Sat 21 all 24 (at 22 h), Sun 22 14 hours (at 41 h).
+    expect(week.dayLabels.map((l) => [coord(l.x), l.label])).toEqual([
+      ["173.6", "Fri 20"],
+      ["478.2", "Sat 21"],
+      ["818.6", "Sun 22"],
+    ]);
+  });
   test("best windows sit in their level's row", () => {
     expect(g.best).toEqual([{ x: 299, y: 16, width: 430, rating: 4, level: "intermediate" }]);
   });
@@ -173,7 +184,8 @@ describe("chart data from a forecast", () => {
 
 describe("local days", () => {
   const hours = Array.from({ length: 48 }, (_, i) => T0 + i * H);
-  test("Lisbon in winter (UTC+0)", () => expect(localDays(hours, "Europe/Lisbon")).toEqual([{ midnight: T0 + 24 * H, label: "Sun 22" }]));
-  test("Honolulu (UTC-10)", () => expect(localDays(hours, "Pacific/Honolulu")).toEqual([{ midnight: T0 + 10 * H, label: "Sat 21" }, { midnight: T0 + 34 * H, label: "Sun 22" }]));
-  test("a half-hour zone: Kolkata (UTC+5:30), midnight at :30 UTC", () => expect(localDays(hours, "Asia/Kolkata")[0]).toEqual({ midnight: T0 + 18.5 * H, label: "Sun 22" }));
+  test("Lisbon in winter (UTC+0)", () => expect(localDays(hours, "Europe/Lisbon")).toEqual([{ midnight: T0, label: "Sat 21" }, { midnight: T0 + 24 * H, label: "Sun 22" }]));
+  test("Honolulu (UTC-10): the first day began before the grid", () =>
+    expect(localDays(hours, "Pacific/Honolulu")).toEqual([{ midnight: T0 - 14 * H, label: "Fri 20" }, { midnight: T0 + 10 * H, label: "Sat 21" }, { midnight: T0 + 34 * H, label: "Sun 22" }]));
+  test("a half-hour zone: Kolkata (UTC+5:30), midnight at :30 UTC", () => expect(localDays(hours, "Asia/Kolkata")[1]).toEqual({ midnight: T0 + 18.5 * H, label: "Sun 22" }));
 });

@@ -31,7 +31,7 @@ export interface ChartData {
   /** [sunrise, sunset] of each day. */
   light: [number, number][];
   best: { level: Level; start: number; end: number; rating: number }[];
-  /** Local midnights and the day each begins. */
+  /** The local days the chart touches: the midnight each begins at (the first may lie before `start`) and its name. */
   days: { midnight: number; label: string }[];
   heightUnit: string;
   speedUnit: string;
@@ -47,6 +47,7 @@ const RIGHT = 944;
 export const PANELS = { best: [4, 40], surf: [54, 170], wind: [196, 266], tide: [292, 352] } as const;
 const LEVEL_ROWS: Record<Level, number> = { beginner: 0, intermediate: 1, advanced: 2 };
 const ARROW_EVERY_HOURS = 3;
+const LABELLED_DAY_MS = 6 * 3_600_000;
 
 export interface ChartGeometry {
   x: (t: number) => number;
@@ -62,7 +63,10 @@ export interface ChartGeometry {
   extremes: { x: number; y: number; type: "high" | "low"; value: number }[];
   nights: { x: number; width: number }[];
   best: { x: number; y: number; width: number; rating: number; level: Level }[];
-  days: { x: number; label: string; labelX: number }[];
+  /** Lines at the local midnights within the chart. */
+  midnights: number[];
+  /** Day names, centred on the part of the day the chart shows, for days shown at least 6 hours. */
+  dayLabels: { x: number; label: string }[];
 }
 
 export function chartGeometry(d: ChartData): ChartGeometry {
@@ -101,9 +105,12 @@ export function chartGeometry(d: ChartData): ChartGeometry {
     best: d.best
       .filter((b) => b.end > d.start && b.start < d.end)
       .map((b) => ({ x: at(b.start), y: PANELS.best[0] + LEVEL_ROWS[b.level] * rowHeight, width: at(b.end) - at(b.start), rating: b.rating, level: b.level })),
-    days: d.days
-      .filter((day) => day.midnight > d.start && day.midnight < d.end)
-      .map((day) => ({ x: x(day.midnight), label: day.label, labelX: Math.min(x(day.midnight + 43_200_000), RIGHT - 20) })),
+    midnights: d.days.filter((day) => day.midnight > d.start && day.midnight < d.end).map((day) => x(day.midnight)),
+    dayLabels: d.days.flatMap((day, i) => {
+      const from = Math.max(day.midnight, d.start);
+      const to = Math.min(d.days[i + 1]?.midnight ?? d.end, d.end);
+      return to - from >= LABELLED_DAY_MS ? [{ x: x((from + to) / 2), label: day.label }] : [];
+    }),
   };
 }
 
@@ -133,7 +140,8 @@ export function chartSvg(d: ChartData, id: string, title: string): string {
 <defs><path id="${id}-a" d="M0 -7L4.5 5L0 2L-4.5 5Z"/></defs>
 !${grid}
 !${g.nights.map((n) => html`<rect class="night" x="${coord(n.x)}" y="${PANELS.surf[0]}" width="${coord(n.width)}" height="${PANELS.tide[1] - PANELS.surf[0]}"/>`)}
-!${g.days.map((day) => html`<line class="day" x1="${coord(day.x)}" x2="${coord(day.x)}" y1="${PANELS.best[0]}" y2="${PANELS.tide[1]}"/><text class="tick day-label" x="${coord(day.labelX)}" y="${HEIGHT - 12}" text-anchor="middle">${day.label}</text>`)}
+!${g.midnights.map((x) => html`<line class="day" x1="${coord(x)}" x2="${coord(x)}" y1="${PANELS.best[0]}" y2="${PANELS.tide[1]}"/>`)}
+!${g.dayLabels.map((day) => html`<text class="tick day-label" x="${coord(day.x)}" y="${HEIGHT - 12}" text-anchor="middle">${day.label}</text>`)}
 !${levels}
 !${g.best.map((b) => html`<rect class="best r${b.rating}" x="${coord(b.x)}" y="${coord(b.y)}" width="${coord(Math.max(2, b.width))}" height="10"><title>${b.level}: best window, rating ${b.rating}</title></rect>`)}
 <path class="band" d="${g.band}"/>

@@ -38,13 +38,16 @@ export function dayTime(ms: number, timeZone: string): string {
   return `${p.weekday} ${p.day} ${String(p.hour).padStart(2, "0")}:${String(p.minute).padStart(2, "0")}`;
 }
 
-/** The local midnights between `start` and `end` and the day each begins (`Tue 24`), read off an hourly grid. */
+/**
+ * The local days an hourly grid touches, in order: the midnight each begins at (the first day's lies before the
+ * grid when it starts in the middle of a day) and its name (`Tue 24`).
+ */
 export function localDays(times: readonly number[], timeZone: string): { midnight: number; label: string }[] {
   const days: { midnight: number; label: string }[] = [];
   let previous: string | null = null;
   for (const t of times) {
     const p = localParts(t, timeZone);
-    if (previous !== null && p.date !== previous) days.push({ midnight: t - (p.hour * 60 + p.minute) * 60_000, label: `${p.weekday} ${p.day}` });
+    if (p.date !== previous) days.push({ midnight: t - (p.hour * 60 + p.minute) * 60_000, label: `${p.weekday} ${p.day}` });
     previous = p.date;
   }
   return days;
