@@ -12,7 +12,7 @@ import { refreshForecasts } from "../src/forecast/refresh";
 import { createAccount, createKey, revokeKey, setAccountDisabled } from "../src/access/accounts";
 import { UserError } from "../src/core/errors";
 import { contentSecurityPolicy } from "../src/embed/http";
-import { originOf } from "../src/embed/service";
+import { isEmbedId, newEmbedId, originOf } from "../src/embed/service";
 import { endpointLabel } from "../src/ops/metrics";
 import { writeFileSync } from "node:fs";
 import { invitedOwner, text, type ConsoleClient } from "./support/console-client";
@@ -201,6 +201,12 @@ describe("the embed service's rules", () => {
   ];
   for (const [name, run, message] of mistakes) test(name, () => expect(run).toThrow(message));
   test("mistakes are UserErrors (one line, exit 2 in the CLI)", () => expect(mistakes[0]![1]).toThrow(UserError));
+  test("ids: 22 base64url characters, never a leading '-' (it would read as a CLI option)", () => {
+    const ids = Array.from({ length: 2000 }, newEmbedId);
+    expect(ids.every(isEmbedId)).toBe(true);
+    expect(ids.some((id) => id.startsWith("-"))).toBe(false);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
   test("origins are normalized", () => {
     expect(originOf("https://Shop.Example:443/")).toBe("https://shop.example");
     expect(originOf("http://localhost:8080")).toBe("http://localhost:8080");

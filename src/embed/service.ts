@@ -43,6 +43,17 @@ export interface ServableEmbed {
   principal: Principal;
 }
 
+/**
+ * A new public id: 16 random bytes, base64url. One starting with "-" would read as an option on a command line
+ * (`surfcast embeds revoke -x…`), so such draws are drawn again (1 in 64; 127.98 bits remain).
+ */
+export function newEmbedId(): string {
+  for (;;) {
+    const id = randomBytes(16).toString("base64url");
+    if (!id.startsWith("-")) return id;
+  }
+}
+
 export function isEmbedId(id: string): boolean {
   return EMBED_ID.test(id);
 }
@@ -87,7 +98,7 @@ export class EmbedService {
     if (!key) throw new UserError(`no key with id ${keyId} ("surfcast keys list EMAIL" shows the ids)`);
     if (key.revokedAt !== null) throw new UserError(`key ${keyId} is revoked; an embed needs an active key`);
     const record: EmbedRecord = {
-      id: randomBytes(16).toString("base64url"),
+      id: newEmbedId(),
       keyId: key.id,
       spots: this.spotIds(request.spots),
       origins: [...new Set((request.origins ?? []).map(originOf))],
