@@ -23,6 +23,7 @@ import { tideWindowSection } from "./tides";
 import { consoleSection } from "./console";
 import { gateInProcessSection } from "./gate-inprocess";
 import { tideSourcesSection } from "./tide-sources";
+import { embedSection } from "./embed";
 
 const quick = process.argv.includes("--quick");
 /** Only what the endpoint tables need (the refresh fills the forecasts); RESULTS.md is left alone. */
@@ -87,6 +88,7 @@ if (!httpOnly) show(await metricsSection(app, quick));
 if (!httpOnly) show(await gateInProcessSection(app, keys, benchCases(spot), quick));
 app.close();
 if (!httpOnly) show(await consoleSection());
+if (!httpOnly) show(await embedSection(dataDir));
 
 const http = await httpSections({ dataDir, keys, cases: benchCases(spot), ...settings });
 show(http.endpoints);

@@ -14,6 +14,7 @@ import { TideService } from "./tides/service";
 import { NowService } from "./now/service";
 import { BestSpotsService } from "./forecast/best-spots";
 import { SurfSummaryService } from "./forecast/summary";
+import { EmbedService } from "./embed/service";
 
 export interface App {
   config: Config;
@@ -27,6 +28,7 @@ export interface App {
   now: NowService;
   bestSpots: BestSpotsService;
   summaries: SurfSummaryService;
+  embeds: EmbedService;
   close(): void;
 }
 
@@ -43,11 +45,12 @@ export function openApp(config: Config, clock: Clock = systemClock, busyTimeoutM
   const meter = new UsageMeter(db, clock);
   const forecasts = new ForecastService(db, clock, spots);
   const tides = new TideService(db, clock, spots);
+  const keys = new KeyRegistry(db);
   return {
     config,
     clock,
     db,
-    keys: new KeyRegistry(db),
+    keys,
     meter,
     spots,
     forecasts,
@@ -55,6 +58,7 @@ export function openApp(config: Config, clock: Clock = systemClock, busyTimeoutM
     now: new NowService(clock, spots, forecasts, tides),
     bestSpots: new BestSpotsService(spots, forecasts, clock),
     summaries: new SurfSummaryService(spots, forecasts, tides),
+    embeds: new EmbedService(db, clock, config, spots, keys),
     close() {
       meter.flush();
       closeDatabase(db);

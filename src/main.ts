@@ -16,6 +16,7 @@ import { SPOTS_HELP, runSpots } from "./cli/spots";
 import { STATUS_HELP, runStatus } from "./cli/status";
 import { BACKUP_HELP, runBackup } from "./cli/backup";
 import { HEALTHCHECK_HELP, runHealthcheck } from "./cli/healthcheck";
+import { EMBEDS_HELP, runEmbeds } from "./cli/embeds";
 
 const VERSION = "1.0.0";
 
@@ -28,6 +29,7 @@ Commands:
   accounts              create, invite, disable, enable and list accounts
   admins create EMAIL   an operator sign-in for the developer console (/console)
   keys                  create, revoke and list API keys
+  embeds                forecast pictures for a shop's web page and TV: create, list, revoke
   refresh               fetch fresh forecasts from Open-Meteo now
   spots import FILE     import spots from JSON, GeoJSON or CSV
   status                forecast ages, last and next refresh, tide window, database size
@@ -44,7 +46,7 @@ Start here: surfcast accounts create you@example.com --plan starter
             surfcast serve
 Or let customers make their own keys: surfcast accounts invite them@example.com --plan starter`;
 
-const COMMAND_HELP: Record<string, string> = { serve: SERVE_HELP, accounts: ACCOUNTS_HELP, admins: ADMINS_HELP, keys: KEYS_HELP, refresh: REFRESH_HELP, spots: SPOTS_HELP, status: STATUS_HELP, backup: BACKUP_HELP, healthcheck: HEALTHCHECK_HELP };
+const COMMAND_HELP: Record<string, string> = { serve: SERVE_HELP, accounts: ACCOUNTS_HELP, admins: ADMINS_HELP, keys: KEYS_HELP, refresh: REFRESH_HELP, spots: SPOTS_HELP, status: STATUS_HELP, backup: BACKUP_HELP, healthcheck: HEALTHCHECK_HELP, embeds: EMBEDS_HELP };
 
 /** Takes the global `--data-dir` out of argv wherever it stands. */
 function extractDataDir(argv: string[]): { dataDir?: string; rest: string[] } {
@@ -96,6 +98,9 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       case "keys":
         runKeys(app, args);
+        return 0;
+      case "embeds":
+        runEmbeds(app, args);
         return 0;
       case "refresh":
         return await runRefresh(app, args);

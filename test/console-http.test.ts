@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestServer, type TestServer } from "./support/inprocess";
-import { ConsoleClient, text } from "./support/console-client";
+import { ConsoleClient, invitedOwner, text } from "./support/console-client";
 import { issueInvitation } from "../src/console/invitations";
 import { keyById } from "../src/access/accounts";
 
@@ -17,16 +17,7 @@ beforeAll(async () => {
 }, 30_000);
 afterAll(() => server.close());
 
-/** Invites `email` (as the CLI would), follows the link and sets the password: a signed-in client. */
-async function owner(email: string, plan = "starter", admin = false): Promise<ConsoleClient> {
-  const link = issueInvitation(server.app.db, server.app.clock, server.url, { email, plan, admin }).url;
-  const client = new ConsoleClient(server.url);
-  expect((await client.get(link)).status).toBe(200);
-  const set = await client.post(link, { password: PASSWORD, confirm: PASSWORD });
-  expect(set.status).toBe(303);
-  expect(set.location).toBe("/console/overview?notice=welcome");
-  return client;
-}
+const owner = (email: string, plan = "starter", admin = false): Promise<ConsoleClient> => invitedOwner(server.app, server.url, email, PASSWORD, plan, admin);
 
 async function createKey(client: ConsoleClient, name: string): Promise<string> {
   await client.get("/console/keys");

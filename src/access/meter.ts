@@ -12,7 +12,7 @@ import { BurstWindow, decide, fixedRateLimitHeaders, varyingRateLimitHeaders, ty
 import type { Principal } from "./registry";
 
 /** The endpoint names usage is reported under. MCP tools add `mcp.<tool>`. */
-export const ENDPOINTS = ["spots.search", "spots.nearby", "spots.get", "forecast", "tides", "now", "spots.best"] as const;
+export const ENDPOINTS = ["spots.search", "spots.nearby", "spots.get", "forecast", "tides", "now", "spots.best", "embed"] as const;
 export type EndpointName = (typeof ENDPOINTS)[number] | `mcp.${string}`;
 
 /**

@@ -26,6 +26,8 @@ export class KeyRegistry {
   private byHash = new Map<string, Entry>();
   /** Presented keys already resolved, so a repeat request skips the hash; cleared on every reload. */
   private byKey = new Map<string, Entry>();
+  /** Key id → entry: embeds (src/embed/) count their views on the key they belong to, which they never hold. */
+  private byId = new Map<string, Entry>();
   private readonly changed: () => boolean;
 
   constructor(private readonly db: Db) {
@@ -45,10 +47,11 @@ export class KeyRegistry {
       .innerJoin(accounts, eq(apiKeys.accountId, accounts.id))
       .all();
     const next = new Map<string, Entry>();
+    const byId = new Map<string, Entry>();
     for (const { key, account } of rows) {
       const plan = account.plan as PlanName;
       const defaults = PLAN_DEFAULTS[plan];
-      next.set(key.hash, {
+      const entry: Entry = {
         revoked: key.revokedAt !== null,
         disabled: account.disabled,
         principal: {
@@ -58,10 +61,19 @@ export class KeyRegistry {
           dailyLimit: account.dailyLimit ?? defaults.dailyLimit,
           minuteLimit: account.minuteLimit ?? defaults.minuteLimit,
         },
-      });
+      };
+      next.set(key.hash, entry);
+      byId.set(key.id, entry);
     }
     this.byHash = next;
+    this.byId = byId;
     this.byKey = new Map();
+  }
+
+  /** The principal of a key by its id; null when the key is unknown, revoked or its account disabled. */
+  principalById(keyId: string): Principal | null {
+    const entry = this.byId.get(keyId);
+    return entry && !entry.revoked && !entry.disabled ? entry.principal : null;
   }
 
   /** The principal for a presented key, or the spec's 401 error. */

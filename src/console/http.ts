@@ -21,6 +21,7 @@ import { ConsoleService } from "./service";
 import { changePasswordPage, choosePasswordPage, messagePage, signInPage } from "./pages/auth";
 import type { Viewer } from "./pages/layout";
 import { keysPage, overviewPage, revokeConfirmPage, usageCsv, usagePage, type OwnerPage } from "./pages/owner";
+import { revokeEmbedPage, type EmbedForm } from "./pages/embeds";
 import { accountPage, accountsPage, invitationPage } from "./pages/operator";
 
 /** What Bun.serve passes as fetch's second argument; only the client address is used (sign-in throttling). */
@@ -50,6 +51,8 @@ const NOTICES: Record<string, string> = {
   disabled: "The account is disabled: its keys are refused and its sessions have ended.",
   enabled: "The account is enabled again.",
   "password-changed": "Your password is changed. Every other session has ended.",
+  "embed-created": "Your forecast picture is ready: copy its snippet below.",
+  "embed-revoked": "The forecast picture is switched off. Its page answers \"not available\" within a second.",
 };
 
 interface Ctx {
@@ -189,11 +192,13 @@ export function createConsoleHandler(app: App): ConsoleHandler {
     const accountId = ctx.session!.accountId;
     const [first, second, third] = parts;
     if (first === "overview" && !second && !form) return html(ctx, overviewPage(ownerPage(ctx), service.overview(accountId)));
+    const showKeys = (extra: { created?: { key: string; name: string }; error?: string; name?: string; embedForm?: EmbedForm }, status = 200) => {
+      const fresh = service.account(accountId);
+      const page = { keys: service.keys(accountId), activeKeys: fresh.activeKeys, maxKeys: fresh.maxKeys, plan: fresh.plan, created: extra.created, name: extra.name, embeds: service.embeds(accountId), embedForm: extra.embedForm };
+      return html(ctx, keysPage(ownerPage(ctx, extra), page), status);
+    };
     if (first === "keys" && !second) {
-      const show = (extra: { created?: { key: string; name: string }; error?: string; name?: string }, status = 200) => {
-        const fresh = service.account(accountId);
-        return html(ctx, keysPage(ownerPage(ctx, extra), { keys: service.keys(accountId), activeKeys: fresh.activeKeys, maxKeys: fresh.maxKeys, plan: fresh.plan, created: extra.created, name: extra.name }), status);
-      };
+      const show = showKeys;
       if (!form) return show({});
       const name = form.get("name") ?? "";
       try {
@@ -210,6 +215,29 @@ export function createConsoleHandler(app: App): ConsoleHandler {
       if (!form) return html(ctx, revokeConfirmPage(ownerPage(ctx), key, `/console/keys/${key.id}/revoke`, "/console/keys"));
       service.revokeOwnKey(accountId, key.id);
       return redirect(ctx, "/console/keys?notice=revoked");
+    }
+    if (first === "embeds" && !second && form) {
+      const embedForm: EmbedForm = { keyId: form.get("key") ?? "", spots: form.get("spots") ?? "", origins: form.get("origins") ?? "", units: form.get("units") ?? "", theme: form.get("theme") ?? "" };
+      try {
+        service.createEmbed(accountId, embedForm.keyId!, {
+          spots: embedForm.spots!.split(","),
+          origins: embedForm.origins!.split(/\s+/).filter((o) => o !== ""),
+          units: embedForm.units || undefined,
+          theme: embedForm.theme || undefined,
+        });
+        return redirect(ctx, "/console/keys?notice=embed-created#embeds");
+      } catch (err) {
+        if (!(err instanceof UserError)) throw err;
+        // The embed service speaks to operators in flags (--spots); the owner filled in a form.
+        return showKeys({ error: err.message.replace(/^--(\w+)/, (_, flag: string) => flag[0]!.toUpperCase() + flag.slice(1)), embedForm }, 400);
+      }
+    }
+    if (first === "embeds" && second && third === "revoke" && parts.length === 3) {
+      const embed = service.ownEmbed(accountId, second);
+      if (!embed) return null;
+      if (!form) return html(ctx, revokeEmbedPage(ownerPage(ctx), embed));
+      service.revokeOwnEmbed(accountId, embed.id);
+      return redirect(ctx, "/console/keys?notice=embed-revoked#embeds");
     }
     if ((first === "usage" || first === "usage.csv") && !second && !form) {
       const requested = ctx.url.searchParams.get("key") || null;

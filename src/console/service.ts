@@ -17,6 +17,7 @@ import { mailInvitation } from "./mailer";
 import { hashPassword, passwordProblem, verifyPassword } from "./secrets";
 import { startSession } from "./sessions";
 import { FailureThrottle } from "./throttle";
+import type { EmbedRequest, EmbedView } from "../embed/service";
 
 export const KEY_NAME_MAX = 64;
 export const ACCOUNTS_PAGE_SIZE = 50;
@@ -155,6 +156,29 @@ export class ConsoleService {
     const key = this.ownKey(accountId, keyId);
     if (!key || key.revokedAt !== null) return null;
     return this.revokeAnyKey(keyId, accountId);
+  }
+
+  /** The account's forecast pictures (embeds), revoked ones too, oldest first. */
+  embeds(accountId: number): EmbedView[] {
+    return this.app.embeds.list(this.account(accountId).email);
+  }
+
+  /** A forecast picture for one of the account's keys; the embed service holds the rules (UserError on a mistake). */
+  createEmbed(accountId: number, keyId: string, request: EmbedRequest): EmbedView {
+    const embed = this.app.embeds.createForAccount(accountId, keyId, request);
+    log.info("console embed created", { account: accountId, key: keyId, embed: embed.id });
+    return embed;
+  }
+
+  /** The account's active embed with this id, or null (another account's is as absent as an unknown one). */
+  ownEmbed(accountId: number, embedId: string): EmbedView | null {
+    return this.embeds(accountId).find((e) => e.id === embedId && e.revokedAt === null) ?? null;
+  }
+
+  revokeOwnEmbed(accountId: number, embedId: string): EmbedView | null {
+    const embed = this.app.embeds.revokeForAccount(accountId, embedId);
+    if (embed) log.info("console embed revoked", { account: accountId, embed: embedId });
+    return embed;
   }
 
   /**

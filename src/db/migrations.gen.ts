@@ -47,5 +47,14 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795466831120,
     "hash": "afa4e77c8e11f2c8568be4b473a404142fb4d7183267d351bbb2f07a6c1910bf"
+  },
+  {
+    "sql": [
+      "CREATE TABLE `embeds` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`key_id` text NOT NULL,\n\t`spots` text NOT NULL,\n\t`origins` text NOT NULL,\n\t`units` text NOT NULL,\n\t`theme` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`revoked_at` integer,\n\tFOREIGN KEY (`key_id`) REFERENCES `api_keys`(`id`) ON UPDATE no action ON DELETE no action\n);\n",
+      "\nCREATE INDEX `embeds_key_idx` ON `embeds` (`key_id`);"
+    ],
+    "bps": true,
+    "folderMillis": 1795474615560,
+    "hash": "d5874dd7aa302936ff2e20a84677a6c809a5ec391be81cd902ec42082f64d889"
   }
 ];

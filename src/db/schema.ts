@@ -137,6 +137,30 @@ export const apiKeys = sqliteTable(
   (t) => [index("api_keys_account_idx").on(t.accountId)],
 );
 
+/**
+ * Forecast pictures for web pages and shop screens (src/embed/): a public, unguessable id that shows 1..12 spots
+ * and counts its views on the key it belongs to. The key itself never leaves the database.
+ */
+export const embeds = sqliteTable(
+  "embeds",
+  {
+    /** 16 random bytes, base64url (22 characters): the public id in /embed/{id}. */
+    id: text("id").primaryKey(),
+    keyId: text("key_id")
+      .notNull()
+      .references(() => apiKeys.id),
+    /** JSON array of canonical spot ids, in display order. */
+    spots: text("spots").notNull(),
+    /** JSON array of origins allowed to frame the page (`https://shop.example`); empty = this server's own. */
+    origins: text("origins").notNull(),
+    units: text("units", { enum: ["metric", "imperial"] }).notNull(),
+    theme: text("theme", { enum: ["light", "dark"] }).notNull(),
+    createdAt: integer("created_at").notNull(),
+    revokedAt: integer("revoked_at"),
+  },
+  (t) => [index("embeds_key_idx").on(t.keyId)],
+);
+
 /** Counted requests per key, UTC day (`YYYY-MM-DD`) and endpoint name (`spots.search`, `mcp.get_tides`, …). */
 export const usageCounters = sqliteTable(
   "usage_counters",

@@ -9,6 +9,7 @@ import { errorResponse, internalError } from "./respond";
 import { createKeyedRoutes, createOpenRoutes } from "./routes";
 import { createConsoleHandler, type AddressSource } from "../console/http";
 import type { Metrics } from "../ops/metrics";
+import { createEmbedHandler, isEmbedPath } from "../embed/http";
 
 /** Whether a canonical path belongs to the developer console. */
 const isConsolePath = (path: string) => path === "/console" || path.startsWith("/console/");
@@ -34,9 +35,12 @@ export function createFetchHandler(app: App): (req: Request, server?: AddressSou
   // The developer console has its own sign-in (a cookie scoped to /console): it is on the open side of the gate,
   // never sees an API key, and no keyed route can be reached through it.
   const consoleHandler = app.config.console ? createConsoleHandler(app) : null;
-  const openSide = consoleHandler
+  const openFetchOrConsole = consoleHandler
     ? (req: Request, path: string, server?: AddressSource) => (isConsolePath(path) ? consoleHandler(req, server) : openFetch(req))
     : (req: Request) => openFetch(req);
+  // Embeds (src/embed/): public pages whose id stands for a key; they count their views on it themselves.
+  const embedHandler = createEmbedHandler(app);
+  const openSide = (req: Request, path: string, server?: AddressSource) => (isEmbedPath(path) ? embedHandler(req, path) : openFetchOrConsole(req, path, server));
   return createGate(app, { keyed: keyed.fetch, open: openSide, mcp: lazyMcpHandler(app) });
 }
 

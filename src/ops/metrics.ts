@@ -30,6 +30,8 @@ export function endpointLabel(url: string): string {
     if (path.endsWith("/tides")) return "/v1/spots/{id}/tides";
     return "/v1/spots/{id}";
   }
+  // An embed's page (and its screen mode's stamp); never its id, which stands for a key.
+  if (path.startsWith("/embed/") && !path.startsWith("/embed/assets/")) return "/embed/{id}";
   return "other";
 }
 

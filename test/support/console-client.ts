@@ -2,6 +2,9 @@
  * A cookie-keeping client for the console's HTML pages, without a browser: GET a page, then POST one of its
  * forms with the page's CSRF token and the server's Origin (or, to test refusals, without them).
  */
+import type { App } from "../../src/app";
+import { issueInvitation } from "../../src/console/invitations";
+
 export interface PageResponse {
   status: number;
   location: string | null;
@@ -71,4 +74,16 @@ export function text(html: string): string {
     .replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n)))
     .replace(/&([a-z]+);/g, (all, name: string) => NAMED[name] ?? all)
     .replace(/\s+/g, " ");
+}
+
+/** Invites `email` (as the CLI would), follows the link and sets the password: a signed-in client. */
+export async function invitedOwner(app: App, base: string, email: string, password: string, plan = "starter", admin = false): Promise<ConsoleClient> {
+  const link = issueInvitation(app.db, app.clock, base, { email, plan, admin }).url;
+  const client = new ConsoleClient(base);
+  const opened = await client.get(link);
+  const set = await client.post(link, { password, confirm: password });
+  if (opened.status !== 200 || set.status !== 303 || set.location !== "/console/overview?notice=welcome") {
+    throw new Error(`following the invitation failed: ${opened.status}, then ${set.status} to ${set.location}`);
+  }
+  return client;
 }

@@ -41,9 +41,10 @@ form.card > label:first-of-type { margin-top: 0; }
 .warning { border: 1px solid var(--warn-line); background: var(--warn-bg); padding: .6rem .9rem; border-radius: .3rem; }
 label { display: block; font-weight: 600; margin: .8rem 0 .25rem; }
 .hint { display: block; font-weight: 400; color: var(--muted); font-size: .9rem; }
-input[type=text], input[type=email], input[type=password], input[type=number], input[type=search], select {
+input[type=text], input[type=email], input[type=password], input[type=number], input[type=search], select, textarea {
   font: inherit; padding: .45rem .55rem; border: 1px solid #8a9ba6; border-radius: .3rem; width: 100%; max-width: 26rem; background: #fff; color: var(--ink);
 }
+.embeds { list-style: none; padding: 0; }
 .inline-form { display: flex; flex-wrap: wrap; gap: .5rem; align-items: flex-end; margin-top: .6rem; }
 form.inline-form { margin-top: 0; }
 .inline-form label { margin: 0 0 .25rem; }

@@ -84,3 +84,15 @@ export function formatNumber(n: number): string {
 export function formatDay(iso: string | null): string {
   return iso === null ? "never" : iso.slice(0, 10);
 }
+
+/** The card of a page that asks before an irreversible action (works without script): the question, then the form. */
+export function confirmCard(csrf: string, question: string, action: string, button: string, back: string): string {
+  return html`<div class="card">
+<p>!${question}</p>
+<form method="post" action="${action}" class="actions">
+  !${csrfField(csrf)}
+  <button type="submit" class="danger">${button}</button>
+  <a href="${back}">Cancel</a>
+</form>
+</div>`;
+}

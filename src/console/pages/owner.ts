@@ -4,7 +4,9 @@ import type { KeyView } from "../../access/accounts";
 import type { ConsoleKey, Overview, UsageTable } from "../service";
 import { KEY_NAME_MAX } from "../service";
 import { usageChart } from "./chart";
-import { copyBlock, csrfField, formatDay, formatNumber, page, type Viewer } from "./layout";
+import { confirmCard, copyBlock, csrfField, formatDay, formatNumber, page, type Viewer } from "./layout";
+import { embedsSection, type EmbedForm } from "./embeds";
+import type { EmbedView } from "../../embed/service";
 
 export interface OwnerPage {
   viewer: Viewer;
@@ -109,7 +111,10 @@ function keyRow(k: ConsoleKey): string {
   return html`<tr><td>${k.name}</td><td><code>${k.prefix}&hellip;</code></td><td>${formatDay(k.createdAt)}</td><td>${formatDay(k.lastUsed)}</td><td>!${status}</td><td>!${action}</td></tr>`;
 }
 
-export function keysPage(p: OwnerPage, o: { keys: ConsoleKey[]; activeKeys: number; maxKeys: number; plan: string; created?: { key: string; name: string } | null; name?: string }): string {
+export function keysPage(
+  p: OwnerPage,
+  o: { keys: ConsoleKey[]; activeKeys: number; maxKeys: number; plan: string; created?: { key: string; name: string } | null; name?: string; embeds: readonly EmbedView[]; embedForm?: EmbedForm },
+): string {
   const full = o.activeKeys >= o.maxKeys;
   const created = o.created
     ? html`<section class="card" aria-labelledby="new-key-title">
@@ -139,21 +144,21 @@ export function keysPage(p: OwnerPage, o: { keys: ConsoleKey[]; activeKeys: numb
 <tbody>!${o.keys.length > 0 ? o.keys.map(keyRow) : html`<tr><td colspan="6">No keys yet.</td></tr>`}</tbody>
 </table>
 </div>
-<p class="muted">A new or revoked key takes effect on the API within a second. &ldquo;Last used&rdquo; is a UTC day.</p>`,
+<p class="muted">A new or revoked key takes effect on the API within a second. &ldquo;Last used&rdquo; is a UTC day.</p>
+!${embedsSection(p, { embeds: o.embeds, keys: o.keys, form: o.embedForm })}`,
   );
 }
 
 export function revokeConfirmPage(p: OwnerPage, key: KeyView, action: string, back: string): string {
   return page(
     { title: "Revoke key", viewer: p.viewer, section: p.viewer.admin && action.includes("/admin/") ? "admin" : "keys", assetVersion: p.assetVersion },
-    html`<div class="card">
-<p>Revoke <strong>${key.name}</strong> (<code>${key.prefix}&hellip;</code>) of ${key.account}? Requests with this key will be refused with 401 within a second. This cannot be undone.</p>
-<form method="post" action="${action}" class="actions">
-  !${csrfField(p.viewer.csrf)}
-  <button type="submit" class="danger">Revoke key</button>
-  <a href="${back}">Cancel</a>
-</form>
-</div>`,
+    confirmCard(
+      p.viewer.csrf,
+      html`Revoke <strong>${key.name}</strong> (<code>${key.prefix}&hellip;</code>) of ${key.account}? Requests with this key will be refused with 401 within a second. This cannot be undone.`,
+      action,
+      "Revoke key",
+      back,
+    ),
   );
 }
 

@@ -1,0 +1,64 @@
+/** `surfcast embeds …` — forecast pictures for a shop's site and screen (docs/embeds.md): create, list, revoke. */
+import type { App } from "../app";
+import { UserError } from "../core/errors";
+import type { EmbedView } from "../embed/service";
+import { noExtraPositionals, parse, requirePositional } from "./args";
+
+export const EMBEDS_HELP = `Usage:
+  surfcast embeds create KEY_ID --spots ID,ID,… [--origin URL]… [--units metric|imperial] [--theme light|dark] [--json]
+  surfcast embeds list EMAIL [--json]
+  surfcast embeds revoke EMBED_ID
+
+An embed is a public page (/embed/ID) showing 1 to 12 spots' forecasts as pictures, for a shop's web page
+(in an <iframe>) or its TV (add ?mode=screen). Its views count as "embed" on the key, against its quota.
+The key itself never appears in the page. --origin (repeatable) names the sites allowed to frame it
+(https://shop.example); without one, only pages of this server may. The URL is printed on the last line.`;
+
+function line(e: EmbedView): string {
+  const status = e.revokedAt ? `revoked ${e.revokedAt}` : "active";
+  return `${e.id}  key ${e.keyId}  ${e.spots.join(",")}  ${e.units}/${e.theme}  origins ${e.origins.join(" ") || "(this server)"}  created ${e.createdAt}  ${status}`;
+}
+
+export function runEmbeds(app: App, argv: string[]): void {
+  const [sub, ...rest] = argv;
+  const { values, positionals } = parse(
+    rest,
+    { spots: { type: "string" }, origin: { type: "string", multiple: true }, units: { type: "string" }, theme: { type: "string" }, json: { type: "boolean" } },
+    EMBEDS_HELP,
+  );
+  if (values.help || sub === undefined || sub === "help") {
+    console.log(EMBEDS_HELP);
+    return;
+  }
+  switch (sub) {
+    case "create": {
+      noExtraPositionals(positionals, 1, EMBEDS_HELP);
+      const keyId = requirePositional(positionals, 0, "KEY_ID", EMBEDS_HELP);
+      if (values.spots === undefined) throw new UserError("--spots is required: 1 to 12 spot ids, comma-separated");
+      const embed = app.embeds.create(keyId, { spots: values.spots.split(","), origins: values.origin, units: values.units, theme: values.theme });
+      if (values.json) console.log(JSON.stringify(embed));
+      else {
+        console.log(`created embed ${embed.id} of key ${embed.keyId}: ${embed.spots.join(", ")} (${embed.units}, ${embed.theme})`);
+        console.log(`framing allowed from: ${embed.origins.join(" ") || "this server only"}; TV layout: add ?mode=screen`);
+        console.log(embed.url);
+      }
+      return;
+    }
+    case "list": {
+      noExtraPositionals(positionals, 1, EMBEDS_HELP);
+      const embeds = app.embeds.list(requirePositional(positionals, 0, "EMAIL", EMBEDS_HELP));
+      if (values.json) console.log(JSON.stringify(embeds, null, 2));
+      else if (embeds.length === 0) console.log("no embeds");
+      else for (const e of embeds) console.log(`${line(e)}\n  ${e.url}`);
+      return;
+    }
+    case "revoke": {
+      noExtraPositionals(positionals, 1, EMBEDS_HELP);
+      const embed = app.embeds.revoke(requirePositional(positionals, 0, "EMBED_ID", EMBEDS_HELP));
+      console.log(`revoked embed ${embed.id} of key ${embed.keyId}; its page answers 404 within a second`);
+      return;
+    }
+    default:
+      throw new UserError(`unknown command "embeds ${sub}"\n\n${EMBEDS_HELP}`);
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * The keys page's "Forecast pictures" section: the account's embeds with their <iframe> snippets and screen
+ * links, a form to make one for a key, and the confirmation page of switching one off (docs/embeds.md).
+ */
+import { html } from "ghtml";
+import type { KeyView } from "../../access/accounts";
+import type { EmbedView } from "../../embed/service";
+import { MAX_EMBED_SPOTS } from "../../embed/service";
+import { confirmCard, copyBlock, csrfField, formatDay, page } from "./layout";
+import type { OwnerPage } from "./owner";
+
+/** What the owner typed, kept when the form comes back with an error. */
+export interface EmbedForm {
+  keyId?: string;
+  spots?: string;
+  origins?: string;
+  units?: string;
+  theme?: string;
+}
+
+/** About one spot's height at 1000 px wide (now, chart, legend). */
+const SPOT_HEIGHT_PX = 720;
+
+/**
+ * The snippet a shop pastes into its page, tall enough for every spot at 1000 px; `style` is theirs to change
+ * (our page allows no inline style, theirs may).
+ */
+export function iframeSnippet(e: Pick<EmbedView, "url" | "spots">): string {
+  return `<iframe src="${e.url}" title="Surf forecast" width="100%" height="${80 + SPOT_HEIGHT_PX * e.spots.length}" style="border:0" loading="lazy"></iframe>`;
+}
+
+function embedCard(e: EmbedView, keys: readonly KeyView[]): string {
+  const key = keys.find((k) => k.id === e.keyId);
+  return html`<li class="card">
+<p><strong>${e.spots.join(", ")}</strong> <span class="muted">&middot; key ${key?.name ?? e.keyId} &middot; ${e.units}, ${e.theme} &middot; created ${formatDay(e.createdAt)}</span></p>
+<p class="muted">May be framed by: ${e.origins.length > 0 ? e.origins.join(", ") : "pages of this server only"}</p>
+!${copyBlock(`embed-${e.id}`, iframeSnippet(e), "iframe snippet", true)}
+<p><a href="${e.url}" target="_blank" rel="noopener">Open the page</a> &middot; <a href="${e.url}?mode=screen" target="_blank" rel="noopener">Shop TV layout</a> &middot; <a href="/console/embeds/${e.id}/revoke">Switch off<span class="visually-hidden"> the picture of ${e.spots.join(", ")}</span></a></p>
+</li>`;
+}
+
+export function embedsSection(p: OwnerPage, o: { embeds: readonly EmbedView[]; keys: readonly KeyView[]; form?: EmbedForm }): string {
+  const active = o.embeds.filter((e) => e.revokedAt === null);
+  const keys = o.keys.filter((k) => k.revokedAt === null);
+  const f = o.form ?? {};
+  const option = (value: string, label: string, chosen: string | undefined) => html`<option value="${value}"!${value === chosen ? " selected" : ""}>${label}</option>`;
+  const form =
+    keys.length === 0
+      ? html`<p>Create a key first: a forecast picture counts its views on one of your keys.</p>`
+      : html`<form method="post" action="/console/embeds" class="card">
+  !${csrfField(p.viewer.csrf)}
+  <label for="embed-key">Key <span class="hint">Each view of the picture counts as one request (&ldquo;embed&rdquo;) on this key. The key itself never appears in the page.</span></label>
+  <select id="embed-key" name="key">!${keys.map((k) => option(k.id, `${k.name} (${k.prefix}...)`, f.keyId))}</select>
+  <label for="embed-spots">Spots <span class="hint">1 to ${MAX_EMBED_SPOTS} spot ids, comma-separated, e.g. &ldquo;pipeline, supertubos&rdquo; (the <code>id</code> of <code>GET /v1/spots?q=&hellip;</code>).</span></label>
+  <input id="embed-spots" name="spots" type="text" required value="${f.spots ?? ""}">
+  <label for="embed-origins">Sites allowed to show it <span class="hint">One per line, like https://shop.example. Leave empty to allow only this server's own pages.</span></label>
+  <textarea id="embed-origins" name="origins" rows="2">${f.origins ?? ""}</textarea>
+  <div class="inline-form">
+  <div><label for="embed-units">Units</label><select id="embed-units" name="units">!${[option("metric", "metric (m, km/h)", f.units), option("imperial", "imperial (ft, mph)", f.units)]}</select></div>
+  <div><label for="embed-theme">Theme</label><select id="embed-theme" name="theme">!${[option("light", "light", f.theme), option("dark", "dark", f.theme)]}</select></div>
+  </div>
+  <button type="submit">Create forecast picture</button>
+</form>`;
+  return html`<h2 id="embeds">Forecast pictures for your site and shop TV</h2>
+<p>A public page with the week's forecast of up to ${MAX_EMBED_SPOTS} spots, drawn on the server: paste its <code>&lt;iframe&gt;</code> snippet into your site, or open its TV layout on the screen in your shop.</p>
+!${active.length > 0 ? html`<ul class="embeds">!${active.map((e) => embedCard(e, o.keys))}</ul>` : html`<p class="muted">No forecast pictures yet.</p>`}
+!${form}`;
+}
+
+export function revokeEmbedPage(p: OwnerPage, e: EmbedView): string {
+  return page(
+    { title: "Switch off forecast picture", viewer: p.viewer, section: "keys", assetVersion: p.assetVersion },
+    confirmCard(
+      p.viewer.csrf,
+      html`Switch off the forecast picture of <strong>${e.spots.join(", ")}</strong>? Its page answers &ldquo;not available&rdquo; within a second, on your site and on your shop TV. This cannot be undone; you can create a new one.`,
+      `/console/embeds/${e.id}/revoke`,
+      "Switch off",
+      "/console/keys#embeds",
+    ),
+  );
+}

@@ -1,0 +1,90 @@
+/**
+ * /embed over HTTP, on the open side of the gate (no API key is ever presented or shown: the embed's id stands
+ * for its key). Per view of /embed/{id}: look the embed up (unknown, revoked, or its key revoked → the 404 page),
+ * admit and count one `embed` call on its key (quota or burst used up → the 429 page), then the cached page or a
+ * 304. Every answer carries a strict Content-Security-Policy whose frame-ancestors are the embed's origins.
+ */
+import type { App } from "../app";
+import { log } from "../core/log";
+import { EMBED_CSS, EMBED_ICON, SCREEN_JS } from "./assets";
+import { messagePage, type Mode } from "./page";
+import { EmbedRenderer } from "./render";
+import type { EmbedRecord } from "./store";
+
+/** Whether a canonical path belongs to the embeds. */
+export const isEmbedPath = (path: string) => path === "/embed" || path.startsWith("/embed/");
+
+/** The policy of an embed's answers: nothing inline, nothing from elsewhere, framed only where its owner allows. */
+export function contentSecurityPolicy(origins: readonly string[]): string {
+  const ancestors = origins.length > 0 ? origins.join(" ") : "'self'";
+  return `default-src 'none'; style-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors ${ancestors}`;
+}
+
+const BASE_HEADERS = { "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer" };
+
+export function createEmbedHandler(app: App): (req: Request, path: string) => Response {
+  const assetVersion = Bun.hash(EMBED_CSS + SCREEN_JS).toString(36);
+  const renderer = new EmbedRenderer(app, assetVersion);
+  const assets = new Map([
+    ["/embed/assets/embed.css", { body: EMBED_CSS, type: "text/css; charset=utf-8" }],
+    ["/embed/assets/screen.js", { body: SCREEN_JS, type: "text/javascript; charset=utf-8" }],
+    ["/embed/assets/icon.svg", { body: EMBED_ICON, type: "image/svg+xml" }],
+  ]);
+
+  function answer(req: Request, body: string | null, status: number, headers: Record<string, string>): Response {
+    return new Response(req.method === "HEAD" ? null : body, { status, headers: { ...BASE_HEADERS, ...headers } });
+  }
+
+  function message(req: Request, status: number, heading: string, text: string, origins: readonly string[], extra: Record<string, string> = {}): Response {
+    const html = messagePage({ title: heading, theme: "light", assetVersion }, heading, text);
+    return answer(req, html, status, { "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": contentSecurityPolicy(origins), "Cache-Control": "no-store", ...extra });
+  }
+
+  // One page and one timing for "never existed" and "revoked": the answer tells nothing about which. It may be
+  // framed anywhere (it holds nothing and offers nothing to click), so a shop's iframe of a switched-off embed
+  // shows it instead of the browser's blocked-frame icon.
+  const notFound = (req: Request) => message(req, 404, "Forecast not available", "This forecast picture does not exist or has been switched off by its owner.", ["*"]);
+
+  function view(req: Request, embed: EmbedRecord, mode: Mode): Response {
+    const page = renderer.page(embed, mode);
+    const headers = {
+      "Content-Type": "text/html; charset=utf-8",
+      "Content-Security-Policy": contentSecurityPolicy(embed.origins),
+      // Every view asks again (and is counted); an unchanged page costs a 304.
+      "Cache-Control": "no-cache",
+      ETag: page.etag,
+    };
+    if (req.headers.get("if-none-match") === page.etag) return answer(req, null, 304, headers);
+    return answer(req, page.html, 200, headers);
+  }
+
+  return (req, path) => {
+    const asset = assets.get(path);
+    const readable = req.method === "GET" || req.method === "HEAD";
+    if (asset && readable) return answer(req, asset.body, 200, { "Content-Type": asset.type, "Cache-Control": "public, max-age=31536000, immutable" });
+    if (!readable) return answer(req, null, 405, { Allow: "GET, HEAD" });
+    const [id, tail, ...more] = path.slice("/embed/".length).split("/");
+    const found = id && more.length === 0 ? app.embeds.servable(id) : null;
+    if (!found) return notFound(req);
+    const { embed, principal } = found;
+    if (tail === "stamp") {
+      // Screen mode polls this once a minute: not counted, tells only whether to reload.
+      return answer(req, JSON.stringify({ stamp: renderer.stamp(embed) }), 200, { "Content-Type": "application/json", "Cache-Control": "no-store", "Content-Security-Policy": contentSecurityPolicy(embed.origins) });
+    }
+    if (tail !== undefined) return notFound(req);
+    const verdict = app.meter.admit(principal, "embed");
+    if (!verdict.allowed) {
+      const retry = { "Retry-After": String(verdict.retryAfterSeconds) };
+      return verdict.blockedBy === "daily"
+        ? message(req, 429, "Forecast back at 00:00 UTC", "This page has been viewed as often as its plan allows today. The forecast is back at 00:00 UTC.", embed.origins, retry)
+        : message(req, 429, "Back in a moment", `This page is being viewed very often right now. The forecast is back in ${verdict.retryAfterSeconds} seconds.`, embed.origins, retry);
+    }
+    const mode: Mode = new URL(req.url).searchParams.get("mode") === "screen" ? "screen" : "page";
+    try {
+      return view(req, embed, mode);
+    } catch (err) {
+      log.error("embed page failed", { embed: embed.id, error: String(err) });
+      return message(req, 500, "Forecast not available right now", "The forecast could not be drawn. Try again in a minute.", embed.origins);
+    }
+  };
+}

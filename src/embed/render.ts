@@ -1,0 +1,73 @@
+/**
+ * Rendering an embed's page, cached. A page is built at most once per minute (the "now" blocks move with the
+ * minute) and only when something it shows changed: the spots' forecast documents, the tide rows, the hour. The
+ * charts and tables, the bulk of the work, are kept apart per spot and stamp (forecast versions, tide rows, hour),
+ * so the page of a new minute rebuilds only its "now" blocks. A repeated view is a map lookup and a comparison.
+ */
+import type { App } from "../app";
+import { Lru } from "../core/lru";
+import { MINUTE_MS } from "../tides/now";
+import { credits, heading, shell, spotSection, spotWeek, titleOf, type Mode } from "./page";
+import type { EmbedRecord } from "./store";
+import { spotPicture, type SpotPicture } from "./view";
+
+const HOUR_MS = 3_600_000;
+
+export interface RenderedPage {
+  html: string;
+  etag: string;
+  /** Moves when a new forecast or tide rows arrive, and every hour: screen mode reloads when it does. */
+  stamp: string;
+}
+
+const hashOf = (text: string) => Bun.hash(text).toString(36);
+
+export class EmbedRenderer {
+  private readonly pages = new Lru<{ key: string; page: RenderedPage }>(16 * 1024 * 1024);
+  private readonly weeks = new Lru<string>(32 * 1024 * 1024);
+
+  constructor(
+    private readonly app: App,
+    private readonly assetVersion: string,
+  ) {}
+
+  /** The stamp of what an embed shows this hour: forecast versions, tide rows, the hour. */
+  stamp(embed: EmbedRecord): string {
+    const hour = Math.floor(this.app.clock.now() / HOUR_MS);
+    return hashOf(`${hour}|${this.app.tides.stamp()}|${embed.spots.map((id) => this.app.forecasts.versionOf(id)).join(",")}`);
+  }
+
+  page(embed: EmbedRecord, mode: Mode): RenderedPage {
+    const stamp = this.stamp(embed);
+    const minute = Math.floor(this.app.clock.now() / MINUTE_MS);
+    const key = `${minute}|${stamp}`;
+    const cacheKey = `${embed.id}|${mode}`;
+    const kept = this.pages.get(cacheKey);
+    if (kept && kept.key === key) return kept.page;
+    const pictures = embed.spots.map((id) => spotPicture(this.app, id, embed.units));
+    const sections = pictures.map((p, i) => spotSection(p, `s${i}`, this.week(p, `s${i}`, stamp)));
+    const html = shell(
+      {
+        title: titleOf(pictures),
+        theme: embed.theme,
+        mode,
+        assetVersion: this.assetVersion,
+        stamp: mode === "screen" ? { value: stamp, url: `/embed/${embed.id}/stamp` } : undefined,
+      },
+      `<main>${heading(pictures)}${sections.join("\n")}</main>\n${credits(pictures, this.app.config.publicUrl)}`,
+    );
+    const page = { html, etag: `"${hashOf(html)}"`, stamp };
+    this.pages.set(cacheKey, { key, page }, html.length);
+    return page;
+  }
+
+  private week(p: SpotPicture, id: string, stamp: string): string {
+    const key = `${p.spot.id}|${p.units}|${id}|${stamp}`;
+    let week = this.weeks.get(key);
+    if (week === undefined) {
+      week = spotWeek(p, id);
+      this.weeks.set(key, week, week.length);
+    }
+    return week;
+  }
+}

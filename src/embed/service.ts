@@ -1,0 +1,194 @@
+/**
+ * Embeds: forecast pictures of 1..12 spots for a shop's web page or screen, under a public random id that stands
+ * for one of the owner's keys (docs/embeds.md). This service holds every rule about them — what a valid embed is,
+ * whose it is, whether it may be served — for the CLI, the console and the /embed pages alike.
+ */
+import { randomBytes } from "node:crypto";
+import type { Clock } from "../core/clock";
+import type { Config } from "../config";
+import type { Db } from "../db";
+import { ApiError, UserError } from "../core/errors";
+import { changeCheck } from "../db/changes";
+import { keyById, listKeys, type KeyView } from "../access/accounts";
+import type { KeyRegistry, Principal } from "../access/registry";
+import type { SpotService } from "../spots/service";
+import { UNITS, type Units } from "../now/units";
+import { activeEmbeds, embedById, embedsOfKeys, insertEmbed, markRevoked, type EmbedRecord, type Theme } from "./store";
+
+export type { EmbedRecord, Theme } from "./store";
+
+export const THEMES: readonly Theme[] = ["light", "dark"];
+export const MAX_EMBED_SPOTS = 12;
+export const MAX_EMBED_ORIGINS = 10;
+/** 16 random bytes, base64url. */
+const EMBED_ID = /^[A-Za-z0-9_-]{22}$/;
+
+export interface EmbedRequest {
+  spots: readonly string[];
+  origins?: readonly string[];
+  units?: string;
+  theme?: string;
+}
+
+/** An embed as the CLI and the console show it. */
+export interface EmbedView extends Omit<EmbedRecord, "createdAt" | "revokedAt"> {
+  url: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+/** What an /embed request may show: the embed and the key principal its views count on. */
+export interface ServableEmbed {
+  embed: EmbedRecord;
+  principal: Principal;
+}
+
+/**
+ * A new public id: 16 random bytes, base64url. One starting with "-" would read as an option on a command line
+ * (`surfcast embeds revoke -x…`), so such draws are drawn again (1 in 64; 127.98 bits remain).
+ */
+export function newEmbedId(): string {
+  for (;;) {
+    const id = randomBytes(16).toString("base64url");
+    if (!id.startsWith("-")) return id;
+  }
+}
+
+export function isEmbedId(id: string): boolean {
+  return EMBED_ID.test(id);
+}
+
+/** `https://shop.example` from what an operator typed; a path, query, user or another scheme is a mistake. */
+export function originOf(raw: string): string {
+  const bad = () => new UserError(`"${raw}" is not an origin: give a scheme and host (and port), like https://shop.example — no path`);
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw bad();
+  }
+  if ((url.protocol !== "https:" && url.protocol !== "http:") || url.username || url.password || url.pathname !== "/" || url.search || url.hash) throw bad();
+  return url.origin;
+}
+
+export class EmbedService {
+  /** Active embeds by id, reloaded when another process commits (db/changes.ts) or this one writes. */
+  private active = new Map<string, EmbedRecord>();
+  private stale = true;
+  private readonly changed: () => boolean;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly config: Pick<Config, "publicUrl">,
+    private readonly spots: Pick<SpotService, "get">,
+    private readonly keys: KeyRegistry,
+  ) {
+    this.changed = changeCheck(db);
+  }
+
+  /** The page's public address (the public URL is read per call: a server on port 0 learns its port late). */
+  urlOf(id: string): string {
+    return `${this.config.publicUrl.replace(/\/+$/, "")}/embed/${id}`;
+  }
+
+  /** Creates an embed for a key (CLI: any key; the console goes through `createForAccount`). */
+  create(keyId: string, request: EmbedRequest): EmbedView {
+    const key = keyById(this.db, keyId);
+    if (!key) throw new UserError(`no key with id ${keyId} ("surfcast keys list EMAIL" shows the ids)`);
+    if (key.revokedAt !== null) throw new UserError(`key ${keyId} is revoked; an embed needs an active key`);
+    const record: EmbedRecord = {
+      id: newEmbedId(),
+      keyId: key.id,
+      spots: this.spotIds(request.spots),
+      origins: [...new Set((request.origins ?? []).map(originOf))],
+      units: this.choice(request.units ?? "metric", UNITS, "--units"),
+      theme: this.choice(request.theme ?? "light", THEMES, "--theme"),
+      createdAt: this.clock.now(),
+      revokedAt: null,
+    };
+    if (record.origins.length > MAX_EMBED_ORIGINS) throw new UserError(`at most ${MAX_EMBED_ORIGINS} origins per embed`);
+    insertEmbed(this.db, record);
+    this.stale = true;
+    return this.view(record);
+  }
+
+  /** Every embed of an account's keys (revoked ones too), oldest first. */
+  list(email: string): EmbedView[] {
+    return this.ofKeys(listKeys(this.db, email));
+  }
+
+  revoke(id: string): EmbedView {
+    const embed = isEmbedId(id) ? embedById(this.db, id) : null;
+    if (!embed) throw new UserError(`no embed with id ${id} ("surfcast embeds list EMAIL" shows the ids)`);
+    if (embed.revokedAt !== null || !markRevoked(this.db, id, this.clock.now())) throw new UserError(`embed ${id} is already revoked`);
+    this.stale = true;
+    return this.view(embedById(this.db, id)!);
+  }
+
+  // ── the console: only the signed-in account's keys and embeds ─────────────────────────────────────
+
+  createForAccount(accountId: number, keyId: string, request: EmbedRequest): EmbedView {
+    const key = keyById(this.db, keyId);
+    if (!key || key.accountId !== accountId) throw new UserError("Choose one of your keys.");
+    if (key.revokedAt !== null) throw new UserError("That key is revoked; choose an active key.");
+    return this.create(keyId, request);
+  }
+
+  /** Revokes an embed of the account; null when it is not the account's (another account's is as absent as an unknown one). */
+  revokeForAccount(accountId: number, id: string): EmbedView | null {
+    const embed = isEmbedId(id) ? embedById(this.db, id) : null;
+    if (!embed || embed.revokedAt !== null || keyById(this.db, embed.keyId)?.accountId !== accountId) return null;
+    return this.revoke(id);
+  }
+
+  // ── serving ───────────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * The embed behind a public id and the principal its views count on; null when the id is unknown, the embed
+   * revoked, or its key revoked or its account disabled. Another process's change shows within a second.
+   */
+  servable(id: string): ServableEmbed | null {
+    if (this.changed() || this.stale) this.reload();
+    const embed = this.active.get(id);
+    if (!embed) return null;
+    this.keys.poll();
+    const principal = this.keys.principalById(embed.keyId);
+    return principal ? { embed, principal } : null;
+  }
+
+  private reload(): void {
+    this.active = new Map(activeEmbeds(this.db).map((e) => [e.id, e]));
+    this.stale = false;
+  }
+
+  private ofKeys(keys: readonly KeyView[]): EmbedView[] {
+    return embedsOfKeys(this.db, keys.map((k) => k.id)).map((e) => this.view(e));
+  }
+
+  private view(e: EmbedRecord): EmbedView {
+    return { ...e, url: this.urlOf(e.id), createdAt: new Date(e.createdAt).toISOString(), revokedAt: e.revokedAt === null ? null : new Date(e.revokedAt).toISOString() };
+  }
+
+  private spotIds(requested: readonly string[]): string[] {
+    const ids = requested.map((s) => s.trim());
+    if (ids.length === 0 || ids.some((s) => s === "")) throw new UserError("--spots needs 1 to 12 spot ids, comma-separated (find them with GET /v1/spots?q=…)");
+    if (ids.length > MAX_EMBED_SPOTS) throw new UserError(`an embed shows at most ${MAX_EMBED_SPOTS} spots, got ${ids.length}`);
+    const canonical = ids.map((id) => {
+      try {
+        return this.spots.get(id).id;
+      } catch (err) {
+        if (err instanceof ApiError) throw new UserError(`no spot with id "${id}"`);
+        throw err;
+      }
+    });
+    const repeated = canonical.find((id, i) => canonical.indexOf(id) !== i);
+    if (repeated) throw new UserError(`spot ${repeated} is listed twice`);
+    return canonical;
+  }
+
+  private choice<T extends string>(value: string, allowed: readonly T[], flag: string): T {
+    if (!(allowed as readonly string[]).includes(value)) throw new UserError(`${flag} must be ${allowed.join(" or ")}, got "${value}"`);
+    return value as T;
+  }
+}
