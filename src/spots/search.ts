@@ -287,13 +287,35 @@ class WordOwners {
   /** Owners of the words before position i (a range's owner count is a difference). */
   readonly ownersBefore: Int32Array;
 
+  /** Prefix of up to SHORT_PREFIX letters → [from, to) of the words starting with it (no binary search for short prefixes). */
+  private readonly shortPrefixes = new Map<string, [number, number]>();
+
   constructor(readonly byWord: ReadonlyMap<string, number[]>) {
     this.vocabulary = [...byWord.keys()].sort();
     this.lists = this.vocabulary.map((w) => byWord.get(w)!);
     this.ownersBefore = new Int32Array(this.vocabulary.length + 1);
     this.lists.forEach((list, k) => (this.ownersBefore[k + 1] = this.ownersBefore[k]! + list.length));
+    this.vocabulary.forEach((w, k) => {
+      for (let length = 1; length <= Math.min(SHORT_PREFIX, w.length); length++) {
+        const range = this.shortPrefixes.get(w.slice(0, length));
+        if (range) range[1] = k + 1;
+        else this.shortPrefixes.set(w.slice(0, length), [k, k + 1]);
+      }
+    });
+  }
+
+  /** [from, to) of the words starting with `prefix`. */
+  range(prefix: string): [number, number] {
+    const short = this.shortPrefixes.get(prefix.length <= SHORT_PREFIX ? prefix : prefix.slice(0, SHORT_PREFIX));
+    if (!short) return [0, 0];
+    if (prefix.length <= SHORT_PREFIX) return short;
+    // Every folded character is below "{": the words starting with `prefix` end before `prefix + "{"`.
+    const from = lowerBound(this.vocabulary, prefix, short[0], short[1]);
+    return [from, lowerBound(this.vocabulary, prefix + "{", from, short[1])];
   }
 }
+
+const SHORT_PREFIX = 3;
 
 /** Keeps the `limit` lowest scores seen, sorted; scores are unique (they embed the entry's tie rank). */
 class TopK {
@@ -332,6 +354,11 @@ export class SearchIndex {
   private readonly tieRank: Int32Array;
   /** Entry → its tier-0 prominence grade: 2 · (cap − spots sharing its place). */
   private readonly prominence: Int32Array;
+  /** Folded names in sorted order (a prefix is a range), their entries, word counts and tier-0 prominence grades (+1: not exact). */
+  private readonly sortedNames: string[];
+  private readonly byName: Int32Array;
+  private readonly startGrades: Int32Array;
+  private readonly nameWordCounts: Int32Array;
   /** Entries by their compact name and aliases; places by their text. */
   private readonly ownGrams: GramIndex;
   private readonly placeGrams: GramIndex;
@@ -386,6 +413,10 @@ export class SearchIndex {
     order.forEach((entry, position) => (this.tieRank[entry] = position));
     this.prominence = Int32Array.from(this.entries, (e) => 2 * (PROMINENCE_CAP - Math.min(this.places[e.place]!.entries.length, PROMINENCE_CAP)));
     for (const p of this.places) p.entries.sort((a, b) => this.tieRank[a]! - this.tieRank[b]!);
+    this.byName = Int32Array.from(order).sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+    this.sortedNames = Array.from(this.byName, key);
+    this.startGrades = Int32Array.from(this.byName, (i) => this.prominence[i]! + 1);
+    this.nameWordCounts = Int32Array.from(this.byName, (i) => this.entries[i]!.name.words.length);
     this.towns = towns.map((t) => ({ names: t.names.map(textOf), spots: t.spots, km: t.km }));
 
     this.ownGrams = new GramIndex(this.entries.map((e) => [e.name.compact, ...e.aliases.map((a) => a.compact)].join(" ")));
@@ -448,7 +479,7 @@ export class SearchIndex {
       return cached;
     }
     const q: Query = { folded, compact: folded.replaceAll(" ", ""), words: words(folded) };
-    const top = this.realTiers(q, limit);
+    const top = this.nameStarts(q, limit) ?? this.realTiers(q, limit);
     if (!top.full) this.offerTypos(q, top);
     const answer = Object.freeze(top.items);
     if (this.answers.size >= ANSWER_CACHE_SIZE) this.answers.delete(this.answers.keys().next().value!);
@@ -503,13 +534,31 @@ export class SearchIndex {
   private selectiveRange(q: Query, words: WordOwners): { from: number; to: number } {
     let best = { from: 0, to: 0, owners: Infinity };
     for (const word of q.words) {
-      const from = lowerBound(words.vocabulary, word);
-      // Every folded character is below "{": the words starting with `word` end before `word + "{"`.
-      const to = lowerBound(words.vocabulary, word + "{", from);
+      const [from, to] = words.range(word);
       const count = words.ownersBefore[to]! - words.ownersBefore[from]!;
       if (count < best.owners) best = { from, to, owners: count };
     }
     return best;
+  }
+
+  /**
+   * Fast path: when at least `limit` names start with the query, tier 0 alone is the answer. Those names are one
+   * range of the sorted names, and their tier-0 grades are precomputed (less the exact bit): no ranking at all.
+   */
+  private nameStarts(q: Query, limit: number): TopK | null {
+    const from = lowerBound(this.sortedNames, q.folded);
+    const to = lowerBound(this.sortedNames, q.folded + "{", from);
+    if (to - from < limit) return null;
+    const top = new TopK(limit);
+    const n = this.entries.length;
+    for (let at = from; at < to; at++) {
+      const i = this.byName[at]!;
+      const extraWords = Math.min(this.nameWordCounts[at]! - q.words.length, MAX_EXTRA_WORDS);
+      const grade = extraWords * PROMINENCE_SLOTS + this.startGrades[at]! - (this.sortedNames[at] === q.folded ? 1 : 0);
+      const r = score(TIER.start, grade) * n + this.tieRank[i]!;
+      if (top.admits(r)) top.offer(r, i);
+    }
+    return top;
   }
 
   /** Every real tier, cheapest and best first, stopping once no later tier can enter the answer. */
@@ -595,7 +644,8 @@ export class SearchIndex {
   private closeWords(word: string): Map<string, number> {
     const out = new Map<string, number>();
     const vocabulary = this.own.vocabulary;
-    for (let i = lowerBound(vocabulary, word); i < vocabulary.length && vocabulary[i]!.startsWith(word); i++) out.set(vocabulary[i]!, 0);
+    const [from, to] = this.own.range(word);
+    for (let i = from; i < to; i++) out.set(vocabulary[i]!, 0);
     const budget = typoBudget(word);
     if (budget === 0 || word.length > MAX_TYPO_WORD) return out;
     // Two words within k edits share a variant with at most k deletions on each side (a swap is one deletion each).
@@ -618,24 +668,41 @@ export class SearchIndex {
 
   /**
    * Last resort: every query word within its typo budget of (or a prefix of) a word of the name or an alias.
-   * Candidates come from the query word with the fewest owners; the other words are checked per candidate.
+   * Candidates are the owners of the words close to one query word (the one starting the fewest vocabulary
+   * words, a cheap guess at the rarest); the other words are measured only against each candidate's words.
    */
   private offerTypos(q: Query, top: TopK): void {
     if (!q.words.some((w) => typoBudget(w) > 0)) return;
-    const close = q.words.map((w) => this.closeWords(w));
-    const ownerCount = (m: Map<string, number>) => [...m.keys()].reduce((sum, w) => sum + this.own.byWord.get(w)!.length, 0);
-    const driver = close.reduce((best, m) => (ownerCount(m) < ownerCount(best) ? m : best));
+    const ownerCounts = q.words.map((w) => {
+      const [from, to] = this.own.range(w);
+      return this.own.ownersBefore[to]! - this.own.ownersBefore[from]!;
+    });
+    const driver = ownerCounts.indexOf(Math.min(...ownerCounts));
+    const close = this.closeWords(q.words[driver]!);
+    const memo = q.words.map(() => new Map<string, number>());
+    /** Edits from query word k to `word`: 0 for a prefix, else the distance within the budget, else Infinity. */
+    const edits = (k: number, word: string): number => {
+      let d = memo[k]!.get(word);
+      if (d === undefined) {
+        const w = q.words[k]!;
+        const budget = typoBudget(w);
+        d = k === driver ? (close.get(word) ?? Infinity) : word.startsWith(w) ? 0 : budget === 0 ? Infinity : editDistance(w, word, budget);
+        if (d > budget) d = Infinity;
+        memo[k]!.set(word, d);
+      }
+      return d;
+    };
     const already = new Set(top.items);
     const n = this.entries.length;
     const stamp = ++this.queryStamp;
-    for (const word of driver.keys()) {
+    for (const word of close.keys()) {
       for (const i of this.own.byWord.get(word)!) {
         if (this.ranked[i] === stamp || already.has(i)) continue;
         this.ranked[i] = stamp;
         let total = 0;
-        for (const m of close) {
+        for (let k = 0; k < q.words.length && total < Infinity; k++) {
           let best = Infinity;
-          for (const w of this.entries[i]!.ownWords) best = Math.min(best, m.get(w) ?? Infinity);
+          for (const w of this.entries[i]!.ownWords) best = Math.min(best, edits(k, w));
           total += best;
         }
         if (total > 0 && Number.isFinite(total)) top.offer(score(TIER.typo, total) * n + this.tieRank[i]!, i);
@@ -645,9 +712,9 @@ export class SearchIndex {
 }
 
 /** First position in sorted `list` whose word is not below `word`. */
-function lowerBound(list: readonly string[], word: string, from = 0): number {
+function lowerBound(list: readonly string[], word: string, from = 0, to = list.length): number {
   let lo = from;
-  let hi = list.length;
+  let hi = to;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
     if (list[mid]! < word) lo = mid + 1;
