@@ -144,8 +144,8 @@ describe("tier order (synthetic catalog)", () => {
 
   test("towns: spots near a town the query names come after every real match, the closer first", () => {
     const withTowns = new SearchIndex(catalog, [
-      { names: ["soorts", "soorts hossegor"], spots: [5, 6], km: [3, 1] },
-      { names: ["reefton"], spots: [0], km: [0] },
+      { names: ["soorts", "soorts hossegor"], spots: Int32Array.of(5, 6), km: Uint8Array.of(3, 1) },
+      { names: ["reefton"], spots: Int32Array.of(0), km: Uint8Array.of(0) },
     ]);
     const ids = (q: string) => withTowns.search(q, 20).map((i) => catalog[i]!.id);
     expect(ids("hossegor")).toEqual(["prefix", "word-prefix"]);

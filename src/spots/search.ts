@@ -53,13 +53,6 @@ interface Place {
   entries: number[];
 }
 
-interface Town {
-  names: Text[];
-  /** Spots within TOWN_RADIUS_KM, closest first, and their whole kilometres. */
-  spots: number[];
-  km: number[];
-}
-
 interface Query {
   folded: string;
   compact: string;
@@ -127,11 +120,11 @@ function placeGrade(q: Query, p: Place): number {
  * alternate name (the town's own name first: "jeffreys" is Jeffreys Bay before Manchester-by-the-Sea's alternate
  * "Jeffreys Creek", and both before Jeffreyston), or -1.
  */
-function townGrade(q: Query, t: Town): number {
+function townGrade(q: Query, t: TownMatch): number {
   let best = -1;
   t.names.forEach((name, k) => {
-    const partial = partialWords(q.words, name.words);
-    const g = name.folded === q.folded ? 0 : partial === 0 ? 1 : name.folded.startsWith(q.folded) ? 2 : partial > 0 ? 2 + partial : -1;
+    const partial = partialWords(q.words, words(name));
+    const g = name === q.folded ? 0 : partial === 0 ? 1 : name.startsWith(q.folded) ? 2 : partial > 0 ? 2 + partial : -1;
     if (g >= 0 && (best < 0 || 2 * g + (k > 0 ? 1 : 0) < best)) best = 2 * g + (k > 0 ? 1 : 0);
   });
   return best;
@@ -280,26 +273,28 @@ class GramIndex {
   }
 }
 
-/** Words (sorted, so a prefix is a range) and the items owning each, with running owner counts per range. */
+/**
+ * Words (sorted, so a prefix is a range) and the items owning each, in one typed array: the owners of word v are
+ * `owners[ownersBefore[v] .. ownersBefore[v + 1])`, so a range's owner count is a difference.
+ */
 class WordOwners {
   readonly vocabulary: string[];
-  readonly lists: number[][];
-  /** Owners of the words before position i (a range's owner count is a difference). */
   readonly ownersBefore: Int32Array;
+  readonly owners: Int32Array;
+  /** Prefix of up to SHORT_PREFIX letters → its range, `from · 2²¹ + to` (no binary search for short prefixes). */
+  private readonly shortPrefixes = new Map<string, number>();
 
-  /** Prefix of up to SHORT_PREFIX letters → [from, to) of the words starting with it (no binary search for short prefixes). */
-  private readonly shortPrefixes = new Map<string, [number, number]>();
-
-  constructor(readonly byWord: ReadonlyMap<string, number[]>) {
+  constructor(byWord: ReadonlyMap<string, readonly number[]>) {
     this.vocabulary = [...byWord.keys()].sort();
-    this.lists = this.vocabulary.map((w) => byWord.get(w)!);
     this.ownersBefore = new Int32Array(this.vocabulary.length + 1);
-    this.lists.forEach((list, k) => (this.ownersBefore[k + 1] = this.ownersBefore[k]! + list.length));
+    this.vocabulary.forEach((w, k) => (this.ownersBefore[k + 1] = this.ownersBefore[k]! + byWord.get(w)!.length));
+    this.owners = new Int32Array(this.ownersBefore[this.vocabulary.length]!);
+    this.vocabulary.forEach((w, k) => this.owners.set(byWord.get(w)!, this.ownersBefore[k]!));
     this.vocabulary.forEach((w, k) => {
       for (let length = 1; length <= Math.min(SHORT_PREFIX, w.length); length++) {
-        const range = this.shortPrefixes.get(w.slice(0, length));
-        if (range) range[1] = k + 1;
-        else this.shortPrefixes.set(w.slice(0, length), [k, k + 1]);
+        const prefix = w.slice(0, length);
+        const range = this.shortPrefixes.get(prefix);
+        this.shortPrefixes.set(prefix, (range === undefined ? k : Math.floor(range / RANGE_SHIFT)) * RANGE_SHIFT + k + 1);
       }
     });
   }
@@ -307,14 +302,22 @@ class WordOwners {
   /** [from, to) of the words starting with `prefix`. */
   range(prefix: string): [number, number] {
     const short = this.shortPrefixes.get(prefix.length <= SHORT_PREFIX ? prefix : prefix.slice(0, SHORT_PREFIX));
-    if (!short) return [0, 0];
-    if (prefix.length <= SHORT_PREFIX) return short;
+    if (short === undefined) return [0, 0];
+    const from = Math.floor(short / RANGE_SHIFT);
+    const to = short % RANGE_SHIFT;
+    if (prefix.length <= SHORT_PREFIX) return [from, to];
     // Every folded character is below "{": the words starting with `prefix` end before `prefix + "{"`.
-    const from = lowerBound(this.vocabulary, prefix, short[0], short[1]);
-    return [from, lowerBound(this.vocabulary, prefix + "{", from, short[1])];
+    const start = lowerBound(this.vocabulary, prefix, from, to);
+    return [start, lowerBound(this.vocabulary, prefix + "{", start, to)];
+  }
+
+  /** Calls `visit` with each owner of the words in [from, to) (an item owning two of them, twice). */
+  forEachOwner(from: number, to: number, visit: (item: number) => void): void {
+    for (let at = this.ownersBefore[from]!; at < this.ownersBefore[to]!; at++) visit(this.owners[at]!);
   }
 }
 
+const RANGE_SHIFT = 2 ** 21;
 const SHORT_PREFIX = 3;
 
 /** Keeps the `limit` lowest scores seen, sorted; scores are unique (they embed the entry's tie rank). */
@@ -349,7 +352,7 @@ class TopK {
 export class SearchIndex {
   private readonly entries: Entry[];
   private readonly places: Place[] = [];
-  private readonly towns: Town[];
+  private readonly towns: readonly TownMatch[];
   /** Entry index → its place in the tie order (shorter name, then folded name, then id). */
   private readonly tieRank: Int32Array;
   /** Entry → its tier-0 prominence grade: 2 · (cap − spots sharing its place). */
@@ -417,7 +420,7 @@ export class SearchIndex {
     this.sortedNames = Array.from(this.byName, key);
     this.startGrades = Int32Array.from(this.byName, (i) => this.prominence[i]! + 1);
     this.nameWordCounts = Int32Array.from(this.byName, (i) => this.entries[i]!.name.words.length);
-    this.towns = towns.map((t) => ({ names: t.names.map(textOf), spots: t.spots, km: t.km }));
+    this.towns = towns;
 
     this.ownGrams = new GramIndex(this.entries.map((e) => [e.name.compact, ...e.aliases.map((a) => a.compact)].join(" ")));
     this.placeGrams = new GramIndex(this.places.map((p) => p.text.folded));
@@ -435,7 +438,7 @@ export class SearchIndex {
       for (const w of e.allWords) addOwner(all, w, i);
     });
     this.towns.forEach((t, k) => {
-      for (const name of t.names) for (const w of name.words) addOwner(town, w, k);
+      for (const name of t.names) for (const w of words(name)) addOwner(town, w, k);
     });
     this.own = new WordOwners(own);
     this.all = new WordOwners(all);
@@ -574,7 +577,7 @@ export class SearchIndex {
     // Tiers 0, 1 and 3 need every query word to start a word of the name: their spots own a word that the most
     // selective query word starts. With the exact places (tier 2) they often fill the answer.
     const range = this.selectiveRange(q, this.own);
-    for (let v = range.from; v < range.to; v++) for (const i of this.own.lists[v]!) rankOnce(i);
+    this.own.forEachOwner(range.from, range.to, rankOnce);
     this.walkPlaces(q, top, true);
     if (!top.admits(score(TIER.substring, 0) * n)) return top;
     // Every other name and alias tier needs each query word inside the name or an alias.
@@ -584,12 +587,10 @@ export class SearchIndex {
     // whole query are place matches, left to the place walk below.
     if (q.words.length > 1) {
       const split = this.selectiveRange(q, this.all);
-      for (let v = split.from; v < split.to; v++) {
-        for (const i of this.all.lists[v]!) {
-          const place = this.placeGradeOf(q, this.entries[i]!.place);
-          if (place < 0 || place === PLACE_SUBSTRING) rankOnce(i);
-        }
-      }
+      this.all.forEachOwner(split.from, split.to, (i) => {
+        const place = this.placeGradeOf(q, this.entries[i]!.place);
+        if (place < 0 || place === PLACE_SUBSTRING) rankOnce(i);
+      });
     }
     this.walkPlaces(q, top, false);
     if (top.admits(score(TIER.town, 0) * n)) this.offerTowns(q, top);
@@ -623,29 +624,27 @@ export class SearchIndex {
     const best = new Map<number, number>();
     const range = this.selectiveRange(q, this.townWords);
     const stamp = this.queryStamp;
-    for (let v = range.from; v < range.to; v++) {
-      for (const t of this.townWords.lists[v]!) {
-        if (this.townStamp[t] === stamp) continue;
-        this.townStamp[t] = stamp;
-        const town = this.towns[t]!;
-        const grade = townGrade(q, town);
-        if (grade < 0) continue;
-        town.spots.forEach((i, k) => {
-          if (this.offered[i] === stamp) return;
-          const r = score(TIER.town, grade * TOWN_KM_SLOTS + Math.min(town.km[k]!, TOWN_KM_SLOTS - 1));
-          if (r < (best.get(i) ?? Infinity)) best.set(i, r);
-        });
-      }
-    }
+    this.townWords.forEachOwner(range.from, range.to, (t) => {
+      if (this.townStamp[t] === stamp) return;
+      this.townStamp[t] = stamp;
+      const town = this.towns[t]!;
+      const grade = townGrade(q, town);
+      if (grade < 0) return;
+      town.spots.forEach((i, k) => {
+        if (this.offered[i] === stamp) return;
+        const r = score(TIER.town, grade * TOWN_KM_SLOTS + Math.min(town.km[k]!, TOWN_KM_SLOTS - 1));
+        if (r < (best.get(i) ?? Infinity)) best.set(i, r);
+      });
+    });
     for (const [i, r] of best) this.offer(top, r, i);
   }
 
-  /** Vocabulary words within `word`'s typo budget (edits) or starting with it (0 edits). */
-  private closeWords(word: string): Map<string, number> {
-    const out = new Map<string, number>();
+  /** Vocabulary words (and their positions) within `word`'s typo budget (edits) or starting with it (0 edits). */
+  private closeWords(word: string): Map<string, { word: number; edits: number }> {
+    const out = new Map<string, { word: number; edits: number }>();
     const vocabulary = this.own.vocabulary;
     const [from, to] = this.own.range(word);
-    for (let i = from; i < to; i++) out.set(vocabulary[i]!, 0);
+    for (let i = from; i < to; i++) out.set(vocabulary[i]!, { word: i, edits: 0 });
     const budget = typoBudget(word);
     if (budget === 0 || word.length > MAX_TYPO_WORD) return out;
     // Two words within k edits share a variant with at most k deletions on each side (a swap is one deletion each).
@@ -660,7 +659,7 @@ export class SearchIndex {
         const w = vocabulary[k]!;
         if (out.has(w)) continue;
         const d = editDistance(word, w, budget);
-        if (d <= budget) out.set(w, d);
+        if (d <= budget) out.set(w, { word: k, edits: d });
       }
     });
     return out;
@@ -686,7 +685,7 @@ export class SearchIndex {
       if (d === undefined) {
         const w = q.words[k]!;
         const budget = typoBudget(w);
-        d = k === driver ? (close.get(word) ?? Infinity) : word.startsWith(w) ? 0 : budget === 0 ? Infinity : editDistance(w, word, budget);
+        d = k === driver ? (close.get(word)?.edits ?? Infinity) : word.startsWith(w) ? 0 : budget === 0 ? Infinity : editDistance(w, word, budget);
         if (d > budget) d = Infinity;
         memo[k]!.set(word, d);
       }
@@ -695,9 +694,9 @@ export class SearchIndex {
     const already = new Set(top.items);
     const n = this.entries.length;
     const stamp = ++this.queryStamp;
-    for (const word of close.keys()) {
-      for (const i of this.own.byWord.get(word)!) {
-        if (this.ranked[i] === stamp || already.has(i)) continue;
+    for (const v of close.values()) {
+      this.own.forEachOwner(v.word, v.word + 1, (i) => {
+        if (this.ranked[i] === stamp || already.has(i)) return;
         this.ranked[i] = stamp;
         let total = 0;
         for (let k = 0; k < q.words.length && total < Infinity; k++) {
@@ -706,7 +705,7 @@ export class SearchIndex {
           total += best;
         }
         if (total > 0 && Number.isFinite(total)) top.offer(score(TIER.typo, total) * n + this.tieRank[i]!, i);
-      }
+      });
     }
   }
 }

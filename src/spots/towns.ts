@@ -23,15 +23,13 @@ export interface TownRecord {
 export interface TownMatch {
   names: string[];
   /** Indexes of the spots within TOWN_RADIUS_KM, closest first, with their whole kilometres. */
-  spots: number[];
-  km: number[];
+  spots: Int32Array;
+  km: Uint8Array;
 }
 
-let cached: readonly TownRecord[] | null = null;
-
-/** The embedded gazetteer subset (read once), or none when this build has no dist/towns.json. */
+/** The embedded gazetteer subset (read at each index build, not kept), or none when this build has no dist/towns.json. */
 export function readTowns(): readonly TownRecord[] {
-  return (cached ??= townsFile === null ? [] : (JSON.parse(readFileSync(townsFile, "utf8")) as TownRecord[]));
+  return townsFile === null ? [] : (JSON.parse(readFileSync(townsFile, "utf8")) as TownRecord[]);
 }
 
 /** Towns that cover at least one of `spots`, each with its spots closest first (ties by index). */
@@ -58,7 +56,7 @@ export function matchTowns(towns: readonly TownRecord[], spots: readonly { lat: 
     }
     if (hits.length === 0) continue;
     hits.sort((a, b) => a.km - b.km || a.index - b.index);
-    out.push({ names: t.names, spots: hits.map((h) => h.index), km: hits.map((h) => Math.floor(h.km)) });
+    out.push({ names: t.names, spots: Int32Array.from(hits, (h) => h.index), km: Uint8Array.from(hits, (h) => Math.floor(h.km)) });
   }
   return out;
 }
