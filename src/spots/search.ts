@@ -229,14 +229,16 @@ const ANSWER_CACHE_SIZE = 2048;
 
 /**
  * Items by the grams of their text (one posting list per letter, bigram and trigram, sliced out of one typed
- * array): the items that can contain a query word are among those holding its rarest gram.
+ * array; the grams present are a sorted typed array, found by binary search): the items that can contain a query
+ * word are among those holding its rarest gram.
  */
 class GramIndex {
-  private readonly starts = new Int32Array(GRAM_SPACE + 1);
+  private readonly grams: Int32Array;
+  private readonly starts: Int32Array;
   private readonly postings: Int32Array;
 
   constructor(texts: readonly string[]) {
-    // Two passes over every gram: count each one's items, then fill the postings in place.
+    // Two passes over every gram: count each one's items, then fill the postings in place (dense while building).
     const seenBy = new Int32Array(GRAM_SPACE);
     const eachGram = (visit: (gram: number, item: number) => void) => {
       seenBy.fill(-1);
@@ -248,11 +250,29 @@ class GramIndex {
         }),
       );
     };
-    eachGram((gram) => this.starts[gram + 1]!++);
-    for (let g = 0; g < GRAM_SPACE; g++) this.starts[g + 1]! += this.starts[g]!;
-    this.postings = new Int32Array(this.starts[GRAM_SPACE]!);
-    const cursor = this.starts.slice(0, GRAM_SPACE);
+    const counts = new Int32Array(GRAM_SPACE);
+    eachGram((gram) => counts[gram]!++);
+    const present: number[] = [];
+    counts.forEach((count, gram) => count > 0 && present.push(gram));
+    this.grams = Int32Array.from(present);
+    this.starts = new Int32Array(present.length + 1);
+    present.forEach((gram, k) => (this.starts[k + 1] = this.starts[k]! + counts[gram]!));
+    this.postings = new Int32Array(this.starts[present.length]!);
+    const cursor = new Int32Array(GRAM_SPACE);
+    present.forEach((gram, k) => (cursor[gram] = this.starts[k]!));
     eachGram((gram, item) => (this.postings[cursor[gram]!++] = item));
+  }
+
+  /** Position of `gram` among the grams present, or -1. */
+  private find(gram: number): number {
+    let lo = 0;
+    let hi = this.grams.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.grams[mid]! < gram) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.grams[lo] === gram ? lo : -1;
   }
 
   /** The items holding the rarest gram of any query word (its trigrams; bigram or letter for shorter words), ascending. */
@@ -262,9 +282,10 @@ class GramIndex {
     for (const word of queryWords) {
       forEachGram(word, (gram) => {
         if (gramSize(gram) !== Math.min(word.length, 3)) return;
-        const count = this.starts[gram + 1]! - this.starts[gram]!;
+        const at = this.find(gram);
+        const count = at < 0 ? 0 : this.starts[at + 1]! - this.starts[at]!;
         if (count < bestCount) {
-          best = gram;
+          best = at;
           bestCount = count;
         }
       });
