@@ -236,8 +236,10 @@ class GramIndex {
   private readonly grams: Int32Array;
   private readonly starts: Int32Array;
   private readonly postings: Int32Array;
+  private readonly scratch: Int32Array;
 
   constructor(texts: readonly string[]) {
+    this.scratch = new Int32Array(texts.length);
     // Two passes over every gram: count each one's items, then fill the postings in place (dense while building).
     const seenBy = new Int32Array(GRAM_SPACE);
     const eachGram = (visit: (gram: number, item: number) => void) => {
@@ -275,22 +277,46 @@ class GramIndex {
     return this.grams[lo] === gram ? lo : -1;
   }
 
-  /** The items holding the rarest gram of any query word (its trigrams; bigram or letter for shorter words), ascending. */
+  /**
+   * The items holding the two rarest grams of the query words (their trigrams; bigram or letter for shorter
+   * words), ascending. Valid until the next call (it may be a scratch buffer).
+   */
   candidates(queryWords: readonly string[]): Int32Array {
     let best = -1;
-    let bestCount = Infinity;
+    let second = -1;
+    let missing = false;
+    const count = (at: number) => this.starts[at + 1]! - this.starts[at]!;
     for (const word of queryWords) {
       forEachGram(word, (gram) => {
         if (gramSize(gram) !== Math.min(word.length, 3)) return;
         const at = this.find(gram);
-        const count = at < 0 ? 0 : this.starts[at + 1]! - this.starts[at]!;
-        if (count < bestCount) {
+        if (at < 0) missing = true;
+        if (at < 0 || at === best || at === second) return;
+        if (best === -1 || count(at) < count(best)) {
+          second = best;
           best = at;
-          bestCount = count;
-        }
+        } else if (second === -1 || count(at) < count(second)) second = at;
       });
     }
-    return best < 0 ? new Int32Array(0) : this.postings.subarray(this.starts[best]!, this.starts[best + 1]!);
+    if (missing || best < 0) return new Int32Array(0);
+    const rarest = this.postings.subarray(this.starts[best]!, this.starts[best + 1]!);
+    if (second < 0) return rarest;
+    // Both lists ascending: a merge keeps the items holding both grams.
+    let a = 0;
+    let b = this.starts[second]!;
+    const bEnd = this.starts[second + 1]!;
+    let n = 0;
+    while (a < rarest.length && b < bEnd) {
+      const x = rarest[a]!;
+      const y = this.postings[b]!;
+      if (x === y) {
+        this.scratch[n++] = x;
+        a++;
+        b++;
+      } else if (x < y) a++;
+      else b++;
+    }
+    return this.scratch.subarray(0, n);
   }
 }
 
