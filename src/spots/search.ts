@@ -123,6 +123,8 @@ function placeGrade(q: Query, p: Place): number {
 function townGrade(q: Query, t: TownMatch): number {
   let best = -1;
   t.names.forEach((name, k) => {
+    // Every grade needs each query word inside the name: a cheap test before splitting it into words.
+    if (!q.words.every((w) => name.includes(w))) return;
     const partial = partialWords(q.words, words(name));
     const g = name === q.folded ? 0 : partial === 0 ? 1 : name.startsWith(q.folded) ? 2 : partial > 0 ? 2 + partial : -1;
     if (g >= 0 && (best < 0 || 2 * g + (k > 0 ? 1 : 0) < best)) best = 2 * g + (k > 0 ? 1 : 0);
@@ -320,6 +322,34 @@ class GramIndex {
   }
 }
 
+/** Sorted strings and the range of those starting with a prefix: a map for short prefixes, binary search inside it. */
+class PrefixRanges {
+  /** Prefix of up to SHORT_PREFIX characters → its range, `from · 2²¹ + to`. */
+  private readonly short = new Map<string, number>();
+
+  constructor(private readonly sorted: readonly string[]) {
+    sorted.forEach((w, k) => {
+      for (let length = 1; length <= Math.min(SHORT_PREFIX, w.length); length++) {
+        const prefix = w.slice(0, length);
+        const range = this.short.get(prefix);
+        this.short.set(prefix, (range === undefined ? k : Math.floor(range / RANGE_SHIFT)) * RANGE_SHIFT + k + 1);
+      }
+    });
+  }
+
+  /** [from, to) of the strings starting with `prefix`. */
+  range(prefix: string): [number, number] {
+    const short = this.short.get(prefix.length <= SHORT_PREFIX ? prefix : prefix.slice(0, SHORT_PREFIX));
+    if (short === undefined) return [0, 0];
+    const from = Math.floor(short / RANGE_SHIFT);
+    const to = short % RANGE_SHIFT;
+    if (prefix.length <= SHORT_PREFIX) return [from, to];
+    // Every folded character is below "{": the strings starting with `prefix` end before `prefix + "{"`.
+    const start = lowerBound(this.sorted, prefix, from, to);
+    return [start, lowerBound(this.sorted, prefix + "{", start, to)];
+  }
+}
+
 /**
  * Words (sorted, so a prefix is a range) and the items owning each, in one typed array: the owners of word v are
  * `owners[ownersBefore[v] .. ownersBefore[v + 1])`, so a range's owner count is a difference.
@@ -328,8 +358,7 @@ class WordOwners {
   readonly vocabulary: string[];
   readonly ownersBefore: Int32Array;
   readonly owners: Int32Array;
-  /** Prefix of up to SHORT_PREFIX letters → its range, `from · 2²¹ + to` (no binary search for short prefixes). */
-  private readonly shortPrefixes = new Map<string, number>();
+  private readonly prefixes: PrefixRanges;
 
   constructor(byWord: ReadonlyMap<string, readonly number[]>) {
     this.vocabulary = [...byWord.keys()].sort();
@@ -337,25 +366,12 @@ class WordOwners {
     this.vocabulary.forEach((w, k) => (this.ownersBefore[k + 1] = this.ownersBefore[k]! + byWord.get(w)!.length));
     this.owners = new Int32Array(this.ownersBefore[this.vocabulary.length]!);
     this.vocabulary.forEach((w, k) => this.owners.set(byWord.get(w)!, this.ownersBefore[k]!));
-    this.vocabulary.forEach((w, k) => {
-      for (let length = 1; length <= Math.min(SHORT_PREFIX, w.length); length++) {
-        const prefix = w.slice(0, length);
-        const range = this.shortPrefixes.get(prefix);
-        this.shortPrefixes.set(prefix, (range === undefined ? k : Math.floor(range / RANGE_SHIFT)) * RANGE_SHIFT + k + 1);
-      }
-    });
+    this.prefixes = new PrefixRanges(this.vocabulary);
   }
 
   /** [from, to) of the words starting with `prefix`. */
   range(prefix: string): [number, number] {
-    const short = this.shortPrefixes.get(prefix.length <= SHORT_PREFIX ? prefix : prefix.slice(0, SHORT_PREFIX));
-    if (short === undefined) return [0, 0];
-    const from = Math.floor(short / RANGE_SHIFT);
-    const to = short % RANGE_SHIFT;
-    if (prefix.length <= SHORT_PREFIX) return [from, to];
-    // Every folded character is below "{": the words starting with `prefix` end before `prefix + "{"`.
-    const start = lowerBound(this.vocabulary, prefix, from, to);
-    return [start, lowerBound(this.vocabulary, prefix + "{", start, to)];
+    return this.prefixes.range(prefix);
   }
 
   /** Calls `visit` with each owner of the words in [from, to) (an item owning two of them, twice). */
@@ -406,6 +422,7 @@ export class SearchIndex {
   private readonly prominence: Int32Array;
   /** Folded names in sorted order (a prefix is a range), their entries, word counts and tier-0 prominence grades (+1: not exact). */
   private readonly sortedNames: string[];
+  private readonly namePrefixes: PrefixRanges;
   private readonly byName: Int32Array;
   private readonly startGrades: Int32Array;
   private readonly nameWordCounts: Int32Array;
@@ -465,6 +482,7 @@ export class SearchIndex {
     for (const p of this.places) p.entries.sort((a, b) => this.tieRank[a]! - this.tieRank[b]!);
     this.byName = Int32Array.from(order).sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
     this.sortedNames = Array.from(this.byName, key);
+    this.namePrefixes = new PrefixRanges(this.sortedNames);
     this.startGrades = Int32Array.from(this.byName, (i) => this.prominence[i]! + 1);
     this.nameWordCounts = Int32Array.from(this.byName, (i) => this.entries[i]!.name.words.length);
     this.towns = towns;
@@ -596,8 +614,7 @@ export class SearchIndex {
    * range of the sorted names, and their tier-0 grades are precomputed (less the exact bit): no ranking at all.
    */
   private nameStarts(q: Query, limit: number): TopK | null {
-    const from = lowerBound(this.sortedNames, q.folded);
-    const to = lowerBound(this.sortedNames, q.folded + "{", from);
+    const [from, to] = this.namePrefixes.range(q.folded);
     if (to - from < limit) return null;
     const top = new TopK(limit);
     const n = this.entries.length;
