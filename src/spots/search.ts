@@ -549,7 +549,8 @@ export class SearchIndex {
     const q: Query = { folded, compact: folded.replaceAll(" ", ""), words: words(folded) };
     const top = this.nameStarts(q, limit) ?? this.realTiers(q, limit);
     if (!top.full) this.offerTypos(q, top);
-    const answer = Object.freeze(top.items);
+    // Shared with later callers of the same query: the readonly type keeps them from changing it.
+    const answer: readonly number[] = top.items;
     if (this.answers.size >= ANSWER_CACHE_SIZE) this.answers.delete(this.answers.keys().next().value!);
     this.answers.set(key, answer);
     return answer;
