@@ -7,9 +7,13 @@
  * - the default spot catalog: `src/spots/default-catalog.ts` imports it `with {type: "file"}`; the plugin points
  *   that import at `SPOTS_SOURCE` when set (default `../shared/data/spots/surfspots.json`).
  * - migrations: embedded as code (`src/db/migrations.gen.ts`).
+ * - the place-name gazetteer: the GeoNames towns near the catalog's spots (scripts/towns.ts) are written to
+ *   dist/towns.json (never committed: derived from the catalog); the plugin replaces `src/spots/towns-file.ts`
+ *   with an import of that file `with {type: "file"}`, which embeds it.
  */
 import type { BunPlugin } from "bun";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { townSubset } from "./towns";
 import { dirname, join, resolve } from "node:path";
 
 const root = resolve(import.meta.dir, "..");
@@ -23,6 +27,10 @@ if (!existsSync(spotsSource)) {
   process.exit(1);
 }
 
+const townsFile = join(root, "dist/towns.json");
+mkdirSync(dirname(townsFile), { recursive: true });
+writeFileSync(townsFile, JSON.stringify(townSubset(readFileSync(spotsSource, "utf8"))));
+
 const embedPlugin: BunPlugin = {
   name: "surfcast-embed",
   setup(build) {
@@ -30,6 +38,10 @@ const embedPlugin: BunPlugin = {
     // A redirected import loses its `type: "file"` attribute: load it as a file again, so the binary embeds the
     // catalog's bytes and the import yields their path (not a parsed array).
     build.onLoad({ filter: /surfspots\.json$/ }, async (args) => ({ contents: await Bun.file(args.path).text(), loader: "file" }));
+    build.onLoad({ filter: /[\\/]spots[\\/]towns-file\.ts$/ }, () => ({
+      contents: `import towns from ${JSON.stringify(townsFile)} with { type: "file" };\nexport const townsFile = towns;`,
+      loader: "js",
+    }));
     build.onLoad({ filter: /@neaps[\\/]tide-database[\\/]dist[\\/]node[\\/]index\.js$/ }, async (args) => {
       const source = await Bun.file(args.path).text();
       const tcdb = join(dirname(args.path), "../generated/neaps.tcdb");

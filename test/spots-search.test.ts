@@ -20,7 +20,8 @@ describe("ranking on the default catalog", () => {
     ["NAZARÉ", ["praia-da-nazare"]],
     ["praia nazare", ["praia-da-nazare"]],
     ["Pipeline", ["pipeline", "cipolla-pipeline"]],
-    ["pipe", ["pipe", "pipes", "pipeline"]],
+    // tier 0 is ordered by how many spots share the region (Oahu's 61 before LA County's 47 and Nicaragua's 27)
+    ["pipe", ["pipeline", "pipe", "pipes"]],
     ["bells beach", ["bells-beach"]],
     ["BELLS BEACH", ["bells-beach"]],
     ["Aguçadoura", ["agucadoura"]],
@@ -34,13 +35,13 @@ describe("ranking on the default catalog", () => {
     ["teahupo'o", ["teahupoo"]],
     ["snapper", ["snapper-rocks"]],
     ["huntington", ["huntington-beach", "klein-huntington"]],
-    ["backdoor", ["backdoor-australia", "backdoor-brazil-bahia-sul", "backdoor-brazil-rio-de-janeiro-norte", "backdoor-italy", "backdoor-usa", "backdoor-haifa"]],
+    ["backdoor", ["backdoor-usa", "backdoor-australia", "backdoor-brazil-rio-de-janeiro-norte", "backdoor-brazil-bahia-sul", "backdoor-italy", "backdoor-haifa"]],
     ["back door", ["backdoor-australia"]],
     ["la graviere", ["la-graviere"]],
     ["lagraviere", ["la-graviere"]],
     ["puerto escondido", ["puerto-escondido", "puerto-escondido-left"]],
     ["pipeline hawaii", ["pipeline"]],
-    ["malibu", ["malibu-panama", "malibu-usa", "baja-malibu"]],
+    ["malibu", ["malibu-usa", "malibu-panama", "baja-malibu"]],
     // typo tier: only when nothing better fills the limit, and always after real matches
     ["pipline", ["pipeline"]],
     ["mavricks", ["mavericks"]],
@@ -71,6 +72,25 @@ describe("ranking on the default catalog", () => {
     const oahu = spots.search({ q: "oahu", limit: 20 });
     expect(oahu[0]!.name).toBe("Avalanche Oahu"); // the name match wins over region matches
     expect(oahu.slice(1).every((s) => s.region === "Hawaii, Oahu")).toBe(true);
+  });
+
+  test("place names: a town finds the spots within 10 km of it, closest first (GeoNames, dist/towns.json)", () => {
+    const hossegor = spots.search({ q: "hossegor", limit: 10 });
+    expect(hossegor.map((s) => s.id)).toContain("la-graviere");
+    expect(hossegor.every((s) => s.region === "Landes")).toBe(true);
+    for (const q of ["jeffreys bay", "Jeffreys", "JEFFREYS BAY"]) {
+      const found = spots.search({ q, limit: 10 });
+      expect(found.map((s) => s.id)).toContain("supertubes-j-bay");
+      // the 9 spots within 10 km of Jeffreys Bay; "jeffreys" then reaches towns that only have the word in an alternate name
+      expect(found.slice(0, 9).every((s) => s.country === "South Africa")).toBe(true);
+    }
+  });
+
+  test("an exact country or region ranks above a partial name match", () => {
+    const france = spots.search({ q: "france", limit: 50 });
+    expect(france).toHaveLength(50);
+    expect(france.every((s) => s.country === "France")).toBe(true);
+    expect(ids("el frances", 1)).toEqual(["el-frances"]);
   });
 
   test("ties are deterministic: shorter (folded) name, then alphabetical, then id", () => {
@@ -105,10 +125,34 @@ describe("tier order (synthetic catalog)", () => {
   const index = new SearchIndex(catalog);
   const search = (q: string, limit = 20) => index.search(q, limit).map((i) => catalog[i]!.id);
 
-  test("exact, prefix, word prefix (whole words first), substring, alias, country, region, then typos", () => {
-    // "Harbour Reef" has "reef" as a whole word, "Outer Reefs" only as a word prefix.
-    expect(search("reef")).toEqual(["exact", "prefix", "mixed", "word-prefix", "substring", "alias", "country", "region", "typo"]);
+  test("name start, whole words, exact country, word prefix, substring, alias, region words, then typos", () => {
+    // "Harbour Reef" has "reef" as a whole word, "Outer Reefs" only as a word prefix: the exact country comes between.
+    expect(search("reef")).toEqual(["exact", "prefix", "mixed", "country", "word-prefix", "substring", "alias", "region", "typo"]);
     expect(search("reef", 3)).toEqual(["exact", "prefix", "mixed"]);
+  });
+
+  test("tier 0: fewer words beyond the query first, then the spot whose region more spots share, then exact first", () => {
+    const tier0 = [
+      make("small-exact", "Pipe", "Small"),
+      make("big-longer", "Pipeline", "Big"),
+      make("big-2", "Big Two", "Big"),
+      make("two-words", "Pipe Point", "Big"),
+    ];
+    const index0 = new SearchIndex(tier0);
+    expect(index0.search("pipe", 10).map((i) => tier0[i]!.id)).toEqual(["big-longer", "small-exact", "two-words"]);
+  });
+
+  test("towns: spots near a town the query names come after every real match, the closer first", () => {
+    const withTowns = new SearchIndex(catalog, [
+      { names: ["soorts", "soorts hossegor"], spots: Int32Array.of(5, 6), km: Uint8Array.of(3, 1) },
+      { names: ["reefton"], spots: Int32Array.of(0), km: Uint8Array.of(0) },
+    ]);
+    const ids = (q: string) => withTowns.search(q, 20).map((i) => catalog[i]!.id);
+    expect(ids("hossegor")).toEqual(["prefix", "word-prefix"]);
+    expect(ids("soorts hossegor")).toEqual(["prefix", "word-prefix"]);
+    expect(ids("reefton")).toEqual(["typo"]);
+    expect(ids("reef").at(-2)).toBe("region"); // the town "Reefton" adds Raef Bay before its typo match
+    expect(ids("reef").at(-1)).toBe("typo");
   });
 
   test("multi-word: words split between name and place match; a place-only query is a place match", () => {

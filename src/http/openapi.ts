@@ -157,7 +157,8 @@ const OPERATIONS: Record<OperationId, OperationDoc> = {
   searchSpots: {
     tag: "Spots",
     summary: "Search spots by name, alias or country",
-    description: "Case- and diacritic-insensitive search over spot names, aliases and countries. There is no unfiltered listing.",
+    description:
+      "Case- and diacritic-insensitive search over spot names, aliases, countries and regions, and the towns within 10 km of each spot (GeoNames, CC BY 4.0). There is no unfiltered listing.",
     ok: { description: "Matching spots, best match first (a bare array, possibly empty).", schema: { type: "array", items: schemaRef("Spot") } },
     errors: ["BadRequest"],
   },

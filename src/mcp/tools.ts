@@ -71,7 +71,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: "search_spots",
     title: "Search surf spots",
     description:
-      "Find surf spots by name, alias, country or region (case- and accent-insensitive), best match first. " +
+      "Find surf spots by name, alias, country, region or a town within 10 km (case- and accent-insensitive), best match first. " +
       "Use it first whenever the user names a spot, beach, town or country, to get the spot id that get_forecast " +
       "and get_tides need. Returns {spots: [...]}, each with id, name, country, region and lat/lng in decimal degrees.",
     input: searchInput,

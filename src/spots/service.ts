@@ -14,7 +14,8 @@ import { parseImport, type ParsedFile } from "./formats";
 import { applyOverlay, DEFAULT_OVERLAY } from "./overlay";
 import { planImport, type ImportCounts } from "./import";
 import { NearbyIndex, roundKm } from "./nearby";
-import { SearchIndex } from "./search";
+import { SearchIndex, type Searchable } from "./search";
+import { matchTowns, readTowns, type TownMatch } from "./towns";
 import { changeCheck } from "../db/changes";
 import { applyImport, countSpots, derivedFactsVersion, loadDerivedFacts, loadSpots, readCatalogMeta, readCatalogVersion } from "./store";
 import { timezoneAt } from "./timezone";
@@ -99,7 +100,7 @@ class Snapshot {
   }
 
   get search(): SearchIndex {
-    return (this.searchIndex ??= new SearchIndex(this.stored.map((s) => ({ ...s, aliases: [...new Set([...s.aliases, ...derivedAliases(s.name)])] }))));
+    return (this.searchIndex ??= new SearchIndex(...searchInputs(this.stored)));
   }
 
   /** The spot with its guide, built once per spot object (frozen: its JSON is kept by http/respond.ts). */
@@ -115,6 +116,11 @@ class Snapshot {
   get nearby(): NearbyIndex {
     return (this.nearbyIndex ??= new NearbyIndex(this.spots));
   }
+}
+
+/** What the search index is built from: the spots with their imported and name-derived aliases, and the towns near them. */
+export function searchInputs(stored: readonly StoredSpot[]): [Searchable[], TownMatch[]] {
+  return [stored.map((s) => ({ ...s, aliases: [...new Set([...s.aliases, ...derivedAliases(s.name)])] })), matchTowns(readTowns(), stored)];
 }
 
 /** Seeds or refreshes the default catalog when needed; see docs/spots.md ("The default catalog"). */

@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Search spots by name, alias or country
-         * @description Case- and diacritic-insensitive search over spot names, aliases and countries. There is no unfiltered listing.
+         * @description Case- and diacritic-insensitive search over spot names, aliases, countries and regions, and the towns within 10 km of each spot (GeoNames, CC BY 4.0). There is no unfiltered listing.
          */
         get: operations["searchSpots"];
         put?: never;
