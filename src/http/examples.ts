@@ -7,6 +7,7 @@
 import { ATTRIBUTION } from "../forecast/types";
 import { NOW_ATTRIBUTION } from "../now/service";
 import type { OperationId } from "./openapi";
+import { ENDPOINTS } from "../access/meter";
 
 export const OK_EXAMPLES: Record<OperationId, unknown> = {
   "searchSpots": [
@@ -505,8 +506,10 @@ function usageExample() {
   const today = Date.UTC(2026, 10, 24);
   const totals = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 120, 95, 180, 142, 8];
   const days = totals.map((total, i) => {
-    const byEndpoint = { "spots.search": Math.floor(total / 6), "spots.nearby": 0, "spots.get": 0, forecast: Math.floor(total / 2), tides: Math.floor(total / 6), now: 0, "spots.best": 0 };
-    byEndpoint.now = total - byEndpoint["spots.search"] - byEndpoint.forecast - byEndpoint.tides;
+    // Every counted endpoint (a new one is listed without a change here); the day's requests spread over four.
+    const byEndpoint: Record<string, number> = Object.fromEntries(ENDPOINTS.map((name) => [name, 0]));
+    Object.assign(byEndpoint, { "spots.search": Math.floor(total / 6), forecast: Math.floor(total / 2), tides: Math.floor(total / 6) });
+    byEndpoint.now = total - byEndpoint["spots.search"]! - byEndpoint.forecast! - byEndpoint.tides!;
     return { date: new Date(today - (29 - i) * 86_400_000).toISOString().slice(0, 10), total, byEndpoint };
   });
   return { plan: "scale", limit: 25_000, today: 8, days };
