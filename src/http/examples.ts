@@ -1,6 +1,6 @@
 /**
  * Realistic examples for the OpenAPI document (src/http/openapi.ts): one body per operation's 200 and per error
- * response. The 200 bodies are real answers of this server (shortened to two hours, one day, one or two spots),
+ * response. The 200 bodies are real answers of this server (shortened to one hour, one day, one or two spots),
  * with the spots renamed to invented ones (the catalog's data is not ours to publish).
  * test/openapi-examples.test.ts checks each against its schema.
  */
@@ -9,100 +9,65 @@ import { NOW_ATTRIBUTION } from "../now/service";
 import type { OperationId } from "./openapi";
 import { ENDPOINTS } from "../access/meter";
 
+/** A forecast hour (also the current hour of the spot now). */
+const FORECAST_HOURS = [
+  {
+    "time": "2026-11-23T23:00:00Z",
+    "waveHeight": 2.14,
+    "swellHeight": 1.83,
+    "wavePeriod": 15.37,
+    "waveDirection": 266,
+    "windSpeed": 12.8,
+    "windDirection": 171,
+    "windGust": 16.7,
+    "windDirectionType": "cross",
+    "airTemperature": 8.6,
+    "waterTemperature": 11.4,
+    "weatherCode": 0,
+    "tide": { "height": 2.199, "state": "rising" },
+    "rating": { "beginner": 1, "intermediate": 1, "advanced": 5 },
+    "swells": [
+      { "kind": "primary", "height": 1.83, "period": 15.37, "direction": 266 },
+      { "kind": "secondary", "height": 1, "period": 12.62, "direction": 347 },
+      { "kind": "wind", "height": 0.15, "period": 3.24, "direction": 46 }
+    ],
+    "surf": { "min": 2.9, "max": 3.6 }
+  }
+];
+
+/** One spot now (the answer of getSpotNow, and each of getNow's). */
+const NOW_EXAMPLE = {
+  "spot": { "id": "praia-azul", "name": "Praia Azul", "country": "Portugal", "timezone": "Europe/Lisbon" },
+  "time": "2026-11-23T23:40:00Z",
+  "updatedAt": "2026-11-23T23:37:33Z",
+  "units": "metric",
+  conditions: FORECAST_HOURS[0],  "tide": {
+    "height": 2.601,
+    "state": "rising",
+    "datum": "LAT",
+    "station": { "id": "ticon/cascais-209-prt-uhslc_fd", "name": "Cascais", "distanceKm": 72.7, "source": "TICON-4" },
+    "nextHigh": { "time": "2026-11-24T01:37:00Z", "height": 3.202 },
+    "nextLow": { "time": "2026-11-24T07:46:00Z", "height": 0.492 },
+    "nextEvent": { "type": "high", "time": "2026-11-24T01:37:00Z", "height": 3.202, "minutesUntil": 117 }
+  },
+  "sun": { "sunrise": "2026-11-24T07:46:00Z", "sunset": "2026-11-24T17:29:00Z", "daylight": false },
+  "attribution": NOW_ATTRIBUTION
+};
+
 export const OK_EXAMPLES: Record<OperationId, unknown> = {
   "searchSpots": [
-    {
-      "id": "praia-azul",
-      "name": "Praia Azul",
-      "country": "Portugal",
-      "region": "Costa Exemplo",
-      "lat": 39.34,
-      "lng": -9.36,
-      "hexId": "3f9a1c52e07b6d48",
-      "facing": 242.5,
-      "tideless": false,
-      "timezone": "Europe/Lisbon"
-    }
+    { "id": "praia-azul", "name": "Praia Azul", "country": "Portugal", "region": "Costa Exemplo", "lat": 39.34, "lng": -9.36, "hexId": "3f9a1c52e07b6d48", "facing": 242.5, "tideless": false, "timezone": "Europe/Lisbon" }
   ],
   "spotsNearby": [
-    {
-      "id": "molhe-norte",
-      "name": "Molhe Norte",
-      "country": "Portugal",
-      "region": "Costa Exemplo",
-      "lat": 39.35,
-      "lng": -9.37,
-      "hexId": "b2d4e6f8a0c1e3f5",
-      "facing": 242.5,
-      "tideless": false,
-      "timezone": "Europe/Lisbon",
-      "distanceKm": 0.193
-    },
-    {
-      "id": "praia-azul",
-      "name": "Praia Azul",
-      "country": "Portugal",
-      "region": "Costa Exemplo",
-      "lat": 39.34,
-      "lng": -9.36,
-      "hexId": "3f9a1c52e07b6d48",
-      "facing": 242.5,
-      "tideless": false,
-      "timezone": "Europe/Lisbon",
-      "distanceKm": 0.745
-    }
+    { "id": "molhe-norte", "name": "Molhe Norte", "country": "Portugal", "region": "Costa Exemplo", "lat": 39.35, "lng": -9.37, "hexId": "b2d4e6f8a0c1e3f5", "facing": 242.5, "tideless": false, "timezone": "Europe/Lisbon", "distanceKm": 0.193 },
+    { "id": "praia-azul", "name": "Praia Azul", "country": "Portugal", "region": "Costa Exemplo", "lat": 39.34, "lng": -9.36, "hexId": "3f9a1c52e07b6d48", "facing": 242.5, "tideless": false, "timezone": "Europe/Lisbon", "distanceKm": 0.745 }
   ],
   "bestSpots": [
     {
-      "spot": {
-        "id": "praia-da-areia",
-        "name": "Praia da Areia",
-        "country": "Portugal",
-        "region": "Costa Exemplo",
-        "lat": 39.36,
-        "lng": -9.37,
-        "hexId": "5c7e9a1b3d5f7092",
-        "facing": 355,
-        "tideless": false,
-        "timezone": "Europe/Lisbon",
-        "distanceKm": 1.423
-      },
+      "spot": { "id": "praia-da-areia", "name": "Praia da Areia", "country": "Portugal", "region": "Costa Exemplo", "lat": 39.36, "lng": -9.37, "hexId": "5c7e9a1b3d5f7092", "facing": 355, "tideless": false, "timezone": "Europe/Lisbon", "distanceKm": 1.423 },
       "rating": 5,
-      "best": {
-        "start": "2026-11-24T08:00:00Z",
-        "end": "2026-11-24T09:00:00Z",
-        "rating": 5
-      },
-      "surf": {
-        "min": 1.3,
-        "max": 1.7
-      },
-      "windDirectionType": "offshore"
-    },
-    {
-      "spot": {
-        "id": "ponta-do-mar",
-        "name": "Ponta do Mar",
-        "country": "Portugal",
-        "region": "Costa Exemplo",
-        "lat": 39.36,
-        "lng": -9.36,
-        "hexId": "8e0a2c4e6a8c0e21",
-        "facing": 355,
-        "tideless": false,
-        "timezone": "Europe/Lisbon",
-        "distanceKm": 1.776
-      },
-      "rating": 5,
-      "best": {
-        "start": "2026-11-24T08:00:00Z",
-        "end": "2026-11-24T09:00:00Z",
-        "rating": 5
-      },
-      "surf": {
-        "min": 1.3,
-        "max": 1.7
-      },
+      "best": { "start": "2026-11-24T08:00:00Z", "end": "2026-11-24T09:00:00Z", "rating": 5 },
+      "surf": { "min": 1.3, "max": 1.7 },
       "windDirectionType": "offshore"
     }
   ],
@@ -118,16 +83,8 @@ export const OK_EXAMPLES: Record<OperationId, unknown> = {
     "tideless": false,
     "timezone": "Europe/Lisbon",
     "guide": {
-      "offshoreWind": {
-        "from": 17.5,
-        "to": 107.5,
-        "method": "facing + 180° ± 45°: the sector the forecast rates as offshore wind"
-      },
-      "swellWindow": {
-        "from": 152.5,
-        "to": 332.5,
-        "method": "facing ± 90°: the swell directions the surf model lets reach the beach (exposure √cos θ > 0)"
-      },
+      "offshoreWind": { "from": 17.5, "to": 107.5, "method": "facing + 180° ± 45°: the sector the forecast rates as offshore wind" },
+      "swellWindow": { "from": 152.5, "to": 332.5, "method": "facing ± 90°: the swell directions the surf model lets reach the beach (exposure √cos θ > 0)" },
       "tideStation": {
         "id": "ticon/cascais-209-prt-uhslc_fd",
         "name": "Cascais",
@@ -137,117 +94,13 @@ export const OK_EXAMPLES: Record<OperationId, unknown> = {
     }
   },
   "getForecast": {
-    "spot": {
-      "id": "praia-azul",
-      "name": "Praia Azul",
-      "country": "Portugal"
-    },
+    "spot": { "id": "praia-azul", "name": "Praia Azul", "country": "Portugal" },
     "units": "metric",
     "updatedAt": "2026-11-23T23:37:33Z",
     "attribution": ATTRIBUTION,
     "datum": "LAT",
-    "station": {
-      "id": "ticon/cascais-209-prt-uhslc_fd",
-      "name": "Cascais",
-      "distanceKm": 72.7,
-      "source": "TICON-4"
-    },
-    "hours": [
-      {
-        "time": "2026-11-23T23:00:00Z",
-        "waveHeight": 2.14,
-        "swellHeight": 1.83,
-        "wavePeriod": 15.37,
-        "waveDirection": 266,
-        "windSpeed": 12.8,
-        "windDirection": 171,
-        "windGust": 16.7,
-        "windDirectionType": "cross",
-        "airTemperature": 8.6,
-        "waterTemperature": 11.4,
-        "weatherCode": 0,
-        "tide": {
-          "height": 2.199,
-          "state": "rising"
-        },
-        "rating": {
-          "beginner": 1,
-          "intermediate": 1,
-          "advanced": 5
-        },
-        "swells": [
-          {
-            "kind": "primary",
-            "height": 1.83,
-            "period": 15.37,
-            "direction": 266
-          },
-          {
-            "kind": "secondary",
-            "height": 1,
-            "period": 12.62,
-            "direction": 347
-          },
-          {
-            "kind": "wind",
-            "height": 0.15,
-            "period": 3.24,
-            "direction": 46
-          }
-        ],
-        "surf": {
-          "min": 2.9,
-          "max": 3.6
-        }
-      },
-      {
-        "time": "2026-11-24T00:00:00Z",
-        "waveHeight": 2.17,
-        "swellHeight": 1.88,
-        "wavePeriod": 15.44,
-        "waveDirection": 266,
-        "windSpeed": 13,
-        "windDirection": 175,
-        "windGust": 16.9,
-        "windDirectionType": "cross",
-        "airTemperature": 7.7,
-        "waterTemperature": 11.3,
-        "weatherCode": 0,
-        "tide": {
-          "height": 2.776,
-          "state": "rising"
-        },
-        "rating": {
-          "beginner": 1,
-          "intermediate": 1,
-          "advanced": 5
-        },
-        "swells": [
-          {
-            "kind": "primary",
-            "height": 1.88,
-            "period": 15.44,
-            "direction": 266
-          },
-          {
-            "kind": "secondary",
-            "height": 0.98,
-            "period": 12.55,
-            "direction": 347
-          },
-          {
-            "kind": "wind",
-            "height": 0.14,
-            "period": 3.23,
-            "direction": 45
-          }
-        ],
-        "surf": {
-          "min": 2.9,
-          "max": 3.7
-        }
-      }
-    ],
+    "station": { "id": "ticon/cascais-209-prt-uhslc_fd", "name": "Cascais", "distanceKm": 72.7, "source": "TICON-4" },
+    hours: FORECAST_HOURS,
     "daily": [
       {
         "date": "2026-11-23",
@@ -256,248 +109,30 @@ export const OK_EXAMPLES: Record<OperationId, unknown> = {
         "uvIndexMax": 3.76,
         "best": {
           "beginner": null,
-          "intermediate": {
-            "start": "2026-11-23T08:00:00Z",
-            "end": "2026-11-23T11:00:00Z",
-            "rating": 4
-          },
-          "advanced": {
-            "start": "2026-11-23T08:00:00Z",
-            "end": "2026-11-23T13:00:00Z",
-            "rating": 5
-          }
+          "intermediate": { "start": "2026-11-23T08:00:00Z", "end": "2026-11-23T11:00:00Z", "rating": 4 },
+          "advanced": { "start": "2026-11-23T08:00:00Z", "end": "2026-11-23T13:00:00Z", "rating": 5 }
         }
       }
     ]
   },
   "getTides": {
-    "spot": {
-      "id": "praia-azul",
-      "name": "Praia Azul"
-    },
+    "spot": { "id": "praia-azul", "name": "Praia Azul" },
     "units": "metric",
     "extremes": [
-      {
-        "type": "high",
-        "time": "2026-11-24T01:37:00Z",
-        "height": 3.202
-      },
-      {
-        "type": "low",
-        "time": "2026-11-24T07:46:00Z",
-        "height": 0.492
-      },
-      {
-        "type": "high",
-        "time": "2026-11-24T13:59:00Z",
-        "height": 3.174
-      },
-      {
-        "type": "low",
-        "time": "2026-11-24T20:06:00Z",
-        "height": 0.467
-      }
+      { "type": "high", "time": "2026-11-24T01:37:00Z", "height": 3.202 },
+      { "type": "low", "time": "2026-11-24T07:46:00Z", "height": 0.492 },
+      { "type": "high", "time": "2026-11-24T13:59:00Z", "height": 3.174 },
+      { "type": "low", "time": "2026-11-24T20:06:00Z", "height": 0.467 }
     ],
     "datum": "LAT",
-    "station": {
-      "id": "ticon/cascais-209-prt-uhslc_fd",
-      "name": "Cascais",
-      "distanceKm": 72.7,
-      "source": "TICON-4"
-    },
-    "source": {
-      "type": "station",
-      "id": "ticon/cascais-209-prt-uhslc_fd",
-      "name": "Cascais",
-      "distanceKm": 72.7,
-      "provider": "TICON-4"
-    },
+    "station": { "id": "ticon/cascais-209-prt-uhslc_fd", "name": "Cascais", "distanceKm": 72.7, "source": "TICON-4" },
+    "source": { "type": "station", "id": "ticon/cascais-209-prt-uhslc_fd", "name": "Cascais", "distanceKm": 72.7, "provider": "TICON-4" },
     "tidelessReason": null,
     "unavailable": null,
     "tideless": false
   },
-  "getSpotNow": {
-    "spot": {
-      "id": "praia-azul",
-      "name": "Praia Azul",
-      "country": "Portugal",
-      "timezone": "Europe/Lisbon"
-    },
-    "time": "2026-11-23T23:40:00Z",
-    "updatedAt": "2026-11-23T23:37:33Z",
-    "units": "metric",
-    "conditions": {
-      "time": "2026-11-23T23:00:00Z",
-      "waveHeight": 2.14,
-      "swellHeight": 1.83,
-      "wavePeriod": 15.37,
-      "waveDirection": 266,
-      "windSpeed": 12.8,
-      "windDirection": 171,
-      "windGust": 16.7,
-      "windDirectionType": "cross",
-      "airTemperature": 8.6,
-      "waterTemperature": 11.4,
-      "weatherCode": 0,
-      "tide": {
-        "height": 2.199,
-        "state": "rising"
-      },
-      "rating": {
-        "beginner": 1,
-        "intermediate": 1,
-        "advanced": 5
-      },
-      "swells": [
-        {
-          "kind": "primary",
-          "height": 1.83,
-          "period": 15.37,
-          "direction": 266
-        },
-        {
-          "kind": "secondary",
-          "height": 1,
-          "period": 12.62,
-          "direction": 347
-        },
-        {
-          "kind": "wind",
-          "height": 0.15,
-          "period": 3.24,
-          "direction": 46
-        }
-      ],
-      "surf": {
-        "min": 2.9,
-        "max": 3.6
-      }
-    },
-    "tide": {
-      "height": 2.601,
-      "state": "rising",
-      "datum": "LAT",
-      "station": {
-        "id": "ticon/cascais-209-prt-uhslc_fd",
-        "name": "Cascais",
-        "distanceKm": 72.7,
-        "source": "TICON-4"
-      },
-      "nextHigh": {
-        "time": "2026-11-24T01:37:00Z",
-        "height": 3.202
-      },
-      "nextLow": {
-        "time": "2026-11-24T07:46:00Z",
-        "height": 0.492
-      },
-      "nextEvent": {
-        "type": "high",
-        "time": "2026-11-24T01:37:00Z",
-        "height": 3.202,
-        "minutesUntil": 117
-      }
-    },
-    "sun": {
-      "sunrise": "2026-11-24T07:46:00Z",
-      "sunset": "2026-11-24T17:29:00Z",
-      "daylight": false
-    },
-    "attribution": NOW_ATTRIBUTION
-  },
-  "getNow": {
-    "spots": [
-      {
-        "spot": {
-          "id": "praia-azul",
-          "name": "Praia Azul",
-          "country": "Portugal",
-          "timezone": "Europe/Lisbon"
-        },
-        "time": "2026-11-23T23:40:00Z",
-        "updatedAt": "2026-11-23T23:37:33Z",
-        "units": "metric",
-        "conditions": {
-          "time": "2026-11-23T23:00:00Z",
-          "waveHeight": 2.14,
-          "swellHeight": 1.83,
-          "wavePeriod": 15.37,
-          "waveDirection": 266,
-          "windSpeed": 12.8,
-          "windDirection": 171,
-          "windGust": 16.7,
-          "windDirectionType": "cross",
-          "airTemperature": 8.6,
-          "waterTemperature": 11.4,
-          "weatherCode": 0,
-          "tide": {
-            "height": 2.199,
-            "state": "rising"
-          },
-          "rating": {
-            "beginner": 1,
-            "intermediate": 1,
-            "advanced": 5
-          },
-          "swells": [
-            {
-              "kind": "primary",
-              "height": 1.83,
-              "period": 15.37,
-              "direction": 266
-            },
-            {
-              "kind": "secondary",
-              "height": 1,
-              "period": 12.62,
-              "direction": 347
-            },
-            {
-              "kind": "wind",
-              "height": 0.15,
-              "period": 3.24,
-              "direction": 46
-            }
-          ],
-          "surf": {
-            "min": 2.9,
-            "max": 3.6
-          }
-        },
-        "tide": {
-          "height": 2.601,
-          "state": "rising",
-          "datum": "LAT",
-          "station": {
-            "id": "ticon/cascais-209-prt-uhslc_fd",
-            "name": "Cascais",
-            "distanceKm": 72.7,
-            "source": "TICON-4"
-          },
-          "nextHigh": {
-            "time": "2026-11-24T01:37:00Z",
-            "height": 3.202
-          },
-          "nextLow": {
-            "time": "2026-11-24T07:46:00Z",
-            "height": 0.492
-          },
-          "nextEvent": {
-            "type": "high",
-            "time": "2026-11-24T01:37:00Z",
-            "height": 3.202,
-            "minutesUntil": 117
-          }
-        },
-        "sun": {
-          "sunrise": "2026-11-24T07:46:00Z",
-          "sunset": "2026-11-24T17:29:00Z",
-          "daylight": false
-        },
-        "attribution": NOW_ATTRIBUTION
-      }
-    ]
-  },
+  getSpotNow: NOW_EXAMPLE,
+  getNow: { spots: [NOW_EXAMPLE] },
   getUsage: usageExample(),
 };
 

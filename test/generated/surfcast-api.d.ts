@@ -917,32 +917,6 @@ export interface operations {
                      *           "max": 1.7
                      *         },
                      *         "windDirectionType": "offshore"
-                     *       },
-                     *       {
-                     *         "spot": {
-                     *           "id": "ponta-do-mar",
-                     *           "name": "Ponta do Mar",
-                     *           "country": "Portugal",
-                     *           "region": "Costa Exemplo",
-                     *           "lat": 39.36,
-                     *           "lng": -9.36,
-                     *           "hexId": "8e0a2c4e6a8c0e21",
-                     *           "facing": 355,
-                     *           "tideless": false,
-                     *           "timezone": "Europe/Lisbon",
-                     *           "distanceKm": 1.776
-                     *         },
-                     *         "rating": 5,
-                     *         "best": {
-                     *           "start": "2026-11-24T08:00:00Z",
-                     *           "end": "2026-11-24T09:00:00Z",
-                     *           "rating": 5
-                     *         },
-                     *         "surf": {
-                     *           "min": 1.3,
-                     *           "max": 1.7
-                     *         },
-                     *         "windDirectionType": "offshore"
                      *       }
                      *     ]
                      */
@@ -1110,53 +1084,6 @@ export interface operations {
                      *           "surf": {
                      *             "min": 2.9,
                      *             "max": 3.6
-                     *           }
-                     *         },
-                     *         {
-                     *           "time": "2026-11-24T00:00:00Z",
-                     *           "waveHeight": 2.17,
-                     *           "swellHeight": 1.88,
-                     *           "wavePeriod": 15.44,
-                     *           "waveDirection": 266,
-                     *           "windSpeed": 13,
-                     *           "windDirection": 175,
-                     *           "windGust": 16.9,
-                     *           "windDirectionType": "cross",
-                     *           "airTemperature": 7.7,
-                     *           "waterTemperature": 11.3,
-                     *           "weatherCode": 0,
-                     *           "tide": {
-                     *             "height": 2.776,
-                     *             "state": "rising"
-                     *           },
-                     *           "rating": {
-                     *             "beginner": 1,
-                     *             "intermediate": 1,
-                     *             "advanced": 5
-                     *           },
-                     *           "swells": [
-                     *             {
-                     *               "kind": "primary",
-                     *               "height": 1.88,
-                     *               "period": 15.44,
-                     *               "direction": 266
-                     *             },
-                     *             {
-                     *               "kind": "secondary",
-                     *               "height": 0.98,
-                     *               "period": 12.55,
-                     *               "direction": 347
-                     *             },
-                     *             {
-                     *               "kind": "wind",
-                     *               "height": 0.14,
-                     *               "period": 3.23,
-                     *               "direction": 45
-                     *             }
-                     *           ],
-                     *           "surf": {
-                     *             "min": 2.9,
-                     *             "max": 3.7
                      *           }
                      *         }
                      *       ],
