@@ -4,6 +4,7 @@
  */
 import { resolve } from "node:path";
 import { UserError } from "./core/errors";
+import { parseTrustedProxies, type TrustedProxies } from "./http/proxy";
 
 export interface Config {
   dataDir: string;
@@ -36,6 +37,10 @@ export interface Config {
   smtpFrom: string;
   /** Prometheus metrics: off unless SURFCAST_METRICS=on; then served on 127.0.0.1:port/metrics only. */
   metrics: { enabled: boolean; port: number };
+  /** `serve --demo`: synthetic upstream data from inside the binary (forecast/demo.ts); default data dir ./var-demo. */
+  demo: boolean;
+  /** Proxies whose X-Forwarded-For names the client (SURFCAST_TRUST_PROXY; http/proxy.ts); empty = the socket peer. */
+  trustProxy: TrustedProxies;
 }
 
 type Env = Record<string, string | undefined>;
@@ -69,14 +74,14 @@ function publicUrlFrom(value: string | undefined, port: number): string {
   return url.href.replace(/\/+$/, "");
 }
 
-export function loadConfig(flags: Partial<{ dataDir: string; port: number; host: string; scheduler: boolean; console: boolean }> = {}, env: Env = process.env): Config {
+export function loadConfig(flags: Partial<{ dataDir: string; port: number; host: string; scheduler: boolean; console: boolean; demo: boolean }> = {}, env: Env = process.env): Config {
   const batchSize = intFrom(env.SURFCAST_OPEN_METEO_BATCH_SIZE, 500, "SURFCAST_OPEN_METEO_BATCH_SIZE");
   if (batchSize < 1 || batchSize > 1000) throw new UserError("SURFCAST_OPEN_METEO_BATCH_SIZE must be between 1 and 1000");
   const level = (env.SURFCAST_LOG_LEVEL ?? "info") as Config["logLevel"];
   const port = flags.port ?? intFrom(env.PORT, 8080, "PORT");
   const publicUrl = publicUrlFrom(env.SURFCAST_PUBLIC_URL, port);
   return {
-    dataDir: resolve(flags.dataDir ?? env.SURFCAST_DATA_DIR ?? "./var"),
+    dataDir: resolve(flags.dataDir ?? env.SURFCAST_DATA_DIR ?? (flags.demo ? "./var-demo" : "./var")),
     port,
     host: flags.host ?? (env.HOST || "127.0.0.1"),
     scheduler: flags.scheduler ?? env.SURFCAST_SCHEDULER !== "off",
@@ -98,5 +103,7 @@ export function loadConfig(flags: Partial<{ dataDir: string; port: number; host:
     smtpUrl: env.SURFCAST_SMTP_URL || undefined,
     smtpFrom: env.SURFCAST_SMTP_FROM || "Surfcast <surfcast@localhost>",
     metrics: { enabled: env.SURFCAST_METRICS === "on", port: intFrom(env.SURFCAST_METRICS_PORT, 9464, "SURFCAST_METRICS_PORT") },
+    demo: flags.demo === true,
+    trustProxy: parseTrustedProxies(env.SURFCAST_TRUST_PROXY),
   };
 }

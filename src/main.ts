@@ -17,6 +17,8 @@ import { STATUS_HELP, runStatus } from "./cli/status";
 import { BACKUP_HELP, runBackup } from "./cli/backup";
 import { HEALTHCHECK_HELP, runHealthcheck } from "./cli/healthcheck";
 import { EMBEDS_HELP, runEmbeds } from "./cli/embeds";
+import { claimDataMode } from "./forecast/demo";
+import { dataMode } from "./forecast/store";
 
 const VERSION = "1.0.0";
 
@@ -25,7 +27,8 @@ const HELP = `surfcast ${VERSION} — a self-hosted surf spot, forecast and tide
 Usage: surfcast [--data-dir DIR] COMMAND [options]
 
 Commands:
-  serve                 run the API server (/v1, /mcp, /openapi.json, /healthz)
+  serve                 run the API server (/v1, /mcp, /openapi.json, /healthz);
+                        serve --demo: synthetic forecasts, no internet or Open-Meteo key needed
   accounts              create, invite, disable, enable and list accounts
   admins create EMAIL   an operator sign-in for the developer console (/console)
   keys                  create, revoke and list API keys
@@ -87,6 +90,14 @@ async function main(argv: string[]): Promise<number> {
   setLogLevel(config.logLevel);
   if (command === "serve") assertPortFree(config);
   const app = openApp(config, systemClock, command === "serve" ? BUSY_TIMEOUT_MS.server : BUSY_TIMEOUT_MS.command);
+  try {
+    // Demo and real data never mix: serve claims the directory's mode, and refresh follows it (forecast/demo.ts).
+    if (command === "serve") claimDataMode(app.db, config.demo, config.dataDir);
+    else if (command === "refresh") app.config.demo = dataMode(app.db) === "demo";
+  } catch (err) {
+    app.close();
+    throw err;
+  }
   if (command === "serve") return runServe(app);
   try {
     switch (command) {

@@ -13,6 +13,7 @@ document per spot. Spots whose batch fails keep their previous forecast.
 Upstream: SURFCAST_OPEN_METEO_MARINE_URL, SURFCAST_OPEN_METEO_FORECAST_URL, SURFCAST_OPEN_METEO_API_KEY,
 SURFCAST_OPEN_METEO_BATCH_SIZE (locations per request, 1..1000). After SURFCAST_REFRESH_GIVE_UP_AFTER
 (default ${GIVE_UP_AFTER_BATCHES}) failed batches in a row the upstream is taken as down and the rest of the run is given up.
+On a demo data directory (made by \`serve --demo\`) the data is demo data, made inside the binary: no upstream call.
 
 Exit status: 0 every spot refreshed; 1 partial (some spots refreshed, the others keep their previous
 forecast); 3 no spot refreshed (upstream down or refusing; every previous forecast kept); 2 a usage mistake.`;

@@ -10,7 +10,7 @@ import { startForecastJobs } from "../forecast/jobs";
 import { startTideJobs } from "../tides/jobs";
 import { intFlag, noExtraPositionals, parse } from "./args";
 
-export const SERVE_HELP = `Usage: surfcast serve [--port N] [--host H] [--no-scheduler] [--no-console]
+export const SERVE_HELP = `Usage: surfcast serve [--port N] [--host H] [--no-scheduler] [--no-console] [--demo]
 
 Starts the API (/v1, /mcp, /openapi.json, /healthz) and the developer console (/console) on http://HOST:PORT.
   --port N          port to listen on (env PORT, default 8080; 0 picks a free port)
@@ -18,6 +18,9 @@ Starts the API (/v1, /mcp, /openapi.json, /healthz) and the developer console (/
                     interface, e.g. in a container or without a reverse proxy in front)
   --no-scheduler    do not run the twice-daily forecast refresh or the daily tide job
   --no-console      do not serve the developer console (env SURFCAST_CONSOLE=off)
+  --demo            demo mode: synthetic forecasts made inside the binary (no internet, no Open-Meteo
+                    key, no quota used), labelled as demo data everywhere; default data dir ./var-demo.
+                    A data directory is demo or real for good: the other mode refuses to serve it.
 One server per data directory: a second serve on the same directory refuses to start.
 SIGTERM or SIGINT stops accepting connections, finishes in-flight requests, flushes usage and exits 0.`;
 
@@ -27,7 +30,7 @@ const FLUSH_MS = 500;
 const WARM_UP_DELAY_MS = 50;
 
 export function parseServeArgs(argv: string[]) {
-  const { values, positionals } = parse(argv, { port: { type: "string" }, host: { type: "string" }, "no-scheduler": { type: "boolean" }, "no-console": { type: "boolean" } }, SERVE_HELP);
+  const { values, positionals } = parse(argv, { port: { type: "string" }, host: { type: "string" }, "no-scheduler": { type: "boolean" }, "no-console": { type: "boolean" }, demo: { type: "boolean" } }, SERVE_HELP);
   noExtraPositionals(positionals, 0, SERVE_HELP);
   return {
     help: values.help === true,
@@ -35,6 +38,7 @@ export function parseServeArgs(argv: string[]) {
     host: values.host,
     scheduler: values["no-scheduler"] ? false : undefined,
     console: values["no-console"] ? false : undefined,
+    demo: values.demo === true,
   };
 }
 
@@ -92,8 +96,9 @@ export async function runServe(app: App): Promise<number> {
     }
   }, FLUSH_MS);
   const shown = shownAddress(config.host, server.port ?? config.port);
-  log.info("surfcast listening", { address: shown, dataDir: config.dataDir, scheduler: config.scheduler, console: config.console ? `${config.publicUrl}/console` : "off" });
-  console.log(`Surfcast is serving on ${shown} (data in ${config.dataDir})`);
+  if (config.demo) log.warn("DEMO MODE: forecasts are synthetic, made inside the binary; not real data, no upstream is called", { dataDir: config.dataDir });
+  log.info("surfcast listening", { address: shown, demo: config.demo || undefined, dataDir: config.dataDir, scheduler: config.scheduler, console: config.console ? `${config.publicUrl}/console` : "off" });
+  console.log(`Surfcast is serving on ${shown} (data in ${config.dataDir})${config.demo ? " — DEMO MODE: synthetic forecasts, not real data" : ""}`);
 
   return new Promise<number>((resolve) => {
     let stopping = false;

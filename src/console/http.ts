@@ -18,6 +18,7 @@ import { inspectLink, redeemLink } from "./invitations";
 import { endSession, findSession, startSession, ABSOLUTE_MS, type Session } from "./sessions";
 import { randomToken } from "./secrets";
 import { ConsoleService } from "./service";
+import { clientAddress } from "../http/proxy";
 import { changePasswordPage, choosePasswordPage, messagePage, signInPage } from "./pages/auth";
 import type { Viewer } from "./pages/layout";
 import { keysPage, overviewPage, revokeConfirmPage, usageCsv, usagePage, type OwnerPage } from "./pages/owner";
@@ -363,7 +364,8 @@ export function createConsoleHandler(app: App): ConsoleHandler {
       cookies,
       session,
       sessionToken: session ? sessionToken : null,
-      address: server?.requestIP(req)?.address ?? "unknown",
+      // Behind a proxy named in SURFCAST_TRUST_PROXY, the client its X-Forwarded-For names (http/proxy.ts).
+      address: clientAddress(server?.requestIP(req)?.address ?? "unknown", req.headers.get("x-forwarded-for"), app.config.trustProxy),
       setCookies: [],
     };
     if (sessionToken && !session) ctx.setCookies.push(cookie(SESSION_COOKIE, "", 0));

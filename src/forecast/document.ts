@@ -16,6 +16,8 @@ import type { TideReference } from "../tides/types";
 export interface StoredForecast extends Partial<TideReference> {
   hours: ForecastHour[];
   daily: DailyWeather[];
+  /** Synthetic data from demo mode (forecast/demo.ts). */
+  demo?: boolean;
 }
 
 /** `2026-11-21T13:00:00Z`: ISO 8601 with the UTC designator, no milliseconds. */

@@ -64,6 +64,8 @@ export interface OpenMeteoOptions {
   /** Most time spent waiting between retries while no request succeeds (default RETRY_WAIT_BUDGET_MS). */
   waitBudgetMs?: number;
   timeformat?: "iso8601" | "unixtime";
+  /** In place of the global fetch (demo mode's synthetic upstream, forecast/demo.ts). */
+  fetch?: (input: string, init: RequestInit) => Promise<Response>;
 }
 
 /** Open-Meteo call weight per location: max(1, nVars/10 × max(1, days/14)); see docs/forecast.md for ours. */
@@ -301,7 +303,7 @@ export class OpenMeteoClient {
     const usePost = base.length + 1 + query.length > MAX_GET_URL;
     let response: Response;
     try {
-      response = await fetch(usePost ? base : `${base}?${query}`, {
+      response = await (this.options.fetch ?? fetch)(usePost ? base : `${base}?${query}`, {
         method: usePost ? "POST" : "GET",
         headers: usePost ? { "Content-Type": "application/x-www-form-urlencoded" } : undefined,
         body: usePost ? query : undefined,

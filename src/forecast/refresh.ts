@@ -13,6 +13,7 @@ import { assembleDocument } from "./document";
 import { ensureFacings, loadFacings } from "./facings";
 import { allNull, OpenMeteoClient, UpstreamError, type Endpoint, type LocationSeries, type OpenMeteoOptions, type Point } from "./openmeteo";
 import { recordRefresh, writeDocuments } from "./store";
+import { demoFetch } from "./demo";
 
 export interface RefreshSpot {
   id: string;
@@ -147,6 +148,8 @@ export interface RefreshDeps {
   signal?: AbortSignal;
   /** Gives up the rest of the run after this many consecutive failed batches (default GIVE_UP_AFTER_BATCHES). */
   giveUpAfter?: number;
+  /** The data is synthetic (serve --demo): every document is marked so, and served labelled as demo data. */
+  demo?: boolean;
 }
 
 /** Spots assembled between two yields to the event loop. */
@@ -211,7 +214,7 @@ async function runBatch(deps: RefreshDeps, batch: Batch, summary: RefreshSummary
     const f = forecast.value.get(forecastCell(spot));
     if (!m || !f || allNull(m) || allNull(f)) continue; // no data for this point: keep the previous document
     const doc = assembleDocument(m, f, facings().get(spot.id) ?? null, (times) => deps.tides.hourly(spot.id, times, seaLevelOf(m)));
-    if (doc.hours.length > 0) documents.push({ spotId: spot.id, body: JSON.stringify({ ...doc, ...deps.tides.reference(spot.id) }) });
+    if (doc.hours.length > 0) documents.push({ spotId: spot.id, body: JSON.stringify({ ...doc, ...deps.tides.reference(spot.id), ...(deps.demo ? { demo: true } : {}) }) });
   }
   try {
     if (documents.length > 0) writeDocuments(deps.db, deps.clock.now(), documents);
@@ -311,7 +314,9 @@ export const refreshListeners = new Set<(summary: RefreshSummary) => void>();
 /** A refresh with the app's configuration, facings and tides; logs one summary line. */
 export async function refreshForecasts(app: App, options: RefreshOptions = {}): Promise<RefreshSummary> {
   const spots = options.spots ?? app.spots.all();
-  const client = new OpenMeteoClient({ ...app.config.openMeteo, ...options.client });
+  // Demo mode: the synthetic upstream answers in place of fetch; nothing leaves the process.
+  const client = new OpenMeteoClient({ ...app.config.openMeteo, ...options.client, ...(app.config.demo ? { fetch: demoFetch } : {}) });
+  if (app.config.demo) log.warn("forecast refresh uses DEMO data: synthetic values made inside the binary, not a real forecast", { spots: spots.length });
   const summary = await runForecastRefresh(
     {
       db: app.db,
@@ -327,6 +332,7 @@ export async function refreshForecasts(app: App, options: RefreshOptions = {}): 
       onWritten: () => app.forecasts.invalidate(),
       signal: options.signal,
       giveUpAfter: app.config.refreshGiveUpAfter,
+      demo: app.config.demo,
     },
     spots,
   );
@@ -341,6 +347,7 @@ export async function refreshForecasts(app: App, options: RefreshOptions = {}): 
   const { errors } = summary;
   const fields = {
     ...summaryFields(summary),
+    demo: app.config.demo || undefined,
     reason: errors[0] ?? (outcome === "complete" ? undefined : "spots came back without data"),
     stopped: errors.length > 1 && !errors.at(-1)!.startsWith("batch ") ? errors.at(-1) : undefined,
   };

@@ -15,6 +15,7 @@ import { outlookOf, type Outlook } from "./best-spots";
 import { changeCheck } from "../db/changes";
 import { readDocument } from "./store";
 import { ATTRIBUTION } from "./types";
+import { DEMO_ATTRIBUTION } from "./demo";
 import { Lru } from "../core/lru";
 
 export interface ServedForecast {
@@ -37,6 +38,8 @@ export interface CurrentForecast {
   /** The stored hour holding the instant, with every field it was stored with; null past the document's horizon. */
   hour: ForecastHour | null;
   daily: readonly DailyWeather[];
+  /** Synthetic demo data (serve --demo): whoever shows it must say so. */
+  demo?: boolean;
 }
 
 /** A stored document split into JSON fragments that are joined per window. */
@@ -49,6 +52,7 @@ interface PreparedDocument {
   dates: string[];
   dailyJson: string[];
   version: string;
+  demo: boolean;
 }
 
 export class ForecastService {
@@ -94,7 +98,7 @@ export class ForecastService {
     const doc = this.preparedOrNull(spotId);
     if (!doc) return null;
     const i = doc.hourTimes.indexOf(utcHourStart(at));
-    return { updatedAt: doc.updatedAt, version: doc.version, hour: i === -1 ? null : (JSON.parse(doc.hourJson[i]!) as ForecastHour), daily: doc.daily };
+    return { updatedAt: doc.updatedAt, version: doc.version, hour: i === -1 ? null : (JSON.parse(doc.hourJson[i]!) as ForecastHour), daily: doc.daily, ...(doc.demo ? { demo: true } : {}) };
   }
 
   /**
@@ -162,7 +166,9 @@ export class ForecastService {
       spot: { id: spot.id, name: spot.name, country: spot.country },
       units: "metric",
       updatedAt,
-      attribution: ATTRIBUTION,
+      // Demo documents (serve --demo) say so in the attribution and in an extra `demo` field.
+      attribution: stored.demo ? DEMO_ATTRIBUTION : ATTRIBUTION,
+      ...(stored.demo ? { demo: true } : {}),
       ...reference,
     }).slice(0, -1);
     const doc: PreparedDocument = {
@@ -175,6 +181,7 @@ export class ForecastService {
       // The best windows are derived when a document is prepared, so documents stored before them have them too.
       dailyJson: stored.daily.map((d) => JSON.stringify({ ...d, best: dayBest(rated, d) })),
       version: row.updatedAt.toString(36),
+      demo: stored.demo === true,
     };
     this.documents.set(spotId, doc, row.body.length);
     return doc;

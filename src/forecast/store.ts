@@ -80,3 +80,19 @@ export function documentSpan(db: Db): { count: number; oldest: number | null; ne
     newest: number | null;
   };
 }
+
+const DATA_MODE = "data.mode";
+
+/**
+ * Whether the directory holds demo data (`serve --demo`) or real forecasts, or null before its first serve.
+ * A database with forecasts but no marker predates demo mode: it is real.
+ */
+export function dataMode(db: Db): "demo" | "real" | null {
+  const value = getMeta(db, DATA_MODE);
+  if (value === "demo" || value === "real") return value;
+  return documentSpan(db).count > 0 ? "real" : null;
+}
+
+export function recordDataMode(db: Db, mode: "demo" | "real"): void {
+  putMeta(db, DATA_MODE, mode);
+}

@@ -6,6 +6,7 @@
 import type { TidesResponse } from "../tides/types";
 import { daylightOf, inDaylight, LEVELS, type BestWindow, type Level } from "./best";
 import type { ForecastHour, ForecastResponse, SurfRange, WindDirectionType } from "./types";
+import { DEMO_ATTRIBUTION } from "./demo";
 
 export interface SummaryDay {
   date: string;
@@ -68,7 +69,7 @@ export function summarize(
       tides: tides.extremes.filter((e) => localDate(e.time) === day.date).map((e) => ({ type: e.type, time: e.time, height: e.height })),
     };
   });
-  return { spot, days, attribution: "Open-Meteo.com, CC BY 4.0" };
+  return { spot, days, attribution: forecast.demo ? DEMO_ATTRIBUTION : "Open-Meteo.com, CC BY 4.0" };
 }
 
 const LEVEL_LETTER: Record<Level, string> = { beginner: "B", intermediate: "I", advanced: "A" };

@@ -69,6 +69,8 @@ export interface ForecastResponse extends Partial<TideReference> {
   units: "metric";
   updatedAt: string;
   attribution: string;
+  /** Beyond the spec: present (true) only on synthetic demo data (serve --demo); the attribution says so too. */
+  demo?: true;
   hours: ForecastHour[];
   daily: DailyWeather[];
 }

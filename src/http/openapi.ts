@@ -17,6 +17,7 @@ import { LIVE_KEY_PREFIX } from "../access/keys";
 import { PLAN_DEFAULTS, type PlanLimits } from "../access/plans";
 import { COMPONENT_SCHEMAS, type ComponentName } from "./schemas";
 import { headersFor, json } from "./respond";
+import { ERROR_EXAMPLES, OK_EXAMPLES } from "./examples";
 
 export const OPENAPI_VERSION = "3.1.1";
 /** The interface version of /v1 (the spec's "Versioning"), not the release of the program. */
@@ -78,7 +79,7 @@ const required = (headers: Record<string, Json>, isRequired: boolean) =>
 /** The rate-limit headers, as references: every /v1 response produced under a key carries them. */
 const rateLimitHeaderRefs = () => Object.fromEntries(Object.keys(RATE_LIMIT_HEADERS).map((name) => [name, headerRef(name)]));
 
-const errorContent = { "application/json": { schema: schemaRef("Error") } };
+const errorContent = (name: keyof typeof ERROR_EXAMPLES) => ({ "application/json": { schema: schemaRef("Error"), example: ERROR_EXAMPLES[name] } });
 
 // ---------------------------------------------------------------- shared responses
 
@@ -87,31 +88,31 @@ const RESPONSES = {
     description:
       "`invalid_request`: a required parameter is missing or given twice, `q` is shorter than 2 characters, or a value is not of its type (decimal number, integer) or outside its bound.",
     headers: rateLimitHeaderRefs(),
-    content: errorContent,
+    content: errorContent("BadRequest"),
   },
   Unauthorized: {
     description: "`invalid_key`: the API key is missing, unknown or revoked. `account_disabled`: the key's account is disabled. No rate-limit headers: no key was admitted.",
-    content: errorContent,
+    content: errorContent("Unauthorized"),
   },
   SpotNotFound: {
     description: "`not_found`: no spot has this id.",
     headers: rateLimitHeaderRefs(),
-    content: errorContent,
+    content: errorContent("SpotNotFound"),
   },
   ForecastNotFound: {
     description: "`not_found`: no spot has this id. `no_forecast`: the spot exists but has no forecast document yet.",
     headers: rateLimitHeaderRefs(),
-    content: errorContent,
+    content: errorContent("ForecastNotFound"),
   },
   RateLimited: {
     description: "`rate_limited`: the daily quota or the per-minute burst limit is exhausted. Retry after `Retry-After` seconds. A refused request is not counted.",
     headers: { ...rateLimitHeaderRefs(), "Retry-After": headerRef("Retry-After") },
-    content: errorContent,
+    content: errorContent("RateLimited"),
   },
   InternalError: {
     description: "`internal`: a server-side failure (logged). The rate-limit headers are present when the failure happened after the key was admitted.",
     headers: required(RATE_LIMIT_HEADERS, false),
-    content: errorContent,
+    content: errorContent("InternalError"),
   },
 
 } satisfies Record<string, Json>;
@@ -232,7 +233,7 @@ export function operationDoc(id: OperationId): DocumentDecoration {
   const op = OPERATIONS[id];
   const cacheHeaders = op.ok.cached ? { ETag: headerRef("ETag"), "Cache-Control": headerRef("Cache-Control") } : {};
   const responses: Record<number, Json> = {
-    200: { description: op.ok.description, headers: { ...rateLimitHeaderRefs(), ...cacheHeaders }, content: { "application/json": { schema: op.ok.schema } } },
+    200: { description: op.ok.description, headers: { ...rateLimitHeaderRefs(), ...cacheHeaders }, content: { "application/json": { schema: op.ok.schema, example: OK_EXAMPLES[id] } } },
   };
   if (op.ok.cached) {
     responses[304] = { description: "Not modified: the `If-None-Match` value is the current `ETag`. No body.", headers: { ...rateLimitHeaderRefs(), ...cacheHeaders } };

@@ -329,6 +329,7 @@ export const ForecastResponseSchema = t.Object(
     units: t.Literal("metric"),
     updatedAt: dateTime("When the forecast document was last refreshed."),
     attribution: t.String({ description: "States that weather inputs include data from Open-Meteo under CC BY 4.0. Show it with the data." }),
+    demo: t.Optional(t.Literal(true, { description: "Beyond the spec: present only on synthetic demo data (`surfcast serve --demo`); the attribution then says so." })),
     hours: t.Array(ref("ForecastHour", ForecastHourSchema), { description: "Hourly, from the current UTC hour forward." }),
     daily: t.Array(ref("DailyWeather", DailyWeatherSchema)),
     datum: t.Optional(nullable(t.String({ description: "Chart datum the hours' tide heights are above (for example MLLW or LAT); null for tideless spots." }))),
@@ -483,6 +484,7 @@ export const NowResponseSchema = t.Object(
     tide: nullable(ref("NowTide", NowTideSchema)),
     sun: nullable(ref("NowSun", NowSunSchema)),
     attribution: t.String({ description: "Credits Open-Meteo as the source of the weather inputs, under CC BY 4.0. Show it with the data." }),
+    demo: t.Optional(t.Literal(true, { description: "Beyond the spec: present only on synthetic demo data (`surfcast serve --demo`); the attribution then says so." })),
   },
   {
     description:

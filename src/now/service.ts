@@ -16,6 +16,7 @@ import { MINUTE_MS } from "../tides/now";
 import type { TideService } from "../tides/service";
 import type { NowResponse, NowTide } from "./types";
 import { heightIn, hourIn, type Units } from "./units";
+import { DEMO_ATTRIBUTION } from "../forecast/demo";
 
 export interface ServedNow {
   response: NowResponse;
@@ -109,7 +110,8 @@ export class NowService {
       conditions: forecast?.hour ? hourIn(forecast.hour, units) : null,
       tide: this.tide(spot.id, minute, units),
       sun: forecast ? sunAt(forecast.daily, minute) : null,
-      attribution: NOW_ATTRIBUTION,
+      attribution: forecast?.demo ? DEMO_ATTRIBUTION : NOW_ATTRIBUTION,
+      ...(forecast?.demo ? { demo: true as const } : {}),
     };
   }
 

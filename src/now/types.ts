@@ -30,6 +30,8 @@ export interface NowResponse {
   tide: NowTide | null;
   sun: SunNow | null;
   attribution: string;
+  /** Beyond the spec: present (true) only on synthetic demo data (serve --demo). */
+  demo?: true;
 }
 
 export interface NowManyResponse {

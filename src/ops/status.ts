@@ -7,7 +7,7 @@ import { statSync } from "node:fs";
 import type { App } from "../app";
 import { databasePath } from "../db";
 import { nextRefreshAt } from "../forecast/jobs";
-import { documentSpan, lastRefresh, retryAt, type RefreshRecord } from "../forecast/store";
+import { dataMode, documentSpan, lastRefresh, retryAt, type RefreshRecord } from "../forecast/store";
 
 export interface OperationalStatus {
   status: "ok";
@@ -19,6 +19,8 @@ export interface OperationalStatus {
   refreshRetryAt: string | null;
   tideWindowEnd: string | null;
   databaseBytes: number;
+  /** The directory holds synthetic demo data (serve --demo, forecast/demo.ts). */
+  demo: boolean;
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -58,6 +60,7 @@ export function operationalStatus(app: App): OperationalStatus {
     refreshRetryAt: retryAt(app.db),
     tideWindowEnd: iso(app.tides.windowEnd()),
     databaseBytes: databaseBytes(app.config.dataDir),
+    demo: dataMode(app.db) === "demo",
   };
 }
 
@@ -67,6 +70,7 @@ export function formatStatus(s: OperationalStatus): string {
   const r = s.lastRefresh;
   const age = (h: number | null) => (h === null ? "none" : `${h} h ago`);
   return [
+    ...(s.demo ? ["DEMO DATA:     this directory holds synthetic forecasts (serve --demo), not real ones"] : []),
     `Forecasts:     ${f.withForecast} of ${f.spots} spots; oldest ${age(f.oldestAgeHours)}${f.oldest ? ` (${f.oldest})` : ""}, newest ${age(f.newestAgeHours)}`,
     `Last refresh:  ${r ? `${r.outcome} at ${r.at}: ${r.ok} of ${r.spots} spots in ${(r.durationMs / 1000).toFixed(1)} s${r.reason ? ` (${r.reason})` : ""}` : "never"}`,
     `Next refresh:  ${s.nextRefresh ?? "not scheduled (scheduler off)"}${s.refreshRetryAt ? `; retry of the missed spots at ${s.refreshRetryAt}` : ""}`,

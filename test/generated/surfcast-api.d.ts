@@ -302,6 +302,11 @@ export interface components {
             updatedAt: string;
             /** @description States that weather inputs include data from Open-Meteo under CC BY 4.0. Show it with the data. */
             attribution: string;
+            /**
+             * @description Beyond the spec: present only on synthetic demo data (`surfcast serve --demo`); the attribution then says so.
+             * @constant
+             */
+            demo?: true;
             /** @description Hourly, from the current UTC hour forward. */
             hours: components["schemas"]["ForecastHour"][];
             daily: components["schemas"]["DailyWeather"][];
@@ -519,6 +524,11 @@ export interface components {
             sun: components["schemas"]["NowSun"] | null;
             /** @description Credits Open-Meteo as the source of the weather inputs, under CC BY 4.0. Show it with the data. */
             attribution: string;
+            /**
+             * @description Beyond the spec: present only on synthetic demo data (`surfcast serve --demo`); the attribution then says so.
+             * @constant
+             */
+            demo?: true;
         };
         /** @description The tide at this minute. null for tideless spots. */
         NowTide: {
@@ -594,6 +604,14 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "invalid_request",
+                 *         "message": "Parameter 'days' must be an integer from 1 to 7."
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -603,6 +621,14 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "invalid_key",
+                 *         "message": "Unknown or revoked API key."
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -617,6 +643,14 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "No spot with id 'nowhere'."
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -631,6 +665,14 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "no_forecast",
+                 *         "message": "No forecast for spot 'praia-azul' yet; the next refresh will fetch it."
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -646,6 +688,14 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "rate_limited",
+                 *         "message": "Per-minute burst limit exceeded. Retry after 12 s."
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -665,6 +715,14 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "internal",
+                 *         "message": "Internal server error. The failure was logged; please retry later."
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -716,6 +774,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "praia-azul",
+                     *         "name": "Praia Azul",
+                     *         "country": "Portugal",
+                     *         "region": "Costa Exemplo",
+                     *         "lat": 39.34,
+                     *         "lng": -9.36,
+                     *         "hexId": "3f9a1c52e07b6d48",
+                     *         "facing": 242.5,
+                     *         "tideless": false,
+                     *         "timezone": "Europe/Lisbon"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Spot"][];
                 };
             };
@@ -750,6 +824,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "molhe-norte",
+                     *         "name": "Molhe Norte",
+                     *         "country": "Portugal",
+                     *         "region": "Costa Exemplo",
+                     *         "lat": 39.35,
+                     *         "lng": -9.37,
+                     *         "hexId": "b2d4e6f8a0c1e3f5",
+                     *         "facing": 242.5,
+                     *         "tideless": false,
+                     *         "timezone": "Europe/Lisbon",
+                     *         "distanceKm": 0.193
+                     *       },
+                     *       {
+                     *         "id": "praia-azul",
+                     *         "name": "Praia Azul",
+                     *         "country": "Portugal",
+                     *         "region": "Costa Exemplo",
+                     *         "lat": 39.34,
+                     *         "lng": -9.36,
+                     *         "hexId": "3f9a1c52e07b6d48",
+                     *         "facing": 242.5,
+                     *         "tideless": false,
+                     *         "timezone": "Europe/Lisbon",
+                     *         "distanceKm": 0.745
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["SpotWithDistance"][];
                 };
             };
@@ -786,6 +890,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "spot": {
+                     *           "id": "praia-da-areia",
+                     *           "name": "Praia da Areia",
+                     *           "country": "Portugal",
+                     *           "region": "Costa Exemplo",
+                     *           "lat": 39.36,
+                     *           "lng": -9.37,
+                     *           "hexId": "5c7e9a1b3d5f7092",
+                     *           "facing": 355,
+                     *           "tideless": false,
+                     *           "timezone": "Europe/Lisbon",
+                     *           "distanceKm": 1.423
+                     *         },
+                     *         "rating": 5,
+                     *         "best": {
+                     *           "start": "2026-11-24T08:00:00Z",
+                     *           "end": "2026-11-24T09:00:00Z",
+                     *           "rating": 5
+                     *         },
+                     *         "surf": {
+                     *           "min": 1.3,
+                     *           "max": 1.7
+                     *         },
+                     *         "windDirectionType": "offshore"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["BestSpot"][];
                 };
             };
@@ -817,6 +951,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "praia-azul",
+                     *       "name": "Praia Azul",
+                     *       "country": "Portugal",
+                     *       "region": "Costa Exemplo",
+                     *       "lat": 39.34,
+                     *       "lng": -9.36,
+                     *       "hexId": "3f9a1c52e07b6d48",
+                     *       "facing": 242.5,
+                     *       "tideless": false,
+                     *       "timezone": "Europe/Lisbon",
+                     *       "guide": {
+                     *         "offshoreWind": {
+                     *           "from": 17.5,
+                     *           "to": 107.5,
+                     *           "method": "facing + 180° ± 45°: the sector the forecast rates as offshore wind"
+                     *         },
+                     *         "swellWindow": {
+                     *           "from": 152.5,
+                     *           "to": 332.5,
+                     *           "method": "facing ± 90°: the swell directions the surf model lets reach the beach (exposure √cos θ > 0)"
+                     *         },
+                     *         "tideStation": {
+                     *           "id": "ticon/cascais-209-prt-uhslc_fd",
+                     *           "name": "Cascais",
+                     *           "distanceKm": 72.7,
+                     *           "method": "the tide station the spot's tides come from: the nearest representative station within 200 km (docs/tides.md)"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["SpotDetail"];
                 };
             };
@@ -855,6 +1021,95 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "spot": {
+                     *         "id": "praia-azul",
+                     *         "name": "Praia Azul",
+                     *         "country": "Portugal"
+                     *       },
+                     *       "units": "metric",
+                     *       "updatedAt": "2026-11-23T23:37:33Z",
+                     *       "attribution": "Weather and marine inputs include data from Open-Meteo.com (https://open-meteo.com/), licensed under CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/).",
+                     *       "datum": "LAT",
+                     *       "station": {
+                     *         "id": "ticon/cascais-209-prt-uhslc_fd",
+                     *         "name": "Cascais",
+                     *         "distanceKm": 72.7,
+                     *         "source": "TICON-4"
+                     *       },
+                     *       "hours": [
+                     *         {
+                     *           "time": "2026-11-23T23:00:00Z",
+                     *           "waveHeight": 2.14,
+                     *           "swellHeight": 1.83,
+                     *           "wavePeriod": 15.37,
+                     *           "waveDirection": 266,
+                     *           "windSpeed": 12.8,
+                     *           "windDirection": 171,
+                     *           "windGust": 16.7,
+                     *           "windDirectionType": "cross",
+                     *           "airTemperature": 8.6,
+                     *           "waterTemperature": 11.4,
+                     *           "weatherCode": 0,
+                     *           "tide": {
+                     *             "height": 2.199,
+                     *             "state": "rising"
+                     *           },
+                     *           "rating": {
+                     *             "beginner": 1,
+                     *             "intermediate": 1,
+                     *             "advanced": 5
+                     *           },
+                     *           "swells": [
+                     *             {
+                     *               "kind": "primary",
+                     *               "height": 1.83,
+                     *               "period": 15.37,
+                     *               "direction": 266
+                     *             },
+                     *             {
+                     *               "kind": "secondary",
+                     *               "height": 1,
+                     *               "period": 12.62,
+                     *               "direction": 347
+                     *             },
+                     *             {
+                     *               "kind": "wind",
+                     *               "height": 0.15,
+                     *               "period": 3.24,
+                     *               "direction": 46
+                     *             }
+                     *           ],
+                     *           "surf": {
+                     *             "min": 2.9,
+                     *             "max": 3.6
+                     *           }
+                     *         }
+                     *       ],
+                     *       "daily": [
+                     *         {
+                     *           "date": "2026-11-23",
+                     *           "sunrise": "2026-11-23T07:45:00Z",
+                     *           "sunset": "2026-11-23T17:30:00Z",
+                     *           "uvIndexMax": 3.76,
+                     *           "best": {
+                     *             "beginner": null,
+                     *             "intermediate": {
+                     *               "start": "2026-11-23T08:00:00Z",
+                     *               "end": "2026-11-23T11:00:00Z",
+                     *               "rating": 4
+                     *             },
+                     *             "advanced": {
+                     *               "start": "2026-11-23T08:00:00Z",
+                     *               "end": "2026-11-23T13:00:00Z",
+                     *               "rating": 5
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ForecastResponse"];
                 };
             };
@@ -903,6 +1158,54 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "spot": {
+                     *         "id": "praia-azul",
+                     *         "name": "Praia Azul"
+                     *       },
+                     *       "units": "metric",
+                     *       "extremes": [
+                     *         {
+                     *           "type": "high",
+                     *           "time": "2026-11-24T01:37:00Z",
+                     *           "height": 3.202
+                     *         },
+                     *         {
+                     *           "type": "low",
+                     *           "time": "2026-11-24T07:46:00Z",
+                     *           "height": 0.492
+                     *         },
+                     *         {
+                     *           "type": "high",
+                     *           "time": "2026-11-24T13:59:00Z",
+                     *           "height": 3.174
+                     *         },
+                     *         {
+                     *           "type": "low",
+                     *           "time": "2026-11-24T20:06:00Z",
+                     *           "height": 0.467
+                     *         }
+                     *       ],
+                     *       "datum": "LAT",
+                     *       "station": {
+                     *         "id": "ticon/cascais-209-prt-uhslc_fd",
+                     *         "name": "Cascais",
+                     *         "distanceKm": 72.7,
+                     *         "source": "TICON-4"
+                     *       },
+                     *       "source": {
+                     *         "type": "station",
+                     *         "id": "ticon/cascais-209-prt-uhslc_fd",
+                     *         "name": "Cascais",
+                     *         "distanceKm": 72.7,
+                     *         "provider": "TICON-4"
+                     *       },
+                     *       "tidelessReason": null,
+                     *       "unavailable": null,
+                     *       "tideless": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["TidesResponse"];
                 };
             };
@@ -942,6 +1245,97 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "spot": {
+                     *         "id": "praia-azul",
+                     *         "name": "Praia Azul",
+                     *         "country": "Portugal",
+                     *         "timezone": "Europe/Lisbon"
+                     *       },
+                     *       "time": "2026-11-23T23:40:00Z",
+                     *       "updatedAt": "2026-11-23T23:37:33Z",
+                     *       "units": "metric",
+                     *       "conditions": {
+                     *         "time": "2026-11-23T23:00:00Z",
+                     *         "waveHeight": 2.14,
+                     *         "swellHeight": 1.83,
+                     *         "wavePeriod": 15.37,
+                     *         "waveDirection": 266,
+                     *         "windSpeed": 12.8,
+                     *         "windDirection": 171,
+                     *         "windGust": 16.7,
+                     *         "windDirectionType": "cross",
+                     *         "airTemperature": 8.6,
+                     *         "waterTemperature": 11.4,
+                     *         "weatherCode": 0,
+                     *         "tide": {
+                     *           "height": 2.199,
+                     *           "state": "rising"
+                     *         },
+                     *         "rating": {
+                     *           "beginner": 1,
+                     *           "intermediate": 1,
+                     *           "advanced": 5
+                     *         },
+                     *         "swells": [
+                     *           {
+                     *             "kind": "primary",
+                     *             "height": 1.83,
+                     *             "period": 15.37,
+                     *             "direction": 266
+                     *           },
+                     *           {
+                     *             "kind": "secondary",
+                     *             "height": 1,
+                     *             "period": 12.62,
+                     *             "direction": 347
+                     *           },
+                     *           {
+                     *             "kind": "wind",
+                     *             "height": 0.15,
+                     *             "period": 3.24,
+                     *             "direction": 46
+                     *           }
+                     *         ],
+                     *         "surf": {
+                     *           "min": 2.9,
+                     *           "max": 3.6
+                     *         }
+                     *       },
+                     *       "tide": {
+                     *         "height": 2.601,
+                     *         "state": "rising",
+                     *         "datum": "LAT",
+                     *         "station": {
+                     *           "id": "ticon/cascais-209-prt-uhslc_fd",
+                     *           "name": "Cascais",
+                     *           "distanceKm": 72.7,
+                     *           "source": "TICON-4"
+                     *         },
+                     *         "nextHigh": {
+                     *           "time": "2026-11-24T01:37:00Z",
+                     *           "height": 3.202
+                     *         },
+                     *         "nextLow": {
+                     *           "time": "2026-11-24T07:46:00Z",
+                     *           "height": 0.492
+                     *         },
+                     *         "nextEvent": {
+                     *           "type": "high",
+                     *           "time": "2026-11-24T01:37:00Z",
+                     *           "height": 3.202,
+                     *           "minutesUntil": 117
+                     *         }
+                     *       },
+                     *       "sun": {
+                     *         "sunrise": "2026-11-24T07:46:00Z",
+                     *         "sunset": "2026-11-24T17:29:00Z",
+                     *         "daylight": false
+                     *       },
+                     *       "attribution": "Weather data by Open-Meteo.com (https://open-meteo.com/), CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/)."
+                     *     }
+                     */
                     "application/json": components["schemas"]["NowResponse"];
                 };
             };
@@ -994,6 +1388,101 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "spots": [
+                     *         {
+                     *           "spot": {
+                     *             "id": "praia-azul",
+                     *             "name": "Praia Azul",
+                     *             "country": "Portugal",
+                     *             "timezone": "Europe/Lisbon"
+                     *           },
+                     *           "time": "2026-11-23T23:40:00Z",
+                     *           "updatedAt": "2026-11-23T23:37:33Z",
+                     *           "units": "metric",
+                     *           "conditions": {
+                     *             "time": "2026-11-23T23:00:00Z",
+                     *             "waveHeight": 2.14,
+                     *             "swellHeight": 1.83,
+                     *             "wavePeriod": 15.37,
+                     *             "waveDirection": 266,
+                     *             "windSpeed": 12.8,
+                     *             "windDirection": 171,
+                     *             "windGust": 16.7,
+                     *             "windDirectionType": "cross",
+                     *             "airTemperature": 8.6,
+                     *             "waterTemperature": 11.4,
+                     *             "weatherCode": 0,
+                     *             "tide": {
+                     *               "height": 2.199,
+                     *               "state": "rising"
+                     *             },
+                     *             "rating": {
+                     *               "beginner": 1,
+                     *               "intermediate": 1,
+                     *               "advanced": 5
+                     *             },
+                     *             "swells": [
+                     *               {
+                     *                 "kind": "primary",
+                     *                 "height": 1.83,
+                     *                 "period": 15.37,
+                     *                 "direction": 266
+                     *               },
+                     *               {
+                     *                 "kind": "secondary",
+                     *                 "height": 1,
+                     *                 "period": 12.62,
+                     *                 "direction": 347
+                     *               },
+                     *               {
+                     *                 "kind": "wind",
+                     *                 "height": 0.15,
+                     *                 "period": 3.24,
+                     *                 "direction": 46
+                     *               }
+                     *             ],
+                     *             "surf": {
+                     *               "min": 2.9,
+                     *               "max": 3.6
+                     *             }
+                     *           },
+                     *           "tide": {
+                     *             "height": 2.601,
+                     *             "state": "rising",
+                     *             "datum": "LAT",
+                     *             "station": {
+                     *               "id": "ticon/cascais-209-prt-uhslc_fd",
+                     *               "name": "Cascais",
+                     *               "distanceKm": 72.7,
+                     *               "source": "TICON-4"
+                     *             },
+                     *             "nextHigh": {
+                     *               "time": "2026-11-24T01:37:00Z",
+                     *               "height": 3.202
+                     *             },
+                     *             "nextLow": {
+                     *               "time": "2026-11-24T07:46:00Z",
+                     *               "height": 0.492
+                     *             },
+                     *             "nextEvent": {
+                     *               "type": "high",
+                     *               "time": "2026-11-24T01:37:00Z",
+                     *               "height": 3.202,
+                     *               "minutesUntil": 117
+                     *             }
+                     *           },
+                     *           "sun": {
+                     *             "sunrise": "2026-11-24T07:46:00Z",
+                     *             "sunset": "2026-11-24T17:29:00Z",
+                     *             "daylight": false
+                     *           },
+                     *           "attribution": "Weather data by Open-Meteo.com (https://open-meteo.com/), CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/)."
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["NowManyResponse"];
                 };
             };
@@ -1038,6 +1527,405 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "plan": "scale",
+                     *       "limit": 25000,
+                     *       "today": 8,
+                     *       "days": [
+                     *         {
+                     *           "date": "2026-10-26",
+                     *           "total": 0,
+                     *           "byEndpoint": {
+                     *             "spots.search": 0,
+                     *             "spots.nearby": 0,
+                     *             "spots.get": 0,
+                     *             "forecast": 0,
+                     *             "tides": 0,
+                     *             "now": 0,
+                     *             "spots.best": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "date": "2026-10-27",
+                     *           "total": 0,
+                     *           "byEndpoint": {
+                     *             "spots.search": 0,
+                     *             "spots.nearby": 0,
+                     *             "spots.get": 0,
+                     *             "forecast": 0,
+                     *             "tides": 0,
+                     *             "now": 0,
+                     *             "spots.best": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "date": "2026-10-28",
+                     *           "total": 0,
+                     *           "byEndpoint": {
+                     *             "spots.search": 0,
+                     *             "spots.nearby": 0,
+                     *             "spots.get": 0,
+                     *             "forecast": 0,
+                     *             "tides": 0,
+                     *             "now": 0,
+                     *             "spots.best": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "date": "2026-10-29",
+                     *           "total": 0,
+                     *           "byEndpoint": {
+                     *             "spots.search": 0,
+                     *             "spots.nearby": 0,
+                     *             "spots.get": 0,
+                     *             "forecast": 0,
+                     *             "tides": 0,
+                     *             "now": 0,
+                     *             "spots.best": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "date": "2026-10-30",
+                     *           "total": 0,
+                     *           "byEndpoint": {
+                     *             "spots.search": 0,
+                     *             "spots.nearby": 0,
+                     *             "spots.get": 0,
+                     *             "forecast": 0,
+                     *             "tides": 0,
+                     *             "now": 0,
+                     *             "spots.best": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "date": "2026-10-31",
+                     *           "total": 0,
+                     *           "byEndpoint": {
+                     *             "spots.search": 0,
+                     *             "spots.nearby": 0,
+                     *             "spots.get": 0,
+                     *             "forecast": 0,
+                     *             "tides": 0,
+                     *             "now": 0,
+                     *             "spots.best": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "date": "2026-11-01",
+                     *           "total": 0,
+                     *           "byEndpoint": {
+                     *             "spots.search": 0,
+                     *             "spots.nearby": 0,
+                     *             "spots.get": 0,
+                     *             "forecast": 0,
+                     *             "tides": 0,
+                     *             "now": 0,
+                     *             "spots.best": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "date": "2026-11-02",
+                     *           "total": 0,
+                     *           "byEndpoint": {
+                     *             "spots.search": 0,
+                     *             "spots.nearby": 0,
+                     *             "spots.get": 0,
+                     *             "forecast": 0,
+                     *             "tides": 0,
+                     *             "now": 0,
+                     *             "spots.best": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "date": "2026-11-03",
+                     *           "total": 0,
+                     *           "byEndpoint": {
+                     *             "spots.search": 0,
+                     *             "spots.nearby": 0,
+                     *             "spots.get": 0,
+                     *             "forecast": 0,
+                     *             "tides": 0,
+                     *             "now": 0,
+                     *             "spots.best": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "date": "2026-11-04",
+                     *           "total": 0,
+                     *           "byEndpoint": {
+                     *             "spots.search": 0,
+                     *             "spots.nearby": 0,
+                     *             "spots.get": 0,
+                     *             "forecast": 0,
+                     *             "tides": 0,
+                     *             "now": 0,
+                     *             "spots.best": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "date": "2026-11-05",
+                     *           "total": 0,
+                     *           "byEndpoint": {
+                     *             "spots.search": 0,
+                     *             "spots.nearby": 0,
+                     *             "spots.get": 0,
+                     *             "forecast": 0,
+                     *             "tides": 0,
+                     *             "now": 0,
+                     *             "spots.best": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "date": "2026-11-06",
+                     *           "total": 0,
+                     *           "byEndpoint": {
+                     *             "spots.search": 0,
+                     *             "spots.nearby": 0,
+                     *             "spots.get": 0,
+                     *             "forecast": 0,
+                     *             "tides": 0,
+                     *             "now": 0,
+                     *             "spots.best": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "date": "2026-11-07",
+                     *           "total": 0,
+                     *           "byEndpoint": {
+                     *             "spots.search": 0,
+                     *             "spots.nearby": 0,
+                     *             "spots.get": 0,
+                     *             "forecast": 0,
+                     *             "tides": 0,
+                     *             "now": 0,
+                     *             "spots.best": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "date": "2026-11-08",
+                     *           "total": 0,
+                     *           "byEndpoint": {
+                     *             "spots.search": 0,
+                     *             "spots.nearby": 0,
+                     *             "spots.get": 0,
+                     *             "forecast": 0,
+                     *             "tides": 0,
+                     *             "now": 0,
+                     *             "spots.best": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "date": "2026-11-09",
+                     *           "total": 0,
+                     *           "byEndpoint": {
+                     *             "spots.search": 0,
+                     *             "spots.nearby": 0,
+                     *             "spots.get": 0,
+                     *             "forecast": 0,
+                     *             "tides": 0,
+                     *             "now": 0,
+                     *             "spots.best": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "date": "2026-11-10",
+                     *           "total": 0,
+                     *           "byEndpoint": {
+                     *             "spots.search": 0,
+                     *             "spots.nearby": 0,
+                     *             "spots.get": 0,
+                     *             "forecast": 0,
+                     *             "tides": 0,
+                     *             "now": 0,
+                     *             "spots.best": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "date": "2026-11-11",
+                     *           "total": 0,
+                     *           "byEndpoint": {
+                     *             "spots.search": 0,
+                     *             "spots.nearby": 0,
+                     *             "spots.get": 0,
+                     *             "forecast": 0,
+                     *             "tides": 0,
+                     *             "now": 0,
+                     *             "spots.best": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "date": "2026-11-12",
+                     *           "total": 0,
+                     *           "byEndpoint": {
+                     *             "spots.search": 0,
+                     *             "spots.nearby": 0,
+                     *             "spots.get": 0,
+                     *             "forecast": 0,
+                     *             "tides": 0,
+                     *             "now": 0,
+                     *             "spots.best": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "date": "2026-11-13",
+                     *           "total": 0,
+                     *           "byEndpoint": {
+                     *             "spots.search": 0,
+                     *             "spots.nearby": 0,
+                     *             "spots.get": 0,
+                     *             "forecast": 0,
+                     *             "tides": 0,
+                     *             "now": 0,
+                     *             "spots.best": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "date": "2026-11-14",
+                     *           "total": 0,
+                     *           "byEndpoint": {
+                     *             "spots.search": 0,
+                     *             "spots.nearby": 0,
+                     *             "spots.get": 0,
+                     *             "forecast": 0,
+                     *             "tides": 0,
+                     *             "now": 0,
+                     *             "spots.best": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "date": "2026-11-15",
+                     *           "total": 0,
+                     *           "byEndpoint": {
+                     *             "spots.search": 0,
+                     *             "spots.nearby": 0,
+                     *             "spots.get": 0,
+                     *             "forecast": 0,
+                     *             "tides": 0,
+                     *             "now": 0,
+                     *             "spots.best": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "date": "2026-11-16",
+                     *           "total": 0,
+                     *           "byEndpoint": {
+                     *             "spots.search": 0,
+                     *             "spots.nearby": 0,
+                     *             "spots.get": 0,
+                     *             "forecast": 0,
+                     *             "tides": 0,
+                     *             "now": 0,
+                     *             "spots.best": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "date": "2026-11-17",
+                     *           "total": 0,
+                     *           "byEndpoint": {
+                     *             "spots.search": 0,
+                     *             "spots.nearby": 0,
+                     *             "spots.get": 0,
+                     *             "forecast": 0,
+                     *             "tides": 0,
+                     *             "now": 0,
+                     *             "spots.best": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "date": "2026-11-18",
+                     *           "total": 0,
+                     *           "byEndpoint": {
+                     *             "spots.search": 0,
+                     *             "spots.nearby": 0,
+                     *             "spots.get": 0,
+                     *             "forecast": 0,
+                     *             "tides": 0,
+                     *             "now": 0,
+                     *             "spots.best": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "date": "2026-11-19",
+                     *           "total": 0,
+                     *           "byEndpoint": {
+                     *             "spots.search": 0,
+                     *             "spots.nearby": 0,
+                     *             "spots.get": 0,
+                     *             "forecast": 0,
+                     *             "tides": 0,
+                     *             "now": 0,
+                     *             "spots.best": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "date": "2026-11-20",
+                     *           "total": 120,
+                     *           "byEndpoint": {
+                     *             "spots.search": 20,
+                     *             "spots.nearby": 0,
+                     *             "spots.get": 0,
+                     *             "forecast": 60,
+                     *             "tides": 20,
+                     *             "now": 20,
+                     *             "spots.best": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "date": "2026-11-21",
+                     *           "total": 95,
+                     *           "byEndpoint": {
+                     *             "spots.search": 15,
+                     *             "spots.nearby": 0,
+                     *             "spots.get": 0,
+                     *             "forecast": 47,
+                     *             "tides": 15,
+                     *             "now": 18,
+                     *             "spots.best": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "date": "2026-11-22",
+                     *           "total": 180,
+                     *           "byEndpoint": {
+                     *             "spots.search": 30,
+                     *             "spots.nearby": 0,
+                     *             "spots.get": 0,
+                     *             "forecast": 90,
+                     *             "tides": 30,
+                     *             "now": 30,
+                     *             "spots.best": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "date": "2026-11-23",
+                     *           "total": 142,
+                     *           "byEndpoint": {
+                     *             "spots.search": 23,
+                     *             "spots.nearby": 0,
+                     *             "spots.get": 0,
+                     *             "forecast": 71,
+                     *             "tides": 23,
+                     *             "now": 25,
+                     *             "spots.best": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "date": "2026-11-24",
+                     *           "total": 8,
+                     *           "byEndpoint": {
+                     *             "spots.search": 1,
+                     *             "spots.nearby": 0,
+                     *             "spots.get": 0,
+                     *             "forecast": 4,
+                     *             "tides": 1,
+                     *             "now": 2,
+                     *             "spots.best": 0
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["UsageResponse"];
                 };
             };

@@ -128,6 +128,24 @@ export class ResponseValidator {
     return problems;
   }
 
+  /** Responses with a JSON body but no example, and examples their own schema (objects closed) rejects. */
+  exampleProblems(): string[] {
+    const problems: string[] = [];
+    for (const [template, item] of Object.entries<Json>(this.document.paths ?? {})) {
+      for (const method of Object.keys(item)) {
+        for (const status of Object.keys(item[method].responses ?? {})) {
+          const response = this.resolve(["paths", template, method, "responses", status]);
+          if (!response.node.content) continue;
+          const media = response.node.content["application/json"];
+          const what = `${item[method].operationId} ${status} example`;
+          if (media?.example === undefined) problems.push(`${what} is missing`);
+          else problems.push(...this.schemaProblems([...response.segments, "content", "application/json", "schema"], media.example, `${what}: `));
+        }
+      }
+    }
+    return problems;
+  }
+
   private jsonProblems(schemaSegments: string[], headers: Headers, body: string): string[] {
     const type = headers.get("content-type") ?? "";
     if (!type.startsWith("application/json")) return [`content-type is '${type}', not application/json`];

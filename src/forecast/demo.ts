@@ -1,0 +1,207 @@
+/**
+ * Demo mode (`surfcast serve --demo`): a synthetic Open-Meteo inside the binary, so a newcomer without internet
+ * or an Open-Meteo key sees forecasts. `demoFetch` stands in for `fetch` in the Open-Meteo client: it answers the
+ * exact requests the refresh makes (Marine and Forecast, GET or form POST, both `timeformat`s) in Open-Meteo's
+ * response format, so the whole refresh — parsing, assembly, ratings, tides — runs as it does for real.
+ * Values are deterministic per location and hour: swell trains whose height, period and direction suit the
+ * latitude, a diurnal sea breeze, a tide-like sea level (M2 + S2). A data directory is demo or real for its whole
+ * life (the `data.mode` marker, forecast/store.ts); see docs/operations.md ("Demo mode").
+ */
+import { UserError } from "../core/errors";
+import type { Db } from "../db";
+import { dataMode, recordDataMode } from "./store";
+
+/** Every forecast served from demo data says so in its attribution (and carries `"demo": true`). */
+export const DEMO_ATTRIBUTION = "DEMO DATA: synthetic values made by surfcast --demo; not a real forecast, not from Open-Meteo.";
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+const RAD = Math.PI / 180;
+
+/** A stable number in [0, 1) per location and salt (FNV-1a over the rounded coordinates). */
+function unit(lat: number, lng: number, salt: number): number {
+  let h = 2166136261 ^ salt;
+  for (const ch of `${lat.toFixed(2)},${lng.toFixed(2)}`) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
+  return (h >>> 0) / 2 ** 32;
+}
+
+const round = (v: number, decimals: number) => Math.round(v * 10 ** decimals) / 10 ** decimals;
+const wave = (t: number, periodHours: number, phase: number) => Math.sin((2 * Math.PI * t) / periodHours + phase * 2 * Math.PI);
+
+interface Train {
+  height: number;
+  period: number;
+  direction: number;
+}
+
+/** The swell trains at absolute hour `t` (hours since the epoch): primary, secondary, tertiary. */
+function swellTrains(lat: number, lng: number, t: number): Train[] {
+  const exposure = Math.min(1, Math.abs(lat) / 50); // bigger, longer swells towards the storm belts
+  // Westerly swells in the storm belts, easterly trade swells in the tropics; each place its own offset.
+  const home = Math.abs(lat) > 25 ? 285 : 95;
+  return [0, 1, 2].map((k) => {
+    const size = [1, 0.45, 0.25][k]!;
+    const groupHours = [110, 70, 45][k]!; // swell events rise and fall over days
+    const pulse = 0.5 + 0.5 * wave(t, groupHours, unit(lat, lng, 10 + k));
+    const height = size * (0.5 + 1.6 * exposure) * (0.45 + 0.9 * pulse);
+    const period = [9 + 6 * exposure, 8 + 3 * exposure, 6 + 2 * exposure][k]! + 2.5 * pulse;
+    const direction = (home + [0, 60, -45][k]! + 40 * (unit(lat, lng, 20 + k) - 0.5) + 15 * wave(t, groupHours * 1.7, unit(lat, lng, 30 + k)) + 360) % 360;
+    return { height: round(height, 2), period: round(period, 2), direction: Math.round(direction) };
+  });
+}
+
+/** Wind at absolute hour `t`: a weather pattern over days plus an afternoon sea breeze (local solar time). */
+function windAt(lat: number, lng: number, t: number): { speed: number; direction: number; gust: number } {
+  const solarHour = (((t % 24) + lng / 15) % 24 + 24) % 24;
+  const breeze = Math.max(0, Math.sin((Math.PI * (solarHour - 9)) / 10)); // 09:00..19:00, strongest mid-afternoon
+  const synoptic = 6 + 8 * (0.5 + 0.5 * wave(t, 80, unit(lat, lng, 40)));
+  const speed = synoptic + 14 * breeze;
+  // Land breeze at night and in the morning, sea breeze from the opposite side in the afternoon.
+  const seaSide = (unit(lat, lng, 41) * 360) | 0;
+  const direction = breeze > 0.2 ? seaSide : (seaSide + 180 + 30 * wave(t, 30, unit(lat, lng, 42))) % 360;
+  return { speed: round(speed, 1), direction: Math.round((direction + 360) % 360), gust: round(speed * (1.3 + 0.2 * breeze), 1) };
+}
+
+/** Sea level (m, about mean sea level): the M2 and S2 constituents, so the tide has springs and neaps. */
+function seaLevelAt(lat: number, lng: number, t: number): number {
+  const m2 = 0.3 + 1.4 * unit(lat, lng, 50);
+  return round(m2 * wave(t, 12.4206, unit(lat, lng, 51)) + 0.35 * m2 * wave(t, 12, unit(lat, lng, 52)), 2);
+}
+
+const seaTemperature = (lat: number, t: number) => round(Math.min(29, Math.max(3, 28 - 0.42 * Math.abs(lat))) + 0.3 * wave(t, 24, 0.6), 1);
+const airTemperature = (lat: number, lng: number, t: number) => round(Math.min(31, Math.max(-2, 27 - 0.45 * Math.abs(lat))) + 3.5 * wave((t % 24) + lng / 15, 24, 0.6), 1);
+const WEATHER = [0, 1, 2, 3, 3, 61, 2, 1] as const;
+const weatherCode = (lat: number, lng: number, t: number) => WEATHER[Math.floor(t / 9 + 8 * unit(lat, lng, 60)) % WEATHER.length]!;
+
+/** Sunrise and sunset (epoch ms, UTC) on a UTC date, from the solar declination; null in polar day or night. */
+function sunTimes(lat: number, lng: number, dayStart: number): { sunrise: number | null; sunset: number | null } {
+  const dayOfYear = Math.floor((dayStart - Date.UTC(new Date(dayStart).getUTCFullYear(), 0, 1)) / DAY_MS) + 1;
+  const declination = -23.44 * RAD * Math.cos((2 * Math.PI * (dayOfYear + 10)) / 365);
+  const cosHour = (Math.sin(-0.833 * RAD) - Math.sin(lat * RAD) * Math.sin(declination)) / (Math.cos(lat * RAD) * Math.cos(declination));
+  if (cosHour < -1 || cosHour > 1) return { sunrise: null, sunset: null };
+  const halfDayHours = Math.acos(cosHour) / RAD / 15;
+  const noon = dayStart + (12 - lng / 15) * HOUR_MS;
+  const minute = (ms: number) => Math.round(ms / 60_000) * 60_000;
+  return { sunrise: minute(noon - halfDayHours * HOUR_MS), sunset: minute(noon + halfDayHours * HOUR_MS) };
+}
+
+type Series = Record<string, (number | string | null)[]>;
+
+/** Every hourly variable the refresh asks Marine or Forecast for, at one location and hour. */
+function hourlyValues(lat: number, lng: number, time: number): Record<string, number> {
+  const t = time / HOUR_MS;
+  const [primary, secondary, tertiary] = swellTrains(lat, lng, t) as [Train, Train, Train];
+  const wind = windAt(lat, lng, t);
+  const windSea = { height: round(Math.min(2.5, 0.012 * wind.speed * wind.speed * 0.1 + 0.1), 2), period: round(2.5 + 0.12 * wind.speed, 2), direction: wind.direction };
+  const total = round(Math.hypot(primary.height, secondary.height, tertiary.height, windSea.height), 2);
+  return {
+    wave_height: total,
+    wave_direction: primary.direction,
+    wave_period: round((primary.period * primary.height + windSea.period * windSea.height) / (primary.height + windSea.height), 2),
+    swell_wave_height: primary.height,
+    swell_wave_direction: primary.direction,
+    swell_wave_period: primary.period,
+    secondary_swell_wave_height: secondary.height,
+    secondary_swell_wave_direction: secondary.direction,
+    secondary_swell_wave_period: secondary.period,
+    tertiary_swell_wave_height: tertiary.height,
+    tertiary_swell_wave_direction: tertiary.direction,
+    tertiary_swell_wave_period: tertiary.period,
+    wind_wave_height: windSea.height,
+    wind_wave_direction: windSea.direction,
+    wind_wave_period: windSea.period,
+    sea_surface_temperature: seaTemperature(lat, t),
+    sea_level_height_msl: seaLevelAt(lat, lng, t),
+    temperature_2m: airTemperature(lat, lng, t),
+    weather_code: weatherCode(lat, lng, t),
+    wind_speed_10m: wind.speed,
+    wind_direction_10m: wind.direction,
+    wind_gusts_10m: wind.gust,
+  };
+}
+
+const UNITS: Record<string, string> = {
+  temperature_2m: "°C",
+  sea_surface_temperature: "°C",
+  weather_code: "wmo code",
+  wind_speed_10m: "km/h",
+  wind_gusts_10m: "km/h",
+  uv_index_max: "",
+  sea_level_height_msl: "m",
+};
+const unitOf = (name: string, unixtime: boolean) =>
+  UNITS[name] ?? (name === "sunrise" || name === "sunset" ? (unixtime ? "unixtime" : "iso8601") : name.endsWith("_height") ? "m" : name.endsWith("_direction") ? "°" : "s");
+
+/** One location in Open-Meteo's shape (key order, units, `location_id` for all but the first). */
+function locationBody(index: number, lat: number, lng: number, params: URLSearchParams, today: number): Record<string, unknown> {
+  const unixtime = params.get("timeformat") === "unixtime";
+  const days = Number(params.get("forecast_days") ?? 7);
+  const stamp = (ms: number) => (unixtime ? ms / 1000 : new Date(ms).toISOString().slice(0, 16));
+  const hourlyNames = (params.get("hourly") ?? "").split(",").filter(Boolean);
+  const dailyNames = (params.get("daily") ?? "").split(",").filter(Boolean);
+  const times = Array.from({ length: days * 24 }, (_, i) => today + i * HOUR_MS);
+  const hourly: Series = { time: times.map(stamp) };
+  for (const name of hourlyNames) hourly[name] = [];
+  for (const time of times) {
+    const values = hourlyValues(lat, lng, time);
+    for (const name of hourlyNames) hourly[name]!.push(values[name] ?? null);
+  }
+  const body: Record<string, unknown> = {
+    latitude: lat,
+    longitude: lng,
+    generationtime_ms: 0.1,
+    utc_offset_seconds: 0,
+    timezone: "GMT",
+    timezone_abbreviation: "GMT",
+    elevation: 0,
+    ...(index > 0 ? { location_id: index } : {}),
+    hourly_units: Object.fromEntries(["time", ...hourlyNames].map((n) => [n, n === "time" ? (unixtime ? "unixtime" : "iso8601") : unitOf(n, unixtime)])),
+    hourly,
+  };
+  if (dailyNames.length > 0) {
+    const dates = Array.from({ length: days }, (_, i) => today + i * DAY_MS);
+    const daily: Series = { time: dates.map((d) => (unixtime ? d / 1000 : new Date(d).toISOString().slice(0, 10))) };
+    const sun = dates.map((d) => sunTimes(lat, lng, d));
+    const uvPeak = Math.max(1, 12 - 0.18 * Math.abs(lat));
+    for (const name of dailyNames) {
+      if (name === "sunrise") daily[name] = sun.map((s) => (s.sunrise === null ? null : stamp(s.sunrise)));
+      else if (name === "sunset") daily[name] = sun.map((s) => (s.sunset === null ? null : stamp(s.sunset)));
+      else daily[name] = dates.map((d) => round(uvPeak * (0.75 + 0.25 * wave(d / HOUR_MS, 72, unit(lat, lng, 70))), 2));
+    }
+    body.daily_units = Object.fromEntries(["time", ...dailyNames].map((n) => [n, n === "time" ? (unixtime ? "unixtime" : "iso8601") : unitOf(n, unixtime)]));
+    body.daily = daily;
+  }
+  return body;
+}
+
+/**
+ * Stands in for `fetch` in the Open-Meteo client: answers a Marine or Forecast request (GET query or form POST)
+ * from the synthetic model, starting at today's 00:00 UTC like the real API. No socket is opened.
+ */
+export async function demoFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
+  const params = typeof init?.body === "string" ? new URLSearchParams(init.body) : url.searchParams;
+  const lats = (params.get("latitude") ?? "").split(",").map(Number);
+  const lngs = (params.get("longitude") ?? "").split(",").map(Number);
+  if (lats.length !== lngs.length || lats.some((v) => !Number.isFinite(v)) || lngs.some((v) => !Number.isFinite(v))) {
+    return Response.json({ error: true, reason: "Parameter latitude and longitude must have the same number of elements" }, { status: 400 });
+  }
+  const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
+  const bodies = lats.map((lat, i) => locationBody(i, lat, lngs[i]!, params, today));
+  return Response.json(bodies.length === 1 ? bodies[0] : bodies);
+}
+
+/**
+ * Keeps demo and real data apart: a data directory takes the mode of its first `serve` (a database that already
+ * holds forecasts but no marker is real: it predates demo mode). Serving it in the other mode is refused.
+ */
+export function claimDataMode(db: Db, demo: boolean, dataDir: string): void {
+  const mode = dataMode(db);
+  if (mode === "demo" && !demo) {
+    throw new UserError(`${dataDir} holds demo data (made by \`surfcast serve --demo\`): serve it with --demo, or choose another --data-dir for real forecasts`);
+  }
+  if (mode === "real" && demo) {
+    throw new UserError(`${dataDir} holds real forecasts: demo data is never mixed into it; run the demo on its own data directory (the default for --demo is ./var-demo)`);
+  }
+  if (mode === null) recordDataMode(db, demo ? "demo" : "real");
+}

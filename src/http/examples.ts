@@ -1,0 +1,163 @@
+/**
+ * Realistic examples for the OpenAPI document (src/http/openapi.ts): one body per operation's 200 and per error
+ * response. The 200 bodies are real answers of this server (shortened to one hour, one day, one or two spots),
+ * with the spots renamed to invented ones (the catalog's data is not ours to publish).
+ * test/openapi-examples.test.ts checks each against its schema.
+ */
+import { ATTRIBUTION } from "../forecast/types";
+import { NOW_ATTRIBUTION } from "../now/service";
+import type { OperationId } from "./openapi";
+import { ENDPOINTS } from "../access/meter";
+
+/** A forecast hour (also the current hour of the spot now). */
+const FORECAST_HOURS = [
+  {
+    "time": "2026-11-23T23:00:00Z",
+    "waveHeight": 2.14,
+    "swellHeight": 1.83,
+    "wavePeriod": 15.37,
+    "waveDirection": 266,
+    "windSpeed": 12.8,
+    "windDirection": 171,
+    "windGust": 16.7,
+    "windDirectionType": "cross",
+    "airTemperature": 8.6,
+    "waterTemperature": 11.4,
+    "weatherCode": 0,
+    "tide": { "height": 2.199, "state": "rising" },
+    "rating": { "beginner": 1, "intermediate": 1, "advanced": 5 },
+    "swells": [
+      { "kind": "primary", "height": 1.83, "period": 15.37, "direction": 266 },
+      { "kind": "secondary", "height": 1, "period": 12.62, "direction": 347 },
+      { "kind": "wind", "height": 0.15, "period": 3.24, "direction": 46 }
+    ],
+    "surf": { "min": 2.9, "max": 3.6 }
+  }
+];
+
+/** One spot now (the answer of getSpotNow, and each of getNow's). */
+const NOW_EXAMPLE = {
+  "spot": { "id": "praia-azul", "name": "Praia Azul", "country": "Portugal", "timezone": "Europe/Lisbon" },
+  "time": "2026-11-23T23:40:00Z",
+  "updatedAt": "2026-11-23T23:37:33Z",
+  "units": "metric",
+  conditions: FORECAST_HOURS[0],  "tide": {
+    "height": 2.601,
+    "state": "rising",
+    "datum": "LAT",
+    "station": { "id": "ticon/cascais-209-prt-uhslc_fd", "name": "Cascais", "distanceKm": 72.7, "source": "TICON-4" },
+    "nextHigh": { "time": "2026-11-24T01:37:00Z", "height": 3.202 },
+    "nextLow": { "time": "2026-11-24T07:46:00Z", "height": 0.492 },
+    "nextEvent": { "type": "high", "time": "2026-11-24T01:37:00Z", "height": 3.202, "minutesUntil": 117 }
+  },
+  "sun": { "sunrise": "2026-11-24T07:46:00Z", "sunset": "2026-11-24T17:29:00Z", "daylight": false },
+  "attribution": NOW_ATTRIBUTION
+};
+
+export const OK_EXAMPLES: Record<OperationId, unknown> = {
+  "searchSpots": [
+    { "id": "praia-azul", "name": "Praia Azul", "country": "Portugal", "region": "Costa Exemplo", "lat": 39.34, "lng": -9.36, "hexId": "3f9a1c52e07b6d48", "facing": 242.5, "tideless": false, "timezone": "Europe/Lisbon" }
+  ],
+  "spotsNearby": [
+    { "id": "molhe-norte", "name": "Molhe Norte", "country": "Portugal", "region": "Costa Exemplo", "lat": 39.35, "lng": -9.37, "hexId": "b2d4e6f8a0c1e3f5", "facing": 242.5, "tideless": false, "timezone": "Europe/Lisbon", "distanceKm": 0.193 },
+    { "id": "praia-azul", "name": "Praia Azul", "country": "Portugal", "region": "Costa Exemplo", "lat": 39.34, "lng": -9.36, "hexId": "3f9a1c52e07b6d48", "facing": 242.5, "tideless": false, "timezone": "Europe/Lisbon", "distanceKm": 0.745 }
+  ],
+  "bestSpots": [
+    {
+      "spot": { "id": "praia-da-areia", "name": "Praia da Areia", "country": "Portugal", "region": "Costa Exemplo", "lat": 39.36, "lng": -9.37, "hexId": "5c7e9a1b3d5f7092", "facing": 355, "tideless": false, "timezone": "Europe/Lisbon", "distanceKm": 1.423 },
+      "rating": 5,
+      "best": { "start": "2026-11-24T08:00:00Z", "end": "2026-11-24T09:00:00Z", "rating": 5 },
+      "surf": { "min": 1.3, "max": 1.7 },
+      "windDirectionType": "offshore"
+    }
+  ],
+  "getSpot": {
+    "id": "praia-azul",
+    "name": "Praia Azul",
+    "country": "Portugal",
+    "region": "Costa Exemplo",
+    "lat": 39.34,
+    "lng": -9.36,
+    "hexId": "3f9a1c52e07b6d48",
+    "facing": 242.5,
+    "tideless": false,
+    "timezone": "Europe/Lisbon",
+    "guide": {
+      "offshoreWind": { "from": 17.5, "to": 107.5, "method": "facing + 180° ± 45°: the sector the forecast rates as offshore wind" },
+      "swellWindow": { "from": 152.5, "to": 332.5, "method": "facing ± 90°: the swell directions the surf model lets reach the beach (exposure √cos θ > 0)" },
+      "tideStation": {
+        "id": "ticon/cascais-209-prt-uhslc_fd",
+        "name": "Cascais",
+        "distanceKm": 72.7,
+        "method": "the tide station the spot's tides come from: the nearest representative station within 200 km (docs/tides.md)"
+      }
+    }
+  },
+  "getForecast": {
+    "spot": { "id": "praia-azul", "name": "Praia Azul", "country": "Portugal" },
+    "units": "metric",
+    "updatedAt": "2026-11-23T23:37:33Z",
+    "attribution": ATTRIBUTION,
+    "datum": "LAT",
+    "station": { "id": "ticon/cascais-209-prt-uhslc_fd", "name": "Cascais", "distanceKm": 72.7, "source": "TICON-4" },
+    hours: FORECAST_HOURS,
+    "daily": [
+      {
+        "date": "2026-11-23",
+        "sunrise": "2026-11-23T07:45:00Z",
+        "sunset": "2026-11-23T17:30:00Z",
+        "uvIndexMax": 3.76,
+        "best": {
+          "beginner": null,
+          "intermediate": { "start": "2026-11-23T08:00:00Z", "end": "2026-11-23T11:00:00Z", "rating": 4 },
+          "advanced": { "start": "2026-11-23T08:00:00Z", "end": "2026-11-23T13:00:00Z", "rating": 5 }
+        }
+      }
+    ]
+  },
+  "getTides": {
+    "spot": { "id": "praia-azul", "name": "Praia Azul" },
+    "units": "metric",
+    "extremes": [
+      { "type": "high", "time": "2026-11-24T01:37:00Z", "height": 3.202 },
+      { "type": "low", "time": "2026-11-24T07:46:00Z", "height": 0.492 },
+      { "type": "high", "time": "2026-11-24T13:59:00Z", "height": 3.174 },
+      { "type": "low", "time": "2026-11-24T20:06:00Z", "height": 0.467 }
+    ],
+    "datum": "LAT",
+    "station": { "id": "ticon/cascais-209-prt-uhslc_fd", "name": "Cascais", "distanceKm": 72.7, "source": "TICON-4" },
+    "source": { "type": "station", "id": "ticon/cascais-209-prt-uhslc_fd", "name": "Cascais", "distanceKm": 72.7, "provider": "TICON-4" },
+    "tidelessReason": null,
+    "unavailable": null,
+    "tideless": false
+  },
+  getSpotNow: NOW_EXAMPLE,
+  getNow: { spots: [NOW_EXAMPLE] },
+  getUsage: usageExample(),
+};
+
+/** 30 UTC days, today last: a key used over the last few days. */
+function usageExample() {
+  const today = Date.UTC(2026, 10, 24);
+  const totals = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 120, 95, 180, 142, 8];
+  const days = totals.map((total, i) => {
+    // Every counted endpoint (a new one is listed without a change here); the day's requests spread over four.
+    const byEndpoint: Record<string, number> = Object.fromEntries(ENDPOINTS.map((name) => [name, 0]));
+    Object.assign(byEndpoint, { "spots.search": Math.floor(total / 6), forecast: Math.floor(total / 2), tides: Math.floor(total / 6) });
+    byEndpoint.now = total - byEndpoint["spots.search"]! - byEndpoint.forecast! - byEndpoint.tides!;
+    return { date: new Date(today - (29 - i) * 86_400_000).toISOString().slice(0, 10), total, byEndpoint };
+  });
+  return { plan: "scale", limit: 25_000, today: 8, days };
+}
+
+const error = (code: string, message: string) => ({ error: { code, message } });
+
+/** By the shared error responses' names (openapi.ts RESPONSES). */
+export const ERROR_EXAMPLES = {
+  BadRequest: error("invalid_request", "Parameter 'days' must be an integer from 1 to 7."),
+  Unauthorized: error("invalid_key", "Unknown or revoked API key."),
+  SpotNotFound: error("not_found", "No spot with id 'nowhere'."),
+  ForecastNotFound: error("no_forecast", "No forecast for spot 'praia-azul' yet; the next refresh will fetch it."),
+  RateLimited: error("rate_limited", "Per-minute burst limit exceeded. Retry after 12 s."),
+  InternalError: error("internal", "Internal server error. The failure was logged; please retry later."),
+} as const;
