@@ -1543,7 +1543,8 @@ export interface operations {
                      *             "forecast": 0,
                      *             "tides": 0,
                      *             "now": 0,
-                     *             "spots.best": 0
+                     *             "spots.best": 0,
+                     *             "embed": 0
                      *           }
                      *         },
                      *         {
@@ -1556,7 +1557,8 @@ export interface operations {
                      *             "forecast": 0,
                      *             "tides": 0,
                      *             "now": 0,
-                     *             "spots.best": 0
+                     *             "spots.best": 0,
+                     *             "embed": 0
                      *           }
                      *         },
                      *         {
@@ -1569,7 +1571,8 @@ export interface operations {
                      *             "forecast": 0,
                      *             "tides": 0,
                      *             "now": 0,
-                     *             "spots.best": 0
+                     *             "spots.best": 0,
+                     *             "embed": 0
                      *           }
                      *         },
                      *         {
@@ -1582,7 +1585,8 @@ export interface operations {
                      *             "forecast": 0,
                      *             "tides": 0,
                      *             "now": 0,
-                     *             "spots.best": 0
+                     *             "spots.best": 0,
+                     *             "embed": 0
                      *           }
                      *         },
                      *         {
@@ -1595,7 +1599,8 @@ export interface operations {
                      *             "forecast": 0,
                      *             "tides": 0,
                      *             "now": 0,
-                     *             "spots.best": 0
+                     *             "spots.best": 0,
+                     *             "embed": 0
                      *           }
                      *         },
                      *         {
@@ -1608,7 +1613,8 @@ export interface operations {
                      *             "forecast": 0,
                      *             "tides": 0,
                      *             "now": 0,
-                     *             "spots.best": 0
+                     *             "spots.best": 0,
+                     *             "embed": 0
                      *           }
                      *         },
                      *         {
@@ -1621,7 +1627,8 @@ export interface operations {
                      *             "forecast": 0,
                      *             "tides": 0,
                      *             "now": 0,
-                     *             "spots.best": 0
+                     *             "spots.best": 0,
+                     *             "embed": 0
                      *           }
                      *         },
                      *         {
@@ -1634,7 +1641,8 @@ export interface operations {
                      *             "forecast": 0,
                      *             "tides": 0,
                      *             "now": 0,
-                     *             "spots.best": 0
+                     *             "spots.best": 0,
+                     *             "embed": 0
                      *           }
                      *         },
                      *         {
@@ -1647,7 +1655,8 @@ export interface operations {
                      *             "forecast": 0,
                      *             "tides": 0,
                      *             "now": 0,
-                     *             "spots.best": 0
+                     *             "spots.best": 0,
+                     *             "embed": 0
                      *           }
                      *         },
                      *         {
@@ -1660,7 +1669,8 @@ export interface operations {
                      *             "forecast": 0,
                      *             "tides": 0,
                      *             "now": 0,
-                     *             "spots.best": 0
+                     *             "spots.best": 0,
+                     *             "embed": 0
                      *           }
                      *         },
                      *         {
@@ -1673,7 +1683,8 @@ export interface operations {
                      *             "forecast": 0,
                      *             "tides": 0,
                      *             "now": 0,
-                     *             "spots.best": 0
+                     *             "spots.best": 0,
+                     *             "embed": 0
                      *           }
                      *         },
                      *         {
@@ -1686,7 +1697,8 @@ export interface operations {
                      *             "forecast": 0,
                      *             "tides": 0,
                      *             "now": 0,
-                     *             "spots.best": 0
+                     *             "spots.best": 0,
+                     *             "embed": 0
                      *           }
                      *         },
                      *         {
@@ -1699,7 +1711,8 @@ export interface operations {
                      *             "forecast": 0,
                      *             "tides": 0,
                      *             "now": 0,
-                     *             "spots.best": 0
+                     *             "spots.best": 0,
+                     *             "embed": 0
                      *           }
                      *         },
                      *         {
@@ -1712,7 +1725,8 @@ export interface operations {
                      *             "forecast": 0,
                      *             "tides": 0,
                      *             "now": 0,
-                     *             "spots.best": 0
+                     *             "spots.best": 0,
+                     *             "embed": 0
                      *           }
                      *         },
                      *         {
@@ -1725,7 +1739,8 @@ export interface operations {
                      *             "forecast": 0,
                      *             "tides": 0,
                      *             "now": 0,
-                     *             "spots.best": 0
+                     *             "spots.best": 0,
+                     *             "embed": 0
                      *           }
                      *         },
                      *         {
@@ -1738,7 +1753,8 @@ export interface operations {
                      *             "forecast": 0,
                      *             "tides": 0,
                      *             "now": 0,
-                     *             "spots.best": 0
+                     *             "spots.best": 0,
+                     *             "embed": 0
                      *           }
                      *         },
                      *         {
@@ -1751,7 +1767,8 @@ export interface operations {
                      *             "forecast": 0,
                      *             "tides": 0,
                      *             "now": 0,
-                     *             "spots.best": 0
+                     *             "spots.best": 0,
+                     *             "embed": 0
                      *           }
                      *         },
                      *         {
@@ -1764,7 +1781,8 @@ export interface operations {
                      *             "forecast": 0,
                      *             "tides": 0,
                      *             "now": 0,
-                     *             "spots.best": 0
+                     *             "spots.best": 0,
+                     *             "embed": 0
                      *           }
                      *         },
                      *         {
@@ -1777,7 +1795,8 @@ export interface operations {
                      *             "forecast": 0,
                      *             "tides": 0,
                      *             "now": 0,
-                     *             "spots.best": 0
+                     *             "spots.best": 0,
+                     *             "embed": 0
                      *           }
                      *         },
                      *         {
@@ -1790,7 +1809,8 @@ export interface operations {
                      *             "forecast": 0,
                      *             "tides": 0,
                      *             "now": 0,
-                     *             "spots.best": 0
+                     *             "spots.best": 0,
+                     *             "embed": 0
                      *           }
                      *         },
                      *         {
@@ -1803,7 +1823,8 @@ export interface operations {
                      *             "forecast": 0,
                      *             "tides": 0,
                      *             "now": 0,
-                     *             "spots.best": 0
+                     *             "spots.best": 0,
+                     *             "embed": 0
                      *           }
                      *         },
                      *         {
@@ -1816,7 +1837,8 @@ export interface operations {
                      *             "forecast": 0,
                      *             "tides": 0,
                      *             "now": 0,
-                     *             "spots.best": 0
+                     *             "spots.best": 0,
+                     *             "embed": 0
                      *           }
                      *         },
                      *         {
@@ -1829,7 +1851,8 @@ export interface operations {
                      *             "forecast": 0,
                      *             "tides": 0,
                      *             "now": 0,
-                     *             "spots.best": 0
+                     *             "spots.best": 0,
+                     *             "embed": 0
                      *           }
                      *         },
                      *         {
@@ -1842,7 +1865,8 @@ export interface operations {
                      *             "forecast": 0,
                      *             "tides": 0,
                      *             "now": 0,
-                     *             "spots.best": 0
+                     *             "spots.best": 0,
+                     *             "embed": 0
                      *           }
                      *         },
                      *         {
@@ -1855,7 +1879,8 @@ export interface operations {
                      *             "forecast": 0,
                      *             "tides": 0,
                      *             "now": 0,
-                     *             "spots.best": 0
+                     *             "spots.best": 0,
+                     *             "embed": 0
                      *           }
                      *         },
                      *         {
@@ -1868,7 +1893,8 @@ export interface operations {
                      *             "forecast": 60,
                      *             "tides": 20,
                      *             "now": 20,
-                     *             "spots.best": 0
+                     *             "spots.best": 0,
+                     *             "embed": 0
                      *           }
                      *         },
                      *         {
@@ -1881,7 +1907,8 @@ export interface operations {
                      *             "forecast": 47,
                      *             "tides": 15,
                      *             "now": 18,
-                     *             "spots.best": 0
+                     *             "spots.best": 0,
+                     *             "embed": 0
                      *           }
                      *         },
                      *         {
@@ -1894,7 +1921,8 @@ export interface operations {
                      *             "forecast": 90,
                      *             "tides": 30,
                      *             "now": 30,
-                     *             "spots.best": 0
+                     *             "spots.best": 0,
+                     *             "embed": 0
                      *           }
                      *         },
                      *         {
@@ -1907,7 +1935,8 @@ export interface operations {
                      *             "forecast": 71,
                      *             "tides": 23,
                      *             "now": 25,
-                     *             "spots.best": 0
+                     *             "spots.best": 0,
+                     *             "embed": 0
                      *           }
                      *         },
                      *         {
@@ -1920,7 +1949,8 @@ export interface operations {
                      *             "forecast": 4,
                      *             "tides": 1,
                      *             "now": 2,
-                     *             "spots.best": 0
+                     *             "spots.best": 0,
+                     *             "embed": 0
                      *           }
                      *         }
                      *       ]
