@@ -47,5 +47,18 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795466831120,
     "hash": "afa4e77c8e11f2c8568be4b473a404142fb4d7183267d351bbb2f07a6c1910bf"
+  },
+  {
+    "sql": [
+      "PRAGMA foreign_keys=OFF;",
+      "\nCREATE TABLE `__new_forecast_documents` (\n\t`spot_id` text PRIMARY KEY NOT NULL,\n\t`updated_at` integer NOT NULL,\n\t`body` blob NOT NULL,\n\tFOREIGN KEY (`spot_id`) REFERENCES `spots`(`id`) ON UPDATE no action ON DELETE cascade\n);\n",
+      "\nINSERT INTO `__new_forecast_documents`(\"spot_id\", \"updated_at\", \"body\") SELECT \"spot_id\", \"updated_at\", \"body\" FROM `forecast_documents`;",
+      "\nDROP TABLE `forecast_documents`;",
+      "\nALTER TABLE `__new_forecast_documents` RENAME TO `forecast_documents`;",
+      "\nPRAGMA foreign_keys=ON;"
+    ],
+    "bps": true,
+    "folderMillis": 1795478907599,
+    "hash": "cbd2911df1a76a202e043811c02ed0b4c41ab6207f476d918942a43a1845d63a"
   }
 ];
