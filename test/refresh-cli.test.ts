@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { BINARY, tempDir } from "./support/env";
 import { startServer } from "./support/binary";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "./support/fake-open-meteo";
+import { documentText } from "../src/forecast/store";
 
 let fake: FakeOpenMeteo;
 beforeAll(async () => {
@@ -43,9 +44,9 @@ function spotsNear(dataDir: string, points: [number, number][]): string[] {
 
 function documents(dataDir: string): Map<string, { updatedAt: number; body: string }> {
   const db = database(dataDir);
-  const rows = db.query("SELECT spot_id AS id, updated_at AS updatedAt, body FROM forecast_documents").all() as { id: string; updatedAt: number; body: string }[];
+  const rows = db.query("SELECT spot_id AS id, updated_at AS updatedAt, body FROM forecast_documents").all() as { id: string; updatedAt: number; body: Uint8Array }[];
   db.close();
-  return new Map(rows.map((r) => [r.id, { updatedAt: r.updatedAt, body: r.body }]));
+  return new Map(rows.map((r) => [r.id, { updatedAt: r.updatedAt, body: documentText(r.body) }]));
 }
 
 describe("surfcast refresh (compiled binary)", () => {

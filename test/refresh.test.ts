@@ -12,7 +12,7 @@ import { OpenMeteoClient, RETRY_WAIT_BUDGET_MS, WEIGHT_PER_LOCATION } from "../s
 import { ManualClock } from "../src/core/clock";
 import { forecastCell, marineCell, planBatches, runForecastRefresh, type RefreshSpot, type RefreshSummary } from "../src/forecast/refresh";
 import { FIRST_RETRY_MS, nextRefreshAt, retryAt, startForecastJobs, startupRefreshReason, STALE_AFTER_MS } from "../src/forecast/jobs";
-import { documentAges } from "../src/forecast/store";
+import { documentAges, documentText } from "../src/forecast/store";
 import { CATALOG_PATH, tempDir } from "./support/env";
 import { startFakeOpenMeteo, type Fault, type FakeOpenMeteo } from "./support/fake-open-meteo";
 
@@ -97,7 +97,7 @@ describe("grid dedup and batching", () => {
     ]);
     expect(fake.weight()).toBeCloseTo(summary.weight, 9);
     expect([...h.ages().keys()].sort()).toEqual(SPOTS.map((s) => s.id).sort());
-    const body = (id: string) => JSON.parse((h.db.$client.query("SELECT body FROM forecast_documents WHERE spot_id = ?").get(id) as { body: string }).body);
+    const body = (id: string) => JSON.parse(documentText((h.db.$client.query("SELECT body FROM forecast_documents WHERE spot_id = ?").get(id) as { body: Uint8Array }).body));
     // Spots sharing both cells share the series; the one with its own forecast cell got its own request slot.
     expect(body("zz-supertubos").hours).toEqual(body("zz-supertubos-north").hours);
     expect(body("zz-pipeline").hours).toHaveLength(166);

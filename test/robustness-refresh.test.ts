@@ -16,6 +16,7 @@ import { BINARY, CATALOG_PATH, tempDir } from "./support/env";
 import { cli, createKey, startServer } from "./support/binary";
 import { apiFetch } from "./support/http";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "./support/fake-open-meteo";
+import { documentText } from "../src/forecast/store";
 
 const DAY_MS = 86_400_000;
 const today = new Date().toISOString().slice(0, 10);
@@ -45,10 +46,10 @@ function classify(dataDir: string): { old: number; new: number; mixed: string[];
   const db = new Database(join(dataDir, "surfcast.db"));
   try {
     const integrity = (db.query("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check;
-    const rows = db.query("SELECT spot_id AS id, body FROM forecast_documents").all() as { id: string; body: string }[];
+    const rows = db.query("SELECT spot_id AS id, body FROM forecast_documents").all() as { id: string; body: Uint8Array }[];
     const out = { old: 0, new: 0, mixed: [] as string[], total: rows.length, integrity };
     for (const { id, body } of rows) {
-      const hours = (JSON.parse(body) as { hours: { time: string }[] }).hours;
+      const hours = (JSON.parse(documentText(body)) as { hours: { time: string }[] }).hours;
       const days = new Set(hours.map((h) => h.time.slice(0, 10)));
       const first = hours[0]?.time.slice(0, 10);
       // A document from one fetch covers consecutive days from its own first day; old starts yesterday, new today.

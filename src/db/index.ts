@@ -76,7 +76,7 @@ export function openDatabase(dataDir: string, busyTimeoutMs: number = BUSY_TIMEO
   // Created 0600 before SQLite opens it: SQLite gives its -wal and -shm files the database file's mode.
   if (fresh) writeFileSync(path, "", { mode: 0o600, flag: "wx" });
   try {
-    return openAndMigrate(path, busyTimeoutMs);
+    return openAndMigrate(path, busyTimeoutMs, fresh);
   } catch (err) {
     // A database this call created and could not finish (disk full) is removed rather than left half-made.
     if (fresh) for (const suffix of ["", "-wal", "-shm"]) rmSync(path + suffix, { force: true });
@@ -84,14 +84,18 @@ export function openDatabase(dataDir: string, busyTimeoutMs: number = BUSY_TIMEO
   }
 }
 
-function openAndMigrate(path: string, busyTimeoutMs: number): Db {
+function openAndMigrate(path: string, busyTimeoutMs: number, fresh: boolean): Db {
   const sqlite = new Database(path, { create: true, strict: true });
   try {
+    // Only takes effect before the first table exists: a new database can give freed pages back (reclaimSpace).
+    if (fresh) sqlite.exec("PRAGMA auto_vacuum = INCREMENTAL");
     sqlite.exec("PRAGMA journal_mode = WAL");
     // NORMAL is durable across process crashes in WAL mode (only an OS crash can lose the last commits).
     sqlite.exec("PRAGMA synchronous = NORMAL");
     sqlite.exec("PRAGMA foreign_keys = ON");
     sqlite.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+    // A refresh's batches grow the WAL; after a checkpoint it is cut back to this instead of keeping its peak size.
+    sqlite.exec(`PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT}`);
     const db = drizzle(sqlite, { schema }) as Db;
     // The internals `migrate()` uses, fed from the embedded array instead of a folder.
     const internals = db as unknown as { dialect: { migrate(m: typeof migrations, s: unknown, c: object): void }; session: unknown };
@@ -111,6 +115,27 @@ function openAndMigrate(path: string, busyTimeoutMs: number): Db {
  */
 export function writeTransaction<T>(db: Db, work: () => T): T {
   return db.$client.transaction(work).immediate();
+}
+
+const WAL_SIZE_LIMIT = 16 * 1024 * 1024;
+/** Free pages worth giving back to the file system. */
+const RECLAIM_ABOVE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Gives the pages a refresh freed back to the file system and truncates the WAL, so the files on disk are what the
+ * data needs (documents shrink when rewritten compressed). A database created before incremental auto-vacuum was
+ * switched on is vacuumed once to switch it on (a few seconds, once, after the upgrade's first refresh). Returns the bytes given back.
+ */
+export function reclaimSpace(db: Db): number {
+  const sqlite = db.$client;
+  const pragma = (name: string) => Object.values(sqlite.query(`PRAGMA ${name}`).get() as Record<string, number>)[0]!;
+  const freeBytes = pragma("freelist_count") * pragma("page_size");
+  if (freeBytes > RECLAIM_ABOVE_BYTES) {
+    if (pragma("auto_vacuum") === 2) sqlite.exec("PRAGMA incremental_vacuum");
+    else sqlite.exec("PRAGMA auto_vacuum = INCREMENTAL; VACUUM");
+  }
+  sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  return freeBytes > RECLAIM_ABOVE_BYTES ? freeBytes : 0;
 }
 
 export function closeDatabase(db: Db): void {

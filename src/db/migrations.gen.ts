@@ -56,5 +56,18 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795474615560,
     "hash": "d5874dd7aa302936ff2e20a84677a6c809a5ec391be81cd902ec42082f64d889"
+  },
+  {
+    "sql": [
+      "PRAGMA foreign_keys=OFF;",
+      "\nCREATE TABLE `__new_forecast_documents` (\n\t`spot_id` text PRIMARY KEY NOT NULL,\n\t`updated_at` integer NOT NULL,\n\t`body` blob NOT NULL,\n\tFOREIGN KEY (`spot_id`) REFERENCES `spots`(`id`) ON UPDATE no action ON DELETE cascade\n);\n",
+      "\nINSERT INTO `__new_forecast_documents`(\"spot_id\", \"updated_at\", \"body\") SELECT \"spot_id\", \"updated_at\", \"body\" FROM `forecast_documents`;",
+      "\nDROP TABLE `forecast_documents`;",
+      "\nALTER TABLE `__new_forecast_documents` RENAME TO `forecast_documents`;",
+      "\nPRAGMA foreign_keys=ON;"
+    ],
+    "bps": true,
+    "folderMillis": 1795479415755,
+    "hash": "cbd2911df1a76a202e043811c02ed0b4c41ab6207f476d918942a43a1845d63a"
   }
 ];

@@ -5,14 +5,14 @@
  */
 import type { App } from "../app";
 import type { Clock } from "../core/clock";
-import type { Db } from "../db";
+import { reclaimSpace, type Db } from "../db";
 import { log } from "../core/log";
 import type { HourTide } from "./types";
 import type { SeaLevelSeries, TideReference } from "../tides/types";
 import { assembleDocument } from "./document";
 import { ensureFacings, loadFacings } from "./facings";
 import { allNull, OpenMeteoClient, UpstreamError, type Endpoint, type LocationSeries, type OpenMeteoOptions, type Point } from "./openmeteo";
-import { recordRefresh, writeDocuments } from "./store";
+import { packDocument, recordRefresh, writeDocuments } from "./store";
 import { demoFetch } from "./demo";
 
 export interface RefreshSpot {
@@ -206,7 +206,8 @@ async function runBatch(deps: RefreshDeps, batch: Batch, summary: RefreshSummary
     return { written: [], error: `writing sea levels failed: ${(err as Error).message}` };
   }
 
-  const documents: { spotId: string; body: string }[] = [];
+  // Compressed as soon as assembled: a batch holds ~5 KB per spot, not ~60 KB of JSON.
+  const documents: { spotId: string; body: Uint8Array }[] = [];
   for (const [n, spot] of batch.spots.entries()) {
     // Assembly (tides, ratings) is CPU work: let a serving process answer requests in between.
     if (n % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((r) => setImmediate(r));
@@ -214,7 +215,7 @@ async function runBatch(deps: RefreshDeps, batch: Batch, summary: RefreshSummary
     const f = forecast.value.get(forecastCell(spot));
     if (!m || !f || allNull(m) || allNull(f)) continue; // no data for this point: keep the previous document
     const doc = assembleDocument(m, f, facings().get(spot.id) ?? null, (times) => deps.tides.hourly(spot.id, times, seaLevelOf(m)));
-    if (doc.hours.length > 0) documents.push({ spotId: spot.id, body: JSON.stringify({ ...doc, ...deps.tides.reference(spot.id), ...(deps.demo ? { demo: true } : {}) }) });
+    if (doc.hours.length > 0) documents.push({ spotId: spot.id, body: packDocument(JSON.stringify({ ...doc, ...deps.tides.reference(spot.id), ...(deps.demo ? { demo: true } : {}) })) });
   }
   try {
     if (documents.length > 0) writeDocuments(deps.db, deps.clock.now(), documents);
@@ -342,6 +343,12 @@ export async function refreshForecasts(app: App, options: RefreshOptions = {}): 
     recordRefresh(app.db, { at: new Date(app.clock.now()).toISOString(), outcome, spots: summary.spots, ok: summary.ok, failed: summary.failed, durationMs: summary.durationMs, reason: summary.errors[0] });
   } catch (err) {
     log.warn("could not record the refresh outcome", { error: String(err) });
+  }
+  try {
+    const reclaimed = reclaimSpace(app.db);
+    if (reclaimed > 0) log.info("database space given back after the refresh", { mb: Math.round(reclaimed / 1048576) });
+  } catch (err) {
+    log.warn("could not give the database's free space back", { error: String(err) });
   }
   // Upstream text goes into a field, never into the message.
   const { errors } = summary;

@@ -2,27 +2,43 @@
  * forecast_documents access: batch writes in one transaction (readers see old or new, never a mix). A server
  * notices documents written by another process (`surfcast refresh`) through db/changes.ts.
  */
+import { brotliCompressSync, brotliDecompressSync, constants } from "node:zlib";
 import { writeTransaction, type Db } from "../db";
 
 export interface StoredRow {
   updatedAt: number;
+  /** The document's JSON text. */
   body: string;
 }
 
-/** Upserts every document of a batch, atomically. */
-export function writeDocuments(db: Db, updatedAt: number, documents: readonly { spotId: string; body: string }[]): void {
+/**
+ * A document as stored: brotli at quality 4 — ~5 KB instead of ~60 KB of JSON (the full catalog in ~30 MB), 0.5 ms
+ * to compress (a full refresh pays ~3 s for it; quality 5 saves 10 % more for twice the time) and 0.1 ms to read back.
+ */
+export function packDocument(json: string): Uint8Array {
+  return brotliCompressSync(json, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: json.length } });
+}
+
+/** The JSON text of a stored body: compressed, or text as written before documents were compressed. */
+export function documentText(body: string | Uint8Array): string {
+  return typeof body === "string" ? body : brotliDecompressSync(body).toString("utf8");
+}
+
+/** Upserts every document of a batch, atomically. A JSON string is compressed here; bytes are stored as given. */
+export function writeDocuments(db: Db, updatedAt: number, documents: readonly { spotId: string; body: string | Uint8Array }[]): void {
   const sqlite = db.$client;
   const upsert = sqlite.prepare(
     "INSERT INTO forecast_documents (spot_id, updated_at, body) VALUES (?, ?, ?) ON CONFLICT(spot_id) DO UPDATE SET updated_at = excluded.updated_at, body = excluded.body",
   );
+  const packed = documents.map((d) => ({ spotId: d.spotId, body: typeof d.body === "string" ? packDocument(d.body) : d.body }));
   writeTransaction(db, () => {
-    for (const d of documents) upsert.run(d.spotId, updatedAt, d.body);
+    for (const d of packed) upsert.run(d.spotId, updatedAt, d.body);
   });
 }
 
 export function readDocument(db: Db, spotId: string): StoredRow | null {
-  const row = db.$client.query("SELECT updated_at AS updatedAt, body FROM forecast_documents WHERE spot_id = ?").get(spotId) as StoredRow | null;
-  return row ?? null;
+  const row = db.$client.query("SELECT updated_at AS updatedAt, body FROM forecast_documents WHERE spot_id = ?").get(spotId) as { updatedAt: number; body: string | Uint8Array } | null;
+  return row ? { updatedAt: row.updatedAt, body: documentText(row.body) } : null;
 }
 
 /** spot id → updatedAt of its document, for the spots that have one. */
