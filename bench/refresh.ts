@@ -1,8 +1,19 @@
 /**
  * Full refresh of every spot through the compiled binary (`surfcast refresh`) against the local fake
  * Open-Meteo (test/support/fake-open-meteo.ts, running in the benchmark process): wall time, upstream requests
- * and call weight as the fake counted them, peak RSS of the refresh process.
+ * and call weight as the fake counted them, peak RSS of the refresh process, and the database's size afterwards.
  */
+
+/** Issue #22: the database of the full catalog stays below this many MB. */
+const DATABASE_TARGET_MB = 120;
+
+/** Size in MB of the data dir's database and of its write-ahead log. */
+function databaseMb(dataDir: string): { db: number; wal: number } {
+  const size = (file: string) => (existsSync(file) ? statSync(file).size / 1e6 : 0);
+  return { db: size(join(dataDir, "surfcast.db")), wal: size(join(dataDir, "surfcast.db-wal")) };
+}
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { BINARY } from "../test/support/env";
 import { startFakeOpenMeteo } from "../test/support/fake-open-meteo";
 import { sampleRss } from "./processes";
@@ -49,6 +60,11 @@ export async function refreshSection(dataDir: string): Promise<Section> {
       ],
       ["peak RSS of the refresh process; target < 400 MB", `${fmt.ms(peak)} MB — ${fmt.verdict(peak < 400)}`],
     );
+    const size = databaseMb(dataDir);
+    section.rows!.push([
+      `database after the refresh (forecast documents compressed); target < ${DATABASE_TARGET_MB} MB`,
+      `${size.db.toFixed(1)} MB, WAL ${size.wal.toFixed(1)} MB — ${fmt.verdict(size.db + size.wal < DATABASE_TARGET_MB)}`,
+    ]);
     section.notes!.push("The fake runs in the benchmark process on the same 2 cores; its JSON building is part of the wall time.");
     return section;
   } finally {
