@@ -4,6 +4,7 @@
  * admit and count one `embed` call on its key (quota or burst used up → the 429 page), then the cached page or a
  * 304. Every answer carries a strict Content-Security-Policy whose frame-ancestors are the embed's origins.
  */
+import { queryOf } from "../http/target";
 import type { App } from "../app";
 import { log } from "../core/log";
 import { EMBED_CSS, EMBED_ICON, SCREEN_JS } from "./assets";
@@ -79,7 +80,7 @@ export function createEmbedHandler(app: App): (req: Request, path: string) => Re
         ? message(req, 429, "Forecast back at 00:00 UTC", "This page has been viewed as often as its plan allows today. The forecast is back at 00:00 UTC.", embed.origins, retry)
         : message(req, 429, "Back in a moment", `This page is being viewed very often right now. The forecast is back in ${verdict.retryAfterSeconds} seconds.`, embed.origins, retry);
     }
-    const mode: Mode = new URL(req.url).searchParams.get("mode") === "screen" ? "screen" : "page";
+    const mode: Mode = queryOf(req).get("mode") === "screen" ? "screen" : "page";
     try {
       return view(req, embed, mode);
     } catch (err) {

@@ -19,7 +19,7 @@ import { refusalMessage } from "../access/limiter";
 import { nowWeight } from "../now/params";
 import type { Principal } from "../access/registry";
 import { CORS_EXPOSE, errorResponse, internalError, json, prepareHeaders, type ResponseHeaders } from "./respond";
-import { targetOf } from "./target";
+import { queryOf, targetOf } from "./target";
 import { bodyRefusal, CLOSE } from "./body";
 
 export type Handler = (req: Request) => Response | Promise<Response>;
@@ -109,7 +109,7 @@ export function createGate(app: App, { keyed, mcp, open }: GateRoutes): (req: Re
     // Every authenticated request passes the burst window before any work, wrong methods included.
     const allowedMethod = req.method === "GET" || req.method === "HEAD";
     // GET /v1/now counts once per spot it asks for.
-    const weight = allowedMethod && path === "/v1/now" ? nowWeight(new URL(req.url).searchParams) : 1;
+    const weight = allowedMethod && path === "/v1/now" ? nowWeight(queryOf(req)) : 1;
     const verdict = app.meter.admit(principal, allowedMethod ? endpointOf(path) : null, weight);
     const headers = withCors(req, app.meter.headers(principal));
     if (!verdict.allowed) {

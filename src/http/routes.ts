@@ -6,6 +6,7 @@
  * Elysia's own validation runs too (the schemas document the API); its failures map to the same 400.
  * Each route's `detail` is its OpenAPI operation (http/openapi.ts); GET /openapi.json serves the document.
  */
+import { queryOf } from "./target";
 import { Elysia, type AnyElysia } from "elysia";
 import type { App } from "../app";
 import { ApiError, notFound } from "../core/errors";
@@ -32,11 +33,6 @@ function pathOf(request: Request): string {
   return new URL(request.url).pathname;
 }
 
-function queryOf(request: Request): URLSearchParams {
-  const url = request.url;
-  const q = url.indexOf("?");
-  return new URLSearchParams(q === -1 ? "" : url.slice(q + 1));
-}
 
 /**
  * Elysia's validator rejected the request: re-run the strict parser of that route for the canonical message

@@ -23,6 +23,13 @@ function pathFrom(url: string, start: number): string {
   return q === -1 ? url.slice(start) : url.slice(start, q);
 }
 
+/** The query of a request's URL, without parsing the URL again. */
+export function queryOf(request: Request): URLSearchParams {
+  const url = request.url;
+  const q = url.indexOf("?");
+  return new URLSearchParams(q === -1 ? "" : url.slice(q + 1));
+}
+
 const BAD_HOST = "The Host header is not a valid host name: send the name (and port) of this server, e.g. 'Host: api.example.com'.";
 
 /** `scheme://host/` of the last request whose host passed: nearly every request repeats it, and skips the check. */
