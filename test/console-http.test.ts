@@ -97,7 +97,7 @@ describe("owner: keys and usage against /v1", () => {
       expect(Number(cells[3])).toBe(day.total);
       expect(Number(cells[1])).toBe(day.byEndpoint["spots.search"]!);
     }
-    expect(text((await client.get("/console/keys")).body)).toMatch(/web site sk_live_\w{4}… \d{4}-\d\d-\d\d \d{4}-\d\d-\d\d active/);
+    expect(text((await client.get("/console/keys")).body)).toMatch(/web site sk_live_[\w-]{4}… \d{4}-\d\d-\d\d \d{4}-\d\d-\d\d active/);
 
     const confirm = await client.get(`/console/keys/${keyId}/revoke`);
     expect(text(confirm.body)).toContain("Revoke web site");
