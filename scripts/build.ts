@@ -57,7 +57,8 @@ const embedPlugin: BunPlugin = {
 
 const started = performance.now();
 const result = await Bun.build({
-  entrypoints: [join(root, "src/main.ts")],
+  // The tide station worker (src/tides/station-database.ts starts it) is an entrypoint of its own, as Bun requires.
+  entrypoints: [join(root, "src/main.ts"), join(root, "src/tides/station-worker.ts")],
   compile: { outfile, ...(target ? { target } : {}) },
   minify: true,
   sourcemap: "linked",

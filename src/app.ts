@@ -16,6 +16,13 @@ import { BestSpotsService } from "./forecast/best-spots";
 import { SurfSummaryService } from "./forecast/summary";
 import { EmbedService } from "./embed/service";
 
+/**
+ * The tide station worker's entrypoint, resolved here: in the compiled binary every module shares the bundle's URL,
+ * the binary at the root of its embedded files (where the worker is `tides/station-worker.js`), as this file is at
+ * the root of src/.
+ */
+const STATION_WORKER_URL = new URL("./tides/station-worker.ts", import.meta.url);
+
 export interface App {
   config: Config;
   clock: Clock;
@@ -44,7 +51,7 @@ export function openApp(config: Config, clock: Clock = systemClock, busyTimeoutM
   }
   const meter = new UsageMeter(db, clock);
   const forecasts = new ForecastService(db, clock, spots);
-  const tides = new TideService(db, clock, spots);
+  const tides = new TideService(db, clock, spots, STATION_WORKER_URL);
   const keys = new KeyRegistry(db);
   return {
     config,
@@ -60,6 +67,7 @@ export function openApp(config: Config, clock: Clock = systemClock, busyTimeoutM
     summaries: new SurfSummaryService(spots, forecasts, tides),
     embeds: new EmbedService(db, clock, config, spots, keys),
     close() {
+      tides.close();
       meter.flush();
       closeDatabase(db);
     },

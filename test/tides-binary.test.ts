@@ -82,3 +82,17 @@ test("the tide database is embedded once and not loaded by unrelated commands", 
   expect(listed.stderr).not.toContain("tide database loaded");
   expect(server.output()).toContain("tide database loaded");
 });
+
+test("a restart predicts from the stored station records: tides and now of a chosen spot without loading the tide database", async () => {
+  const id = await spotId("Nazaré", /Portugal/);
+  const before = await tides(id, 7);
+  await server.stop();
+  server = await startServer({ dataDir: server.dataDir });
+  const after = await tides(id, 7);
+  expect(after.station).toEqual(before.station);
+  expect(after.extremes.length).toBeGreaterThanOrEqual(before.extremes.length - 1);
+  const now = await get(`/v1/spots/${id}/now`);
+  expect(now.status).toBe(200);
+  expect(((await now.json()) as { tide: { height: number } | null }).tide?.height).toEqual(expect.any(Number));
+  expect(server.output()).not.toContain("tide database loaded");
+});

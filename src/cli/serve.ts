@@ -80,13 +80,11 @@ export async function runServe(app: App): Promise<number> {
   const metrics = ops ? new ops.Metrics(app) : undefined;
   const server = listen(app, metrics);
   const metricsServer = ops && metrics ? ops.startMetricsServer(metrics, config.metrics.port) : undefined;
-  // Warm-up: the tide database and the search and nearby indexes (~0.3 s of one core) are loaded before the first
-  // query needs them, but only once the server has been listening for a moment, so that health probes and the
-  // first requests of a restart are answered at once (a request that needs one sooner loads it itself).
-  setTimeout(() => {
-    void app.tides.ready();
-    app.spots.warm();
-  }, WARM_UP_DELAY_MS);
+  // Warm-up: the search and nearby indexes (~0.2 s of one core) are built before the first query needs them, but
+  // only once the server has been listening for a moment, so that health probes and the first requests of a restart
+  // are answered at once (a request that needs them sooner builds them itself). The tide database is not loaded:
+  // predictions use stored station records, and the tide job loads it (in a worker) only to choose stations.
+  setTimeout(() => app.spots.warm(), WARM_UP_DELAY_MS);
   const jobs = config.scheduler ? [startTideJobs(app), startForecastJobs(app)] : [];
   const flusher = setInterval(() => {
     try {

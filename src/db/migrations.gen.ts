@@ -69,5 +69,13 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795479415755,
     "hash": "cbd2911df1a76a202e043811c02ed0b4c41ab6207f476d918942a43a1845d63a"
+  },
+  {
+    "sql": [
+      "CREATE TABLE `tide_stations` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`record` text NOT NULL\n);\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795491469991,
+    "hash": "c448d7407065ba8007fc712ecf307bbf6c713436799041c916f280cfcf8091bd"
   }
 ];

@@ -62,6 +62,15 @@ export const spotTideStation = sqliteTable("spot_tide_station", {
   computedAt: integer("computed_at").notNull(),
 });
 
+/**
+ * What predicting a chosen station needs (tides/record.ts): its constituents, datums and offsets as JSON, copied out
+ * of the tide database when the station is chosen, so serving and refreshing never load the whole database.
+ */
+export const tideStations = sqliteTable("tide_stations", {
+  id: text("id").primaryKey(),
+  record: text("record").notNull(),
+});
+
 // ── access ───────────────────────────────────────────────────────────────────────────────────────
 export const plans = sqliteTable("plans", {
   name: text("name").primaryKey(),

@@ -1,8 +1,9 @@
 /**
  * Tides: stored extremes per spot (served by one indexed read), the hourly tide of forecast documents, and the
- * maintenance of the rolling window. The tide database (~300 ms to load) is never imported at construction:
- * `ready()` loads it in the background (server start); whatever needs it before that loads it on first use.
+ * maintenance of the rolling window. Predictions come from the chosen stations' stored records (./record.ts); the
+ * whole tide database is only loaded, in a worker thread, to choose stations (./station-database.ts).
  */
+import tideDatabase from "@neaps/tide-database/package.json";
 import type { Db } from "../db";
 import { DAY_MS, type Clock } from "../core/clock";
 import { log } from "../core/log";
@@ -10,42 +11,18 @@ import type { SpotService } from "../spots/service";
 import type { Spot } from "../spots/types";
 import type { HourTide } from "../forecast/types";
 import { SEA_LEVEL_MODEL, type SeaLevelSeries, type TideReference, type TidesResponse } from "./types";
-import { STATION_RULE, stationFor, type StationSource, type TideSpot } from "./stations";
+import { STATION_RULE, stationFor, type StationChoice, type StationSource, type TideSpot } from "./stations";
 import { TideStore, storedChoiceOf, type StoredChoice, type StoredModel } from "./store";
 import { decideSource, type SourceDecision } from "./source";
 import { findExtremes, largestRange } from "./extremes";
 import { windowAt, windowWork } from "./window";
 import { CURVE_STEP_MS, curveSpan, levelAt, tideAt, type PredictedCurve, type PredictedExtreme } from "./prediction";
 import { cosineLevel, tideState, type TideState } from "./now";
+import { predictCurve, predictExtremes, type StationRecord } from "./record";
+import { StationDatabase } from "./station-database";
 
-type Engine = typeof import("./engine");
-
-let engine: Engine | null = null;
-let loading: Promise<Engine> | null = null;
-
-function adopt(loaded: Engine, startedAt: number): Engine {
-  if (!engine) {
-    engine = loaded;
-    log.info("tide database loaded", { ms: Math.round(performance.now() - startedAt), stations: loaded.stationCount() });
-  }
-  return engine;
-}
-
-/** Loads the tide engine once per process, off the caller's turn. */
-function loadEngine(): Promise<Engine> {
-  const startedAt = performance.now();
-  return (loading ??= import("./engine").then((m) => adopt(m, startedAt)));
-}
-
-/**
- * The tide engine now, loading it synchronously if needed (~300 ms, once per process): batch work, and the rare
- * request that arrives before the background load (`ready()`) is done.
- */
-function engineNow(): Engine {
-  if (engine) return engine;
-  const startedAt = performance.now();
-  return adopt(require("./engine") as Engine, startedAt);
-}
+/** Identifies the station rule and the database it ran on in `meta`: when either changes, every station is chosen again. */
+const RULE = `${STATION_RULE}; ${tideDatabase.name} ${tideDatabase.version}`;
 
 /** A stored extreme older than this before the end of a request's span means the spot's window is stale. */
 const COVERAGE_SLACK_MS = 26 * 3_600_000;
@@ -53,6 +30,10 @@ const COVERAGE_SLACK_MS = 26 * 3_600_000;
 const BATCH = 10;
 /** Curves kept for the forecast refresh: it assembles spots tile by tile, so neighbours sharing a station share one curve; a few hundred stations kept would be ~20 MB for nothing. */
 const CURVE_CACHE = 64;
+/** Station records kept in memory (~2 KB each); the map is cleared when full. */
+const RECORD_CACHE = 256;
+/** Predicted windows shared by spots of one station within a pass; cleared when full (spots come region by region). */
+const PASS_STATION_CACHE = 256;
 /** Tide responses kept per (spot, days), ~1–4 KB each; the map is cleared when full. */
 const RESPONSE_CACHE = 1024;
 /** Turning points are predicted this far past the last hour, so every hour has a next one (diurnal tides: ~25 h). */
@@ -128,6 +109,9 @@ function readSeries(series: SeaLevelSeries): ModelSeriesReading {
 /** Override "tideless" needs no station database. */
 const NO_STATIONS: StationSource = { stationsNear: () => [], springRange: () => 0 };
 
+/** What the station rule reads of a spot: a plain copy, posted to the worker. */
+const tideSpotOf = (s: TideSpot): TideSpot => ({ id: s.id, name: s.name, country: s.country, region: s.region, lat: s.lat, lng: s.lng });
+
 export interface WindowReport {
   spots: number;
   chosen: number;
@@ -144,12 +128,17 @@ export class TideService {
   private readonly modelSeries = new WeakMap<SeaLevelSeries, ModelSeriesReading>();
   private readonly stationRanges = new Map<string, number>();
   private readonly dayCurves = new Map<string, PredictedCurve>();
+  private readonly records = new Map<string, StationRecord>();
+  private readonly stations: StationDatabase;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly spots: SpotService,
-  ) {}
+    stationWorkerUrl = new URL("./station-worker.ts", import.meta.url),
+  ) {
+    this.stations = new StationDatabase(stationWorkerUrl);
+  }
 
   private get store(): TideStore {
     return (this.storeOnce ??= new TideStore(this.db));
@@ -160,16 +149,20 @@ export class TideService {
     return this.store.window()?.end ?? null;
   }
 
-  /** Loads the tide database in the background; resolves when predictions can be made. */
+  /** Loads the tide station database (in its worker) without blocking; resolves when stations can be chosen at once. */
   async ready(): Promise<void> {
-    await loadEngine();
+    await this.stations.load();
+  }
+
+  /** Ends the station database's worker, if running. */
+  close(): void {
+    this.stations.close();
   }
 
   /**
    * Stored extremes from now forward within `days`. Throws `not_found` for an unknown spot. A spot whose station is
-   * not chosen yet, or whose stored extremes do not reach the end of the span, is computed on the spot (a few ms).
-   * That needs the tide database: loaded in the background when the server starts (`ready()`), so only a request
-   * arriving before that finishes waits for it, once.
+   * not chosen yet, or whose stored extremes do not reach the end of the span, is computed on the spot (a few ms;
+   * choosing a station also loads the tide database in its worker if it is not running, ~0.5 s).
    *
    * Responses are kept (frozen: callers must not change them) and served again while they are exactly what this
    * would compute: same catalog entry, no tide row or import override written since (here at once; by another
@@ -197,7 +190,7 @@ export class TideService {
    */
   private computeTides(spot: Spot, now: number, days: number): { response: TidesResponse; through: number } {
     const head = { spot: { id: spot.id, name: spot.name }, units: "metric" as const };
-    const choice = this.choiceFor(spot, engine) ?? this.choiceFor(spot, engineNow())!;
+    const choice = this.choiceFor(spot);
     const model = this.store.model(spot.id);
     const decision = this.decide(spot.id, choice, model);
     const span = days * DAY_MS;
@@ -226,7 +219,7 @@ export class TideService {
     const stationId = choice.stationId!;
     let rows = this.store.extremes(spot.id, now, to);
     if ((rows.at(-1)?.time ?? -Infinity) < to - COVERAGE_SLACK_MS) {
-      this.predictWindow(spot.id, stationId, engineNow());
+      this.predictWindow(spot.id, stationId);
       rows = this.store.extremes(spot.id, now, to);
     }
     const next = this.store.nextExtremeTime(spot.id, to) ?? Infinity;
@@ -252,7 +245,7 @@ export class TideService {
   /** Which source serves a spot now, and why (chooses its station first if it has none). */
   sourceOf(spotId: string): SourceDecision {
     const spot = this.spots.get(spotId);
-    const choice = this.choiceFor(spot, engine) ?? this.choiceFor(spot, engineNow())!;
+    const choice = this.choiceFor(spot);
     return this.decide(spot.id, choice, this.store.model(spot.id));
   }
 
@@ -263,7 +256,6 @@ export class TideService {
    */
   acceptSeaLevel(entries: readonly { spotId: string; series: SeaLevelSeries }[]): void {
     if (!entries.length) return;
-    const loaded = engineNow();
     const now = this.clock.now();
     // The predictions (station choices, model extremes, station ranges) are computed first, outside the write
     // transaction: holding the database's write lock through them made other writers (console commands) time out.
@@ -272,14 +264,14 @@ export class TideService {
     for (const { spotId, series } of entries) {
       const spot = known.get(spotId);
       if (!spot) continue; // removed by an import since the refresh planned its batches
-      const choice = this.choiceFor(spot, loaded)!;
+      const choice = this.choiceFor(spot);
       const reading = this.readingOf(series);
       const previous = this.store.model(spot.id);
       if (!reading.hasData && previous?.hasData) continue;
       const start = series.time[0]!;
       const end = series.time.at(-1)! + 1;
       const continued = previous !== null && previous.hasData === reading.hasData && now - previous.fetchedAt <= MODEL_CONTINUITY_MS;
-      const stationRangeM = !choice.tideless && choice.stationId ? this.stationRange(loaded, choice.stationId, start, end) : null;
+      const stationRangeM = !choice.tideless && choice.stationId ? this.stationRange(choice.stationId, start, end) : null;
       const model = {
         hasData: reading.hasData,
         rangeM: Math.max(reading.rangeM, continued ? previous.rangeM : 0),
@@ -302,12 +294,12 @@ export class TideService {
   }
 
   /** A station's largest rise or fall over [start, end) (the agreement test), cached per station and window. */
-  private stationRange(loaded: Engine, stationId: string, start: number, end: number): number {
+  private stationRange(stationId: string, start: number, end: number): number {
     const key = `${stationId}@${start}-${end}`;
     let range = this.stationRanges.get(key);
     if (range === undefined) {
       if (this.stationRanges.size >= 4096) this.stationRanges.clear();
-      this.stationRanges.set(key, (range = largestRange(loaded.predictExtremes(stationId, start, end))));
+      this.stationRanges.set(key, (range = largestRange(predictExtremes(this.recordFor(stationId), start, end))));
     }
     return range;
   }
@@ -320,7 +312,7 @@ export class TideService {
   /** The datum and station of a spot's tide heights (forecast documents record them when assembled): MSL for the model. */
   reference(spotId: string): TideReference {
     const spot = this.spots.get(spotId);
-    const choice = this.choiceFor(spot, engine) ?? this.choiceFor(spot, engineNow())!;
+    const choice = this.choiceFor(spot);
     const source = this.decide(spot.id, choice, this.store.model(spot.id)).source;
     return source === "station" ? referenceOf(choice) : source === "model" ? MODEL_REFERENCE : NO_REFERENCE;
   }
@@ -329,12 +321,11 @@ export class TideService {
    * The tide at the minute `at` (epoch ms) from the stored extremes and the station's predicted curve — the same
    * prediction as `get` and the forecast hours; for a model-served spot, from the model's stored extremes; null for a
    * tideless spot, or a model-served one whose stored extremes have run out. Extremes the stored window lacks (a server
-   * that ran without its daily pass) are predicted and stored first, as `get` does. Needs the tide database for the
-   * curve (loaded in the background at server start; otherwise here, once).
+   * that ran without its daily pass) are predicted and stored first, as `get` does.
    */
   now(spotId: string, at: number): (TideState & TideReference) | null {
     const spot = this.spots.get(spotId);
-    const choice = this.choiceFor(spot, engine) ?? this.choiceFor(spot, engineNow())!;
+    const choice = this.choiceFor(spot);
     const source = this.decide(spot.id, choice, this.store.model(spot.id)).source;
     if (source === "model") {
       // Only the model's extremes are kept between refreshes: the water follows half a cosine between them.
@@ -348,7 +339,7 @@ export class TideService {
     const read = () => this.store.extremes(spot.id, at - NOW_BEFORE_MS, at + NOW_AFTER_MS);
     let state = tideState(read(), at, level);
     if (!state) {
-      this.predictWindow(spot.id, stationId, engineNow());
+      this.predictWindow(spot.id, stationId);
       state = tideState(read(), at, level);
     }
     if (!state) throw new Error(`no tide extremes around ${isoSeconds(at)} for ${spot.id} after predicting its window`);
@@ -362,7 +353,7 @@ export class TideService {
     let curve = this.dayCurves.get(key);
     if (!curve) {
       if (this.dayCurves.size >= DAY_CURVE_CACHE) this.dayCurves.clear();
-      curve = engineNow().predictCurve(stationId, day - CURVE_STEP_MS, day + DAY_MS + CURVE_STEP_MS, CURVE_STEP_MS);
+      curve = predictCurve(this.recordFor(stationId), day - CURVE_STEP_MS, day + DAY_MS + CURVE_STEP_MS, CURVE_STEP_MS);
       this.dayCurves.set(key, curve);
     }
     return curve;
@@ -377,8 +368,7 @@ export class TideService {
    */
   hourly(spotId: string, times: number[], seaLevel?: SeaLevelSeries): (HourTide | null)[] {
     const spot = this.spots.get(spotId);
-    const loaded = engineNow();
-    const choice = this.choiceFor(spot, loaded)!;
+    const choice = this.choiceFor(spot);
     const decision = this.decide(spot.id, choice, this.store.model(spot.id));
     if (decision.source === "model" && seaLevel) {
       const { curve, extremes } = this.readingOf(seaLevel);
@@ -395,9 +385,10 @@ export class TideService {
     let series = this.series.get(key);
     if (!series) {
       if (this.series.size >= CURVE_CACHE) this.series.clear();
+      const record = this.recordFor(stationId);
       series = {
-        curve: loaded.predictCurve(stationId, span.start, span.end, CURVE_STEP_MS),
-        turns: loaded.predictExtremes(stationId, span.start, span.end + NEXT_TURN_MS),
+        curve: predictCurve(record, span.start, span.end, CURVE_STEP_MS),
+        turns: predictExtremes(record, span.start, span.end + NEXT_TURN_MS),
       };
       this.series.set(key, series);
     }
@@ -405,24 +396,57 @@ export class TideService {
     return times.map((t) => tideAt(curve, turns, t));
   }
 
-  /** The stored station choice for a spot, (re)computed when missing or overruled by an import; null if that needs the database and it is not loaded. */
-  private choiceFor(spot: TideSpot, loaded: Engine | null): StoredChoice | null {
+  /** The stored station choice for a spot, (re)computed when missing or overruled by an import. */
+  private choiceFor(spot: TideSpot): StoredChoice {
     const store = this.store;
     const current = store.choice(spot.id);
     const override = store.override(spot.id);
     if (current && agrees(current, override)) return current;
-    const source = override === true ? NO_STATIONS : loaded;
-    if (!source) return current;
-    const choice = storedChoiceOf(stationFor(spot, override, source));
+    const [chosen] = this.choose([spot], override === true ? new Map([[spot.id, true]]) : new Map());
+    const choice = storedChoiceOf(chosen!.choice);
     store.putChoice(spot.id, choice, this.clock.now());
-    if (!choice.tideless && choice.stationId && loaded) this.predictWindow(spot.id, choice.stationId, loaded);
+    if (!choice.tideless && choice.stationId) this.predictWindow(spot.id, choice.stationId);
     return choice;
   }
 
+  /**
+   * The station rule for these spots (the database's worker is only asked when some spot follows the rule), the
+   * chosen stations' records stored and kept for the predictions that follow.
+   */
+  private choose(spots: readonly TideSpot[], overrides: ReadonlyMap<string, boolean>): { choice: StationChoice }[] {
+    const asked = spots.filter((s) => overrides.get(s.id) !== true);
+    const answers = asked.length ? this.stations.choose(asked.map((s) => ({ spot: tideSpotOf(s), override: overrides.get(s.id) ?? null }))) : [];
+    const byId = new Map(asked.map((s, i) => [s.id, answers[i]!]));
+    const records = answers.flatMap((a) => (a.record ? [a.record] : []));
+    if (records.length) {
+      this.store.batch(() => {
+        for (const record of records) this.store.putStationRecord(record);
+      });
+      for (const record of records) this.keepRecord(record);
+    }
+    return spots.map((s) => byId.get(s.id) ?? { choice: stationFor(s, true, NO_STATIONS) });
+  }
+
+  /** A chosen station's record: kept, stored, or (for a choice stored before records were) read from the database once. */
+  private recordFor(stationId: string): StationRecord {
+    let record = this.records.get(stationId) ?? this.store.stationRecord(stationId);
+    if (!record) {
+      record = this.stations.records([stationId])[0]!;
+      this.store.putStationRecord(record);
+    }
+    return this.keepRecord(record);
+  }
+
+  private keepRecord(record: StationRecord): StationRecord {
+    if (!this.records.has(record.id) && this.records.size >= RECORD_CACHE) this.records.clear();
+    this.records.set(record.id, record);
+    return record;
+  }
+
   /** One spot's extremes over the whole current window. */
-  private predictWindow(spotId: string, stationId: string, loaded: Engine): void {
+  private predictWindow(spotId: string, stationId: string): void {
     const window = windowAt(this.clock.now());
-    const extremes = loaded.predictExtremes(stationId, window.start, window.end);
+    const extremes = predictExtremes(this.recordFor(stationId), window.start, window.end);
     this.store.batch(() => this.store.putExtremes(spotId, window.start, window.end, extremes));
   }
 
@@ -437,13 +461,12 @@ export class TideService {
   }
 
   private async runWindowPass(shouldStop: () => boolean): Promise<WindowReport | null> {
-    const loaded = await loadEngine();
-    if (shouldStop()) return null;
     const startedAt = performance.now();
     const store = this.store;
-    if (store.rule() !== STATION_RULE) {
+    if (store.rule() !== RULE) {
       store.forgetChoices();
-      store.setRule(STATION_RULE);
+      this.records.clear();
+      store.setRule(RULE);
     }
     const now = this.clock.now();
     const target = windowAt(now);
@@ -453,27 +476,40 @@ export class TideService {
     const spots = this.spots.all();
     const byStation = new Map<string, PredictedExtreme[]>();
     const report: WindowReport = { spots: spots.length, chosen: 0, tideless: 0, extended: 0, ms: 0 };
+    const unchosen = (spot: Spot) => {
+      const choice = choices.get(spot.id);
+      return !choice || !agrees(choice, overrides.get(spot.id) ?? null);
+    };
+    // Load the station database without blocking the event loop when some spot needs a station.
+    if (spots.some((s) => unchosen(s) && overrides.get(s.id) !== true)) await this.stations.load();
+    if (shouldStop()) return null;
 
     for (let i = 0; i < spots.length; i += BATCH) {
       if (shouldStop()) return null;
       // The batch's choices and predictions are computed first and written in one short transaction: predicting
       // inside it held the write lock almost without a break, and console commands waiting for it timed out.
       const writes: { spotId: string; choice?: StoredChoice; predicted?: { from: number; extremes: PredictedExtreme[] } }[] = [];
-      for (const spot of spots.slice(i, i + BATCH)) {
-        const override = overrides.get(spot.id) ?? null;
+      const batch = spots.slice(i, i + BATCH);
+      const toChoose = batch.filter(unchosen);
+      const chosen = new Map(this.choose(toChoose, overrides).map((c, j) => [toChoose[j]!.id, storedChoiceOf(c.choice)]));
+      for (const spot of batch) {
         let choice = choices.get(spot.id);
         let from = work.kind === "full" ? target.start : work.kind === "extend" ? work.from : null;
         const write: (typeof writes)[number] = { spotId: spot.id };
-        if (!choice || !agrees(choice, override)) {
-          choice = write.choice = storedChoiceOf(stationFor(spot, override, loaded));
+        const fresh = chosen.get(spot.id);
+        if (fresh) {
+          choice = write.choice = fresh;
           from = target.start;
           report.chosen++;
         }
-        if (choice.tideless || !choice.stationId) report.tideless++;
+        if (!choice || choice.tideless || !choice.stationId) report.tideless++;
         else if (from !== null) {
           const key = `${choice.stationId}@${from}`;
           let extremes = byStation.get(key);
-          if (!extremes) byStation.set(key, (extremes = loaded.predictExtremes(choice.stationId, from, target.end)));
+          if (!extremes) {
+            if (byStation.size >= PASS_STATION_CACHE) byStation.clear();
+            byStation.set(key, (extremes = predictExtremes(this.recordFor(choice.stationId), from, target.end)));
+          }
           write.predicted = { from, extremes };
           report.extended++;
         }

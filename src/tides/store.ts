@@ -7,6 +7,7 @@
 import { writeTransaction, type Db } from "../db";
 import { externalWrites, type ExternalWrites } from "../db/changes";
 import type { StationChoice } from "./stations";
+import type { StationRecord } from "./record";
 import type { ModelReading } from "./source";
 import type { TideWindow } from "./window";
 import { roundHeight, type PredictedExtreme } from "./prediction";
@@ -90,6 +91,9 @@ export class TideStore {
       putExtreme: c.query("INSERT OR REPLACE INTO tide_extremes (spot_id, time, type, height) VALUES (?, ?, ?, ?)"),
       prune: c.query("DELETE FROM tide_extremes WHERE time < ?"),
       forgetChoices: c.query("DELETE FROM spot_tide_station"),
+      forgetRecords: c.query("DELETE FROM tide_stations"),
+      record: c.query<{ record: string }, [string]>("SELECT record FROM tide_stations WHERE id = ?"),
+      putRecord: c.query("INSERT OR REPLACE INTO tide_stations (id, record) VALUES (?, ?)"),
       model: c.query<ModelRow, [string]>("SELECT has_data, range_m, window_range_m, station_range_m, since, fetched_at FROM spot_tide_model WHERE spot_id = ?"),
       putModel: c.query(
         "INSERT OR REPLACE INTO spot_tide_model (spot_id, has_data, range_m, window_range_m, station_range_m, since, fetched_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -188,10 +192,21 @@ export class TideStore {
     this.q.pruneModel.run(before);
   }
 
-  /** Drops every stored choice (the station rule changed); extremes are rewritten by the next full pass. */
+  /** Drops every stored choice and station record (the station rule or the database changed); extremes are rewritten by the next full pass. */
   forgetChoices(): void {
     this.writes++;
     this.q.forgetChoices.run();
+    this.q.forgetRecords.run();
+  }
+
+  /** A chosen station's record (what predicting it needs), or null if not stored. */
+  stationRecord(stationId: string): StationRecord | null {
+    const row = this.q.record.get(stationId);
+    return row ? (JSON.parse(row.record) as StationRecord) : null;
+  }
+
+  putStationRecord(record: StationRecord): void {
+    this.q.putRecord.run(record.id, JSON.stringify(record));
   }
 
   window(): TideWindow | null {
