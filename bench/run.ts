@@ -24,6 +24,7 @@ import { consoleSection } from "./console";
 import { gateInProcessSection } from "./gate-inprocess";
 import { tideSourcesSection } from "./tide-sources";
 import { embedSection } from "./embed";
+import { memorySection } from "./memory";
 
 const quick = process.argv.includes("--quick");
 /** Only what the endpoint tables need (the refresh fills the forecasts); RESULTS.md is left alone. */
@@ -94,6 +95,7 @@ const http = await httpSections({ dataDir, keys, cases: benchCases(spot), ...set
 show(http.endpoints);
 show(http.access);
 show(http.memory);
+if (!httpOnly) show(await memorySection({ quick }));
 
 if (!quick && !httpOnly) {
   const doc = [

@@ -61,6 +61,9 @@ const result = await Bun.build({
   entrypoints: [join(root, "src/main.ts"), join(root, "src/tides/station-worker.ts")],
   compile: { outfile, ...(target ? { target } : {}) },
   minify: true,
+  // Precompiled bytecode: a start parses no JavaScript (restart to first /healthz ~100 ms sooner, #18).
+  bytecode: true,
+  format: "esm",
   sourcemap: "linked",
   target: "bun",
   plugins: [embedPlugin],

@@ -8,6 +8,7 @@ import { lockDataDir } from "../db/lock";
 import type { Metrics } from "../ops/metrics";
 import { startForecastJobs } from "../forecast/jobs";
 import { startTideJobs } from "../tides/jobs";
+import { startMemoryGovernor } from "../ops/memory";
 import { intFlag, noExtraPositionals, parse } from "./args";
 
 export const SERVE_HELP = `Usage: surfcast serve [--port N] [--host H] [--no-scheduler] [--no-console] [--demo]
@@ -86,6 +87,7 @@ export async function runServe(app: App): Promise<number> {
   // predictions use stored station records, and the tide job loads it (in a worker) only to choose stations.
   setTimeout(() => app.spots.warm(), WARM_UP_DELAY_MS);
   const jobs = config.scheduler ? [startTideJobs(app), startForecastJobs(app)] : [];
+  const memory = startMemoryGovernor(config.memoryTargetMb);
   const flusher = setInterval(() => {
     try {
       app.meter.flush();
@@ -105,6 +107,7 @@ export async function runServe(app: App): Promise<number> {
       stopping = true;
       log.info("stopping: finishing in-flight requests", { signal });
       for (const job of jobs) job.stop();
+      memory.stop();
       await server.stop(false);
       metricsServer?.stop(true);
       metrics?.close();

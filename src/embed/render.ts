@@ -23,8 +23,9 @@ export interface RenderedPage {
 const hashOf = (text: string) => Bun.hash(text).toString(36);
 
 export class EmbedRenderer {
-  private readonly pages = new Lru<{ key: string; page: RenderedPage }>(16 * 1024 * 1024);
-  private readonly weeks = new Lru<string>(32 * 1024 * 1024);
+  /** Rendered pages and week charts, bounded for a small box (#22): a page is ~90 KB, a week chart ~60 KB. */
+  private readonly pages = new Lru<{ key: string; page: RenderedPage }>(4 * 1024 * 1024);
+  private readonly weeks = new Lru<string>(8 * 1024 * 1024);
 
   constructor(
     private readonly app: App,

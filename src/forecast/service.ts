@@ -17,6 +17,8 @@ import { readDocument } from "./store";
 import { ATTRIBUTION } from "./types";
 import { DEMO_ATTRIBUTION } from "./demo";
 import { Lru } from "../core/lru";
+import { arrayElements, memberValue, objectMembers } from "./json-spans";
+import type { TideReference } from "../tides/types";
 
 export interface ServedForecast {
   /** The spot's canonical id (the request may have named it by hex id). */
@@ -56,9 +58,13 @@ interface PreparedDocument {
 }
 
 export class ForecastService {
-  /** ~64 MB of prebuilt bodies, ~64 MB of prepared documents (characters). */
-  private readonly bodies = new Lru<{ body: string; etag: string }>(64 * 1024 * 1024);
-  private readonly documents = new Lru<PreparedDocument>(64 * 1024 * 1024);
+  /**
+   * ~12 MB of prebuilt bodies (~220 seven-day forecasts), ~12 MB of prepared documents (characters): what a busy
+   * server asks again within the hour, in the memory a small box has (#22: the whole server under 200 MB). A miss
+   * costs ~1 ms (a document) or ~50 µs (a body).
+   */
+  private readonly bodies = new Lru<{ body: string; etag: string }>(12 * 1024 * 1024);
+  private readonly documents = new Lru<PreparedDocument>(12 * 1024 * 1024);
   private readonly outlooks = new Map<string, Outlook | null>();
   private readonly changed: () => boolean;
 
@@ -157,31 +163,40 @@ export class ForecastService {
     const row = readDocument(this.db, spotId);
     if (!row) return null;
     const spot = this.spots.get(spotId);
-    const stored = JSON.parse(row.body) as StoredForecast;
+    // The stored text is sliced, not parsed: each hour is served as the text it was stored as (./json-spans.ts).
+    const text = row.body;
+    const members = objectMembers(text);
+    const parsed = <T>(key: keyof StoredForecast): T | undefined => {
+      const span = members.get(key);
+      return span && (JSON.parse(text.slice(span.start, span.end)) as T);
+    };
+    const hourJson = arrayElements(text, members.get("hours")!.start);
+    const daily = parsed<DailyWeather[]>("daily")!;
+    const demo = parsed<boolean>("demo") === true;
     const updatedAt = isoUtc(row.updatedAt);
     // The tide reference is recorded with the hours it describes; documents assembled before it was recorded have none.
-    const reference = "datum" in stored ? { datum: stored.datum, station: stored.station } : {};
-    const rated = stored.hours.map((h) => ({ time: Date.parse(h.time), rating: h.rating }));
+    const reference = members.has("datum") ? { datum: parsed<TideReference["datum"]>("datum"), station: parsed<TideReference["station"]>("station") } : {};
+    const rated = hourJson.map((h) => ({ time: Date.parse(memberValue(h, "time") as string), rating: memberValue(h, "rating") as ForecastHour["rating"] }));
     const head = JSON.stringify({
       spot: { id: spot.id, name: spot.name, country: spot.country },
       units: "metric",
       updatedAt,
       // Demo documents (serve --demo) say so in the attribution and in an extra `demo` field.
-      attribution: stored.demo ? DEMO_ATTRIBUTION : ATTRIBUTION,
-      ...(stored.demo ? { demo: true } : {}),
+      attribution: demo ? DEMO_ATTRIBUTION : ATTRIBUTION,
+      ...(demo ? { demo: true } : {}),
       ...reference,
     }).slice(0, -1);
     const doc: PreparedDocument = {
       head,
       updatedAt,
-      daily: stored.daily,
+      daily,
       hourTimes: rated.map((h) => h.time),
-      hourJson: stored.hours.map((h) => JSON.stringify(h)),
-      dates: stored.daily.map((d) => d.date),
+      hourJson,
+      dates: daily.map((d) => d.date),
       // The best windows are derived when a document is prepared, so documents stored before them have them too.
-      dailyJson: stored.daily.map((d) => JSON.stringify({ ...d, best: dayBest(rated, d) })),
+      dailyJson: daily.map((d) => JSON.stringify({ ...d, best: dayBest(rated, d) })),
       version: row.updatedAt.toString(36),
-      demo: stored.demo === true,
+      demo,
     };
     this.documents.set(spotId, doc, row.body.length);
     return doc;

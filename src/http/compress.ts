@@ -33,8 +33,8 @@ function compress(body: string, encoding: Encoding): Uint8Array {
   return brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
 }
 
-/** Compressed bodies by resource, ETag and encoding: 32 MB of them (a 7-day forecast is ~8 KB). */
-const kept = new Lru<Uint8Array>(32 * 1024 * 1024);
+/** Compressed bodies by resource, ETag and encoding: 8 MB of them (a 7-day forecast is ~8 KB: ~1,000 of them). */
+const kept = new Lru<Uint8Array>(8 * 1024 * 1024);
 
 /**
  * `body` compressed with `encoding`, computed once per (resource, etag, encoding) while it stays in the cache. An

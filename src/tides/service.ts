@@ -30,7 +30,7 @@ const COVERAGE_SLACK_MS = 26 * 3_600_000;
 const BATCH = 10;
 /** Curves kept for the forecast refresh: it assembles spots tile by tile, so neighbours sharing a station share one curve; a few hundred stations kept would be ~20 MB for nothing. */
 const CURVE_CACHE = 64;
-/** Station records kept in memory (~2 KB each); the map is cleared when full. */
+/** Station records kept in memory (~4 KB each); the map is cleared when full. */
 const RECORD_CACHE = 256;
 /** Predicted windows shared by spots of one station within a pass; cleared when full (spots come region by region). */
 const PASS_STATION_CACHE = 256;

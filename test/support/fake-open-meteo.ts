@@ -55,6 +55,8 @@ export interface FakeRequest {
 export interface FakeOpenMeteo {
   url: string;
   requests: FakeRequest[];
+  /** Moves the series to start at 00:00 GMT of another day (a simulated clock's next day). */
+  setFirstDay(day: string): void;
   inject(fault: Fault, when?: { requests?: number[]; next?: number; endpoint?: FakeEndpoint }): void;
   /** Open-Meteo call weight of the requests received (optionally for one API). */
   weight(endpoint?: FakeEndpoint): number;
@@ -184,7 +186,8 @@ function buildLocation(fixture: Fixture, fixtureIndex: number, endpoint: FakeEnd
 
 export async function startFakeOpenMeteo(options: { firstDay?: string } = {}): Promise<FakeOpenMeteo> {
   const fixtures: Record<FakeEndpoint, Fixture[]> = { marine: load("marine_multi.json"), forecast: load("forecast_multi.json") };
-  const shift = options.firstDay ? Date.parse(`${options.firstDay}T00:00:00Z`) - FIXTURE_DAY : 0;
+  const shiftTo = (firstDay: string | undefined) => (firstDay ? Date.parse(`${firstDay}T00:00:00Z`) - FIXTURE_DAY : 0);
+  let shift = shiftTo(options.firstDay);
   const requests: FakeRequest[] = [];
   let rules: { fault: Fault; requests?: number[]; remaining: number; endpoint?: FakeEndpoint }[] = [];
 
@@ -253,6 +256,9 @@ export async function startFakeOpenMeteo(options: { firstDay?: string } = {}): P
   return {
     url: `http://127.0.0.1:${server.port}`,
     requests,
+    setFirstDay(day) {
+      shift = shiftTo(day);
+    },
     inject(fault, when = {}) {
       rules.push({ fault, requests: when.requests, remaining: when.next ?? when.requests?.length ?? Infinity, endpoint: when.endpoint });
     },

@@ -1,0 +1,257 @@
+/**
+ * Issue #22's memory figures for `surfcast serve` (the compiled binary, the full catalog, the local fake Open-Meteo):
+ * its first start (refresh of every spot and the tide pass, the tide database loaded in its worker), idle after a
+ * restart, a full refresh while answering load, and a simulated week (bench/week-server.ts: two refreshes a day on a
+ * fake clock under steady load). RSS is sampled every 100 ms from /proc; "idle" is the median over 5 s, after a
+ * settling time, since freed memory reaches the kernel some seconds after a collection.
+ */
+import { Database } from "bun:sqlite";
+import { join } from "node:path";
+import { BINARY, tempDir } from "../test/support/env";
+import { cli } from "../test/support/binary";
+import { startFakeOpenMeteo, type FakeOpenMeteo } from "../test/support/fake-open-meteo";
+import { rssMbOf, sampleRss } from "./processes";
+import { seededRng } from "./prng";
+import { fmt, type Section } from "./report";
+
+const IDLE_TARGET_MB = 80;
+const PEAK_TARGET_MB = 200;
+const WEEK_GROWTH_TARGET = 0.05;
+const HOUR_MS = 3_600_000;
+
+interface Server {
+  proc: ReturnType<typeof Bun.spawn>;
+  url: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Servers still running: stopped by memorySection's finally when a part fails. */
+const running = new Set<Server>();
+
+/** Starts a server process that prints "listening <port>" or "serving on http://…:<port>" and keeps its output. */
+async function start(cmd: string[], env: Record<string, string>): Promise<Server> {
+  const proc = Bun.spawn(cmd, { env: { ...process.env, SURFCAST_LOG_LEVEL: "info", ...env }, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  let out = "";
+  const decoder = new TextDecoder();
+  for (const stream of [proc.stdout, proc.stderr] as ReadableStream<Uint8Array>[])
+    void (async () => {
+      for await (const chunk of stream) out += decoder.decode(chunk);
+    })();
+  const deadline = Date.now() + 30_000;
+  let port: string | undefined;
+  while (!(port = /(?:listening |serving on http:\/\/[^:]+:)(\d+)/.exec(out)?.[1])) {
+    if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`${cmd.join(" ")} did not start:\n${out}`);
+    await Bun.sleep(20);
+  }
+  const server: Server = {
+    proc,
+    url: `http://127.0.0.1:${port}`,
+    output: () => out,
+    async stop() {
+      running.delete(server);
+      proc.kill("SIGTERM");
+      await proc.exited;
+    },
+  };
+  running.add(server);
+  return server;
+}
+
+const serve = (dataDir: string, fake: FakeOpenMeteo) =>
+  start([BINARY, "--data-dir", dataDir, "serve", "--port", "0"], { SURFCAST_OPEN_METEO_MARINE_URL: fake.url, SURFCAST_OPEN_METEO_FORECAST_URL: fake.url });
+
+async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(100);
+  }
+}
+
+/** Median RSS over `ms` after `settleMs` (a process at rest). */
+async function idleMb(pid: number, settleMs: number, ms = 5_000): Promise<number> {
+  await Bun.sleep(settleMs);
+  const rss = sampleRss(pid, 100);
+  await Bun.sleep(ms);
+  return rss.stop().median;
+}
+
+/**
+ * Steady request load: `clients` loops, each asking one of the endpoints (forecast, tides, now, search, nearby) of a
+ * random spot at a time, with one key. Counts answers by status.
+ */
+function load(url: string, key: string, spots: { id: string; lat: number; lng: number; name: string }[], clients = 8) {
+  const random = seededRng(22);
+  const statuses = new Map<number, number>();
+  let running = true;
+  const paths = (s: (typeof spots)[number]) => [
+    `/v1/spots/${s.id}/forecast?days=7`,
+    `/v1/spots/${s.id}/tides?days=7`,
+    `/v1/spots/${s.id}/now`,
+    `/v1/spots?q=${encodeURIComponent(s.name.split(/\s+/)[0]!.toLowerCase())}&limit=10`,
+    `/v1/spots/nearby?lat=${s.lat}&lng=${s.lng}&radius=50&limit=10`,
+  ];
+  const loops = Array.from({ length: clients }, async () => {
+    while (running) {
+      const options = paths(random.pick(spots));
+      try {
+        const res = await fetch(url + random.pick(options), { headers: { "X-API-Key": key, "Accept-Encoding": "br, gzip" } });
+        await res.arrayBuffer();
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      } catch {
+        await Bun.sleep(10);
+      }
+    }
+  });
+  return {
+    async stop() {
+      running = false;
+      await Promise.all(loops);
+      return statuses;
+    },
+  };
+}
+
+const describeStatuses = (s: Map<number, number>) => [...s].sort(([a], [b]) => a - b).map(([code, n]) => `${code}: ${fmt.int(n)}`).join(", ");
+
+function catalogSpots(dataDir: string) {
+  const db = new Database(join(dataDir, "surfcast.db"), { readonly: true });
+  try {
+    return db.query<{ id: string; lat: number; lng: number; name: string }, []>("SELECT id, lat, lng, name FROM spots").all();
+  } finally {
+    db.close();
+  }
+}
+
+/** Makes every stored forecast older than 12 h, so the next start refreshes them all (the scheduled refresh's work). */
+function ageForecasts(dataDir: string): void {
+  const db = new Database(join(dataDir, "surfcast.db"));
+  try {
+    db.exec(`UPDATE forecast_documents SET updated_at = updated_at - ${13 * HOUR_MS}`);
+  } finally {
+    db.close();
+  }
+}
+
+function createKey(dataDir: string): string {
+  const email = "memory@example.com";
+  const made = cli(dataDir, ["accounts", "create", email, "--plan", "scale", "--daily-limit", "100000000", "--minute-limit", "100000"]);
+  if (made.code !== 0 && !/exists/.test(made.stderr)) throw new Error(`accounts create failed: ${made.stderr}`);
+  const key = cli(dataDir, ["keys", "create", email, "--name", "memory"]);
+  if (key.code !== 0) throw new Error(`keys create failed: ${key.stderr}`);
+  return key.stdout.trim().split("\n").at(-1)!;
+}
+
+/** Which parts to run (all by default); `bun bench/memory.ts --parts=load,week --data-dir=DIR` reuses a filled data dir. */
+export interface MemoryOptions {
+  quick: boolean;
+  parts?: ReadonlySet<"first" | "restart" | "load" | "week">;
+  dataDir?: string;
+}
+
+export async function memorySection({ quick, parts = new Set(["first", "restart", "load", "week"]), dataDir = tempDir("bench-memory") }: MemoryOptions): Promise<Section> {
+  const section: Section = {
+    title: "Memory of `surfcast serve` (issue #22)",
+    intro:
+      "The compiled binary with the full catalog against the local fake Open-Meteo, RSS from /proc every 100 ms. Idle = median over 5 s after the process settled (freed memory reaches the kernel seconds after a collection). Load = 8 clients asking forecasts, tides, now, search and nearby of random spots, brotli accepted.",
+    header: ["measure", "MB", "target", "verdict"],
+    rows: [],
+    notes: [],
+  };
+  const today = new Date().toISOString().slice(0, 10);
+  const fake = await startFakeOpenMeteo({ firstDay: today });
+  try {
+    if (parts.has("first")) {
+      // 1. First start: migrations, the catalog, a refresh of every spot and the full tide pass (the tide database in its worker).
+      const first = await serve(dataDir, fake);
+      const firstRss = sampleRss(first.proc.pid, 100);
+      await until(() => /forecast refresh done/.test(first.output()) && /tide window ready/.test(first.output()), 300_000, "the first refresh and tide pass");
+      const firstPeak = firstRss.stop().peak;
+      const afterFirst = await idleMb(first.proc.pid, 10_000);
+      await first.stop();
+      section.rows!.push(["first start: refresh of every spot + full tide pass (tide database loaded in its worker), peak", fmt.int(firstPeak), "—", "—"]);
+      section.rows!.push(["idle after the first start's work (the tide worker still loaded: it ends after 60 s idle)", fmt.int(afterFirst), "—", "—"]);
+    }
+
+    const key = createKey(dataDir);
+    const spots = catalogSpots(dataDir).filter((s) => /^\p{L}{2}/u.test(s.name));
+
+    if (parts.has("restart")) {
+      // 2. A restart: fresh forecasts, no refresh; idle after the warm-up.
+      const restarted = await serve(dataDir, fake);
+      const idleRestart = await idleMb(restarted.proc.pid, 5_000);
+      await restarted.stop();
+      section.rows!.push(["idle after a restart (search index built, no refresh due)", fmt.int(idleRestart), `< ${IDLE_TARGET_MB}`, fmt.verdict(idleRestart < IDLE_TARGET_MB)]);
+    }
+
+    if (parts.has("load")) {
+    // 3. The scheduled refresh's work under load: every forecast stale at start, 8 clients asking meanwhile.
+    ageForecasts(dataDir);
+    const busy = await serve(dataDir, fake);
+    const busyRss = sampleRss(busy.proc.pid, 100);
+    const clients = load(busy.url, key, spots);
+    await until(() => /forecast refresh done/.test(busy.output()), 300_000, "the refresh under load");
+    const answered = await clients.stop();
+    const busyPeak = busyRss.stop().peak;
+    const idleAfter = await idleMb(busy.proc.pid, 10_000);
+    await busy.stop();
+    section.rows!.push([
+      "full refresh of every spot while answering load, peak",
+      fmt.int(busyPeak),
+      `< ${PEAK_TARGET_MB}`,
+      fmt.verdict(busyPeak < PEAK_TARGET_MB),
+    ]);
+    section.rows!.push(["idle after that refresh and load", fmt.int(idleAfter), `< ${IDLE_TARGET_MB}`, fmt.verdict(idleAfter < IDLE_TARGET_MB)]);
+    section.notes!.push(`Answers during the refresh under load: ${describeStatuses(answered)}.`);
+    }
+    if (!parts.has("week")) return section;
+
+    // 4. A week on a simulated clock: two refreshes and tide passes a day under steady load; the end of day 7 vs day 1.
+    const days = quick ? 2 : 7;
+    const week = await start([process.execPath, join(import.meta.dir, "week-server.ts"), dataDir], {
+      SURFCAST_OPEN_METEO_MARINE_URL: fake.url,
+      SURFCAST_OPEN_METEO_FORECAST_URL: fake.url,
+      SURFCAST_LOG_LEVEL: "warn",
+    });
+    const weekLoad = load(week.url, key, spots);
+    const dayEnds: number[] = [];
+    let simulated = Date.now();
+    const writer = week.proc.stdin as import("bun").FileSink;
+    for (let step = 1; step <= days * 2; step++) {
+      simulated += 12 * HOUR_MS;
+      fake.setFirstDay(new Date(simulated).toISOString().slice(0, 10));
+      const stepped = (week.output().match(/stepped/g) ?? []).length;
+      writer.write(`step ${12 * HOUR_MS}\n`);
+      writer.flush();
+      await until(() => (week.output().match(/stepped/g) ?? []).length > stepped, 300_000, `simulated step ${step}`);
+      // The day's end: its two refreshes done, requests still coming; what the server holds after a collection.
+      if (step % 2 === 0) dayEnds.push(Number([...week.output().matchAll(/stepped ([\d.]+)/g)].at(-1)![1]));
+      await Bun.sleep(3_000);
+    }
+    const weekAnswers = await weekLoad.stop();
+    await week.stop();
+    const growth = dayEnds.at(-1)! / dayEnds[0]! - 1;
+    section.rows!.push([
+      `a simulated week (${days} days, ${days * 2} full refreshes + tide passes, steady load): RSS at the end of each day, after a full collection`,
+      dayEnds.map((mb) => fmt.int(mb)).join(" → "),
+      `last day within ${WEEK_GROWTH_TARGET * 100} % of the first`,
+      `${growth >= 0 ? "+" : ""}${(growth * 100).toFixed(1)} % — ${fmt.verdict(growth <= WEEK_GROWTH_TARGET)}`,
+    ]);
+    section.notes!.push(
+      `The week runs the same app, HTTP server and usage flush from source (bench/week-server.ts, so its absolute RSS is not the binary's); its clock moves 12 h per step and the fake Open-Meteo's series move with it. Answers during the week: ${describeStatuses(weekAnswers)}.`,
+      `Current RSS of this benchmark process: ${fmt.int(rssMbOf(process.pid))} MB (not counted above).`,
+    );
+    return section;
+  } finally {
+    for (const server of running) await server.stop();
+    await fake.close();
+  }
+}
+
+if (import.meta.main) {
+  const { renderSection } = await import("./report");
+  const flag = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const parts = flag("parts")?.split(",") as ("first" | "restart" | "load" | "week")[] | undefined;
+  console.log(renderSection(await memorySection({ quick: process.argv.includes("--quick"), parts: parts && new Set(parts), dataDir: flag("data-dir") })));
+}

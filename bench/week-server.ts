@@ -1,0 +1,31 @@
+/**
+ * Benchmark-only: a Surfcast server (the same app, HTTP server and usage flush as `surfcast serve`) on a simulated
+ * clock, for bench/memory.ts's week. It prints "listening <port>"; each "step <ms>" line on stdin moves the clock
+ * forward by <ms>, runs the scheduled work of that moment (a full forecast refresh, then the tide window pass, as
+ * the scheduler does twice a day) and prints "stepped <MB>": its resident size after a full collection and 2 s for
+ * freed pages to go back (what it holds, not garbage). Run from source: `bun bench/week-server.ts DATA_DIR`.
+ */
+import { loadConfig } from "../src/config";
+import { openApp } from "../src/app";
+import { startHttpServer } from "../src/http/server";
+import { refreshForecasts } from "../src/forecast/refresh";
+import type { Clock } from "../src/core/clock";
+
+let offsetMs = 0;
+const clock: Clock = { now: () => Date.now() + offsetMs };
+const app = openApp(loadConfig({ dataDir: process.argv[2]!, port: 0, host: "127.0.0.1", scheduler: false }), clock);
+const server = startHttpServer(app, 0, "127.0.0.1");
+setInterval(() => app.meter.flush(), 500);
+setTimeout(() => app.spots.warm(), 50);
+console.log(`listening ${server.port}`);
+
+for await (const line of console) {
+  const step = /^step (\d+)$/.exec(line.trim());
+  if (!step) continue;
+  offsetMs += Number(step[1]);
+  await refreshForecasts(app);
+  await app.tides.maintainWindow();
+  Bun.gc(true);
+  await Bun.sleep(2_000);
+  console.log(`stepped ${(process.memoryUsage.rss() / 1_048_576).toFixed(1)}`);
+}
