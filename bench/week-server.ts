@@ -1,8 +1,8 @@
 /**
- * Benchmark-only: a Surfcast server (the same app, HTTP server and usage flush as `surfcast serve`) on a simulated
+ * Benchmark-only: a Surfcast server (the same app, HTTP server, usage flush and memory governor as `surfcast serve`) on a simulated
  * clock, for bench/memory.ts's week. It prints "listening <port>"; each "step <ms>" line on stdin moves the clock
  * forward by <ms>, runs the scheduled work of that moment (a full forecast refresh, then the tide window pass, as
- * the scheduler does twice a day) and prints "stepped <MB>": its resident size after a full collection and 2 s for
+ * the scheduler does twice a day) and prints "stepped <MB> heap <MB>": its resident size after a full collection and 5 s for
  * freed pages to go back (what it holds, not garbage). Run from source: `bun bench/week-server.ts DATA_DIR`.
  */
 import { loadConfig } from "../src/config";
@@ -10,14 +10,18 @@ import { openApp } from "../src/app";
 import { startHttpServer } from "../src/http/server";
 import { refreshForecasts } from "../src/forecast/refresh";
 import type { Clock } from "../src/core/clock";
+import { heapStats } from "bun:jsc";
+import { startMemoryGovernor } from "../src/ops/memory";
 
 let offsetMs = 0;
 const clock: Clock = { now: () => Date.now() + offsetMs };
 const app = openApp(loadConfig({ dataDir: process.argv[2]!, port: 0, host: "127.0.0.1", scheduler: false }), clock);
 const server = startHttpServer(app, 0, "127.0.0.1");
 setInterval(() => app.meter.flush(), 500);
+startMemoryGovernor(app.config.memoryTargetMb);
 setTimeout(() => app.spots.warm(), 50);
 console.log(`listening ${server.port}`);
+process.on("SIGTERM", () => process.exit(0));
 
 for await (const line of console) {
   const step = /^step (\d+)$/.exec(line.trim());
@@ -26,6 +30,7 @@ for await (const line of console) {
   await refreshForecasts(app);
   await app.tides.maintainWindow();
   Bun.gc(true);
-  await Bun.sleep(2_000);
-  console.log(`stepped ${(process.memoryUsage.rss() / 1_048_576).toFixed(1)}`);
+  await Bun.sleep(5_000);
+  const heap = heapStats();
+  console.log(`stepped ${(process.memoryUsage.rss() / 1_048_576).toFixed(1)} heap ${((heap.heapSize + heap.extraMemorySize) / 1_048_576).toFixed(1)}`);
 }

@@ -18,6 +18,8 @@ import { dirname, join, resolve } from "node:path";
 
 const root = resolve(import.meta.dir, "..");
 const outfile = process.env.OUTFILE ? resolve(process.env.OUTFILE) : join(root, "dist/surfcast");
+/** Another entry point compiled the same way (bench/memory.ts compiles bench/week-server.ts); default src/main.ts. */
+const entry = resolve(process.env.ENTRY ?? join(root, "src/main.ts"));
 const spotsSource = resolve(process.env.SPOTS_SOURCE ?? join(root, "../shared/data/spots/surfspots.json"));
 /** A Bun compile target (`bun-linux-arm64`, `bun-darwin-arm64`, …) for a cross-compiled binary; default: this machine. */
 const target = process.env.BUILD_TARGET as Bun.Build.CompileTarget | undefined;
@@ -58,7 +60,7 @@ const embedPlugin: BunPlugin = {
 const started = performance.now();
 const result = await Bun.build({
   // The tide station worker (src/tides/station-database.ts starts it) is an entrypoint of its own, as Bun requires.
-  entrypoints: [join(root, "src/main.ts"), join(root, "src/tides/station-worker.ts")],
+  entrypoints: [entry, join(root, "src/tides/station-worker.ts")],
   compile: { outfile, ...(target ? { target } : {}) },
   minify: true,
   // Precompiled bytecode: a start parses no JavaScript (restart to first /healthz ~100 ms sooner, #18).

@@ -42,8 +42,8 @@ interface Kept {
  */
 export const NOW_ATTRIBUTION = "Weather data by Open-Meteo.com (https://open-meteo.com/), CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/).";
 
-/** Answers kept (~3 KB each with their JSON); the map is cleared when full. */
-const KEPT_ANSWERS = 4096;
+/** Answers kept (~3 KB each with their JSON, ~5 KB with the response objects): ~5 MB; the map is cleared when full. */
+const KEPT_ANSWERS = 1024;
 
 const etagOf = (text: string) => `"${Bun.hash(text).toString(36)}"`;
 
