@@ -402,7 +402,7 @@ export class TideService {
     const current = store.choice(spot.id);
     const override = store.override(spot.id);
     if (current && agrees(current, override)) return current;
-    const [chosen] = this.choose([spot], override === true ? new Map([[spot.id, true]]) : new Map());
+    const [chosen] = this.choose([spot], new Map(override === null ? [] : [[spot.id, override]]));
     const choice = storedChoiceOf(chosen!.choice);
     store.putChoice(spot.id, choice, this.clock.now());
     if (!choice.tideless && choice.stationId) this.predictWindow(spot.id, choice.stationId);
