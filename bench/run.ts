@@ -14,7 +14,7 @@ import { httpSections, type BenchCase } from "./http";
 import { ensureWrk } from "./load";
 import { describeMachine, renderMachine } from "./machine";
 import { metricsSection } from "./metrics";
-import { microSection } from "./micro";
+import { isolatedMicroSection } from "./micro";
 import { bestSpotsSection, upstreamWeightSection } from "./best-spots";
 import { refreshSection } from "./refresh";
 import { renderSection, type Section } from "./report";
@@ -82,7 +82,7 @@ if (!httpOnly) show(tideSourcesSection(dataDir));
 
 const app = openApp(loadConfig({ dataDir, port: 0, host: "127.0.0.1", scheduler: false }));
 const spot = app.spots.search({ q: "pipeline", limit: 1 })[0] ?? app.spots.all()[0];
-if (!httpOnly) show(microSection(app, quick));
+if (!httpOnly) show(await isolatedMicroSection(dataDir, quick));
 if (!httpOnly) show(bestSpotsSection(app, quick));
 if (!httpOnly) show(upstreamWeightSection(CATALOG_PATH, app.spots.all().length));
 if (!httpOnly) show(await metricsSection(app, quick));

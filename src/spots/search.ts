@@ -1,8 +1,8 @@
 /**
  * Spot search: case- and diacritic-insensitive, over name, aliases, country and region, and the names of the
  * towns near each spot; best match first. Every string is folded once at load (normalize.ts). A query ranks only
- * candidates — the owners of the words its most selective word starts (enough when the name tiers fill `limit`),
- * else the spots whose name or aliases hold its rarest letter n-gram — and walks places and towns as groups (a
+ * candidates — the spots owning a word that each query word starts (enough when the name tiers fill `limit`),
+ * else the spots whose name or aliases hold the query's rarest letter n-grams — and walks places and towns as groups (a
  * country query does not rank every spot of the country one by one); a bounded top-k keeps the best.
  * Pure: built from plain values.
  *
@@ -97,6 +97,23 @@ function partialWords(query: string[], target: readonly string[]): number {
   return partial;
 }
 
+/** partialWords against the words of a folded text, found in place (no split: town names are many). */
+function partialWordsIn(query: string[], text: string): number {
+  let partial = 0;
+  for (const q of query) {
+    let best = -1;
+    for (let at = text.indexOf(q); at >= 0 && best !== 0; at = text.indexOf(q, at + 1)) {
+      if (at > 0 && text.charCodeAt(at - 1) !== SPACE) continue;
+      const end = at + q.length;
+      best = end === text.length || text.charCodeAt(end) === SPACE ? 0 : 1;
+    }
+    if (best < 0) return -1;
+    partial += best;
+  }
+  return partial;
+}
+const SPACE = 32;
+
 /** Grade 0..3 of a match against one text (exact, prefix, word prefix, substring), or -1. */
 function textGrade(q: Query, t: Text): number {
   if (t.folded === q.folded) return 0;
@@ -123,9 +140,7 @@ function placeGrade(q: Query, p: Place): number {
 function townGrade(q: Query, t: TownMatch): number {
   let best = -1;
   t.names.forEach((name, k) => {
-    // Every grade needs each query word inside the name: a cheap test before splitting it into words.
-    if (!q.words.every((w) => name.includes(w))) return;
-    const partial = partialWords(q.words, words(name));
+    const partial = partialWordsIn(q.words, name);
     const g = name === q.folded ? 0 : partial === 0 ? 1 : name.startsWith(q.folded) ? 2 : partial > 0 ? 2 + partial : -1;
     if (g >= 0 && (best < 0 || 2 * g + (k > 0 ? 1 : 0) < best)) best = 2 * g + (k > 0 ? 1 : 0);
   });
@@ -360,7 +375,14 @@ class WordOwners {
   readonly owners: Int32Array;
   private readonly prefixes: PrefixRanges;
 
-  constructor(byWord: ReadonlyMap<string, readonly number[]>) {
+  /** Per-query marks of forEachOwnerOfAll: the query's stamp, and how many of its words the item passed. */
+  private readonly passedStamp: Int32Array;
+  private readonly passed: Int32Array;
+  private stamp = 0;
+
+  constructor(byWord: ReadonlyMap<string, readonly number[]>, items: number) {
+    this.passedStamp = new Int32Array(items);
+    this.passed = new Int32Array(items);
     this.vocabulary = [...byWord.keys()].sort();
     this.ownersBefore = new Int32Array(this.vocabulary.length + 1);
     this.vocabulary.forEach((w, k) => (this.ownersBefore[k + 1] = this.ownersBefore[k]! + byWord.get(w)!.length));
@@ -378,8 +400,40 @@ class WordOwners {
   forEachOwner(from: number, to: number, visit: (item: number) => void): void {
     for (let at = this.ownersBefore[from]!; at < this.ownersBefore[to]!; at++) visit(this.owners[at]!);
   }
+
+  /**
+   * Calls `visit` once with each item owning, for every query word, a word that it starts — and some that do not:
+   * the ranges are walked from the fewest owners up, counting per item how many words it passed (a mark per item,
+   * not a set), and a range with far more owners than the first is not walked (a one-letter word's range can hold
+   * most items; the caller's grade tells). A few nanoseconds per owner instead of ranking every owner of one word.
+   */
+  forEachOwnerOfAll(queryWords: readonly string[], visit: (item: number) => void): void {
+    const sorted = queryWords.map((w) => this.range(w)).sort((a, b) => this.ownerCount(a) - this.ownerCount(b));
+    const walkable = INTERSECT_FACTOR * Math.max(this.ownerCount(sorted[0]!), INTERSECT_MIN);
+    const ranges = sorted.filter((r) => this.ownerCount(r) <= walkable);
+    const stamp = ++this.stamp;
+    const last = ranges.length - 1;
+    ranges.forEach(([from, to], k) => {
+      for (let at = this.ownersBefore[from]!; at < this.ownersBefore[to]!; at++) {
+        const item = this.owners[at]!;
+        if (k === 0) {
+          if (this.passedStamp[item] === stamp) continue;
+          this.passedStamp[item] = stamp;
+        } else if (this.passedStamp[item] !== stamp || this.passed[item] !== k) continue;
+        this.passed[item] = k + 1;
+        if (k === last) visit(item);
+      }
+    });
+  }
+
+  private ownerCount([from, to]: [number, number]): number {
+    return this.ownersBefore[to]! - this.ownersBefore[from]!;
+  }
 }
 
+/** forEachOwnerOfAll walks a word's range only when it has at most this many times the owners of the rarest (at least INTERSECT_MIN). */
+const INTERSECT_FACTOR = 4;
+const INTERSECT_MIN = 32;
 const RANGE_SHIFT = 2 ** 21;
 const SHORT_PREFIX = 3;
 
@@ -444,7 +498,6 @@ export class SearchIndex {
   private readonly ranked: Int32Array;
   private readonly offered: Int32Array;
   private readonly placeStamp: Int32Array;
-  private readonly townStamp: Int32Array;
   private readonly placeMemo: Int32Array;
   private readonly wordStamp: Int32Array;
   private queryStamp = 0;
@@ -505,9 +558,9 @@ export class SearchIndex {
     this.towns.forEach((t, k) => {
       for (const name of t.names) for (const w of words(name)) addOwner(town, w, k);
     });
-    this.own = new WordOwners(own);
-    this.all = new WordOwners(all);
-    this.townWords = new WordOwners(town);
+    this.own = new WordOwners(own, n);
+    this.all = new WordOwners(all, n);
+    this.townWords = new WordOwners(town, this.towns.length);
 
     const deletionsOf = (word: string) => (word.length > MAX_TYPO_WORD ? -1 : word.length >= 6 ? 2 : 1);
     const eachVariant = (visit: (hash: number, word: number) => void) =>
@@ -529,7 +582,6 @@ export class SearchIndex {
     this.ranked = new Int32Array(n);
     this.offered = new Int32Array(n);
     this.placeStamp = new Int32Array(this.places.length);
-    this.townStamp = new Int32Array(this.towns.length);
     this.placeMemo = new Int32Array(this.places.length);
     this.wordStamp = new Int32Array(this.own.vocabulary.length);
   }
@@ -599,17 +651,6 @@ export class SearchIndex {
     top.offer(r * this.entries.length + this.tieRank[i]!, i);
   }
 
-  /** The sorted-vocabulary range of the words starting with the query word whose range has the fewest owners. */
-  private selectiveRange(q: Query, words: WordOwners): { from: number; to: number } {
-    let best = { from: 0, to: 0, owners: Infinity };
-    for (const word of q.words) {
-      const [from, to] = words.range(word);
-      const count = words.ownersBefore[to]! - words.ownersBefore[from]!;
-      if (count < best.owners) best = { from, to, owners: count };
-    }
-    return best;
-  }
-
   /**
    * Fast path: when at least `limit` names start with the query, tier 0 alone is the answer. Those names are one
    * range of the sorted names, and their tier-0 grades are precomputed (less the exact bit): no ranking at all.
@@ -639,20 +680,17 @@ export class SearchIndex {
       this.ranked[i] = stamp;
       this.offer(top, this.rank(q, i), i);
     };
-    // Tiers 0, 1 and 3 need every query word to start a word of the name: their spots own a word that the most
-    // selective query word starts. With the exact places (tier 2) they often fill the answer.
-    const range = this.selectiveRange(q, this.own);
-    this.own.forEachOwner(range.from, range.to, rankOnce);
+    // Tiers 0, 1 and 3 (and an alias's word prefixes) need every query word to start a word of the name or an
+    // alias. With the exact places (tier 2) they often fill the answer.
+    this.own.forEachOwnerOfAll(q.words, rankOnce);
     this.walkPlaces(q, top, true);
     if (!top.admits(score(TIER.substring, 0) * n)) return top;
-    // Every other name and alias tier needs each query word inside the name or an alias.
-    for (const i of this.ownGrams.candidates(q.words)) rankOnce(i);
-    // The split tier: some query word starts a word of the name or an alias, the others words of the place; the
-    // candidates are the owners of the words its least common word starts. Spots whose place's words answer the
-    // whole query are place matches, left to the place walk below.
+    // The other name and alias grades need the query, spaces dropped, inside the compact name or an alias.
+    for (const i of this.ownGrams.candidates([q.compact])) rankOnce(i);
+    // The split tier: every query word starts a word of the name, an alias or the place. Spots whose place's words
+    // answer the whole query are place matches, left to the place walk below.
     if (q.words.length > 1) {
-      const split = this.selectiveRange(q, this.all);
-      this.all.forEachOwner(split.from, split.to, (i) => {
+      this.all.forEachOwnerOfAll(q.words, (i) => {
         const place = this.placeGradeOf(q, this.entries[i]!.place);
         if (place < 0 || place === PLACE_SUBSTRING) rankOnce(i);
       });
@@ -683,15 +721,12 @@ export class SearchIndex {
 
   /**
    * Spots near the towns the query names (every query word starts a word of a town name): each at its best town
-   * grade, closer first. Candidates: the towns owning the words the most selective query word starts.
+   * grade, closer first. Candidates: the towns owning a word that each query word starts.
    */
   private offerTowns(q: Query, top: TopK): void {
     const best = new Map<number, number>();
-    const range = this.selectiveRange(q, this.townWords);
     const stamp = this.queryStamp;
-    this.townWords.forEachOwner(range.from, range.to, (t) => {
-      if (this.townStamp[t] === stamp) return;
-      this.townStamp[t] = stamp;
+    this.townWords.forEachOwnerOfAll(q.words, (t) => {
       const town = this.towns[t]!;
       const grade = townGrade(q, town);
       if (grade < 0) return;
