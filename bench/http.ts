@@ -30,12 +30,6 @@ export interface HttpOptions {
 const MAX_ACCESS_COST = 0.15;
 const BUN = process.execPath;
 
-interface Measured {
-  bench: BenchCase;
-  real: LoadResult;
-  bare: LoadResult;
-}
-
 async function measure(url: string, opts: HttpOptions): Promise<LoadResult> {
   if (opts.warmupSeconds > 0) await runLoad(url, { connections: opts.connections, durationSeconds: opts.warmupSeconds, keys: opts.keys });
   return runLoad(url, { connections: opts.connections, durationSeconds: opts.durationSeconds, keys: opts.keys });
@@ -62,6 +56,7 @@ export async function httpSections(opts: HttpOptions): Promise<HttpResults> {
     intro:
       `wrk, 1 thread, ${opts.connections} connections, ${opts.durationSeconds} s per case after a ${opts.warmupSeconds} s warm-up, on loopback. ` +
       "Bare = a separate Bun.serve process answering with the exact bytes the binary returned for that request (status, headers and body). " +
+      "Each side is measured twice per endpoint, in the order binary, bare, bare, binary, and its faster run is kept. " +
       `Requests rotate over ${opts.keys.length} Scale keys (100,000,000/day, 100,000/min each) so no key's minute window fills up.`,
     header: ["endpoint", "bytes", "req/s", "p50 ms", "p99 ms", "bare req/s", "bare p50", "bare p99", "ratio", "target", "verdict"],
     rows: [],
@@ -83,12 +78,9 @@ export async function httpSections(opts: HttpOptions): Promise<HttpResults> {
   const recordingsFile = join(opts.dataDir, "bench-recordings.json");
   await Bun.write(recordingsFile, JSON.stringify(recordings));
   const bare = await spawnListening([BUN, join(import.meta.dir, "bare-server.ts"), recordingsFile]);
-  const results: Measured[] = [];
   try {
     for (const bench of measurable) {
-      const real = await measure(server.url + bench.path, opts);
-      const yardstick = await measure(bare.url + bench.path, opts);
-      results.push({ bench, real, bare: yardstick });
+      const { binary: real, bare: yardstick } = await bestOfTwo(["binary", "bare"] as const, (side) => measure((side === "binary" ? server : bare).url + bench.path, opts));
       const size = Buffer.from(recordings.find((r) => r.path === bench.path)!.bodyBase64, "base64").length;
       const ratio = real.rps / yardstick.rps;
       endpoints.rows!.push([

@@ -1,7 +1,7 @@
 /**
  * The OpenAPI 3.1 document of /v1, served at GET /openapi.json (public, not counted: the gate only guards /v1
  * and /mcp). @elysiajs/openapi's generator reads the routes — paths, operation ids, and parameters from the
- * same `query`/`params` schemas Elysia validates with — and this module finishes the document:
+ * routes' `query`/`params` schemas (on routes built for the document: see RoutesUse) — and this module finishes it:
  *  - responses are declared in each route's `detail` (documentation only). Declaring them as Elysia
  *    `response` schemas would compile validators that never run (every handler returns a ready-made
  *    Response, which Elysia does not validate) and could not carry the headers we document;
@@ -364,12 +364,12 @@ export function buildOpenApiDocument(app: AnyElysia): Json {
 }
 
 /** GET /openapi.json for the routes of `app`; the document is built once, on first request. */
-export function openApiRoute(app: AnyElysia) {
+export function openApiRoute(documented: () => AnyElysia) {
   let body: string | undefined;
   return new Elysia().get(
     "/openapi.json",
     ({ request }) => {
-      body ??= JSON.stringify(buildOpenApiDocument(app));
+      body ??= JSON.stringify(buildOpenApiDocument(documented()));
       return json(body, 200, headersFor(request, { "Cache-Control": "public, max-age=300" }));
     },
     { detail: { hide: true } },

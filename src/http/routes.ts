@@ -3,11 +3,12 @@
  *  - the keyed router (/v1): thin adapters that parse parameters strictly, call one service function and
  *    serialize. Only the gate calls it, after authentication and admission.
  *  - the open router: what anyone may call (GET /healthz, GET /openapi.json, GET /docs).
- * Elysia's own validation runs too (the schemas document the API); its failures map to the same 400.
+ * The schemas (http/schemas.ts) document the API: the routes built for GET /openapi.json carry them, the serving
+ * ones do not (see RoutesUse).
  * Each route's `detail` is its OpenAPI operation (http/openapi.ts); GET /openapi.json serves the document.
  */
 import { queryOf } from "./target";
-import { Elysia, type AnyElysia } from "elysia";
+import { Elysia, type TSchema } from "elysia";
 import type { App } from "../app";
 import { ApiError, notFound } from "../core/errors";
 import { log } from "../core/log";
@@ -15,7 +16,7 @@ import { operationalStatus } from "../ops/status";
 import { docsBundle, docsPage } from "./docs";
 import { parseBestSpotsParams, parseDaysParams, parseNearbyParams, parseSearchParams } from "../core/params";
 import { principalOf } from "./gate";
-import { openApiRoute, operationDoc } from "./openapi";
+import { openApiRoute, operationDoc, type OperationId } from "./openapi";
 import { errorResponse, headersFor, internalError, json, JSON_TYPE, respond } from "./respond";
 import { acceptedEncoding, compressedOnce, encodedEtag } from "./compress";
 import { bestSpotsQuery, daysQuery, idParams, nearbyQuery, nowManyQuery, nowQuery, searchQuery } from "./schemas";
@@ -28,38 +29,17 @@ function nowResponse(request: Request, served: { body: string; etag: string; max
   return json(served.body, 200, headers);
 }
 
+/** The path's spot id; Elysia leaves an id that does not even decode null: it names no spot (404, as the spec lists for spot paths). */
+function spotId(params: { id: string | null }): string {
+  if (params.id === null) throw notFound("No spot with that id.");
+  return params.id;
+}
+
 /** The path of a request the gate let through (its URL is canonical: see http/target.ts). */
 function pathOf(request: Request): string {
   return new URL(request.url).pathname;
 }
 
-
-/**
- * Elysia's validator rejected the request: re-run the strict parser of that route for the canonical message
- * (the strict parser rejects everything Elysia's does), else name the property Elysia reported.
- */
-function validationMessage(request: Request, error: unknown): string {
-  const path = pathOf(request);
-  const parser =
-    path === "/v1/spots"
-      ? parseSearchParams
-      : path === "/v1/spots/nearby"
-        ? parseNearbyParams
-        : path === "/v1/spots/best"
-          ? parseBestSpotsParams
-          : path === "/v1/now"
-            ? parseNowManyParams
-            : path.endsWith("/now")
-              ? parseNowParams
-              : parseDaysParams;
-  try {
-    parser(queryOf(request));
-  } catch (err) {
-    if (err instanceof ApiError) return err.message;
-  }
-  const property = (error as { valueError?: { path?: string } }).valueError?.path?.replace(/^\//, "");
-  return property ? `Parameter '${property}' is invalid.` : "Invalid request parameters.";
-}
 
 /**
  * Elysia reads the path at a fixed offset of the URL unless told the host may be short (`Host: api` from a
@@ -73,41 +53,35 @@ function routeErrors(app: Elysia) {
     const headers = headersFor(request);
     if (error instanceof ApiError) return errorResponse(error, headers);
     if (code === "NOT_FOUND") return errorResponse(new ApiError("not_found", `No such endpoint: ${pathOf(request)}`), headers);
-    // A path id that does not even decode names no spot: 404, as the spec lists for spot paths.
-    if (code === "VALIDATION" && (error as { type?: string }).type === "params") return errorResponse(notFound("No spot with that id."), headers);
-    if (code === "VALIDATION" || code === "PARSE") return errorResponse(new ApiError("invalid_request", validationMessage(request, error)), headers);
     // The path only: a query string may carry what a client should not have sent (a key).
     log.error("route failed", { path: pathOf(request), error: String(error) });
     return errorResponse(internalError(), headers);
   });
 }
 
-export function createKeyedRoutes(app: App) {
+/**
+ * What the keyed routes are built for. Serving, they carry no schemas: each handler's strict parser (core/params)
+ * is the validation, and Elysia's own validator, run before it, only repeated it (2–3 µs a request on nearby and
+ * tides, measured). Documenting, they carry the schemas the OpenAPI generator reads, and never serve.
+ */
+export type RoutesUse = "serve" | "document";
+
+export function createKeyedRoutes(app: App, use: RoutesUse = "serve") {
+  const hooks = (operation: OperationId, schemas: { query?: TSchema; params?: TSchema }) =>
+    use === "document" ? { ...schemas, detail: operationDoc(operation) } : {};
   // Strict paths: `/v1/spots/` is not `/v1/spots`. Only the documented paths answer, and the gate's
   // endpointOf() (which counts requests) sees exactly the paths the router serves.
   return routeErrors(new Elysia(ROUTER_OPTIONS))
-    .get("/v1/spots", ({ request }) => json(app.spots.search(parseSearchParams(queryOf(request))), 200, headersFor(request)), {
-      query: searchQuery,
-      detail: operationDoc("searchSpots"),
-    })
-    .get("/v1/spots/nearby", ({ request }) => json(app.spots.nearby(parseNearbyParams(queryOf(request))), 200, headersFor(request)), {
-      query: nearbyQuery,
-      detail: operationDoc("spotsNearby"),
-    })
+    .get("/v1/spots", ({ request }) => json(app.spots.search(parseSearchParams(queryOf(request))), 200, headersFor(request)), hooks("searchSpots", { query: searchQuery }))
+    .get("/v1/spots/nearby", ({ request }) => json(app.spots.nearby(parseNearbyParams(queryOf(request))), 200, headersFor(request)), hooks("spotsNearby", { query: nearbyQuery }))
     // A static path: registered like /nearby, so `best` is never taken for a spot id (no slug is `best`).
-    .get("/v1/spots/best", ({ request }) => json(app.bestSpots.find(parseBestSpotsParams(queryOf(request))), 200, headersFor(request)), {
-      query: bestSpotsQuery,
-      detail: operationDoc("bestSpots"),
-    })
-    .get("/v1/spots/:id", ({ params, request }) => json(app.spots.detail(params.id), 200, headersFor(request)), {
-      params: idParams,
-      detail: operationDoc("getSpot"),
-    })
+    .get("/v1/spots/best", ({ request }) => json(app.bestSpots.find(parseBestSpotsParams(queryOf(request))), 200, headersFor(request)), hooks("bestSpots", { query: bestSpotsQuery }))
+    .get("/v1/spots/:id", ({ params, request }) => json(app.spots.detail(spotId(params)), 200, headersFor(request)), hooks("getSpot", { params: idParams }))
     .get(
       "/v1/spots/:id/forecast",
       ({ params, request }) => {
         const { days } = parseDaysParams(queryOf(request));
-        const served = app.forecasts.get(params.id, days);
+        const served = app.forecasts.get(spotId(params), days);
         const encoding = acceptedEncoding(request.headers.get("accept-encoding"));
         const etag = encodedEtag(served.etag, encoding);
         const headers = headersFor(request, { ETag: etag, "Cache-Control": `private, max-age=${served.maxAgeSeconds}`, Vary: "X-API-Key, Authorization, Accept-Encoding" });
@@ -116,43 +90,29 @@ export function createKeyedRoutes(app: App) {
         headers.own["Content-Encoding"] = encoding;
         return respond(compressedOnce(served.spotId, served.etag, encoding, served.body), 200, headers, JSON_TYPE);
       },
-      {
-        params: idParams,
-        query: daysQuery,
-        detail: operationDoc("getForecast"),
-      },
+      hooks("getForecast", { params: idParams, query: daysQuery }),
     )
-    .get("/v1/spots/:id/tides", ({ params, request }) => json(app.tides.get(params.id, parseDaysParams(queryOf(request)).days), 200, headersFor(request)), {
-      params: idParams,
-      query: daysQuery,
-      detail: operationDoc("getTides"),
-    })
-    .get("/v1/spots/:id/now", ({ params, request }) => nowResponse(request, app.now.get(params.id, parseNowParams(queryOf(request)).units)), {
-      params: idParams,
-      query: nowQuery,
-      detail: operationDoc("getSpotNow"),
-    })
+    .get("/v1/spots/:id/tides", ({ params, request }) => json(app.tides.get(spotId(params), parseDaysParams(queryOf(request)).days), 200, headersFor(request)), hooks("getTides", { params: idParams, query: daysQuery }))
+    .get("/v1/spots/:id/now", ({ params, request }) => nowResponse(request, app.now.get(spotId(params), parseNowParams(queryOf(request)).units)), hooks("getSpotNow", { params: idParams, query: nowQuery }))
     .get(
       "/v1/now",
       ({ request }) => {
         const { spots, units } = parseNowManyParams(queryOf(request));
         return nowResponse(request, app.now.many(spots, units));
       },
-      { query: nowManyQuery, detail: operationDoc("getNow") },
+      hooks("getNow", { query: nowManyQuery }),
     )
-    .get("/v1/usage", ({ request }) => json(app.meter.reportText(principalOf(request)), 200, headersFor(request, { "Cache-Control": "private, no-store" })), {
-      detail: operationDoc("getUsage"),
-    });
+    .get("/v1/usage", ({ request }) => json(app.meter.reportText(principalOf(request)), 200, headersFor(request, { "Cache-Control": "private, no-store" })), hooks("getUsage", {}));
 }
 
-/** What anyone may call. `keyed` is read for the OpenAPI document only, never routed to. */
-export function createOpenRoutes(app: App, keyed: AnyElysia) {
+/** What anyone may call. GET /openapi.json documents the keyed routes (built for it on its first request). */
+export function createOpenRoutes(app: App) {
   return (
     routeErrors(new Elysia(ROUTER_OPTIONS))
       // Cheap for load balancers; `?verbose=1` adds the operator's status (no account data, nothing secret).
       .get("/healthz", ({ request }) => json(queryOf(request).has("verbose") ? operationalStatus(app) : { status: "ok" }, 200, headersFor(request)), { detail: { hide: true } })
       .get("/docs", () => docsPage(), { detail: { hide: true } })
       .get("/docs/scalar.js", () => docsBundle(), { detail: { hide: true } })
-      .use(openApiRoute(keyed))
+      .use(openApiRoute(() => createKeyedRoutes(app, "document")))
   );
 }

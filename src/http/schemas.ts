@@ -1,7 +1,7 @@
 /**
- * The schemas of /v1: request parameters (validated by Elysia, documented from the same objects) and the
- * response bodies, which are documentation only — the handlers return ready-made Responses, so nothing here
- * runs per request. Both become the OpenAPI document (http/openapi.ts). Bounds come from core/bounds.ts, the
+ * The schemas of /v1: request parameters and response bodies, documentation only — core/params.ts validates
+ * the parameters (from the same bounds) and the handlers return ready-made Responses, so nothing here runs per
+ * request. Both become the OpenAPI document (http/openapi.ts). Bounds come from core/bounds.ts, the
  * table the strict parser and the MCP tools use too; `required` lists follow the spec's tables exactly, so
  * fields we send beyond the spec (Spot.hexId, TidesResponse.datum/station) are documented but optional.
  */

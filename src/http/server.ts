@@ -28,7 +28,7 @@ function lazyMcpHandler(app: App): McpHandler {
 
 export function createFetchHandler(app: App): (req: Request, server?: AddressSource) => Response | Promise<Response> {
   const keyed = createKeyedRoutes(app).compile();
-  const open = createOpenRoutes(app, keyed).compile();
+  const open = createOpenRoutes(app).compile();
   // `fetch`, not `handle`: handle only wraps fetch in one more async function. Route failures are answered
   // by the routes' onError; anything that still escapes ends in Bun.serve's error handler below.
   const openFetch = open.fetch;
