@@ -55,6 +55,25 @@ describe("nearby over the default catalog", () => {
   });
 });
 
+describe("kept nearby answers", () => {
+  test("the same question gets the kept answer until a spot's derived facts change", async () => {
+    const db = openDatabase(tempDir("spots-nearby-kept"));
+    const spots = SpotService.open(db);
+    const pipeline = spots.get("pipeline");
+    const question = { lat: pipeline.lat, lng: pipeline.lng, radius: 5, limit: 10 };
+    const first = spots.nearby(question);
+    expect(spots.nearby(question)).toBe(first);
+    expect(spots.nearby({ ...question, limit: 9 })).not.toBe(first);
+    const facing = pipeline.facing === 123 ? 124 : 123;
+    db.$client.query("INSERT OR REPLACE INTO spot_facing (spot_id, facing, method, computed_at) VALUES (?, ?, 'test', ?)").run("pipeline", facing, Date.now());
+    await Bun.sleep(1100); // the catalog looks for new derived facts at most once a second
+    const after = spots.nearby(question);
+    expect(after).not.toBe(first);
+    expect(after[0]).toEqual({ ...spots.get("pipeline"), distanceKm: 0 });
+    expect(after[0]!.facing).toBe(facing);
+  });
+});
+
 describe("nearby on synthetic points", () => {
   const points = [
     { id: "east-of-line", lat: -16.5, lng: 179.95 },

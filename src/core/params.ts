@@ -53,9 +53,15 @@ function parseEnum(name: string, value: unknown, spec: EnumSpec): string {
   return value;
 }
 
-function parse<T>(raw: Raw, specs: Record<string, ParamSpec>): T {
+/** A parser for one set of parameters (its specs listed once, not per request). */
+function parser<T>(specs: Record<string, ParamSpec>): (raw: Raw) => T {
+  const entries = Object.entries(specs);
+  return (raw) => parse<T>(raw, entries);
+}
+
+function parse<T>(raw: Raw, specs: readonly [string, ParamSpec][]): T {
   const out: Record<string, unknown> = {};
-  for (const [name, spec] of Object.entries(specs)) {
+  for (const [name, spec] of specs) {
     const value = rawValue(raw, name);
     if (value === undefined || value === null) {
       if (spec.required) throw invalidRequest(`Parameter '${name}' is required.`);
@@ -84,16 +90,16 @@ export interface DaysParams {
   days: number;
 }
 
-export const parseSearchParams = (raw: Raw): SearchParams =>
-  parse(raw, { q: { kind: "string", ...BOUNDS.q, required: true }, limit });
+export const parseSearchParams = parser<SearchParams>({ q: { kind: "string", ...BOUNDS.q, required: true }, limit });
 
-export const parseNearbyParams = (raw: Raw): NearbyParams =>
-  parse(raw, {
-    lat: { kind: "number", ...BOUNDS.lat, required: true },
-    lng: { kind: "number", ...BOUNDS.lng, required: true },
-    radius: { kind: "number", ...BOUNDS.radius },
-    limit,
-  });
+/** A place and a radius around it (nearby and best spots). */
+const around: Record<string, ParamSpec> = {
+  lat: { kind: "number", ...BOUNDS.lat, required: true },
+  lng: { kind: "number", ...BOUNDS.lng, required: true },
+  radius: { kind: "number", ...BOUNDS.radius },
+};
+
+export const parseNearbyParams = parser<NearbyParams>({ ...around, limit });
 
 export type SurfLevel = (typeof BOUNDS.level.values)[number];
 
@@ -102,24 +108,21 @@ export interface BestSpotsParams extends NearbyParams {
   hours: number;
 }
 
-export const parseBestSpotsParams = (raw: Raw): BestSpotsParams =>
-  parse(raw, {
-    lat: { kind: "number", ...BOUNDS.lat, required: true },
-    lng: { kind: "number", ...BOUNDS.lng, required: true },
-    radius: { kind: "number", ...BOUNDS.radius },
-    level: { kind: "enum", ...BOUNDS.level },
-    hours: { kind: "integer", ...BOUNDS.hours },
-    limit,
-  });
+export const parseBestSpotsParams = parser<BestSpotsParams>({
+  ...around,
+  level: { kind: "enum", ...BOUNDS.level },
+  hours: { kind: "integer", ...BOUNDS.hours },
+  limit,
+});
 
 export interface SummaryParams extends DaysParams {
   /** Absent: every level. */
   level?: SurfLevel;
 }
 
-export const parseSummaryParams = (raw: Raw): SummaryParams => parse(raw, { days, level: { kind: "enum", values: BOUNDS.level.values } });
+export const parseSummaryParams = parser<SummaryParams>({ days, level: { kind: "enum", values: BOUNDS.level.values } });
 
-export const parseDaysParams = (raw: Raw): DaysParams => parse(raw, { days });
+export const parseDaysParams = parser<DaysParams>({ days });
 
 /** One of `choices` (case-sensitive), the first when absent. */
 export function parseChoice<const C extends readonly string[]>(raw: Raw, name: string, choices: C): C[number] {

@@ -112,7 +112,7 @@ export function rankBestSpots(entries: BestSpot[], limit: number): BestSpot[] {
 
 export class BestSpotsService {
   constructor(
-    private readonly spots: { nearby(p: BestSpotsParams): SpotWithDistance[] },
+    private readonly spots: { nearby(p: BestSpotsParams): readonly SpotWithDistance[] },
     private readonly forecasts: { outlook(spot: SpotWithDistance): Outlook | null },
     private readonly clock: Clock,
   ) {}

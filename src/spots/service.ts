@@ -17,6 +17,7 @@ import { NearbyIndex, roundKm } from "./nearby";
 import { SearchIndex, type Searchable } from "./search";
 import { matchTowns, readTowns, type TownMatch } from "./towns";
 import { changeCheck } from "../db/changes";
+import { Lru } from "../core/lru";
 import { applyImport, countSpots, derivedFactsVersion, loadDerivedFacts, loadSpots, readCatalogMeta, readCatalogVersion } from "./store";
 import { timezoneAt } from "./timezone";
 import { spotGuide, type SpotGuide } from "./guide";
@@ -51,6 +52,9 @@ export interface ImportResult extends ImportCounts {
   file: ParsedFile;
 }
 
+/** Spots held by the kept nearby answers (~1 kB each with their JSON): at most ~4 MB. */
+const NEARBY_ANSWER_SPOTS = 4096;
+
 /**
  * One loaded catalog: the lookups are built at load, the search and spatial indexes at first use, so console
  * commands that never search do not pay for them (see `warm()`).
@@ -66,6 +70,11 @@ class Snapshot {
   private readonly details = new WeakMap<Spot, SpotDetail>();
   private searchIndex: SearchIndex | null = null;
   private nearbyIndex: NearbyIndex | null = null;
+  /**
+   * The latest nearby answers by their parameters, frozen (so http/respond.ts keeps their JSON too): a dashboard,
+   * a widget or a shop screen asks for the same place again and again. Bounded by the spots they hold.
+   */
+  readonly nearbyAnswers = new Lru<readonly SpotWithDistance[]>(NEARBY_ANSWER_SPOTS);
 
   constructor(
     private readonly stored: readonly StoredSpot[],
@@ -95,6 +104,7 @@ class Snapshot {
       this.byHex.set(spot.hexId, spot);
     });
     this.spots = spots;
+    this.nearbyAnswers.clear();
     this.derived = derived;
     this.derivedVersion = version;
   }
@@ -182,9 +192,17 @@ export class SpotService {
     return search.search(p.q, p.limit).map((i) => spots[i]!);
   }
 
-  nearby(p: NearbyParams): SpotWithDistance[] {
-    const { spots, nearby } = this.snapshot;
-    return nearby.around(p.lat, p.lng, p.radius, p.limit).map(({ index, distanceKm }) => ({ ...spots[index]!, distanceKm: roundKm(distanceKm) }));
+  /** Spots by distance; answers within the API's limit are kept (see Snapshot.nearbyAnswers). */
+  nearby(p: NearbyParams): readonly SpotWithDistance[] {
+    const snapshot = this.snapshot;
+    const kept = p.limit <= BOUNDS.limit.maximum;
+    const key = `${p.lat} ${p.lng} ${p.radius} ${p.limit}`;
+    const cached = kept ? snapshot.nearbyAnswers.get(key) : undefined;
+    if (cached !== undefined) return cached;
+    const { spots, nearby } = snapshot;
+    const answer = Object.freeze(nearby.around(p.lat, p.lng, p.radius, p.limit).map(({ index, distanceKm }) => Object.freeze({ ...spots[index]!, distanceKm: roundKm(distanceKm) })));
+    if (kept) snapshot.nearbyAnswers.set(key, answer, Math.max(answer.length, 1));
+    return answer;
   }
 
   /** By slug (exact) or 16-hex id (either case); throws `not_found`. */
