@@ -57,9 +57,12 @@ const frozenText = new WeakMap<object, string>();
 
 function serialize(body: unknown): string {
   if (typeof body === "string") return body;
-  if (typeof body !== "object" || body === null || !Object.isFrozen(body)) return JSON.stringify(body);
-  let text = frozenText.get(body);
-  if (text === undefined) frozenText.set(body, (text = JSON.stringify(body)));
+  if (typeof body !== "object" || body === null) return JSON.stringify(body);
+  // The kept text first: isFrozen is the slower test (it walks an array's elements).
+  const kept = frozenText.get(body);
+  if (kept !== undefined) return kept;
+  const text = JSON.stringify(body);
+  if (Object.isFrozen(body)) frozenText.set(body, text);
   return text;
 }
 
