@@ -75,6 +75,13 @@ export async function runRefresh(app: App, argv: string[]): Promise<number> {
     spots = [...chosen.values()];
   }
   if (spots.length === 0) throw new UserError("there are no spots to refresh (import a catalog with `surfcast spots import`)");
+  if (values.spots === undefined) {
+    // Every spot's tide station chosen in one pass first (a new catalog's, else nothing to do), then the tide
+    // database's worker ended: the batches never hold the database (~140 MB) and their documents at once, and the
+    // choices are made together instead of one worker call per spot.
+    await app.tides.maintainWindow();
+    app.tides.close();
+  }
   const summary = await refreshForecasts(app, { spots, onProgress: progressPrinter() });
   printSummary(summary);
   return REFRESH_EXIT[outcomeOf(summary)];
