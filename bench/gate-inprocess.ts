@@ -4,14 +4,16 @@
  * rate-limit headers) and behind the floor (bench/floor.ts: read the key, send the five rate-limit headers), each
  * request a fresh Request handed to the handler: no sockets and no second process, so what differs is only the gate's
  * own work, which wrk over loopback on a shared 2-core machine cannot resolve to a microsecond. Each side runs in
- * mirrored order (gated, floor, floor, gated) and its best round is kept.
+ * mirrored order (gated, floor, floor, gated) and its best round is kept. `make bench` runs it in a process of its
+ * own (isolatedGateSection), like the micro-benchmarks: not in the harness's state.
  */
-import type { App } from "../src/app";
+import { openApp, type App } from "../src/app";
+import { loadConfig } from "../src/config";
 import { createKeyedRoutes } from "../src/http/routes";
 import { createFetchHandler } from "../src/http/server";
 import type { BenchCase } from "./http";
 import { floorHandler } from "./floor";
-import { fmt, type Section } from "./report";
+import { fmt, notMeasured, type Section } from "./report";
 
 const TARGET_US = 1.5;
 type Handler = (req: Request) => Response | Promise<Response>;
@@ -52,4 +54,21 @@ export async function gateInProcessSection(app: App, keys: string[], cases: Benc
   }
   app.meter.flush();
   return section;
+}
+
+/** The section measured in a fresh process over `dataDir` (the arguments travel as JSON in one argument). */
+export async function isolatedGateSection(dataDir: string, keys: string[], cases: BenchCase[], quick: boolean): Promise<Section> {
+  const proc = Bun.spawn([process.execPath, import.meta.path, JSON.stringify({ dataDir, keys, cases, quick })], { stdout: "pipe", stderr: "inherit" });
+  const out = await new Response(proc.stdout).text();
+  if ((await proc.exited) !== 0) return notMeasured("Access layer above the floor, in process (#18)", `bench/gate-inprocess.ts exited ${proc.exitCode}`);
+  return JSON.parse(out) as Section;
+}
+
+if (import.meta.main) {
+  process.env.SURFCAST_LOG_LEVEL ??= "warn";
+  const { dataDir, keys, cases, quick } = JSON.parse(process.argv[2]!) as { dataDir: string; keys: string[]; cases: BenchCase[]; quick: boolean };
+  const app = openApp(loadConfig({ dataDir, port: 0, host: "127.0.0.1", scheduler: false }));
+  app.spots.warm();
+  console.log(JSON.stringify(await gateInProcessSection(app, keys, cases, quick)));
+  app.close();
 }
