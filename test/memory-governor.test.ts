@@ -1,39 +1,33 @@
 /** The server's memory governor (src/ops/memory.ts): collects while above its target, never at 0. */
 import { expect, test } from "bun:test";
-import { GROWTH_MB, RETRY_MS, shouldCollect, startMemoryGovernor } from "../src/ops/memory";
+import { FREED_MB, QUIET_MS, quietUntil, startMemoryGovernor } from "../src/ops/memory";
 import { loadConfig } from "../src/config";
 
-test("shouldCollect: above the target; after a collection that stayed above it, once grown GROWTH_MB past its result or RETRY_MS later", () => {
-  const cases: [rss: number, target: number, settled: number, sinceLastMs: number, collect: boolean][] = [
-    [150, 140, 0, 250, true],
-    [140, 140, 0, 250, false],
-    [100, 140, 0, 250, false],
-    [150, 0, 0, 250, false], // 0: off
-    [150, 140, 150, 250, false], // the last collection left 150: nothing gained by another yet
-    [150 + GROWTH_MB, 140, 150, 250, false],
-    [150 + GROWTH_MB + 1, 140, 150, 250, true],
-    [150, 140, 150, RETRY_MS - 1, false],
-    [150, 140, 150, RETRY_MS, true], // freed pages may have reached the system since: try again
+test("quietUntil: a pause only after a collection that freed little and left the process above the target", () => {
+  const cases: [freedMb: number, rssAfterMb: number, targetMb: number, wait: number][] = [
+    [FREED_MB - 1, 150, 140, QUIET_MS], // live data above the target: nothing to gain by collecting again soon
+    [FREED_MB, 150, 140, 0], // garbage being made: keep pace
+    [50, 150, 140, 0],
+    [0, 130, 140, 0], // under the target: the next check decides
   ];
-  for (const [rss, target, settled, since, collect] of cases) expect([rss, target, settled, since, shouldCollect(rss, target, settled, since)]).toEqual([rss, target, settled, since, collect]);
+  for (const [freed, after, target, wait] of cases) expect([freed, after, target, quietUntil(1_000, freed, after, target) - 1_000]).toEqual([freed, after, target, wait]);
 });
 
-test("above the target it collects at each check while collections bring it under; target 0 never collects", async () => {
-  let rss = 200;
-  const probe = { rssMb: () => rss, collect: () => void (rss = 100) };
-  const above = startMemoryGovernor(140, { rssMb: () => 200, collect: () => {} }); // stays above: collects once, then waits for growth
-  const reaching = startMemoryGovernor(140, { rssMb: () => probe.rssMb(), collect: () => probe.collect() });
-  const grow = setInterval(() => (rss = 200), 250); // garbage back above the target before each check
+test("above the target it collects at each check while collections free garbage, and pauses when they free nothing; target 0 never collects", async () => {
+  let heap = 100;
+  const busy = startMemoryGovernor(140, { rssMb: () => 200, heapMb: () => heap, collect: () => void (heap = 100) });
+  const garbage = setInterval(() => (heap = 150), 100); // 50 MB of garbage between checks
+  const idle = startMemoryGovernor(140, { rssMb: () => 200, heapMb: () => 100, collect: () => {} });
   const off = startMemoryGovernor(0);
   try {
-    await Bun.sleep(1100);
-    expect(above.collections()).toBe(1); // the next after RETRY_MS
-    expect(reaching.collections()).toBeGreaterThanOrEqual(3);
+    await Bun.sleep(1_100);
+    expect(busy.collections()).toBeGreaterThanOrEqual(3);
+    expect(idle.collections()).toBe(1); // the next after QUIET_MS
     expect(off.collections()).toBe(0);
   } finally {
-    clearInterval(grow);
-    above.stop();
-    reaching.stop();
+    clearInterval(garbage);
+    busy.stop();
+    idle.stop();
     off.stop();
   }
 });

@@ -11,13 +11,16 @@ type StringSpec = { kind: "string"; minLength: number; maxLength: number };
 type EnumSpec = { kind: "enum"; values: readonly string[]; default?: string };
 type ParamSpec = (NumberSpec | StringSpec | EnumSpec) & { required?: boolean };
 
-export type Raw = URLSearchParams | Record<string, unknown>;
+/** A query string's parameters (URLSearchParams, or http/target.ts's), or a tool's JSON arguments. */
+export type Raw = { getAll(name: string): string[] } | Record<string, unknown>;
+
+const isQuery = (raw: Raw): raw is { getAll(name: string): string[] } => typeof raw.getAll === "function";
 
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const INTEGER = /^[+-]?\d+$/;
 
 function rawValue(raw: Raw, name: string): unknown {
-  if (raw instanceof URLSearchParams) {
+  if (isQuery(raw)) {
     const all = raw.getAll(name);
     if (all.length > 1) throw invalidRequest(`Parameter '${name}' is given more than once.`);
     return all[0];

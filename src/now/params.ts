@@ -7,7 +7,7 @@ export const parseNowParams = (raw: Raw): { units: Units } => ({ units: parseCho
 export const parseNowManyParams = (raw: Raw): { spots: string[]; units: Units } => ({ spots: parseSpotList(raw, "spots"), units: parseChoice(raw, "units", UNITS) });
 
 /** How many spots a GET /v1/now asks for: what it counts in usage (1 when the list is invalid: a 400 counts once). */
-export function nowWeight(query: URLSearchParams): number {
+export function nowWeight(query: Raw): number {
   try {
     return parseSpotList(query, "spots").length;
   } catch {

@@ -5,6 +5,7 @@
  * and units and kept until the minute ends or what it was built from changes, so polling costs a map lookup.
  */
 import type { Clock } from "../core/clock";
+import { BoundedMap } from "../core/bounded-map";
 import { notFound } from "../core/errors";
 import type { ForecastService } from "../forecast/service";
 import { sunAt } from "../forecast/sun";
@@ -42,13 +43,13 @@ interface Kept {
  */
 export const NOW_ATTRIBUTION = "Weather data by Open-Meteo.com (https://open-meteo.com/), CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/).";
 
-/** Answers kept (~3 KB each with their JSON, ~5 KB with the response objects): ~5 MB; the map is cleared when full. */
+/** Answers kept (~3 KB each with their JSON, ~5 KB with the response objects): ~5 MB; cleared when full (a BoundedMap). */
 const KEPT_ANSWERS = 1024;
 
 const etagOf = (text: string) => `"${Bun.hash(text).toString(36)}"`;
 
 export class NowService {
-  private readonly kept = new Map<string, Kept>();
+  private readonly kept = new BoundedMap<string, Kept>(KEPT_ANSWERS);
 
   constructor(
     private readonly clock: Clock,
@@ -72,7 +73,6 @@ export class NowService {
     const response = this.build(spot, minute, units);
     const body = JSON.stringify(response);
     const served = { response, body, etag: etagOf(body) };
-    if (this.kept.size >= KEPT_ANSWERS) this.kept.clear();
     // Stamps read after building: building may store tide extremes the window lacked.
     this.kept.set(key, { served, minute, spot, forecastVersion: this.forecasts.versionOf(spot.id), tideStamp: this.tides.stamp() });
     return { ...served, maxAgeSeconds };

@@ -12,6 +12,8 @@ const MARKS = /\p{M}+/gu;
 /** Apostrophes join (O'Neill → oneill), every other non-alphanumeric character separates words. */
 const APOSTROPHES = /['’‘`´ʼ]/g;
 const SEPARATORS = /[^a-z0-9]+/g;
+/** Text `fold` would return unchanged: lower-case ASCII words separated by single spaces. */
+const PLAIN_WORDS = /^[a-z0-9]+(?: [a-z0-9]+)*$/;
 
 /**
  * Lower-case ASCII words separated by single spaces: diacritics folded (Aguçadoura → agucadoura), apostrophes
@@ -19,8 +21,10 @@ const SEPARATORS = /[^a-z0-9]+/g;
  * counterpart are dropped.
  */
 export function fold(text: string): string {
-  return text
-    .toLowerCase()
+  const lower = text.toLowerCase();
+  // Most queries are already plain words (every search keystroke folds its text): nothing to fold.
+  if (PLAIN_WORDS.test(lower)) return lower;
+  return lower
     .normalize("NFKD")
     .replace(MARKS, "")
     .replace(UNDECOMPOSABLE_RE, (c) => UNDECOMPOSABLE[c]!)

@@ -20,6 +20,7 @@ import { CURVE_STEP_MS, curveSpan, levelAt, tideAt, type PredictedCurve, type Pr
 import { cosineLevel, tideState, type TideState } from "./now";
 import { predictCurve, predictExtremes, type StationRecord } from "./record";
 import { StationDatabase } from "./station-database";
+import { BoundedMap } from "../core/bounded-map";
 
 /** Identifies the station rule and the database it ran on in `meta`: when either changes, every station is chosen again. */
 const RULE = `${STATION_RULE}; ${tideDatabase.name} ${tideDatabase.version}`;
@@ -30,11 +31,11 @@ const COVERAGE_SLACK_MS = 26 * 3_600_000;
 const BATCH = 10;
 /** Curves kept for the forecast refresh: it assembles spots tile by tile, so neighbours sharing a station share one curve; a few hundred stations kept would be ~20 MB for nothing. */
 const CURVE_CACHE = 64;
-/** Station records kept in memory (~4 KB each); the map is cleared when full. */
+/** Station records kept in memory (~4 KB each). The caches below are BoundedMaps: cleared when full. */
 const RECORD_CACHE = 256;
-/** Predicted windows shared by spots of one station within a pass; cleared when full (spots come region by region). */
+/** Predicted windows shared by spots of one station within a pass (spots come region by region). */
 const PASS_STATION_CACHE = 256;
-/** Tide responses kept per (spot, days), ~1–4 KB each; the map is cleared when full. */
+/** Tide responses kept per (spot, days), ~1–4 KB each. */
 const RESPONSE_CACHE = 1024;
 /** Turning points are predicted this far past the last hour, so every hour has a next one (diurnal tides: ~25 h). */
 const NEXT_TURN_MS = 30 * 3_600_000;
@@ -42,8 +43,10 @@ const NEXT_TURN_MS = 30 * 3_600_000;
 /** Extremes read around a minute for `now()`: the one before it and, in diurnal tides too, the next high and low. */
 const NOW_BEFORE_MS = 26 * 3_600_000;
 const NOW_AFTER_MS = 2 * DAY_MS;
-/** Day curves kept for `now()`, one per station and UTC day (~1 KB each); cleared when full. */
+/** Day curves kept for `now()`, one per station and UTC day (~1 KB each). */
 const DAY_CURVE_CACHE = 512;
+/** Largest ranges of stations over a window, for the source rule (a few numbers each). */
+const STATION_RANGE_CACHE = 4096;
 
 const NO_REFERENCE: TideReference = { datum: null, station: null };
 /** The sea-level model's heights are above mean sea level; no station. */
@@ -123,12 +126,12 @@ export interface WindowReport {
 export class TideService {
   private storeOnce: TideStore | null = null;
   private running: Promise<WindowReport | null> | null = null;
-  private readonly series = new Map<string, Series>();
-  private readonly responses = new Map<string, KeptTides>();
+  private readonly series = new BoundedMap<string, Series>(CURVE_CACHE);
+  private readonly responses = new BoundedMap<string, KeptTides>(RESPONSE_CACHE);
   private readonly modelSeries = new WeakMap<SeaLevelSeries, ModelSeriesReading>();
-  private readonly stationRanges = new Map<string, number>();
-  private readonly dayCurves = new Map<string, PredictedCurve>();
-  private readonly records = new Map<string, StationRecord>();
+  private readonly stationRanges = new BoundedMap<string, number>(STATION_RANGE_CACHE);
+  private readonly dayCurves = new BoundedMap<string, PredictedCurve>(DAY_CURVE_CACHE);
+  private readonly records = new BoundedMap<string, StationRecord>(RECORD_CACHE);
   private readonly stations: StationDatabase;
 
   constructor(
@@ -177,7 +180,6 @@ export class TideService {
     if (kept && kept.from <= now && now <= kept.through && kept.spot === spot && kept.stamp === this.store.stamp()) return kept.response;
     const computed = this.computeTides(spot, now, days);
     if (computed.through >= now) {
-      if (this.responses.size >= RESPONSE_CACHE) this.responses.clear();
       this.responses.set(key, { ...computed, spot, from: now, stamp: this.store.stamp() });
     }
     return computed.response;
@@ -298,7 +300,6 @@ export class TideService {
     const key = `${stationId}@${start}-${end}`;
     let range = this.stationRanges.get(key);
     if (range === undefined) {
-      if (this.stationRanges.size >= 4096) this.stationRanges.clear();
       this.stationRanges.set(key, (range = largestRange(predictExtremes(this.recordFor(stationId), start, end))));
     }
     return range;
@@ -352,7 +353,6 @@ export class TideService {
     const key = `${stationId}@${day}`;
     let curve = this.dayCurves.get(key);
     if (!curve) {
-      if (this.dayCurves.size >= DAY_CURVE_CACHE) this.dayCurves.clear();
       curve = predictCurve(this.recordFor(stationId), day - CURVE_STEP_MS, day + DAY_MS + CURVE_STEP_MS, CURVE_STEP_MS);
       this.dayCurves.set(key, curve);
     }
@@ -384,7 +384,6 @@ export class TideService {
     const key = `${stationId}@${span.start}-${span.end}`;
     let series = this.series.get(key);
     if (!series) {
-      if (this.series.size >= CURVE_CACHE) this.series.clear();
       const record = this.recordFor(stationId);
       series = {
         curve: predictCurve(record, span.start, span.end, CURVE_STEP_MS),
@@ -438,7 +437,6 @@ export class TideService {
   }
 
   private keepRecord(record: StationRecord): StationRecord {
-    if (!this.records.has(record.id) && this.records.size >= RECORD_CACHE) this.records.clear();
     this.records.set(record.id, record);
     return record;
   }
@@ -474,7 +472,7 @@ export class TideService {
     const choices = store.allChoices();
     const overrides = store.overrides();
     const spots = this.spots.all();
-    const byStation = new Map<string, PredictedExtreme[]>();
+    const byStation = new BoundedMap<string, PredictedExtreme[]>(PASS_STATION_CACHE);
     const report: WindowReport = { spots: spots.length, chosen: 0, tideless: 0, extended: 0, ms: 0 };
     const unchosen = (spot: Spot) => {
       const choice = choices.get(spot.id);
@@ -507,7 +505,6 @@ export class TideService {
           const key = `${choice.stationId}@${from}`;
           let extremes = byStation.get(key);
           if (!extremes) {
-            if (byStation.size >= PASS_STATION_CACHE) byStation.clear();
             byStation.set(key, (extremes = predictExtremes(this.recordFor(choice.stationId), from, target.end)));
           }
           write.predicted = { from, extremes };
