@@ -352,8 +352,26 @@ class PrefixRanges {
     });
   }
 
+  /**
+   * The last few prefixes asked and their ranges: a query asks for each of its words in several tiers (the name
+   * tiers, the typo tier), and a hit on the same string object is one comparison.
+   */
+  private readonly recent: string[] = [];
+  private readonly recentRanges: [number, number][] = [];
+  private nextRecent = 0;
+
   /** [from, to) of the strings starting with `prefix`. */
   range(prefix: string): [number, number] {
+    const seen = this.recent.indexOf(prefix);
+    if (seen !== -1) return this.recentRanges[seen]!;
+    const range = this.find(prefix);
+    this.recent[this.nextRecent] = prefix;
+    this.recentRanges[this.nextRecent] = range;
+    this.nextRecent = (this.nextRecent + 1) % RECENT_PREFIXES;
+    return range;
+  }
+
+  private find(prefix: string): [number, number] {
     const short = this.short.get(prefix.length <= SHORT_PREFIX ? prefix : prefix.slice(0, SHORT_PREFIX));
     if (short === undefined) return [0, 0];
     const from = Math.floor(short / RANGE_SHIFT);
@@ -408,10 +426,21 @@ class WordOwners {
    * most items; the caller's grade tells). A few nanoseconds per owner instead of ranking every owner of one word.
    */
   forEachOwnerOfAll(queryWords: readonly string[], visit: (item: number) => void): void {
+    const stamp = ++this.stamp;
+    if (queryWords.length === 1) {
+      // One word: its range's owners, each once (an item owning two of its words appears twice).
+      const [from, to] = this.range(queryWords[0]!);
+      for (let at = this.ownersBefore[from]!; at < this.ownersBefore[to]!; at++) {
+        const item = this.owners[at]!;
+        if (this.passedStamp[item] === stamp) continue;
+        this.passedStamp[item] = stamp;
+        visit(item);
+      }
+      return;
+    }
     const sorted = queryWords.map((w) => this.range(w)).sort((a, b) => this.ownerCount(a) - this.ownerCount(b));
     const walkable = INTERSECT_FACTOR * Math.max(this.ownerCount(sorted[0]!), INTERSECT_MIN);
     const ranges = sorted.filter((r) => this.ownerCount(r) <= walkable);
-    const stamp = ++this.stamp;
     const last = ranges.length - 1;
     ranges.forEach(([from, to], k) => {
       for (let at = this.ownersBefore[from]!; at < this.ownersBefore[to]!; at++) {
@@ -436,6 +465,8 @@ const INTERSECT_FACTOR = 4;
 const INTERSECT_MIN = 32;
 const RANGE_SHIFT = 2 ** 21;
 const SHORT_PREFIX = 3;
+/** Prefixes whose ranges PrefixRanges remembers (more than a query has words, mostly). */
+const RECENT_PREFIXES = 4;
 
 /** Keeps the `limit` lowest scores seen, sorted; scores are unique (they embed the entry's tie rank). */
 class TopK {
@@ -686,7 +717,8 @@ export class SearchIndex {
     this.walkPlaces(q, top, true);
     if (!top.admits(score(TIER.substring, 0) * n)) return top;
     // The other name and alias grades need the query, spaces dropped, inside the compact name or an alias.
-    for (const i of this.ownGrams.candidates([q.compact])) rankOnce(i);
+    const candidates = this.ownGrams.candidates([q.compact]);
+    for (let k = 0; k < candidates.length; k++) rankOnce(candidates[k]!);
     // The split tier: every query word starts a word of the name, an alias or the place. Spots whose place's words
     // answer the whole query are place matches, left to the place walk below.
     if (q.words.length > 1) {
@@ -706,11 +738,15 @@ export class SearchIndex {
    */
   private walkPlaces(q: Query, top: TopK, exact: boolean): void {
     const n = this.entries.length;
-    for (const p of this.placeGrams.candidates(q.words)) {
+    const candidates = this.placeGrams.candidates(q.words);
+    for (let c = 0; c < candidates.length; c++) {
+      const p = candidates[c]!;
       const grade = this.placeGradeOf(q, p);
       if (grade < 0 || grade <= 1 !== exact) continue;
       const r = score(exact ? TIER.placeExact : TIER.place, grade);
-      for (const i of this.places[p]!.entries) {
+      const entries = this.places[p]!.entries;
+      for (let k = 0; k < entries.length; k++) {
+        const i = entries[k]!;
         if (this.ranked[i] === this.queryStamp) continue;
         if (!top.admits(r * n + this.tieRank[i]!)) break;
         this.ranked[i] = this.queryStamp;
