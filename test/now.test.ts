@@ -203,6 +203,15 @@ describe("GET /v1/spots/{id}/now", () => {
     expect(leaves.length).toBeGreaterThan(10);
   });
 
+  test("a kept answer is served until the forecast documents may have changed (a refresh wrote, another process did)", () => {
+    const first = server.app.now.get(hawaii.id, "metric");
+    expect(server.app.now.get(hawaii.id, "metric").response).toBe(first.response); // kept
+    server.app.forecasts.invalidate(); // what a refresh does after writing documents
+    const after = server.app.now.get(hawaii.id, "metric");
+    expect(after.response).not.toBe(first.response); // rebuilt from the documents as they are now
+    expect(after.body).toBe(first.body); // the same documents: the same answer
+  });
+
   test("at most 1.5 KB, metric and imperial, the longest spot name included", async () => {
     for (const spot of [tidal, hawaii, lake, longest, bare]) {
       for (const units of ["metric", "imperial"]) {

@@ -65,6 +65,8 @@ export class ForecastService {
    */
   private readonly bodies = new Lru<{ body: string; etag: string }>(12 * 1024 * 1024);
   private readonly documents = new Lru<PreparedDocument>(12 * 1024 * 1024);
+  /** How many times the kept bodies and documents were dropped (see generation()). */
+  private invalidations = 0;
   private readonly outlooks = new Map<string, Outlook | null>();
   private readonly changed: () => boolean;
 
@@ -123,8 +125,18 @@ export class ForecastService {
     return outlook;
   }
 
+  /**
+   * Moves whenever a document may have changed (a refresh here, or a commit by another process once noticed): what
+   * is kept from documents stays valid while it does not. One counter, no document lookup.
+   */
+  generation(): number {
+    this.noticeExternalWrites();
+    return this.invalidations;
+  }
+
   /** Drops every cached body and document (called after a refresh wrote documents). */
   invalidate(): void {
+    this.invalidations++;
     this.bodies.clear();
     this.documents.clear();
     this.outlooks.clear();

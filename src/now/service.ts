@@ -33,7 +33,8 @@ interface Kept {
   served: Omit<ServedNow, "maxAgeSeconds">;
   minute: number;
   spot: Spot;
-  forecastVersion: string | null;
+  /** ForecastService.generation() when built: the forecast documents it read have not changed since. */
+  forecasts: number;
   tideStamp: number;
 }
 
@@ -66,15 +67,14 @@ export class NowService {
     const maxAgeSeconds = Math.max(1, Math.ceil((minute + MINUTE_MS - now) / 1000));
     const key = `${spot.id}\u0000${units}`;
     const kept = this.kept.get(key);
-    const forecastVersion = this.forecasts.versionOf(spot.id);
-    if (kept && kept.minute === minute && kept.spot === spot && kept.forecastVersion === forecastVersion && kept.tideStamp === this.tides.stamp()) {
+    if (kept && kept.minute === minute && kept.spot === spot && kept.forecasts === this.forecasts.generation() && kept.tideStamp === this.tides.stamp()) {
       return { ...kept.served, maxAgeSeconds };
     }
     const response = this.build(spot, minute, units);
     const body = JSON.stringify(response);
     const served = { response, body, etag: etagOf(body) };
     // Stamps read after building: building may store tide extremes the window lacked.
-    this.kept.set(key, { served, minute, spot, forecastVersion: this.forecasts.versionOf(spot.id), tideStamp: this.tides.stamp() });
+    this.kept.set(key, { served, minute, spot, forecasts: this.forecasts.generation(), tideStamp: this.tides.stamp() });
     return { ...served, maxAgeSeconds };
   }
 

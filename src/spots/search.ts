@@ -713,16 +713,28 @@ export class SearchIndex {
     };
     // Tiers 0, 1 and 3 (and an alias's word prefixes) need every query word to start a word of the name or an
     // alias. With the exact places (tier 2) they often fill the answer.
-    this.own.forEachOwnerOfAll(q.words, rankOnce);
-    this.walkPlaces(q, top, true);
+    if (q.words.length === 1) this.rankOneWord(q, top, rankOnce);
+    else {
+      this.own.forEachOwnerOfAll(q.words, rankOnce);
+      this.walkPlaces(q, top, true);
+    }
     if (!top.admits(score(TIER.substring, 0) * n)) return top;
-    // The other name and alias grades need the query, spaces dropped, inside the compact name or an alias.
+    // The other name and alias grades need the query, spaces dropped, inside the compact name or an alias. A
+    // candidate not ranked yet is not in tiers 0–3 (all ranked above): one the top-k cannot admit even at tier 4 is
+    // left unranked ("er": 831 names hold it, ~50 are ranked).
     const candidates = this.ownGrams.candidates([q.compact]);
-    for (let k = 0; k < candidates.length; k++) rankOnce(candidates[k]!);
+    const substring = score(TIER.substring, 0) * n;
+    for (let k = 0; k < candidates.length; k++) {
+      const i = candidates[k]!;
+      if (top.admits(substring + this.tieRank[i]!)) rankOnce(i);
+    }
     // The split tier: every query word starts a word of the name, an alias or the place. Spots whose place's words
-    // answer the whole query are place matches, left to the place walk below.
+    // answer the whole query are place matches, left to the place walk below. One not ranked yet is in no tier
+    // above this one (each was ranked or bounded above): it is ranked only if the top-k could admit it here.
     if (q.words.length > 1) {
+      const split = score(TIER.split, 0) * n;
       this.all.forEachOwnerOfAll(q.words, (i) => {
+        if (!top.admits(split + this.tieRank[i]!)) return;
         const place = this.placeGradeOf(q, this.entries[i]!.place);
         if (place < 0 || place === PLACE_SUBSTRING) rankOnce(i);
       });
@@ -730,6 +742,25 @@ export class SearchIndex {
     this.walkPlaces(q, top, false);
     if (top.admits(score(TIER.town, 0) * n)) this.offerTowns(q, top);
     return top;
+  }
+
+  /**
+   * The name tiers of a one-word query, best first, so that most owners of the words it starts need no ranking: the
+   * names starting with it (tier 0: fewer than `limit`, or the fast path would have answered), the owners of the word
+   * itself (tier 1 needs it whole in the name) and the exact places (tier 2). Every other owner ranks tier 3 with
+   * grade 1 at best: one the top-k cannot admit even so is left unranked.
+   */
+  private rankOneWord(q: Query, top: TopK, rankOnce: (i: number) => void): void {
+    const [from, to] = this.namePrefixes.range(q.folded);
+    for (let at = from; at < to; at++) rankOnce(this.byName[at]!);
+    const [wordFrom, wordTo] = this.own.range(q.folded);
+    if (wordFrom < wordTo && this.own.vocabulary[wordFrom] === q.folded) this.own.forEachOwner(wordFrom, wordFrom + 1, rankOnce);
+    this.walkPlaces(q, top, true);
+    const n = this.entries.length;
+    const best = score(TIER.wordPrefix, 1) * n;
+    this.own.forEachOwner(wordFrom, wordTo, (i) => {
+      if (top.admits(best + this.tieRank[i]!)) rankOnce(i);
+    });
   }
 
   /**
