@@ -1,19 +1,21 @@
 /** The server's memory governor (src/ops/memory.ts): collects while above its target, never at 0. */
 import { expect, test } from "bun:test";
-import { FREED_MB, QUIET_MS, quietUntil, startMemoryGovernor } from "../src/ops/memory";
+import { HEAP_GROWTH_MB, shouldCollect, startMemoryGovernor } from "../src/ops/memory";
 import { loadConfig } from "../src/config";
 
-test("quietUntil: a pause only after a collection that freed little and left the process above the target", () => {
-  const cases: [freedMb: number, rssAfterMb: number, targetMb: number, wait: number][] = [
-    [FREED_MB - 1, 150, 140, QUIET_MS], // live data above the target: nothing to gain by collecting again soon
-    [FREED_MB, 150, 140, 0], // garbage being made: keep pace
-    [50, 150, 140, 0],
-    [0, 130, 140, 0], // under the target: the next check decides
+test("shouldCollect: above the target and the heap grown HEAP_GROWTH_MB since the last collection", () => {
+  const cases: [rss: number, target: number, heap: number, heapAfterLast: number, collect: boolean][] = [
+    [150, 140, 100, 0, true], // the first time above the target
+    [140, 140, 100, 0, false],
+    [100, 140, 500, 0, false], // under the target: never
+    [150, 0, 100, 0, false], // 0: off
+    [150, 140, 100 + HEAP_GROWTH_MB - 1, 100, false], // idle with its caches above the target: nothing to gain
+    [150, 140, 100 + HEAP_GROWTH_MB, 100, true], // garbage being made: collect
   ];
-  for (const [freed, after, target, wait] of cases) expect([freed, after, target, quietUntil(1_000, freed, after, target) - 1_000]).toEqual([freed, after, target, wait]);
+  for (const [rss, target, heap, after, collect] of cases) expect([rss, target, heap, after, shouldCollect(rss, target, heap, after)]).toEqual([rss, target, heap, after, collect]);
 });
 
-test("above the target it collects at each check while collections free garbage, and pauses when they free nothing; target 0 never collects", async () => {
+test("above the target it collects at each check while garbage is made, once when none is; target 0 never collects", async () => {
   let heap = 100;
   const busy = startMemoryGovernor(140, { rssMb: () => 200, heapMb: () => heap, collect: () => void (heap = 100) });
   const garbage = setInterval(() => (heap = 150), 100); // 50 MB of garbage between checks
@@ -22,7 +24,7 @@ test("above the target it collects at each check while collections free garbage,
   try {
     await Bun.sleep(1_100);
     expect(busy.collections()).toBeGreaterThanOrEqual(3);
-    expect(idle.collections()).toBe(1); // the next after QUIET_MS
+    expect(idle.collections()).toBe(1);
     expect(off.collections()).toBe(0);
   } finally {
     clearInterval(garbage);

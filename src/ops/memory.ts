@@ -2,26 +2,21 @@
  * Keeps the server's memory near what it uses. JavaScriptCore sizes its heap by the machine's RAM: on a large
  * machine it lets garbage reach a few hundred MB before collecting, and a serving burst of forecast documents
  * (each ~1 MB of parse garbage) would take the process far past what a small box has. Every 250 ms, when the
- * resident size is above the target, a full collection runs (~10–30 ms with the server's ~40 MB of live data).
- * A collection that frees little (under FREED_MB) while the process stays above the target means its live data
- * and caches are above it, not garbage: the next waits QUIET_MS, so an idle server in that state does not run four
- * full collections a second for nothing, and a busy one keeps collecting at full pace. See bench/README.md ("Memory").
+ * resident size is above the target and the heap has grown HEAP_GROWTH_MB since the last collection (garbage is
+ * being made), a full collection runs (~10–30 ms with the server's ~40 MB of live data). A busy server is collected
+ * at every check; an idle one whose caches and live data sit above the target is not collected over and over for
+ * nothing. See bench/README.md ("Memory").
  */
 import { log } from "../core/log";
 
 /** How often the resident size is compared with the target (reading it is one /proc read). */
 const CHECK_EVERY_MS = 250;
-/** A collection that frees less than this (MB of heap) is not keeping up with garbage: there is little to collect. */
-export const FREED_MB = 4;
-/** The pause after such a collection while the process stays above the target. */
-export const QUIET_MS = 2_000;
+/** Heap growth since the last collection that makes another one worth running. */
+export const HEAP_GROWTH_MB = 8;
 
-/**
- * Until when the governor waits after a collection: QUIET_MS more when it freed under FREED_MB and left the
- * process above the target, else no wait (`now`).
- */
-export function quietUntil(now: number, freedMb: number, rssAfterMb: number, targetMb: number): number {
-  return freedMb < FREED_MB && rssAfterMb > targetMb ? now + QUIET_MS : now;
+/** Whether to collect now: above the target, and the heap grown HEAP_GROWTH_MB since the last collection left it. */
+export function shouldCollect(rssMb: number, targetMb: number, heapMb: number, heapAfterLastMb: number): boolean {
+  return targetMb > 0 && rssMb > targetMb && heapMb - heapAfterLastMb >= HEAP_GROWTH_MB;
 }
 
 export interface MemoryGovernor {
@@ -42,20 +37,19 @@ const PROCESS: MemoryProbe = { rssMb: () => process.memoryUsage.rss() / MB, heap
 /** `targetMb`: the resident size above which garbage is collected (0: never; leave it to the engine). */
 export function startMemoryGovernor(targetMb: number, probe: MemoryProbe = PROCESS): MemoryGovernor {
   let collections = 0;
-  let waitUntil = 0;
+  let heapAfterLastMb = -Infinity; // the first check above the target collects
   const timer =
     targetMb > 0
       ? setInterval(() => {
-          const started = performance.now();
           const rssMb = probe.rssMb();
-          if (rssMb <= targetMb || started < waitUntil) return;
-          const heapBefore = probe.heapMb();
+          if (rssMb <= targetMb) return;
+          const heapMb = probe.heapMb();
+          if (!shouldCollect(rssMb, targetMb, heapMb, heapAfterLastMb)) return;
+          const started = performance.now();
           probe.collect();
           collections++;
-          const freedMb = heapBefore - probe.heapMb();
-          const afterMb = probe.rssMb();
-          waitUntil = quietUntil(performance.now(), freedMb, afterMb, targetMb);
-          log.debug("memory above target: garbage collected", { rssMb: Math.round(rssMb), afterMb: Math.round(afterMb), freedMb: Math.round(freedMb), targetMb, ms: Math.round(performance.now() - started) });
+          heapAfterLastMb = probe.heapMb();
+          log.debug("memory above target: garbage collected", { rssMb: Math.round(rssMb), freedMb: Math.round(heapMb - heapAfterLastMb), targetMb, ms: Math.round(performance.now() - started) });
         }, CHECK_EVERY_MS)
       : null;
   timer?.unref();
