@@ -13,7 +13,8 @@ import { createKeyedRoutes } from "../src/http/routes";
 import { createFetchHandler } from "../src/http/server";
 import type { BenchCase } from "./http";
 import { floorHandler } from "./floor";
-import { fmt, notMeasured, type Section } from "./report";
+import { fmt, type Section } from "./report";
+import { sectionInOwnProcess } from "./processes";
 
 const TARGET_US = 1.5;
 type Handler = (req: Request) => Response | Promise<Response>;
@@ -57,11 +58,8 @@ export async function gateInProcessSection(app: App, keys: string[], cases: Benc
 }
 
 /** The section measured in a fresh process over `dataDir` (the arguments travel as JSON in one argument). */
-export async function isolatedGateSection(dataDir: string, keys: string[], cases: BenchCase[], quick: boolean): Promise<Section> {
-  const proc = Bun.spawn([process.execPath, import.meta.path, JSON.stringify({ dataDir, keys, cases, quick })], { stdout: "pipe", stderr: "inherit" });
-  const out = await new Response(proc.stdout).text();
-  if ((await proc.exited) !== 0) return notMeasured("Access layer above the floor, in process (#18)", `bench/gate-inprocess.ts exited ${proc.exitCode}`);
-  return JSON.parse(out) as Section;
+export function isolatedGateSection(dataDir: string, keys: string[], cases: BenchCase[], quick: boolean): Promise<Section> {
+  return sectionInOwnProcess("Access layer above the floor, in process (#18)", import.meta.path, [JSON.stringify({ dataDir, keys, cases, quick })]);
 }
 
 if (import.meta.main) {

@@ -8,7 +8,8 @@ import type { NearbyParams, SearchParams } from "../src/core/params";
 import { rateHour, type RatingInput } from "../src/forecast/rating";
 import type { Spot } from "../src/spots/types";
 import { seededRng, type Rng } from "./prng";
-import { fmt, notMeasured, type Section } from "./report";
+import { fmt, type Section } from "./report";
+import { sectionInOwnProcess } from "./processes";
 import { timeEach, type Timing } from "./stats";
 
 const HEADER = ["benchmark", "calls", "mean µs", "p50 µs", "p99 µs", "target", "verdict"];
@@ -111,11 +112,8 @@ export function microSection(app: App, quick: boolean): Section {
  * The section measured in a fresh process (`bun bench/micro.ts <data dir> [--quick]` prints it as JSON): the
  * timings are not those of whatever the harness did before.
  */
-export async function isolatedMicroSection(dataDir: string, quick: boolean): Promise<Section> {
-  const proc = Bun.spawn([process.execPath, import.meta.path, dataDir, ...(quick ? ["--quick"] : [])], { stdout: "pipe", stderr: "inherit" });
-  const out = await new Response(proc.stdout).text();
-  if ((await proc.exited) !== 0) return notMeasured("In-process micro-benchmarks", `bench/micro.ts exited ${proc.exitCode}`);
-  return JSON.parse(out) as Section;
+export function isolatedMicroSection(dataDir: string, quick: boolean): Promise<Section> {
+  return sectionInOwnProcess("In-process micro-benchmarks", import.meta.path, [dataDir, ...(quick ? ["--quick"] : [])]);
 }
 
 if (import.meta.main) {

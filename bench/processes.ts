@@ -1,5 +1,6 @@
 /** Child processes of the benchmark: servers that announce their port on stdout, and their memory. */
 import { readFileSync } from "node:fs";
+import { notMeasured, type Section } from "./report";
 
 export interface Child {
   url: string;
@@ -67,4 +68,15 @@ export function sampleRss(pid: number, everyMs = 200): { stop(): { peak: number;
       return { peak: sorted.at(-1) ?? 0, median: sorted[Math.floor(sorted.length / 2)] ?? 0 };
     },
   };
+}
+
+/**
+ * A benchmark section measured by `script` in a process of its own (it prints the Section as JSON), so its timings
+ * are not those of whatever the harness did before; "not measured" when the script fails.
+ */
+export async function sectionInOwnProcess(title: string, script: string, args: string[]): Promise<Section> {
+  const proc = Bun.spawn([process.execPath, script, ...args], { stdout: "pipe", stderr: "inherit" });
+  const out = await new Response(proc.stdout).text();
+  const code = await proc.exited;
+  return code === 0 ? (JSON.parse(out) as Section) : notMeasured(title, `${script.replace(/^.*\/bench\//, "bench/")} exited ${code}`);
 }

@@ -40,7 +40,6 @@ function pathOf(request: Request): string {
   return new URL(request.url).pathname;
 }
 
-
 /**
  * Elysia reads the path at a fixed offset of the URL unless told the host may be short (`Host: api` from a
  * proxy); the gate hands over canonical URLs, so the short-host scan is always right.
