@@ -31,8 +31,9 @@ system-deps:
 test: build typecheck system-deps
 	$(BUN) scripts/test.ts
 
-# Binaries for linux-x64, linux-x64-baseline, linux-arm64 and darwin-arm64 in dist/release, with SHA256SUMS.
-release: node_modules/.installed
+# Binaries for linux-x64, linux-x64-baseline, linux-arm64 and darwin-arm64 in dist/release, with SHA256SUMS (after
+# the native build, which records the bytecode order they all use: scripts/build.ts).
+release: build
 	$(BUN) scripts/release.ts
 
 bench: build

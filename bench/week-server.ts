@@ -11,7 +11,7 @@ import { startHttpServer } from "../src/http/server";
 import { refreshForecasts } from "../src/forecast/refresh";
 import type { Clock } from "../src/core/clock";
 import { heapStats } from "bun:jsc";
-import { startMemoryGovernor } from "../src/ops/memory";
+import { startIdleRelease, startMemoryGovernor } from "../src/ops/memory";
 
 let offsetMs = 0;
 const clock: Clock = { now: () => Date.now() + offsetMs };
@@ -19,6 +19,7 @@ const app = openApp(loadConfig({ dataDir: process.argv[2]!, port: 0, host: "127.
 const server = startHttpServer(app, 0, "127.0.0.1");
 setInterval(() => app.meter.flush(), 500);
 startMemoryGovernor(app.config.memoryTargetMb);
+startIdleRelease(app.config.idleReleaseMs);
 setTimeout(() => app.spots.warm(), 50);
 console.log(`listening ${server.port}`);
 process.on("SIGTERM", () => process.exit(0));

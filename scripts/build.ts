@@ -7,6 +7,9 @@
  * - the default spot catalog: `src/spots/default-catalog.ts` imports it `with {type: "file"}`; the plugin points
  *   that import at `SPOTS_SOURCE` when set (default `../shared/data/spots/surfspots.json`).
  * - migrations: embedded as code (`src/db/migrations.gen.ts`).
+ * - the bytecode layout: the functions a running server uses are placed together (Bun's profile-guided
+ *   `bytecodeOrder`), from dist/bytecode-order.txt; when that file is missing (a fresh clone), a native build of the
+ *   server is built once without it, recorded by scripts/bytecode-order.ts, and built again.
  * - the place-name gazetteer: the GeoNames towns near the catalog's spots (scripts/towns.ts) are written to
  *   dist/towns.json (never committed: derived from the catalog); the plugin replaces `src/spots/towns-file.ts`
  *   with an import of that file `with {type: "file"}`, which embeds it.
@@ -14,6 +17,7 @@
 import type { BunPlugin } from "bun";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { townSubset } from "./towns";
+import { recordBytecodeOrder } from "./bytecode-order";
 import { dirname, join, resolve } from "node:path";
 
 const root = resolve(import.meta.dir, "..");
@@ -57,22 +61,35 @@ const embedPlugin: BunPlugin = {
   },
 };
 
+/** The recorded bytecode order (never committed: recorded from this tree's own binary, see scripts/bytecode-order.ts). */
+const orderFile = join(root, "dist/bytecode-order.txt");
+
+async function build(bytecodeOrder: string | false): Promise<void> {
+  const result = await Bun.build({
+    // The tide station worker (src/tides/station-database.ts starts it) is an entrypoint of its own, as Bun requires.
+    entrypoints: [entry, join(root, "src/tides/station-worker.ts")],
+    compile: { outfile, ...(target ? { target } : {}), bytecodeOrder },
+    minify: true,
+    // Precompiled bytecode: a start parses no JavaScript (restart to first /healthz ~100 ms sooner, #18).
+    bytecode: true,
+    format: "esm",
+    sourcemap: "linked",
+    target: "bun",
+    plugins: [embedPlugin],
+    define: { "process.env.SURFCAST_BUILD": JSON.stringify(new Date().toISOString()) },
+  });
+  if (!result.success) {
+    for (const message of result.logs) console.error(message);
+    process.exit(1);
+  }
+}
+
 const started = performance.now();
-const result = await Bun.build({
-  // The tide station worker (src/tides/station-database.ts starts it) is an entrypoint of its own, as Bun requires.
-  entrypoints: [entry, join(root, "src/tides/station-worker.ts")],
-  compile: { outfile, ...(target ? { target } : {}) },
-  minify: true,
-  // Precompiled bytecode: a start parses no JavaScript (restart to first /healthz ~100 ms sooner, #18).
-  bytecode: true,
-  format: "esm",
-  sourcemap: "linked",
-  target: "bun",
-  plugins: [embedPlugin],
-  define: { "process.env.SURFCAST_BUILD": JSON.stringify(new Date().toISOString()) },
-});
-if (!result.success) {
-  for (const message of result.logs) console.error(message);
-  process.exit(1);
+const haveOrder = existsSync(orderFile);
+await build(haveOrder && orderFile);
+// Only the server itself, built for this machine, can be run to record the order.
+if (!haveOrder && !target && !process.env.ENTRY) {
+  await recordBytecodeOrder(outfile, orderFile);
+  await build(orderFile);
 }
 console.log(`built ${outfile} in ${((performance.now() - started) / 1000).toFixed(1)}s (catalog: ${spotsSource})`);

@@ -43,6 +43,8 @@ export interface Config {
   trustProxy: TrustedProxies;
   /** `serve` collects garbage at once while its resident size is above this (SURFCAST_MEMORY_TARGET_MB; 0 = never). */
   memoryTargetMb: number;
+  /** `serve` drops its caches and hands freed memory back after this long without a request (SURFCAST_IDLE_RELEASE_S; 0 = never). */
+  idleReleaseMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -56,6 +58,9 @@ const DEFAULT_BATCH_SIZE = 200;
 
 /** Resident size (MB) above which `serve` collects garbage at once (ops/memory.ts): an idle server is ~100 MB. */
 const DEFAULT_MEMORY_TARGET_MB = 140;
+
+/** Seconds without a request after which `serve` drops its caches (ops/memory.ts): a box at rest holds only what it needs. */
+const DEFAULT_IDLE_RELEASE_S = 30;
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === "") return fallback;
@@ -118,5 +123,6 @@ export function loadConfig(flags: Partial<{ dataDir: string; port: number; host:
     demo: flags.demo === true,
     trustProxy: parseTrustedProxies(env.SURFCAST_TRUST_PROXY),
     memoryTargetMb: intFrom(env.SURFCAST_MEMORY_TARGET_MB, DEFAULT_MEMORY_TARGET_MB, "SURFCAST_MEMORY_TARGET_MB"),
+    idleReleaseMs: 1000 * intFrom(env.SURFCAST_IDLE_RELEASE_S, DEFAULT_IDLE_RELEASE_S, "SURFCAST_IDLE_RELEASE_S"),
   };
 }

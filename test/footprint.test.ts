@@ -1,6 +1,7 @@
 /**
  * Footprint (#22): forecast documents are stored compressed, and a database written before that keeps its
- * documents through the upgrade (the old JSON text rows are read as they are until a refresh rewrites them).
+ * documents through the upgrade (the old JSON text rows are read as they are until a refresh rewrites them); an idle
+ * server drops its caches and answers the same afterwards.
  */
 import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
@@ -9,6 +10,7 @@ import { closeDatabase, databasePath, openDatabase, reclaimSpace } from "../src/
 import { migrations } from "../src/db/migrations.gen";
 import { documentText, readDocument, writeDocuments } from "../src/forecast/store";
 import { tempDir } from "./support/env";
+import { createKey, startServer } from "./support/binary";
 
 const DOC = JSON.stringify({ hours: [{ time: "2026-11-21T13:00:00Z", waveHeight: 1.2 }], daily: [{ date: "2026-11-21", uvIndexMax: 3 }] });
 
@@ -47,4 +49,25 @@ describe("compressed forecast documents", () => {
     expect(readDocument(db, "s1")).toEqual({ updatedAt: 8, body: DOC });
     closeDatabase(db);
   });
+});
+
+test("an idle server drops its caches once (logged) and answers the same afterwards (compiled binary)", async () => {
+  const dataDir = tempDir("footprint-idle");
+  const server = await startServer({ dataDir, env: { SURFCAST_IDLE_RELEASE_S: "1", SURFCAST_LOG_LEVEL: "info" } });
+  try {
+    const key = createKey(dataDir);
+    const paths = ["/v1/spots?q=pipe&limit=5", "/v1/spots/nearby?lat=21.66&lng=-158.05&radius=20&limit=5"];
+    const ask = () => Promise.all(paths.map(async (p) => (await fetch(server.url + p, { headers: { "X-API-Key": key } })).text()));
+    const before = await ask();
+    expect(await ask()).toEqual(before); // kept answers
+    const released = () => (server.output().match(/idle: caches dropped/g) ?? []).length;
+    const deadline = Date.now() + 10_000;
+    while (released() === 0 && Date.now() < deadline) await Bun.sleep(100);
+    expect(released()).toBe(1);
+    await Bun.sleep(1_500);
+    expect(released()).toBe(1); // once per quiet spell
+    expect(await ask()).toEqual(before);
+  } finally {
+    await server.stop();
+  }
 });

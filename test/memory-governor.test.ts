@@ -1,6 +1,12 @@
-/** The server's memory governor (src/ops/memory.ts): collects while above its target, never at 0. */
+/**
+ * The server's memory governor (src/ops/memory.ts): collects while above its target, never at 0; and the idle release,
+ * which drops every cache once per quiet spell.
+ */
 import { expect, test } from "bun:test";
-import { HEAP_GROWTH_MB, shouldCollect, startMemoryGovernor } from "../src/ops/memory";
+import { HEAP_GROWTH_MB, idleStep, shouldCollect, startIdleRelease, startMemoryGovernor, type IdleState } from "../src/ops/memory";
+import { clearCaches } from "../src/core/caches";
+import { Lru } from "../src/core/lru";
+import { BoundedMap } from "../src/core/bounded-map";
 import { loadConfig } from "../src/config";
 
 test("shouldCollect: above the target and the heap grown HEAP_GROWTH_MB since the last collection", () => {
@@ -52,4 +58,58 @@ test("SURFCAST_MEMORY_TARGET_MB: default 140, 0 switches it off, a bad value is 
   expect(loadConfig({}, {}).memoryTargetMb).toBe(140);
   expect(loadConfig({}, { SURFCAST_MEMORY_TARGET_MB: "0" }).memoryTargetMb).toBe(0);
   expect(() => loadConfig({}, { SURFCAST_MEMORY_TARGET_MB: "lots" })).toThrow(/SURFCAST_MEMORY_TARGET_MB/);
+});
+
+test("idleStep: releases once after idleMs without a request, again only after new requests and another quiet spell", () => {
+  const idleMs = 30_000;
+  // [time, request count, release?]
+  const steps: [number, number, boolean][] = [
+    [1_000, 5, false], // requests moved: the quiet spell starts now
+    [20_000, 5, false],
+    [31_000, 5, true], // 30 s without a request
+    [40_000, 5, false], // once per spell
+    [41_000, 6, false], // a request: a new spell starts
+    [70_000, 6, false],
+    [71_000, 6, true],
+  ];
+  let state: IdleState = { requests: 0, since: 0, released: false };
+  for (const [now, requests, release] of steps) {
+    const step = idleStep(state, requests, now, idleMs);
+    expect([now, step.release]).toEqual([now, release]);
+    state = step.state;
+  }
+  expect(idleStep({ requests: 1, since: 0, released: false }, 1, 1e9, 0).release).toBe(false); // 0: never
+});
+
+test("the idle release runs after a quiet spell, not while requests keep coming", async () => {
+  let requests = 0;
+  let released = 0;
+  const idle = startIdleRelease(300, () => requests, () => void released++);
+  const busy = setInterval(() => requests++, 50);
+  try {
+    await Bun.sleep(700);
+    expect(released).toBe(0);
+    clearInterval(busy);
+    await Bun.sleep(800);
+    expect(released).toBe(1);
+    expect(idle.releases()).toBe(1);
+  } finally {
+    clearInterval(busy);
+    idle.stop();
+  }
+});
+
+test("clearCaches empties every bounded cache of the process", () => {
+  const lru = new Lru<string>(1_000);
+  const bounded = new BoundedMap<string, number>(10);
+  lru.set("a", "kept", 4);
+  bounded.set("b", 1);
+  expect(clearCaches()).toBeGreaterThanOrEqual(2);
+  expect([lru.get("a"), bounded.size]).toEqual([undefined, 0]);
+});
+
+test("SURFCAST_IDLE_RELEASE_S: default 30 s, 0 switches it off, a bad value is a clear error", () => {
+  expect(loadConfig({}, {}).idleReleaseMs).toBe(30_000);
+  expect(loadConfig({}, { SURFCAST_IDLE_RELEASE_S: "0" }).idleReleaseMs).toBe(0);
+  expect(() => loadConfig({}, { SURFCAST_IDLE_RELEASE_S: "soon" })).toThrow(/SURFCAST_IDLE_RELEASE_S/);
 });

@@ -8,7 +8,7 @@ import { lockDataDir } from "../db/lock";
 import type { Metrics } from "../ops/metrics";
 import { startForecastJobs } from "../forecast/jobs";
 import { startTideJobs } from "../tides/jobs";
-import { startMemoryGovernor } from "../ops/memory";
+import { startIdleRelease, startMemoryGovernor } from "../ops/memory";
 import { intFlag, noExtraPositionals, parse } from "./args";
 
 export const SERVE_HELP = `Usage: surfcast serve [--port N] [--host H] [--no-scheduler] [--no-console] [--demo]
@@ -88,6 +88,7 @@ export async function runServe(app: App): Promise<number> {
   setTimeout(() => app.spots.warm(), WARM_UP_DELAY_MS);
   const jobs = config.scheduler ? [startTideJobs(app), startForecastJobs(app)] : [];
   const memory = startMemoryGovernor(config.memoryTargetMb);
+  const idle = startIdleRelease(config.idleReleaseMs);
   const flusher = setInterval(() => {
     try {
       app.meter.flush();
@@ -108,6 +109,7 @@ export async function runServe(app: App): Promise<number> {
       log.info("stopping: finishing in-flight requests", { signal });
       for (const job of jobs) job.stop();
       memory.stop();
+      idle.stop();
       await server.stop(false);
       metricsServer?.stop(true);
       metrics?.close();

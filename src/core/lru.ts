@@ -1,8 +1,12 @@
+import { registerCache } from "./caches";
+
 /** A Map-based LRU bounded by the summed size of its values (kept forecast bodies and their compressed forms). */
 export class Lru<V> {
   private readonly map = new Map<string, { value: V; size: number }>();
   private total = 0;
-  constructor(private readonly capacity: number) {}
+  constructor(private readonly capacity: number) {
+    registerCache(this);
+  }
   get(key: string): V | undefined {
     const hit = this.map.get(key);
     if (!hit) return undefined;

@@ -3,6 +3,7 @@
  * pre-serialized hours, and the body for (spot, UTC hour, days) is joined once and kept in a bounded LRU, so
  * the hot path is a map lookup returning a prebuilt string. See docs/forecast.md ("Serving").
  */
+import { registerCache } from "../core/caches";
 import type { Db } from "../db";
 import { utcHourStart, type Clock } from "../core/clock";
 import { ApiError } from "../core/errors";
@@ -67,7 +68,7 @@ export class ForecastService {
   private readonly documents = new Lru<PreparedDocument>(12 * 1024 * 1024);
   /** How many times the kept bodies and documents were dropped (see generation()). */
   private invalidations = 0;
-  private readonly outlooks = new Map<string, Outlook | null>();
+  private readonly outlooks = registerCache(new Map<string, Outlook | null>());
   private readonly changed: () => boolean;
 
   constructor(

@@ -21,6 +21,7 @@ import type { Principal } from "../access/registry";
 import { CORS_EXPOSE, errorResponse, internalError, json, prepareHeaders, type ResponseHeaders } from "./respond";
 import { queryOf, targetOf } from "./target";
 import { bodyRefusal, CLOSE } from "./body";
+import { activity } from "../ops/memory";
 
 export type Handler = (req: Request) => Response | Promise<Response>;
 /** Who is on the other end of a connection (Bun's Server): the console throttles sign-ins per address. */
@@ -127,6 +128,7 @@ export function createGate(app: App, { keyed, mcp, open }: GateRoutes): (req: Re
   };
 
   return (raw: Request, peer?: Peer): Response | Promise<Response> => {
+    activity.requests++;
     const target = targetOf(raw);
     if (!target.ok) {
       countMalformed();

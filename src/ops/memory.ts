@@ -7,6 +7,7 @@
  * at every check; an idle one whose caches and live data sit above the target is not collected over and over for
  * nothing. See bench/README.md ("Memory").
  */
+import { clearCaches } from "../core/caches";
 import { log } from "../core/log";
 
 /** How often the resident size is compared with the target (reading it is one /proc read). */
@@ -55,6 +56,67 @@ export function startMemoryGovernor(targetMb: number, probe: MemoryProbe = PROCE
   timer?.unref();
   return {
     collections: () => collections,
+    stop: () => timer && clearInterval(timer),
+  };
+}
+
+/** Requests this process has answered (the gate counts them): what tells an idle server from a busy one. */
+export const activity = { requests: 0 };
+
+/** How often the idle release looks at the request count. */
+const IDLE_CHECK_MS = 1_000;
+
+export interface IdleState {
+  /** The request count at the last check, and when it last moved. */
+  requests: number;
+  since: number;
+  /** Released since the count last moved: once per quiet spell. */
+  released: boolean;
+}
+
+/** One check of the idle release: the state after it, and whether to release now (after `idleMs` without a request, once). */
+export function idleStep(state: IdleState, requests: number, now: number, idleMs: number): { state: IdleState; release: boolean } {
+  if (requests !== state.requests) return { state: { requests, since: now, released: false }, release: false };
+  const release = idleMs > 0 && !state.released && now - state.since >= idleMs;
+  return { state: release ? { ...state, released: true } : state, release };
+}
+
+/** Drops every cache (core/caches.ts), collects, and asks the engine to hand freed pages back to the system. */
+function releaseMemory(): void {
+  const before = PROCESS.rssMb();
+  const started = performance.now();
+  const caches = clearCaches();
+  Bun.gc(true);
+  Bun.shrink();
+  log.info("idle: caches dropped, memory handed back", { caches, rssMb: Math.round(before), ms: Math.round(performance.now() - started) });
+}
+
+export interface IdleRelease {
+  releases(): number;
+  stop(): void;
+}
+
+/**
+ * An idle server gives its memory back: after `idleMs` without a request (0: never), once per quiet spell, every cache
+ * is dropped and the heap collected. A cache refills at the next requests (a miss costs ~1 ms); a server at rest on a
+ * small box holds only the catalog and its indexes. See bench/README.md ("Memory").
+ */
+export function startIdleRelease(idleMs: number, requests: () => number = () => activity.requests, release: () => void = releaseMemory): IdleRelease {
+  let releases = 0;
+  let state: IdleState = { requests: requests(), since: Date.now(), released: false };
+  const timer =
+    idleMs > 0
+      ? setInterval(() => {
+          const step = idleStep(state, requests(), Date.now(), idleMs);
+          state = step.state;
+          if (!step.release) return;
+          release();
+          releases++;
+        }, Math.min(IDLE_CHECK_MS, idleMs))
+      : null;
+  timer?.unref();
+  return {
+    releases: () => releases,
     stop: () => timer && clearInterval(timer),
   };
 }

@@ -17,6 +17,7 @@
  */
 import { fold, words } from "./normalize";
 import type { TownMatch } from "./towns";
+import { registerCache } from "../core/caches";
 
 export interface Searchable {
   id: string;
@@ -536,7 +537,7 @@ export class SearchIndex {
    * The latest answers by limit and folded query (least recently used dropped first): an app searches on every
    * keystroke, and many users type the same first letters and the same places.
    */
-  private readonly answers = new Map<string, readonly number[]>();
+  private readonly answers = registerCache(new Map<string, readonly number[]>());
 
   constructor(spots: readonly Searchable[], towns: readonly TownMatch[] = []) {
     const placeIds = new Map<string, number>();
