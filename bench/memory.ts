@@ -2,8 +2,8 @@
  * Issue #22's memory figures for `surfcast serve` (the compiled binary, the full catalog, the local fake Open-Meteo):
  * its first start (refresh of every spot and the tide pass, the tide database loaded in its worker), idle after a
  * restart, a full refresh while answering load, and a simulated week (bench/week-server.ts: two refreshes a day on a
- * fake clock under steady load). RSS is sampled every 100 ms from /proc; "idle" is the median over 5 s, after a
- * settling time, since freed memory reaches the kernel some seconds after a collection.
+ * fake clock under steady load). RSS is sampled every 100 ms from /proc; "idle" is the median over 5 s, after the
+ * server's idle release (IDLE_SETTLE_MS), since freed memory reaches the kernel some seconds after a collection.
  */
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
@@ -168,7 +168,7 @@ export async function memorySection({ quick, parts = new Set(["first", "restart"
   const section: Section = {
     title: "Memory of `surfcast serve` (issue #22)",
     intro:
-      "The compiled binary with the full catalog against the local fake Open-Meteo, RSS from /proc every 100 ms. Idle = median over 5 s after the process settled (freed memory reaches the kernel seconds after a collection). Load = 8 clients asking forecasts, tides, now, search and nearby of random spots, brotli accepted.",
+      "The compiled binary with the full catalog against the local fake Open-Meteo, RSS from /proc every 100 ms. Idle = median over 5 s, 35 s after the last request (the server drops its caches after 30 s without one, SURFCAST_IDLE_RELEASE_S; freed memory reaches the kernel seconds after a collection). Load = 8 clients asking forecasts, tides, now, search and nearby of random spots, brotli accepted.",
     header: ["measure", "MB", "target", "verdict"],
     rows: [],
     notes: [],
