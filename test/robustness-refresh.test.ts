@@ -114,7 +114,8 @@ describe("refresh through the compiled binary", () => {
     const now = await startFakeOpenMeteo({ firstDay: today });
     now.inject("500", { endpoint: "forecast", next: 2 });
     now.inject("503", { endpoint: "marine", next: 2 });
-    now.inject("429", { endpoint: "forecast", next: 2 });
+    // A 429 that names no wait (the minutely one asks for 60 s, which refresh.test.ts covers with a fake clock).
+    now.inject({ status: 429, reason: "Too many concurrent requests" }, { endpoint: "forecast", next: 2 });
     now.inject("truncated", { endpoint: "marine", next: 2 });
     now.inject({ delayMs: 1500 }, { endpoint: "forecast", next: 2 });
     now.inject("all-null", { endpoint: "marine", next: 2 });

@@ -72,6 +72,16 @@ describe("station records", () => {
     }
   });
 
+  test("a load slower than the idle time completes (the countdown starts once loaded)", async () => {
+    const database = new StationDatabase(WORKER, 20); // loading takes ~400 ms
+    try {
+      await database.load();
+      expect(database.records([near({ lat: 43.66, lng: -1.44, maxResults: 1 })[0]![0].id])).toHaveLength(1);
+    } finally {
+      database.close();
+    }
+  }, 20_000);
+
   test("an unknown station is a clear error, and the worker goes on answering", () => {
     const database = new StationDatabase(WORKER);
     try {

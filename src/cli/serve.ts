@@ -96,11 +96,6 @@ export async function runServe(app: App): Promise<number> {
       log.error("usage flush failed; will retry", { error: String(err) });
     }
   }, FLUSH_MS);
-  const shown = shownAddress(config.host, server.port ?? config.port);
-  if (config.demo) log.warn("DEMO MODE: forecasts are synthetic, made inside the binary; not real data, no upstream is called", { dataDir: config.dataDir });
-  log.info("surfcast listening", { address: shown, demo: config.demo || undefined, dataDir: config.dataDir, scheduler: config.scheduler, console: config.console ? `${config.publicUrl}/console` : "off" });
-  console.log(`Surfcast is serving on ${shown} (data in ${config.dataDir})${config.demo ? " — DEMO MODE: synthetic forecasts, not real data" : ""}`);
-
   return new Promise<number>((resolve) => {
     let stopping = false;
     const stop = async (signal: string) => {
@@ -121,5 +116,13 @@ export async function runServe(app: App): Promise<number> {
     };
     process.on("SIGTERM", () => void stop("SIGTERM"));
     process.on("SIGINT", () => void stop("SIGINT"));
+    // Announced once the signal handlers are in place (the runtime arms them on its next turn): a supervisor or test
+    // that stops the server as soon as it reads this line gets the graceful stop, not the default kill (exit 143).
+    setImmediate(() => {
+      const shown = shownAddress(config.host, server.port ?? config.port);
+      if (config.demo) log.warn("DEMO MODE: forecasts are synthetic, made inside the binary; not real data, no upstream is called", { dataDir: config.dataDir });
+      log.info("surfcast listening", { address: shown, demo: config.demo || undefined, dataDir: config.dataDir, scheduler: config.scheduler, console: config.console ? `${config.publicUrl}/console` : "off" });
+      console.log(`Surfcast is serving on ${shown} (data in ${config.dataDir})${config.demo ? " — DEMO MODE: synthetic forecasts, not real data" : ""}`);
+    });
   });
 }

@@ -110,12 +110,14 @@ export class StationDatabase {
     port1.unref();
     worker.on("error", (err) => log.error("tide station worker failed", { error: String(err) }));
     this.running = { worker, port: port1, replies: new Int32Array(signal), loaded: null, startedAt: performance.now() };
-    this.touch();
     return this.running;
   }
 
   /** Takes the worker's first message: the database loaded, or the error that stopped it. */
   private adopt(running: Running, message: StationReply): void {
+    // The idle countdown starts once the load is over: a load slower than the idle time (a slow box) must not end its
+    // own worker; a failed one is ended after it, so that a later call tries again.
+    this.touch();
     if (message.kind === "ready") {
       running.loaded = {};
       log.info("tide database loaded", { ms: Math.round(performance.now() - running.startedAt), stations: message.stations });
