@@ -8,6 +8,9 @@ import { clearCaches } from "../src/core/caches";
 import { Lru } from "../src/core/lru";
 import { BoundedMap } from "../src/core/bounded-map";
 import { loadConfig } from "../src/config";
+import { closeDatabase, openDatabase, shrinkDatabaseCaches } from "../src/db";
+import { SpotService } from "../src/spots/service";
+import { tempDir } from "./support/env";
 
 test("shouldCollect: above the target and the heap grown HEAP_GROWTH_MB since the last collection", () => {
   const cases: [rss: number, target: number, heap: number, heapAfterLast: number, collect: boolean][] = [
@@ -106,6 +109,33 @@ test("clearCaches empties every bounded cache of the process", () => {
   bounded.set("b", 1);
   expect(clearCaches()).toBeGreaterThanOrEqual(2);
   expect([lru.get("a"), bounded.size]).toEqual([undefined, 0]);
+});
+
+test("the catalog's search and spatial indexes are dropped with the caches and rebuilt at their next use, same answers", () => {
+  const db = openDatabase(tempDir("idle-indexes"));
+  try {
+    const spots = SpotService.open(db);
+    const ask = () => [spots.search({ q: "pipe", limit: 5 }).map((s) => s.id), spots.nearby({ lat: 21.66, lng: -158.05, radius: 20, limit: 5 }).map((s) => s.id)];
+    const before = ask();
+    expect(before[0]!.length).toBeGreaterThan(0);
+    expect(before[1]!.length).toBeGreaterThan(0);
+    clearCaches();
+    expect(ask()).toEqual(before);
+  } finally {
+    closeDatabase(db);
+  }
+});
+
+test("SQLite's page caches: shrunk on every open connection, a closed one is no longer asked", () => {
+  const kept = openDatabase(tempDir("idle-sqlite-a"));
+  const closed = openDatabase(tempDir("idle-sqlite-b"));
+  closeDatabase(closed);
+  try {
+    expect(() => shrinkDatabaseCaches()).not.toThrow();
+    expect(kept.$client.query("SELECT count(*) AS n FROM spots").get()).toEqual({ n: 0 });
+  } finally {
+    closeDatabase(kept);
+  }
 });
 
 test("SURFCAST_IDLE_RELEASE_S: default 30 s, 0 switches it off, a bad value is a clear error", () => {

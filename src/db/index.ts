@@ -84,6 +84,14 @@ export function openDatabase(dataDir: string, busyTimeoutMs: number = BUSY_TIMEO
   }
 }
 
+/** This process's open connections: an idle server hands their page caches back (ops/memory.ts). */
+const connections = new Set<Database>();
+
+/** Frees every open connection's page cache (up to 2 MB each, SQLite's default); the next queries read it back. */
+export function shrinkDatabaseCaches(): void {
+  for (const sqlite of connections) sqlite.exec("PRAGMA shrink_memory");
+}
+
 function openAndMigrate(path: string, busyTimeoutMs: number, fresh: boolean): Db {
   const sqlite = new Database(path, { create: true, strict: true });
   try {
@@ -100,6 +108,7 @@ function openAndMigrate(path: string, busyTimeoutMs: number, fresh: boolean): Db
     // The internals `migrate()` uses, fed from the embedded array instead of a folder.
     const internals = db as unknown as { dialect: { migrate(m: typeof migrations, s: unknown, c: object): void }; session: unknown };
     internals.dialect.migrate(migrations, internals.session, {});
+    connections.add(sqlite);
     return db;
   } catch (err) {
     sqlite.close();
@@ -139,5 +148,6 @@ export function reclaimSpace(db: Db): number {
 }
 
 export function closeDatabase(db: Db): void {
+  connections.delete(db.$client);
   db.$client.close();
 }

@@ -128,13 +128,14 @@ export function createGate(app: App, { keyed, mcp, open }: GateRoutes): (req: Re
   };
 
   return (raw: Request, peer?: Peer): Response | Promise<Response> => {
-    activity.requests++;
     const target = targetOf(raw);
     if (!target.ok) {
       countMalformed();
       return errorResponse(invalidRequest(target.reason));
     }
     const { path, request: req } = target;
+    // A load balancer's health probes every few seconds must not keep an idle server from handing memory back.
+    if (path !== "/healthz") activity.requests++;
     const tooLarge = bodyRefusal(req, path);
     if (tooLarge) return json(tooLarge.error.toBody(), tooLarge.status, { own: { ...corsFor(req), ...CLOSE } });
     try {

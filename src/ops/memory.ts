@@ -9,6 +9,7 @@
  */
 import { clearCaches } from "../core/caches";
 import { log } from "../core/log";
+import { shrinkDatabaseCaches } from "../db";
 
 /** How often the resident size is compared with the target (reading it is one /proc read). */
 const CHECK_EVERY_MS = 250;
@@ -81,14 +82,18 @@ export function idleStep(state: IdleState, requests: number, now: number, idleMs
   return { state: release ? { ...state, released: true } : state, release };
 }
 
-/** Drops every cache (core/caches.ts), collects, and asks the engine to hand freed pages back to the system. */
+/**
+ * Drops every cache (core/caches.ts: the bounded caches and the catalog's search and spatial indexes) and SQLite's page
+ * caches, collects, and asks the engine to hand freed pages back to the system.
+ */
 function releaseMemory(): void {
   const before = PROCESS.rssMb();
   const started = performance.now();
   const caches = clearCaches();
+  shrinkDatabaseCaches();
   Bun.gc(true);
   Bun.shrink();
-  log.info("idle: caches dropped, memory handed back", { caches, rssMb: Math.round(before), ms: Math.round(performance.now() - started) });
+  log.info("idle: caches dropped, memory handed back", { caches, rssMb: Math.round(before), heapMb: Math.round(PROCESS.heapMb()), ms: Math.round(performance.now() - started) });
 }
 
 export interface IdleRelease {
@@ -97,9 +102,10 @@ export interface IdleRelease {
 }
 
 /**
- * An idle server gives its memory back: after `idleMs` without a request (0: never), once per quiet spell, every cache
- * is dropped and the heap collected. A cache refills at the next requests (a miss costs ~1 ms); a server at rest on a
- * small box holds only the catalog and its indexes. See bench/README.md ("Memory").
+ * An idle server gives its memory back: after `idleMs` without a request (0: never; health probes are not requests,
+ * http/gate.ts), once per quiet spell, every cache and index is dropped and the heap collected. A cache refills at the
+ * next requests (a miss costs ~1 ms), the search index at the next search (~0.2–0.5 s, once); a server at rest on a
+ * small box holds only the catalog. See bench/README.md ("Memory").
  */
 export function startIdleRelease(idleMs: number, requests: () => number = () => activity.requests, release: () => void = releaseMemory): IdleRelease {
   let releases = 0;
