@@ -102,6 +102,21 @@ test("the idle release runs after a quiet spell, not while requests keep coming"
   }
 });
 
+test("a release that throws is logged, and neither escapes its timer nor stops the server", async () => {
+  let attempts = 0;
+  const idle = startIdleRelease(100, () => 0, () => {
+    attempts++;
+    throw new Error("boom");
+  });
+  try {
+    await Bun.sleep(400);
+    expect(attempts).toBe(1); // once per quiet spell, failed or not
+    expect(idle.releases()).toBe(0);
+  } finally {
+    idle.stop();
+  }
+});
+
 test("clearCaches empties every bounded cache of the process", () => {
   const lru = new Lru<string>(1_000);
   const bounded = new BoundedMap<string, number>(10);
@@ -128,8 +143,8 @@ test("the catalog's search and spatial indexes are dropped with the caches and r
 
 test("SQLite's page caches: shrunk on every open connection, a closed one is no longer asked", () => {
   const kept = openDatabase(tempDir("idle-sqlite-a"));
-  const closed = openDatabase(tempDir("idle-sqlite-b"));
-  closeDatabase(closed);
+  closeDatabase(openDatabase(tempDir("idle-sqlite-b")));
+  openDatabase(tempDir("idle-sqlite-c")).$client.close(); // closed behind closeDatabase's back
   try {
     expect(() => shrinkDatabaseCaches()).not.toThrow();
     expect(kept.$client.query("SELECT count(*) AS n FROM spots").get()).toEqual({ n: 0 });

@@ -89,7 +89,13 @@ const connections = new Set<Database>();
 
 /** Frees every open connection's page cache (up to 2 MB each, SQLite's default); the next queries read it back. */
 export function shrinkDatabaseCaches(): void {
-  for (const sqlite of connections) sqlite.exec("PRAGMA shrink_memory");
+  for (const sqlite of connections) {
+    try {
+      sqlite.exec("PRAGMA shrink_memory");
+    } catch {
+      connections.delete(sqlite); // closed without closeDatabase
+    }
+  }
 }
 
 function openAndMigrate(path: string, busyTimeoutMs: number, fresh: boolean): Db {

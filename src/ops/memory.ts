@@ -116,8 +116,12 @@ export function startIdleRelease(idleMs: number, requests: () => number = () => 
           const step = idleStep(state, requests(), Date.now(), idleMs);
           state = step.state;
           if (!step.release) return;
-          release();
-          releases++;
+          try {
+            release();
+            releases++;
+          } catch (err) {
+            log.error("idle release failed; the server goes on", { error: String(err) });
+          }
         }, Math.min(IDLE_CHECK_MS, idleMs))
       : null;
   timer?.unref();
