@@ -3,6 +3,7 @@
  * and the console commands all work on one `App`.
  */
 import type { Config } from "./config";
+import { setCacheBudget } from "./core/caches";
 import { systemClock, type Clock } from "./core/clock";
 import { openDatabase, closeDatabase, databaseFailure, databasePath, type Db } from "./db";
 import { seedPlans } from "./access/plans";
@@ -40,6 +41,7 @@ export interface App {
 }
 
 export function openApp(config: Config, clock: Clock = systemClock, busyTimeoutMs?: number): App {
+  setCacheBudget(config.cacheMb);
   const db = openDatabase(config.dataDir, busyTimeoutMs);
   let spots: SpotService;
   try {

@@ -4,7 +4,8 @@
  */
 import { expect, test } from "bun:test";
 import { HEAP_GROWTH_MB, idleStep, shouldCollect, startIdleRelease, startMemoryGovernor, type IdleState } from "../src/ops/memory";
-import { clearCaches } from "../src/core/caches";
+import { budgetShare, clearCaches, DEFAULT_CACHE_MB, setCacheBudget } from "../src/core/caches";
+import { openApp } from "../src/app";
 import { Lru } from "../src/core/lru";
 import { BoundedMap } from "../src/core/bounded-map";
 import { loadConfig } from "../src/config";
@@ -150,6 +151,37 @@ test("SQLite's page caches: shrunk on every open connection, a closed one is no 
     expect(kept.$client.query("SELECT count(*) AS n FROM spots").get()).toEqual({ n: 0 });
   } finally {
     closeDatabase(kept);
+  }
+});
+
+test("a cache sized by a share of the budget follows SURFCAST_CACHE_MB, even when made before the setting", () => {
+  const lru = new Lru<string>(budgetShare(0.5));
+  const KB = 1024;
+  try {
+    setCacheBudget(1); // 512 KB for this cache
+    for (let i = 0; i < 8; i++) lru.set(`k${i}`, "x", 100 * KB);
+    expect([...Array(8).keys()].filter((i) => lru.get(`k${i}`) !== undefined)).toEqual([3, 4, 5, 6, 7]);
+    setCacheBudget(2); // 1 MB: ten of them fit
+    for (let i = 8; i < 20; i++) lru.set(`k${i}`, "x", 100 * KB);
+    expect([...Array(20).keys()].filter((i) => lru.get(`k${i}`) !== undefined)).toEqual([10, 11, 12, 13, 14, 15, 16, 17, 18, 19]);
+  } finally {
+    setCacheBudget(DEFAULT_CACHE_MB);
+  }
+});
+
+test("SURFCAST_CACHE_MB: default 16, applied by openApp, a bad value is a clear error", () => {
+  expect(loadConfig({}, {}).cacheMb).toBe(DEFAULT_CACHE_MB);
+  expect(DEFAULT_CACHE_MB).toBe(16);
+  expect(loadConfig({}, { SURFCAST_CACHE_MB: "64" }).cacheMb).toBe(64);
+  expect(() => loadConfig({}, { SURFCAST_CACHE_MB: "lots" })).toThrow(/SURFCAST_CACHE_MB/);
+  const lru = new Lru<string>(budgetShare(1));
+  const app = openApp(loadConfig({ dataDir: tempDir("cache-budget"), scheduler: false }, { SURFCAST_CACHE_MB: "1" }));
+  try {
+    for (let i = 0; i < 3; i++) lru.set(`k${i}`, "x", 400 * 1024);
+    expect([lru.get("k0"), lru.get("k1"), lru.get("k2")]).toEqual([undefined, "x", "x"]); // 1 MB, not 16
+  } finally {
+    app.close();
+    setCacheBudget(DEFAULT_CACHE_MB);
   }
 });
 

@@ -8,6 +8,24 @@ interface Clearable {
 
 const caches = new Set<WeakRef<Clearable>>();
 
+const MB = 1_048_576;
+/** SURFCAST_CACHE_MB's default: what a 512 MB box can give its caches (bench/README.md, "Memory"). */
+export const DEFAULT_CACHE_MB = 16;
+let budgetBytes = DEFAULT_CACHE_MB * MB;
+
+/** Sets the byte budget the byte-bounded caches share (SURFCAST_CACHE_MB; openApp applies the configuration). */
+export function setCacheBudget(mb: number): void {
+  budgetBytes = mb * MB;
+}
+
+/**
+ * A fixed part of the shared budget, read at every insertion, so that caches made at import time follow the
+ * configuration applied after it.
+ */
+export function budgetShare(fraction: number): () => number {
+  return () => budgetBytes * fraction;
+}
+
 /** Lists a cache (core/lru.ts and core/bounded-map.ts list themselves). Returns it. */
 export function registerCache<C extends Clearable>(cache: C): C {
   caches.add(new WeakRef(cache));

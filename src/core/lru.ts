@@ -1,10 +1,13 @@
 import { registerCache } from "./caches";
 
-/** A Map-based LRU bounded by the summed size of its values (kept forecast bodies and their compressed forms). */
+/**
+ * A Map-based LRU bounded by the summed size of its values (kept forecast bodies and their compressed forms). The
+ * capacity is a number or a function read at each insertion (a share of the cache budget, core/caches.ts).
+ */
 export class Lru<V> {
   private readonly map = new Map<string, { value: V; size: number }>();
   private total = 0;
-  constructor(private readonly capacity: number) {
+  constructor(private readonly capacity: number | (() => number)) {
     registerCache(this);
   }
   get(key: string): V | undefined {
@@ -22,8 +25,9 @@ export class Lru<V> {
     }
     this.map.set(key, { value, size });
     this.total += size;
+    const capacity = typeof this.capacity === "number" ? this.capacity : this.capacity();
     for (const [k, v] of this.map) {
-      if (this.total <= this.capacity || this.map.size === 1) break;
+      if (this.total <= capacity || this.map.size === 1) break;
       this.map.delete(k);
       this.total -= v.size;
     }

@@ -5,6 +5,7 @@
  * so the page of a new minute rebuilds only its "now" blocks. A repeated view is a map lookup and a comparison.
  */
 import type { App } from "../app";
+import { budgetShare } from "../core/caches";
 import { Lru } from "../core/lru";
 import { MINUTE_MS } from "../tides/now";
 import { credits, heading, shell, spotSection, spotWeek, titleOf, type Mode } from "./page";
@@ -23,9 +24,9 @@ export interface RenderedPage {
 const hashOf = (text: string) => Bun.hash(text).toString(36);
 
 export class EmbedRenderer {
-  /** Rendered pages and week charts, bounded for a small box (#22): a page is ~90 KB, a week chart ~60 KB. */
-  private readonly pages = new Lru<{ key: string; page: RenderedPage }>(4 * 1024 * 1024);
-  private readonly weeks = new Lru<string>(8 * 1024 * 1024);
+  /** Rendered pages and week charts in their shares of the cache budget (#22): a page is ~90 KB, a week chart ~60 KB (~17 and ~40 at the default 16 MB). */
+  private readonly pages = new Lru<{ key: string; page: RenderedPage }>(budgetShare(0.1));
+  private readonly weeks = new Lru<string>(budgetShare(0.15));
 
   constructor(
     private readonly app: App,

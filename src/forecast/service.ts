@@ -3,7 +3,7 @@
  * pre-serialized hours, and the body for (spot, UTC hour, days) is joined once and kept in a bounded LRU, so
  * the hot path is a map lookup returning a prebuilt string. See docs/forecast.md ("Serving").
  */
-import { registerCache } from "../core/caches";
+import { budgetShare, registerCache } from "../core/caches";
 import type { Db } from "../db";
 import { utcHourStart, type Clock } from "../core/clock";
 import { ApiError } from "../core/errors";
@@ -60,12 +60,13 @@ interface PreparedDocument {
 
 export class ForecastService {
   /**
-   * ~12 MB of prebuilt bodies (~220 seven-day forecasts), ~12 MB of prepared documents (characters): what a busy
-   * server asks again within the hour, in the memory a small box has (#22: the whole server under 200 MB). A miss
-   * costs ~1 ms (a document) or ~50 µs (a body).
+   * Prebuilt bodies and prepared documents, in their shares of the cache budget (SURFCAST_CACHE_MB, core/caches.ts;
+   * at the default 16 MB ~60 seven-day bodies and ~30 documents): what a busy server asks again within the hour, in
+   * the memory a small box has (#22). A miss costs ~1–2 ms (a document) or ~50 µs (a body); under traffic spread over
+   * the whole catalog nearly every request misses anyway, and bigger caches only cost memory (bench/README.md).
    */
-  private readonly bodies = new Lru<{ body: string; etag: string }>(12 * 1024 * 1024);
-  private readonly documents = new Lru<PreparedDocument>(12 * 1024 * 1024);
+  private readonly bodies = new Lru<{ body: string; etag: string }>(budgetShare(0.25));
+  private readonly documents = new Lru<PreparedDocument>(budgetShare(0.35));
   /** How many times the kept bodies and documents were dropped (see generation()). */
   private invalidations = 0;
   private readonly outlooks = registerCache(new Map<string, Outlook | null>());
@@ -211,7 +212,8 @@ export class ForecastService {
       version: row.updatedAt.toString(36),
       demo,
     };
-    this.documents.set(spotId, doc, row.body.length);
+    // A prepared document holds about twice its text (its hours' slices, times, daily rows; measured).
+    this.documents.set(spotId, doc, 2 * row.body.length);
     return doc;
   }
 }

@@ -5,6 +5,7 @@
  * Brotli (quality 5: most of quality 11's gain at a fraction of its time) is preferred, then gzip.
  */
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { budgetShare } from "../core/caches";
 import { Lru } from "../core/lru";
 
 export type Encoding = "br" | "gzip";
@@ -33,8 +34,8 @@ function compress(body: string, encoding: Encoding): Uint8Array {
   return brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
 }
 
-/** Compressed bodies by resource, ETag and encoding: 8 MB of them (a 7-day forecast is ~8 KB: ~1,000 of them). */
-const kept = new Lru<Uint8Array>(8 * 1024 * 1024);
+/** Compressed bodies by resource, ETag and encoding, in their share of the cache budget (a 7-day forecast is ~8 KB: ~300 at the default 16 MB). */
+const kept = new Lru<Uint8Array>(budgetShare(0.15));
 
 /**
  * `body` compressed with `encoding`, computed once per (resource, etag, encoding) while it stays in the cache. An
