@@ -60,7 +60,7 @@ type Env = Record<string, string | undefined>;
  */
 const DEFAULT_BATCH_SIZE = 50;
 
-/** Resident size (MB) above which `serve` collects garbage at once (ops/memory.ts): an idle server is ~100 MB. */
+/** Resident size (MB) above which `serve` collects garbage at once (ops/memory.ts): a server at rest is ~70 MB, a busy one 120–180. */
 const DEFAULT_MEMORY_TARGET_MB = 140;
 
 /** Seconds without a request after which `serve` drops its caches (ops/memory.ts): a box at rest holds only what it needs. */
