@@ -168,7 +168,7 @@ export async function memorySection({ quick, parts = new Set(["first", "restart"
   const section: Section = {
     title: "Memory of `surfcast serve` (issue #22)",
     intro:
-      "The compiled binary with the full catalog against the local fake Open-Meteo, RSS from /proc every 100 ms. Idle = median over 5 s, 35 s after the last request (the server drops its caches, its search and spatial indexes and SQLite's page caches after 30 s without one, SURFCAST_IDLE_RELEASE_S; freed memory reaches the kernel seconds after a collection). Load = 8 clients asking forecasts, tides, now, search and nearby of random spots, brotli accepted.",
+      "The compiled binary with the full catalog against the local fake Open-Meteo, RSS from /proc every 100 ms. Idle = median over 5 s, 35 s after the last request (the server drops its caches, the loaded catalog with its search and spatial indexes, and SQLite's page caches after 30 s without one, SURFCAST_IDLE_RELEASE_S; freed memory reaches the kernel seconds after a collection). Load = 8 clients asking forecasts, tides, now, search and nearby of random spots, brotli accepted.",
     header: ["measure", "MB", "target", "verdict"],
     rows: [],
     notes: [],

@@ -127,15 +127,24 @@ test("clearCaches empties every bounded cache of the process", () => {
   expect([lru.get("a"), bounded.size]).toEqual([undefined, 0]);
 });
 
-test("the catalog's search and spatial indexes are dropped with the caches and rebuilt at their next use, same answers", () => {
-  const db = openDatabase(tempDir("idle-indexes"));
+test("the loaded catalog (spot objects, lookups, search and spatial indexes) is dropped with the caches and reloaded at the next call, same answers", () => {
+  const db = openDatabase(tempDir("idle-catalog"));
   try {
     const spots = SpotService.open(db);
-    const ask = () => [spots.search({ q: "pipe", limit: 5 }).map((s) => s.id), spots.nearby({ lat: 21.66, lng: -158.05, radius: 20, limit: 5 }).map((s) => s.id)];
+    const ask = () => [
+      spots.search({ q: "pipe", limit: 5 }).map((s) => s.id),
+      spots.nearby({ lat: 21.66, lng: -158.05, radius: 20, limit: 5 }).map((s) => s.id),
+      spots.detail(spots.all()[0]!.hexId),
+    ];
     const before = ask();
-    expect(before[0]!.length).toBeGreaterThan(0);
-    expect(before[1]!.length).toBeGreaterThan(0);
+    const catalog = spots.all();
+    expect((before[0] as string[]).length).toBeGreaterThan(0);
+    expect((before[1] as string[]).length).toBeGreaterThan(0);
+    expect(spots.all()).toBe(catalog); // kept between calls
     clearCaches();
+    const reloaded = spots.all();
+    expect(reloaded).not.toBe(catalog); // dropped: the next call read it again
+    expect(reloaded).toEqual(catalog);
     expect(ask()).toEqual(before);
   } finally {
     closeDatabase(db);

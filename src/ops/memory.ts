@@ -83,8 +83,8 @@ export function idleStep(state: IdleState, requests: number, now: number, idleMs
 }
 
 /**
- * Drops every cache (core/caches.ts: the bounded caches and the catalog's search and spatial indexes) and SQLite's page
- * caches, collects, and asks the engine to hand freed pages back to the system.
+ * Drops every cache (core/caches.ts: the bounded caches and the loaded catalog with its search and spatial indexes) and
+ * SQLite's page caches, collects, and asks the engine to hand freed pages back to the system.
  */
 function releaseMemory(): void {
   const before = PROCESS.rssMb();
@@ -103,9 +103,10 @@ export interface IdleRelease {
 
 /**
  * An idle server gives its memory back: after `idleMs` without a request (0: never; health probes are not requests,
- * http/gate.ts), once per quiet spell, every cache and index is dropped and the heap collected. A cache refills at the
- * next requests (a miss costs ~1 ms), the search index at the next search (~0.2–0.5 s, once); a server at rest on a
- * small box holds only the catalog. See bench/README.md ("Memory").
+ * http/gate.ts), once per quiet spell, every cache, the loaded catalog and its indexes are dropped and the heap collected.
+ * A cache refills at the next requests (a miss costs ~1 ms), the catalog at the next call that needs it (~50 ms), the
+ * search index at the next search (~0.2–0.5 s, once); a server at rest on a small box holds little more than its code.
+ * See bench/README.md ("Memory").
  */
 export function startIdleRelease(idleMs: number, requests: () => number = () => activity.requests, release: () => void = releaseMemory): IdleRelease {
   let releases = 0;

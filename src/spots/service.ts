@@ -87,16 +87,6 @@ class Snapshot {
     this.timezones = stored.map((s) => timezoneAt(s.lat, s.lng));
     this.applyDerived(derived, derivedVersion);
     for (const s of stored) if (s.facing !== null || s.tideless !== null) this.overrides.set(s.id, { facing: s.facing, tideless: s.tideless });
-    registerCache(this);
-  }
-
-  /**
-   * Drops the search and spatial indexes (~12 MB), rebuilt at their next use (~0.2–0.5 s once): an idle server hands
-   * their memory back with its caches (ops/memory.ts).
-   */
-  clear(): void {
-    this.searchIndex = null;
-    this.nearbyIndex = null;
   }
 
   /**
@@ -162,13 +152,23 @@ function syncDefaultCatalog(db: Db): void {
 }
 
 export class SpotService {
-  private loaded: Snapshot;
+  /** Null after `clear()` until the next call needs the catalog. */
+  private loaded: Snapshot | null;
   private readonly changed: () => boolean;
   private derivedCheckedAt = Date.now();
 
   private constructor(private readonly db: Db) {
     this.changed = changeCheck(db);
     this.loaded = SpotService.load(db);
+    registerCache(this);
+  }
+
+  /**
+   * Drops the loaded catalog — spot objects, lookups, search and spatial indexes (~10 MB of heap): an idle server hands
+   * their memory back with its caches (ops/memory.ts). The next call reloads it (~50 ms, the indexes at their first use).
+   */
+  clear(): void {
+    this.loaded = null;
   }
 
   private static load(db: Db): Snapshot {
@@ -181,7 +181,7 @@ export class SpotService {
    * checked at most once a second.
    */
   private get snapshot(): Snapshot {
-    if (this.changed() && readCatalogVersion(this.db) !== this.loaded.version) this.loaded = SpotService.load(this.db);
+    if (this.loaded === null || (this.changed() && readCatalogVersion(this.db) !== this.loaded.version)) this.loaded = SpotService.load(this.db);
     const now = Date.now();
     if (now - this.derivedCheckedAt >= DERIVED_POLL_MS) {
       this.derivedCheckedAt = now;
