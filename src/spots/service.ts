@@ -1,7 +1,7 @@
 /**
  * The spot catalog service: search, nearby and get over in-memory indexes of the `spots` table, loaded at
- * open and again after an import — this process's, or another's (`surfcast spots import` next to a running
- * server), noticed within about a second. Opening seeds an empty database from the embedded default catalog,
+ * open, again after an import — this process's, or another's (`surfcast spots import` next to a running
+ * server), noticed within about a second — and at the first call after an idle server dropped it. Opening seeds an empty database from the embedded default catalog,
  * and re-applies the default when a new binary carries a changed one — unless an operator imported a catalog.
  */
 import type { Db } from "../db";
@@ -164,8 +164,9 @@ export class SpotService {
   }
 
   /**
-   * Drops the loaded catalog — spot objects, lookups, search and spatial indexes (~10 MB of heap): an idle server hands
-   * their memory back with its caches (ops/memory.ts). The next call reloads it (~50 ms, the indexes at their first use).
+   * Drops the loaded catalog — spot objects and lookups (~6 MB of heap), the search and spatial indexes (~12 MB once
+   * built): an idle server hands their memory back with its caches (ops/memory.ts). The next call reloads it (~50 ms;
+   * the indexes at their first use).
    */
   clear(): void {
     this.loaded = null;
