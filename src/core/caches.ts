@@ -8,7 +8,8 @@ interface Clearable {
 
 const caches = new Set<WeakRef<Clearable>>();
 
-const MB = 1_048_576;
+/** Bytes in a MB, as the MB settings and figures of this process count them. */
+export const MB = 1_048_576;
 /** SURFCAST_CACHE_MB's default: what a 512 MB box can give its caches (bench/README.md, "Memory"). */
 export const DEFAULT_CACHE_MB = 16;
 let budgetBytes = DEFAULT_CACHE_MB * MB;

@@ -7,7 +7,7 @@
  * at every check; an idle one whose caches and live data sit above the target is not collected over and over for
  * nothing. See bench/README.md ("Memory").
  */
-import { clearCaches } from "../core/caches";
+import { clearCaches, MB } from "../core/caches";
 import { log } from "../core/log";
 import { shrinkDatabaseCaches } from "../db";
 
@@ -33,7 +33,6 @@ export interface MemoryProbe {
   collect(): void;
 }
 
-const MB = 1_048_576;
 const PROCESS: MemoryProbe = { rssMb: () => process.memoryUsage.rss() / MB, heapMb: () => process.memoryUsage().heapUsed / MB, collect: () => Bun.gc(true) };
 
 /** `targetMb`: the resident size above which garbage is collected (0: never; leave it to the engine). */

@@ -1,8 +1,9 @@
 /**
  * The spot catalog service: search, nearby and get over in-memory indexes of the `spots` table, loaded at
  * open, again after an import — this process's, or another's (`surfcast spots import` next to a running
- * server), noticed within about a second — and at the first call after an idle server dropped it. Opening seeds an empty database from the embedded default catalog,
- * and re-applies the default when a new binary carries a changed one — unless an operator imported a catalog.
+ * server), noticed within about a second — and at the first call after an idle server dropped it. Opening
+ * seeds an empty database from the embedded default catalog, and re-applies the default when a new binary
+ * carries a changed one — unless an operator imported a catalog.
  */
 import type { Db } from "../db";
 import { BOUNDS } from "../core/bounds";
