@@ -137,7 +137,8 @@ describe("surfcast refresh (compiled binary)", () => {
       [-8.815, 115.0867],
       [21.665, -158.053],
     ]);
-    // One spot per batch; from the third request on, answers take long enough to kill the process mid-way.
+    // One spot per batch; from the third request on (the second batch, asked for while the first is written), answers
+    // take long enough to kill the process mid-way.
     fake.reset();
     fake.inject({ delayMs: 5000 }, { requests: [3, 4, 5, 6] });
     const proc = Bun.spawn([BINARY, "--data-dir", killDir, "refresh", "--spots", ids.join(",")], {
@@ -146,7 +147,7 @@ describe("surfcast refresh (compiled binary)", () => {
       stderr: "ignore",
     });
     const deadline = Date.now() + 10_000;
-    while (fake.requests.length < 3 && Date.now() < deadline) await Bun.sleep(20);
+    while ((fake.requests.length < 3 || documents(killDir).size === 0) && Date.now() < deadline) await Bun.sleep(20);
     proc.kill("SIGKILL");
     await proc.exited;
     const docs = documents(killDir);

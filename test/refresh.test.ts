@@ -39,6 +39,8 @@ interface Harness {
   clock: ManualClock;
   sleeps: number[];
   refresh(spots?: readonly RefreshSpot[], timeformat?: "iso8601" | "unixtime", signal?: AbortSignal): Promise<RefreshSummary>;
+  /** A refresh that logs, in order, each upstream request it starts and each batch it reports done. */
+  traced(): Promise<string[]>;
   ages(): Map<string, number>;
   close(): void;
 }
@@ -62,23 +64,30 @@ function harness(env: Record<string, string> = {}, spots: readonly RefreshSpot[]
   const sleep = async (ms: number) => {
     sleeps.push(ms);
   };
+  const deps = (client: OpenMeteoClient) => ({
+    db,
+    clock,
+    client,
+    batchSize: config.openMeteo.batchSize,
+    tides: { hourly: (_id: string, times: number[]) => times.map(() => null), reference: () => ({ datum: null, station: null }) },
+    facings: () => new Map(),
+  });
   return {
     db,
     clock,
     sleeps,
-    refresh: (only = spots, timeformat = "iso8601", signal) =>
-      runForecastRefresh(
-        {
-          db,
-          clock,
-          client: new OpenMeteoClient({ ...config.openMeteo, sleep, timeformat }),
-          batchSize: config.openMeteo.batchSize,
-          tides: { hourly: (_id, times) => times.map(() => null), reference: () => ({ datum: null, station: null }) },
-          facings: () => new Map(),
-          signal,
-        },
-        only,
-      ),
+    refresh: (only = spots, timeformat = "iso8601", signal) => runForecastRefresh({ ...deps(new OpenMeteoClient({ ...config.openMeteo, sleep, timeformat })), signal }, only),
+    traced: async () => {
+      const events: string[] = [];
+      const client = new OpenMeteoClient({ ...config.openMeteo, sleep });
+      const fetch = client.fetch.bind(client);
+      client.fetch = (endpoint, points) => {
+        events.push(`ask ${endpoint} ${points.map((p) => p.lat).join(",")}`);
+        return fetch(endpoint, points);
+      };
+      await runForecastRefresh({ ...deps(client), onProgress: (p) => events.push(`done ${p.batch} ${p.batchOk ? "ok" : "failed"}`) }, spots);
+      return events;
+    },
     ages: () => documentAges(db),
     close: () => closeDatabase(db),
   };
@@ -173,6 +182,26 @@ describe("time formats", () => {
     expect(bodies(b.db)).toEqual(bodies(a.db));
     a.close();
     b.close();
+  });
+});
+
+describe("pipelining", () => {
+  const TWO: RefreshSpot[] = [SPOTS[0]!, SPOTS[3]!];
+  test("the next batch is asked for while this one is assembled and written", async () => {
+    const h = harness({ SURFCAST_OPEN_METEO_BATCH_SIZE: "1" }, TWO);
+    const events = await h.traced();
+    const [first, second] = planBatches(TWO, 1).map((b) => b.spots[0]!.lat);
+    expect(events).toEqual([`ask marine ${first}`, `ask forecast ${first}`, `ask marine ${second}`, `ask forecast ${second}`, "done 1 ok", "done 2 ok"]);
+    h.close();
+  });
+
+  test("after a failed batch the next is asked for only then: one batch at a time while the upstream fails", async () => {
+    const h = harness({ SURFCAST_OPEN_METEO_BATCH_SIZE: "1", SURFCAST_OPEN_METEO_RETRIES: "0" }, TWO);
+    fake.inject("503", { requests: [1] });
+    const events = await h.traced();
+    const [first, second] = planBatches(TWO, 1).map((b) => b.spots[0]!.lat);
+    expect(events).toEqual([`ask marine ${first}`, `ask forecast ${first}`, "done 1 failed", `ask marine ${second}`, `ask forecast ${second}`, "done 2 ok"]);
+    h.close();
   });
 });
 

@@ -165,7 +165,11 @@ interface BatchOutcome {
   fatal?: boolean;
 }
 
-async function runBatch(deps: RefreshDeps, batch: Batch, summary: RefreshSummary, facings: () => Map<string, number | null>): Promise<BatchOutcome> {
+/** A batch's upstream answers (cell key → series per API), or why they could not be had. */
+type Fetched = { marine: Map<string, LocationSeries>; forecast: Map<string, LocationSeries> } | BatchOutcome;
+
+/** Both APIs' answers for a batch (requested together); never rejects. */
+async function fetchBatch(deps: RefreshDeps, batch: Batch, summary: RefreshSummary): Promise<Fetched> {
   const fetchCells = async (endpoint: Endpoint, cells: CellRequest[]) => {
     try {
       const result = await deps.client.fetch(endpoint, cells.map((c) => c.point));
@@ -187,7 +191,14 @@ async function runBatch(deps: RefreshDeps, batch: Batch, summary: RefreshSummary
     const fatal = failures.some((f) => f.err instanceof UpstreamError && (f.err.unreachable || f.err.quotaExhausted));
     return { written: [], error, fatal };
   }
+  return { marine: marine.value, forecast: forecast.value };
+}
+
+/** Assembles, compresses and writes the documents of a fetched batch. */
+async function writeBatch(deps: RefreshDeps, batch: Batch, fetched: Fetched, facings: () => Map<string, number | null>): Promise<BatchOutcome> {
+  if ("written" in fetched) return fetched;
   if (deps.signal?.aborted) return { written: [], error: "stopped" };
+  const { marine, forecast } = fetched;
 
   // One series object per marine cell, so spots sharing a cell share the tide work done on it.
   const seaLevels = new Map<LocationSeries, SeaLevelSeries>();
@@ -200,7 +211,7 @@ async function runBatch(deps: RefreshDeps, batch: Batch, summary: RefreshSummary
   };
   try {
     const entries = batch.spots.flatMap((spot) => {
-      const m = marine.value.get(marineCell(spot));
+      const m = marine.get(marineCell(spot));
       const series = m && !allNull(m) ? seaLevelOf(m) : undefined;
       return series ? [{ spotId: spot.id, series }] : [];
     });
@@ -219,8 +230,8 @@ async function runBatch(deps: RefreshDeps, batch: Batch, summary: RefreshSummary
       // Assembly (tides, ratings) is CPU work: let a serving process answer requests in between.
       await new Promise((r) => setImmediate(r));
     }
-    const m = marine.value.get(marineCell(spot));
-    const f = forecast.value.get(forecastCell(spot));
+    const m = marine.get(marineCell(spot));
+    const f = forecast.get(forecastCell(spot));
     if (!m || !f || allNull(m) || allNull(f)) continue; // no data for this point: keep the previous document
     const doc = assembleDocument(m, f, facings().get(spot.id) ?? null, (times) => deps.tides.hourly(spot.id, times, seaLevelOf(m)));
     if (doc.hours.length > 0) documents.push({ spotId: spot.id, body: packDocument(JSON.stringify({ ...doc, ...deps.tides.reference(spot.id), ...(deps.demo ? { demo: true } : {}) })) });
@@ -257,13 +268,23 @@ export async function runForecastRefresh(deps: RefreshDeps, spots: readonly Refr
   let stopped = false;
   let consecutiveFailures = 0;
   const giveUpAfter = deps.giveUpAfter ?? GIVE_UP_AFTER_BATCHES;
+  // The next batch is fetched while this one is assembled (CPU work): the upstream's time to answer, a network's
+  // round trip or the local fake's JSON building, overlaps ours. Only after a batch's answers came: while the upstream
+  // fails, batches are asked one after another as before, and at most two requests are in flight.
+  let next: Promise<Fetched> | null = null;
   for (const [index, batch] of batches.entries()) {
     if (!stopped && deps.signal?.aborted) {
       stopped = true;
       summary.errors.push("stopped before the remaining batches");
     }
     // Once stopped, the remaining batches count as failed without a request.
-    const outcome = stopped ? null : await runBatch(deps, batch, summary, facings);
+    let outcome: BatchOutcome | null = null;
+    if (!stopped) {
+      const fetched: Fetched = await (next ?? fetchBatch(deps, batch, summary));
+      const following = batches[index + 1];
+      next = following && !("written" in fetched) && !deps.signal?.aborted ? fetchBatch(deps, following, summary) : null;
+      outcome = await writeBatch(deps, batch, fetched, facings);
+    }
     if (outcome) for (const id of outcome.written) ok.add(id);
     if (!outcome || outcome.error !== undefined) summary.failedBatches++;
     if (outcome?.error !== undefined) summary.errors.push(`batch ${index + 1}/${batches.length}: ${outcome.error}`);
