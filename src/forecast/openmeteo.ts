@@ -272,7 +272,7 @@ export class OpenMeteoClient {
   /** One multi-location request, retried with exponential backoff; throws the last UpstreamError. */
   async fetch(endpoint: Endpoint, points: readonly Point[]): Promise<FetchResult> {
     if (points.length === 0 || points.length > MAX_LOCATIONS) throw new Error(`between 1 and ${MAX_LOCATIONS} locations per request, got ${points.length}`);
-    const params = requestParams(endpoint, points, this.options.timeformat ?? "iso8601", this.options.apiKey);
+    const params = requestParams(endpoint, points, this.options.timeformat ?? "unixtime", this.options.apiKey);
     const weight = WEIGHT_PER_LOCATION[endpoint] * points.length;
     const backoff = this.options.backoffMs ?? 1000;
     let requests = 0;
