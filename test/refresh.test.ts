@@ -69,7 +69,7 @@ function harness(env: Record<string, string> = {}, spots: readonly RefreshSpot[]
     clock,
     client,
     batchSize: config.openMeteo.batchSize,
-    tides: { hourly: (_id: string, times: number[]) => times.map(() => null), reference: () => ({ datum: null, station: null }) },
+    tides: { forDocument: () => ({ reference: { datum: null, station: null }, hourly: (times: number[]) => times.map(() => null) }) },
     facings: () => new Map(),
   });
   return {

@@ -6,8 +6,8 @@ import type { LocationSeries } from "./openmeteo";
 import { rateHour, windDirectionType } from "./rating";
 import { swellsAt } from "./swells";
 import { breakingSea, surfRange } from "./surf";
-import type { DailyWeather, ForecastHour, HourTide, SwellComponent } from "./types";
-import type { TideReference } from "../tides/types";
+import type { DailyWeather, ForecastHour, SwellComponent } from "./types";
+import type { HourTide, TideReference } from "../tides/types";
 
 /**
  * What forecast_documents.body holds: the whole fetched horizon, sliced from "now" when served, and what its tide

@@ -8,8 +8,7 @@ import type { App } from "../app";
 import type { Clock } from "../core/clock";
 import { reclaimSpace, type Db } from "../db";
 import { log } from "../core/log";
-import type { HourTide } from "./types";
-import type { SeaLevelSeries, TideReference } from "../tides/types";
+import type { DocumentTide, SeaLevelSeries } from "../tides/types";
 import { assembleDocument } from "./document";
 import { ensureFacings, loadFacings } from "./facings";
 import { allNull, OpenMeteoClient, UpstreamError, type Endpoint, type LocationSeries, type OpenMeteoOptions, type Point } from "./openmeteo";
@@ -133,12 +132,10 @@ export interface RefreshDeps {
   client: OpenMeteoClient;
   batchSize: number;
   tides: {
-    /** `seaLevel`: the model's series for the spot's marine cell (the tide of model-served spots). */
-    hourly(spotId: string, times: number[], seaLevel?: SeaLevelSeries): (HourTide | null)[];
+    /** The spot's tide hours and datum; `seaLevel`: the model's series for its marine cell (model-served spots). */
+    forDocument(spotId: string, seaLevel?: SeaLevelSeries): DocumentTide;
     /** Stores what the sea-level model said for each spot of a batch, before its documents are assembled. */
     acceptSeaLevel?(entries: readonly { spotId: string; series: SeaLevelSeries }[]): void;
-    /** What the spot's tide heights are measured from, written once into its document. */
-    reference(spotId: string): TideReference;
   };
   /** spot id → facing; asked once, when the first batch has data (no facing work while upstream is down). */
   facings: () => Map<string, number | null>;
@@ -233,8 +230,9 @@ async function writeBatch(deps: RefreshDeps, batch: Batch, fetched: Fetched, fac
     const m = marine.get(marineCell(spot));
     const f = forecast.get(forecastCell(spot));
     if (!m || !f || allNull(m) || allNull(f)) continue; // no data for this point: keep the previous document
-    const doc = assembleDocument(m, f, facings().get(spot.id) ?? null, (times) => deps.tides.hourly(spot.id, times, seaLevelOf(m)));
-    if (doc.hours.length > 0) documents.push({ spotId: spot.id, body: packDocument(JSON.stringify({ ...doc, ...deps.tides.reference(spot.id), ...(deps.demo ? { demo: true } : {}) })) });
+    const tide = deps.tides.forDocument(spot.id, seaLevelOf(m));
+    const doc = assembleDocument(m, f, facings().get(spot.id) ?? null, tide.hourly);
+    if (doc.hours.length > 0) documents.push({ spotId: spot.id, body: packDocument(JSON.stringify({ ...doc, ...tide.reference, ...(deps.demo ? { demo: true } : {}) })) });
   }
   try {
     if (documents.length > 0) writeDocuments(deps.db, deps.clock.now(), documents);

@@ -1,5 +1,5 @@
 /** The spec's forecast shapes, plus the datum and station of the hours' tide heights (`TideReference`). */
-import type { TideReference } from "../tides/types";
+import type { HourTide, TideReference } from "../tides/types";
 import type { DayBest } from "./best";
 
 export type WindDirectionType = "offshore" | "onshore" | "cross";
@@ -8,11 +8,6 @@ export interface Rating {
   beginner: number;
   intermediate: number;
   advanced: number;
-}
-
-export interface HourTide {
-  height: number;
-  state: "rising" | "falling";
 }
 
 /** Open-Meteo Marine's wave components: primary, secondary and tertiary swell, and the wind sea. */

@@ -218,11 +218,15 @@ export class SpotService {
     return answer;
   }
 
+  /** By slug (exact) or 16-hex id (either case); undefined when the catalog has no such spot. */
+  find(id: string): Spot | undefined {
+    const { byId, byHex } = this.snapshot;
+    return id.length > BOUNDS.idMaxLength ? undefined : (byId.get(id) ?? (id.length === 16 && HEX_ID.test(id.toLowerCase()) ? byHex.get(id.toLowerCase()) : undefined));
+  }
+
   /** By slug (exact) or 16-hex id (either case); throws `not_found`. */
   get(id: string): Spot {
-    const { byId, byHex } = this.snapshot;
-    const spot =
-      id.length > BOUNDS.idMaxLength ? undefined : (byId.get(id) ?? (id.length === 16 && HEX_ID.test(id.toLowerCase()) ? byHex.get(id.toLowerCase()) : undefined));
+    const spot = this.find(id);
     if (!spot) throw notFound(`No spot with id '${id.length > 64 ? id.slice(0, 64) + "…" : id}'.`);
     return spot;
   }

@@ -2,7 +2,7 @@
  * Predicted tide series and what is read off them: alternating extremes, and the height and rising/falling at any
  * instant. Pure — the engine (./engine.ts) produces the series.
  */
-import type { HourTide } from "../forecast/types";
+import type { HourTide } from "./types";
 
 /** A predicted high or low water: epoch ms, meters above the station's datum. */
 export interface PredictedExtreme {

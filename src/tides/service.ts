@@ -9,8 +9,7 @@ import { DAY_MS, type Clock } from "../core/clock";
 import { log } from "../core/log";
 import type { SpotService } from "../spots/service";
 import type { Spot } from "../spots/types";
-import type { HourTide } from "../forecast/types";
-import { SEA_LEVEL_MODEL, type SeaLevelSeries, type TideReference, type TidesResponse } from "./types";
+import { SEA_LEVEL_MODEL, type DocumentTide, type HourTide, type SeaLevelSeries, type TideReference, type TidesResponse } from "./types";
 import { STATION_RULE, stationFor, type StationChoice, type StationSource, type TideSpot } from "./stations";
 import { TideStore, storedChoiceOf, type StoredChoice, type StoredModel } from "./store";
 import { decideSource, type SourceDecision } from "./source";
@@ -192,9 +191,10 @@ export class TideService {
    */
   private computeTides(spot: Spot, now: number, days: number): { response: TidesResponse; through: number } {
     const head = { spot: { id: spot.id, name: spot.name }, units: "metric" as const };
-    const choice = this.choiceFor(spot);
+    const override = this.store.override(spot.id);
+    const choice = this.choiceFor(spot, override);
     const model = this.store.model(spot.id);
-    const decision = this.decide(spot.id, choice, model);
+    const decision = decideSource(choice, model, override);
     const span = days * DAY_MS;
     const to = now + span;
     const none = { extremes: [], datum: null, station: null, source: null, tidelessReason: null, unavailable: null };
@@ -239,16 +239,16 @@ export class TideService {
     return { response: deepFreeze(response), through };
   }
 
-  /** The source rule (./source.ts) for a spot, from its stored station choice and model reading. */
-  private decide(spotId: string, choice: StoredChoice, model: StoredModel | null): SourceDecision {
-    return decideSource(choice, model, this.store.override(spotId));
+  /** A spot's stored station choice and, by the source rule (./source.ts), the source that serves it now. */
+  private sourceFor(spot: TideSpot): { choice: StoredChoice; decision: SourceDecision } {
+    const override = this.store.override(spot.id);
+    const choice = this.choiceFor(spot, override);
+    return { choice, decision: decideSource(choice, this.store.model(spot.id), override) };
   }
 
   /** Which source serves a spot now, and why (chooses its station first if it has none). */
   sourceOf(spotId: string): SourceDecision {
-    const spot = this.spots.get(spotId);
-    const choice = this.choiceFor(spot);
-    return this.decide(spot.id, choice, this.store.model(spot.id));
+    return this.sourceFor(this.spots.get(spotId)).decision;
   }
 
   /**
@@ -261,10 +261,9 @@ export class TideService {
     const now = this.clock.now();
     // The predictions (station choices, model extremes, station ranges) are computed first, outside the write
     // transaction: holding the database's write lock through them made other writers (console commands) time out.
-    const known = new Map(this.spots.all().map((s) => [s.id, s]));
     const writes: { spotId: string; model: StoredModel; start: number; extremes: PredictedExtreme[] }[] = [];
     for (const { spotId, series } of entries) {
-      const spot = known.get(spotId);
+      const spot = this.spots.find(spotId);
       if (!spot) continue; // removed by an import since the refresh planned its batches
       const choice = this.choiceFor(spot);
       const reading = this.readingOf(series);
@@ -310,14 +309,6 @@ export class TideService {
     return this.store.stamp();
   }
 
-  /** The datum and station of a spot's tide heights (forecast documents record them when assembled): MSL for the model. */
-  reference(spotId: string): TideReference {
-    const spot = this.spots.get(spotId);
-    const choice = this.choiceFor(spot);
-    const source = this.decide(spot.id, choice, this.store.model(spot.id)).source;
-    return source === "station" ? referenceOf(choice) : source === "model" ? MODEL_REFERENCE : NO_REFERENCE;
-  }
-
   /**
    * The tide at the minute `at` (epoch ms) from the stored extremes and the station's predicted curve — the same
    * prediction as `get` and the forecast hours; for a model-served spot, from the model's stored extremes; null for a
@@ -326,8 +317,8 @@ export class TideService {
    */
   now(spotId: string, at: number): (TideState & TideReference) | null {
     const spot = this.spots.get(spotId);
-    const choice = this.choiceFor(spot);
-    const source = this.decide(spot.id, choice, this.store.model(spot.id)).source;
+    const { choice, decision } = this.sourceFor(spot);
+    const source = decision.source;
     if (source === "model") {
       // Only the model's extremes are kept between refreshes: the water follows half a cosine between them.
       const rows = this.store.modelExtremes(spot.id, at - NOW_BEFORE_MS, at + NOW_AFTER_MS);
@@ -360,26 +351,35 @@ export class TideService {
   }
 
   /**
-   * Predicted tide at each of `times` (epoch ms) for a spot, with rising/falling from the predicted curve;
-   * null for every hour of a tideless spot. Used when the forecast refresh assembles documents; spots sharing
-   * a station and the same hours share one predicted curve. A model-served spot reads `seaLevel` (the refresh's
-   * series for its cell, after `acceptSeaLevel`): its height that hour, rising or falling toward the next extreme
-   * found in the same series — null for an hour the model left empty.
+   * A spot's tide as its forecast document records it: what the heights are measured from (MSL for the model), and
+   * `hourly(times)`, the predicted tide at each of `times` (epoch ms) with rising/falling from the predicted curve —
+   * null for every hour of a tideless spot. Spots sharing a station and the same hours share one predicted curve. A
+   * model-served spot reads `seaLevel` (the refresh's series for its cell, after `acceptSeaLevel`): its height that
+   * hour, rising or falling toward the next extreme found in the same series — null for an hour the model left empty.
    */
-  hourly(spotId: string, times: number[], seaLevel?: SeaLevelSeries): (HourTide | null)[] {
-    const spot = this.spots.get(spotId);
-    const choice = this.choiceFor(spot);
-    const decision = this.decide(spot.id, choice, this.store.model(spot.id));
-    if (decision.source === "model" && seaLevel) {
-      const { curve, extremes } = this.readingOf(seaLevel);
-      const index = new Map(seaLevel.time.map((t, i) => [t, i]));
-      return times.map((t) => {
-        const i = index.get(t);
-        return i === undefined || seaLevel.values[i] == null ? null : tideAt(curve, extremes, t);
-      });
-    }
+  forDocument(spotId: string, seaLevel?: SeaLevelSeries): DocumentTide {
+    const { choice, decision } = this.sourceFor(this.spots.get(spotId));
     const stationId = decision.source === "station" ? choice.stationId : null;
-    if (!stationId || !times.length) return times.map(() => null);
+    const reference = stationId ? referenceOf(choice) : decision.source === "model" ? MODEL_REFERENCE : NO_REFERENCE;
+    if (decision.source === "model" && seaLevel) return { reference, hourly: (times) => this.modelHours(seaLevel, times) };
+    return { reference, hourly: (times) => (stationId && times.length ? this.stationHours(stationId, times) : times.map(() => null)) };
+  }
+
+  /** `forDocument(spotId, seaLevel).hourly(times)`. */
+  hourly(spotId: string, times: number[], seaLevel?: SeaLevelSeries): (HourTide | null)[] {
+    return this.forDocument(spotId, seaLevel).hourly(times);
+  }
+
+  private modelHours(seaLevel: SeaLevelSeries, times: number[]): (HourTide | null)[] {
+    const { curve, extremes } = this.readingOf(seaLevel);
+    const index = new Map(seaLevel.time.map((t, i) => [t, i]));
+    return times.map((t) => {
+      const i = index.get(t);
+      return i === undefined || seaLevel.values[i] == null ? null : tideAt(curve, extremes, t);
+    });
+  }
+
+  private stationHours(stationId: string, times: number[]): (HourTide | null)[] {
     const span = curveSpan(times);
     const key = `${stationId}@${span.start}-${span.end}`;
     let series = this.series.get(key);
@@ -396,10 +396,9 @@ export class TideService {
   }
 
   /** The stored station choice for a spot, (re)computed when missing or overruled by an import. */
-  private choiceFor(spot: TideSpot): StoredChoice {
+  private choiceFor(spot: TideSpot, override = this.store.override(spot.id)): StoredChoice {
     const store = this.store;
     const current = store.choice(spot.id);
-    const override = store.override(spot.id);
     if (current && agrees(current, override)) return current;
     const [chosen] = this.choose([spot], new Map(override === null ? [] : [[spot.id, override]]));
     const choice = storedChoiceOf(chosen!.choice);

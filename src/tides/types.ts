@@ -52,3 +52,16 @@ export interface TideReference {
   datum: string | null;
   station: TideStationInfo | null;
 }
+
+/** The tide in a forecast hour: the height above the datum, and whether the water is rising or falling. */
+export interface HourTide {
+  height: number;
+  state: "rising" | "falling";
+}
+
+/** A spot's tide as a forecast document records it (`TidesService.forDocument`). */
+export interface DocumentTide {
+  reference: TideReference;
+  /** The tide at each of `times` (epoch ms); null where there is none. */
+  hourly(times: number[]): (HourTide | null)[];
+}
