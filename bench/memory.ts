@@ -196,7 +196,7 @@ export async function memorySection({ quick, parts = new Set(["first", "restart"
       const restarted = await serve(dataDir, fake);
       const idleRestart = await idleMb(restarted.proc.pid, IDLE_SETTLE_MS);
       await restarted.stop();
-      section.rows!.push(["idle after a restart (no refresh due; the warm-up's search index dropped with the caches)", fmt.int(idleRestart), `< ${IDLE_TARGET_MB}`, fmt.verdict(idleRestart < IDLE_TARGET_MB)]);
+      section.rows!.push(["idle after a restart (no refresh due; the warm-up's search index dropped with the caches)", fmt.mb(idleRestart), `< ${IDLE_TARGET_MB}`, fmt.verdict(idleRestart < IDLE_TARGET_MB)]);
     }
 
     if (parts.has("load")) {
@@ -212,11 +212,11 @@ export async function memorySection({ quick, parts = new Set(["first", "restart"
     await busy.stop();
     section.rows!.push([
       "full refresh of every spot while answering load, peak",
-      fmt.int(busyPeak),
+      fmt.mb(busyPeak),
       `< ${PEAK_TARGET_MB}`,
       fmt.verdict(busyPeak < PEAK_TARGET_MB),
     ]);
-    section.rows!.push(["idle after that refresh and load", fmt.int(idleAfter), `< ${IDLE_TARGET_MB}`, fmt.verdict(idleAfter < IDLE_TARGET_MB)]);
+    section.rows!.push(["idle after that refresh and load", fmt.mb(idleAfter), `< ${IDLE_TARGET_MB}`, fmt.verdict(idleAfter < IDLE_TARGET_MB)]);
     section.notes!.push(`Answers during the refresh under load: ${describeStatuses(answered)}.`);
     }
     if (!parts.has("week")) return section;

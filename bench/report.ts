@@ -27,6 +27,8 @@ export function renderSection(s: Section): string {
 
 export const fmt = {
   int: (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "—"),
+  /** Megabytes against a target: one decimal, so that a figure just under it does not read as equal. */
+  mb: (n: number) => (Number.isFinite(n) ? n.toFixed(1) : "—"),
   ms: (n: number) => (Number.isFinite(n) ? n.toFixed(n < 10 ? 2 : 0) : "—"),
   us: (n: number) => (Number.isFinite(n) ? n.toFixed(n < 10 ? 2 : 1) : "—"),
   ratio: (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)}×` : "—"),
