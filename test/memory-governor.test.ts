@@ -9,7 +9,7 @@ import { openApp } from "../src/app";
 import { Lru } from "../src/core/lru";
 import { BoundedMap } from "../src/core/bounded-map";
 import { loadConfig } from "../src/config";
-import { closeDatabase, openDatabase, shrinkDatabaseCaches } from "../src/db";
+import { closeDatabase, openDatabase } from "../src/db";
 import { SpotService } from "../src/spots/service";
 import { tempDir } from "./support/env";
 
@@ -151,12 +151,16 @@ test("the loaded catalog (spot objects, lookups, search and spatial indexes) is 
   }
 });
 
-test("SQLite's page caches: shrunk on every open connection, a closed one is no longer asked", () => {
+test("SQLite's page caches are emptied with the caches: every open connection's, a closed one's without an error", () => {
   const kept = openDatabase(tempDir("idle-sqlite-a"));
   closeDatabase(openDatabase(tempDir("idle-sqlite-b")));
   openDatabase(tempDir("idle-sqlite-c")).$client.close(); // closed behind closeDatabase's back
   try {
-    expect(() => shrinkDatabaseCaches()).not.toThrow();
+    const executed: string[] = [];
+    const exec = kept.$client.exec.bind(kept.$client);
+    kept.$client.exec = ((sql: string) => (executed.push(sql), exec(sql))) as typeof exec;
+    expect(() => clearCaches()).not.toThrow();
+    expect(executed).toEqual(["PRAGMA shrink_memory"]);
     expect(kept.$client.query("SELECT count(*) AS n FROM spots").get()).toEqual({ n: 0 });
   } finally {
     closeDatabase(kept);

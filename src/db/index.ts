@@ -6,6 +6,7 @@ import { Database } from "bun:sqlite";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { accessSync, constants, existsSync, mkdirSync, rmSync, statfsSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { registerCache } from "../core/caches";
 import { UserError } from "../core/errors";
 import * as schema from "./schema";
 import { migrations } from "./migrations.gen";
@@ -84,17 +85,12 @@ export function openDatabase(dataDir: string, busyTimeoutMs: number = BUSY_TIMEO
   }
 }
 
-/** This process's open connections: an idle server hands their page caches back (ops/memory.ts). */
-const connections = new Set<Database>();
-
-/** Frees every open connection's page cache (up to 2 MB each, SQLite's default); the next queries read it back. */
-export function shrinkDatabaseCaches(): void {
-  for (const sqlite of connections) {
-    try {
-      sqlite.exec("PRAGMA shrink_memory");
-    } catch {
-      connections.delete(sqlite); // closed without closeDatabase
-    }
+/** Frees a connection's page cache (up to 2 MB, SQLite's default) at the idle release; the next queries read it back. */
+function shrinkPageCache(sqlite: Database): void {
+  try {
+    sqlite.exec("PRAGMA shrink_memory");
+  } catch {
+    /* closed: nothing held */
   }
 }
 
@@ -114,7 +110,7 @@ function openAndMigrate(path: string, busyTimeoutMs: number, fresh: boolean): Db
     // The internals `migrate()` uses, fed from the embedded array instead of a folder.
     const internals = db as unknown as { dialect: { migrate(m: typeof migrations, s: unknown, c: object): void }; session: unknown };
     internals.dialect.migrate(migrations, internals.session, {});
-    connections.add(sqlite);
+    registerCache(sqlite, shrinkPageCache);
     return db;
   } catch (err) {
     sqlite.close();
@@ -154,6 +150,5 @@ export function reclaimSpace(db: Db): number {
 }
 
 export function closeDatabase(db: Db): void {
-  connections.delete(db.$client);
   db.$client.close();
 }

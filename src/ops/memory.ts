@@ -9,7 +9,6 @@
  */
 import { clearCaches, MB } from "../core/caches";
 import { log } from "../core/log";
-import { shrinkDatabaseCaches } from "../db";
 
 /** How often the resident size is compared with the target (reading it is one /proc read). */
 const CHECK_EVERY_MS = 250;
@@ -82,14 +81,13 @@ export function idleStep(state: IdleState, requests: number, now: number, idleMs
 }
 
 /**
- * Drops every cache (core/caches.ts: the bounded caches and the loaded catalog with its search and spatial indexes) and
- * SQLite's page caches, collects, and asks the engine to hand freed pages back to the system.
+ * Drops every cache (core/caches.ts: the bounded caches, the loaded catalog with its search and spatial indexes, SQLite's
+ * page caches), collects, and asks the engine to hand freed pages back to the system.
  */
 function releaseMemory(): void {
   const before = PROCESS.rssMb();
   const started = performance.now();
   const caches = clearCaches();
-  shrinkDatabaseCaches();
   Bun.gc(true);
   Bun.shrink();
   log.info("idle: caches dropped, memory handed back", { caches, rssMb: Math.round(before), heapMb: Math.round(PROCESS.heapMb()), ms: Math.round(performance.now() - started) });
