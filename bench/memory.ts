@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { BINARY, tempDir } from "../test/support/env";
 import { cli } from "../test/support/binary";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../test/support/fake-open-meteo";
-import { rssMbOf, sampleRss } from "./processes";
+import { rssMbOf, sampleRss, spawnListening, type Child } from "./processes";
 import { seededRng } from "./prng";
 import { fmt, type Section } from "./report";
 
@@ -21,39 +21,17 @@ const HOUR_MS = 3_600_000;
 /** `serve`'s default SURFCAST_IDLE_RELEASE_S (src/config.ts): "idle" is measured after it, plus 5 s for freed pages to go back. */
 const IDLE_SETTLE_MS = 35_000;
 
-interface Server {
-  proc: ReturnType<typeof Bun.spawn>;
-  url: string;
-  output(): string;
-  stop(): Promise<void>;
-}
-
 /** Servers still running: stopped by memorySection's finally when a part fails. */
-const running = new Set<Server>();
+const running = new Set<Child>();
 
-/** Starts a server process that prints "listening <port>" or "serving on http://…:<port>" and keeps its output. */
-async function start(cmd: string[], env: Record<string, string>): Promise<Server> {
-  const proc = Bun.spawn(cmd, { env: { ...process.env, SURFCAST_LOG_LEVEL: "info", ...env }, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
-  let out = "";
-  const decoder = new TextDecoder();
-  for (const stream of [proc.stdout, proc.stderr] as ReadableStream<Uint8Array>[])
-    void (async () => {
-      for await (const chunk of stream) out += decoder.decode(chunk);
-    })();
-  const deadline = Date.now() + 30_000;
-  let port: string | undefined;
-  while (!(port = /(?:listening |serving on http:\/\/[^:]+:)(\d+)/.exec(out)?.[1])) {
-    if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`${cmd.join(" ")} did not start:\n${out}`);
-    await Bun.sleep(20);
-  }
-  const server: Server = {
-    proc,
-    url: `http://127.0.0.1:${port}`,
-    output: () => out,
+/** Starts a server process, keeping its log; listed in `running` until stopped. */
+async function start(cmd: string[], env: Record<string, string>, stdin = false): Promise<Child> {
+  const child = await spawnListening(cmd, { timeoutMs: 30_000, env: { SURFCAST_LOG_LEVEL: "info", ...env }, keepStderr: true, stdin });
+  const server: Child = {
+    ...child,
     async stop() {
       running.delete(server);
-      proc.kill("SIGTERM");
-      await proc.exited;
+      await child.stop();
     },
   };
   running.add(server);
@@ -179,10 +157,10 @@ export async function memorySection({ quick, parts = new Set(["first", "restart"
     if (parts.has("first")) {
       // 1. First start: migrations, the catalog, a refresh of every spot and the full tide pass (the tide database in its worker).
       const first = await serve(dataDir, fake);
-      const firstRss = sampleRss(first.proc.pid, 100);
+      const firstRss = sampleRss(first.pid, 100);
       await until(() => /forecast refresh done/.test(first.output()) && /tide window ready/.test(first.output()), 300_000, "the first refresh and tide pass");
       const firstPeak = firstRss.stop().peak;
-      const afterFirst = await idleMb(first.proc.pid, 10_000);
+      const afterFirst = await idleMb(first.pid, 10_000);
       await first.stop();
       section.rows!.push(["first start: refresh of every spot + full tide pass (tide database loaded in its worker), peak", fmt.int(firstPeak), "—", "—"]);
       section.rows!.push(["idle after the first start's work (the tide worker still loaded: it ends after 60 s idle)", fmt.int(afterFirst), "—", "—"]);
@@ -194,7 +172,7 @@ export async function memorySection({ quick, parts = new Set(["first", "restart"
     if (parts.has("restart")) {
       // 2. A restart: fresh forecasts, no refresh; idle after the warm-up.
       const restarted = await serve(dataDir, fake);
-      const idleRestart = await idleMb(restarted.proc.pid, IDLE_SETTLE_MS);
+      const idleRestart = await idleMb(restarted.pid, IDLE_SETTLE_MS);
       await restarted.stop();
       section.rows!.push(["idle after a restart (no refresh due; the warm-up's search index dropped with the caches)", fmt.mb(idleRestart), `< ${IDLE_TARGET_MB}`, fmt.verdict(idleRestart < IDLE_TARGET_MB)]);
     }
@@ -203,12 +181,12 @@ export async function memorySection({ quick, parts = new Set(["first", "restart"
     // 3. The scheduled refresh's work under load: every forecast stale at start, 8 clients asking meanwhile.
     ageForecasts(dataDir);
     const busy = await serve(dataDir, fake);
-    const busyRss = sampleRss(busy.proc.pid, 100);
+    const busyRss = sampleRss(busy.pid, 100);
     const clients = load(busy.url, key, spots);
     await until(() => /forecast refresh done/.test(busy.output()), 300_000, "the refresh under load");
     const answered = await clients.stop();
     const busyPeak = busyRss.stop().peak;
-    const idleAfter = await idleMb(busy.proc.pid, IDLE_SETTLE_MS);
+    const idleAfter = await idleMb(busy.pid, IDLE_SETTLE_MS);
     await busy.stop();
     section.rows!.push([
       "full refresh of every spot while answering load, peak",
@@ -223,11 +201,15 @@ export async function memorySection({ quick, parts = new Set(["first", "restart"
 
     // 4. A week on a simulated clock: two refreshes and tide passes a day under steady load; the end of day 7 vs day 1.
     const days = quick ? 2 : 7;
-    const week = await start([weekServerBinary(), dataDir], {
-      SURFCAST_OPEN_METEO_MARINE_URL: fake.url,
-      SURFCAST_OPEN_METEO_FORECAST_URL: fake.url,
-      SURFCAST_LOG_LEVEL: "warn",
-    });
+    const week = await start(
+      [weekServerBinary(), dataDir],
+      {
+        SURFCAST_OPEN_METEO_MARINE_URL: fake.url,
+        SURFCAST_OPEN_METEO_FORECAST_URL: fake.url,
+        SURFCAST_LOG_LEVEL: "warn",
+      },
+      true,
+    );
     const weekLoad = load(week.url, key, spots);
     // A real day's traffic fills the bounded caches; so does this before day 1, so their filling is not read as growth.
     await Bun.sleep(quick ? 15_000 : 40_000);

@@ -5,6 +5,9 @@ import { notMeasured, type Section } from "./report";
 export interface Child {
   url: string;
   pid: number;
+  proc: ReturnType<typeof Bun.spawn>;
+  /** What the child printed so far (stdout, and stderr when `keepStderr`). */
+  output(): string;
   /** Resident set size now, in MB (from /proc/PID/status). */
   rssMb(): number;
   stop(): Promise<void>;
@@ -15,18 +18,29 @@ export function rssMbOf(pid: number): number {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
-/** Spawns `cmd` and waits until it prints "listening <port>". */
-export async function spawnListening(cmd: string[], timeoutMs = 20_000): Promise<Child> {
-  const proc = Bun.spawn(cmd, { stdout: "pipe", stderr: "inherit" });
+export interface SpawnOptions {
+  timeoutMs?: number;
+  /** Added to this process's environment. */
+  env?: Record<string, string>;
+  /** Keep stderr with the output (a server's log) instead of passing it through. */
+  keepStderr?: boolean;
+  /** A pipe to the child's stdin (bench/week-server.ts takes its steps there). */
+  stdin?: boolean;
+}
+
+/** Spawns `cmd` and waits until it prints "listening <port>" (a harness server) or "serving on http://…:<port>" (`serve`). */
+export async function spawnListening(cmd: string[], { timeoutMs = 20_000, env = {}, keepStderr = false, stdin = false }: SpawnOptions = {}): Promise<Child> {
+  const proc = Bun.spawn(cmd, { env: { ...process.env, ...env }, stdin: stdin ? "pipe" : "ignore", stdout: "pipe", stderr: keepStderr ? "pipe" : "inherit" });
   let out = "";
   const decoder = new TextDecoder();
-  // Keep draining stdout for the child's whole life so it never blocks on a full pipe.
-  void (async () => {
-    for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) out += decoder.decode(chunk);
-  })();
+  // Keep draining the pipes for the child's whole life so it never blocks on a full one.
+  for (const stream of keepStderr ? [proc.stdout, proc.stderr] : [proc.stdout])
+    void (async () => {
+      for await (const chunk of stream as ReadableStream<Uint8Array>) out += decoder.decode(chunk);
+    })();
   const deadline = Date.now() + timeoutMs;
   let port: string | undefined;
-  while (!(port = /listening (\d+)/.exec(out)?.[1])) {
+  while (!(port = /(?:listening |serving on http:\/\/[^:]+:)(\d+)/.exec(out)?.[1])) {
     if (proc.exitCode !== null || Date.now() > deadline) {
       proc.kill();
       throw new Error(`${cmd.join(" ")} did not start:\n${out}`);
@@ -36,6 +50,8 @@ export async function spawnListening(cmd: string[], timeoutMs = 20_000): Promise
   return {
     url: `http://127.0.0.1:${port}`,
     pid: proc.pid,
+    proc,
+    output: () => out,
     rssMb: () => rssMbOf(proc.pid),
     async stop() {
       proc.kill("SIGTERM");
