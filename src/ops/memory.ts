@@ -84,7 +84,7 @@ export function idleStep(state: IdleState, requests: number, now: number, idleMs
  * Drops every cache (core/caches.ts: the bounded caches, the loaded catalog with its search and spatial indexes, SQLite's
  * page caches), collects, and asks the engine to hand freed pages back to the system.
  */
-function releaseMemory(): void {
+export function releaseMemory(): void {
   const before = PROCESS.rssMb();
   const started = performance.now();
   const caches = clearCaches();
