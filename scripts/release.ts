@@ -4,7 +4,7 @@
  * SHA256SUMS file for `sha256sum -c`.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 /** Release name → Bun compile target. Baseline: x64 CPUs without AVX2 (many small VPSs). */
@@ -32,8 +32,9 @@ for (const [name, target] of Object.entries(RELEASE_TARGETS)) {
     console.error(`release: building ${name} (${target}) failed`);
     process.exit(1);
   }
-  rmSync(`${outfile}.map`, { force: true });
   sums.push(`${createHash("sha256").update(readFileSync(outfile)).digest("hex")}  surfcast-${name}`);
 }
+// The build's linked source maps (the binary's and its tide worker's) are for debugging a local build, not release assets.
+for (const file of readdirSync(outDir)) if (file.endsWith(".map")) rmSync(join(outDir, file));
 writeFileSync(join(outDir, "SHA256SUMS"), sums.join("\n") + "\n");
 console.log(`release: ${sums.length} binaries and SHA256SUMS in ${outDir}`);
