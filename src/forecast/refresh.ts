@@ -217,7 +217,7 @@ async function writeBatch(deps: RefreshDeps, batch: Batch, fetched: Fetched, fac
     return { written: [], error: `writing sea levels failed: ${(err as Error).message}` };
   }
 
-  // Compressed as soon as assembled: a batch holds ~5 KB per spot, not ~60 KB of JSON.
+  // Compressed as soon as assembled: a batch holds ~9 KB per spot, not ~96 KB of JSON.
   const documents: { spotId: string; body: Uint8Array }[] = [];
   for (const [n, spot] of batch.spots.entries()) {
     if (n % YIELD_EVERY === YIELD_EVERY - 1) {
