@@ -191,10 +191,7 @@ export class TideService {
    */
   private computeTides(spot: Spot, now: number, days: number): { response: TidesResponse; through: number } {
     const head = { spot: { id: spot.id, name: spot.name }, units: "metric" as const };
-    const override = this.store.override(spot.id);
-    const choice = this.choiceFor(spot, override);
-    const model = this.store.model(spot.id);
-    const decision = decideSource(choice, model, override);
+    const { choice, model, decision } = this.sourceFor(spot);
     const span = days * DAY_MS;
     const to = now + span;
     const none = { extremes: [], datum: null, station: null, source: null, tidelessReason: null, unavailable: null };
@@ -239,11 +236,12 @@ export class TideService {
     return { response: deepFreeze(response), through };
   }
 
-  /** A spot's stored station choice and, by the source rule (./source.ts), the source that serves it now. */
-  private sourceFor(spot: TideSpot): { choice: StoredChoice; decision: SourceDecision } {
+  /** A spot's stored station choice and model reading and, by the source rule (./source.ts), the source that serves it now. */
+  private sourceFor(spot: TideSpot): { choice: StoredChoice; model: StoredModel | null; decision: SourceDecision } {
     const override = this.store.override(spot.id);
     const choice = this.choiceFor(spot, override);
-    return { choice, decision: decideSource(choice, this.store.model(spot.id), override) };
+    const model = this.store.model(spot.id);
+    return { choice, model, decision: decideSource(choice, model, override) };
   }
 
   /** Which source serves a spot now, and why (chooses its station first if it has none). */

@@ -59,7 +59,7 @@ export interface HourTide {
   state: "rising" | "falling";
 }
 
-/** A spot's tide as a forecast document records it (`TidesService.forDocument`). */
+/** A spot's tide as a forecast document records it (`TideService.forDocument`). */
 export interface DocumentTide {
   reference: TideReference;
   /** The tide at each of `times` (epoch ms); null where there is none. */
