@@ -11,6 +11,8 @@ import { PLAN_DEFAULTS, PLAN_NAMES, isPlanName, type PlanName } from "./plans";
 import { displayPrefix, generateKey, generateKeyId, hashKey } from "./keys";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** The longest address SMTP can deliver to (RFC 5321's 256-octet path less its angle brackets). */
+export const MAX_EMAIL_LENGTH = 254;
 
 export interface AccountView {
   id: number;
@@ -91,6 +93,7 @@ function checkPlanAndLimits(plan: string, limits: CustomLimits): asserts plan is
 }
 
 export function createAccount(db: Db, clock: Clock, email: string, plan: string, limits: CustomLimits = {}): AccountView {
+  if (email.length > MAX_EMAIL_LENGTH) throw new UserError(`an e-mail address has at most ${MAX_EMAIL_LENGTH} characters`);
   if (!EMAIL.test(email)) throw new UserError(`"${email}" is not a valid e-mail address`);
   checkPlanAndLimits(plan, limits);
   const normalized = email.toLowerCase();

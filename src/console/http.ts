@@ -10,14 +10,14 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { App } from "../app";
 import { UserError } from "../core/errors";
-import { log } from "../core/log";
-import type { CustomLimits } from "../access/accounts";
+import { log, tally } from "../core/log";
+import { MAX_EMAIL_LENGTH, type CustomLimits } from "../access/accounts";
 import { CLIENT_SCRIPT } from "./assets/client";
 import { FAVICON, STYLE } from "./assets/style";
 import { inspectLink, redeemLink } from "./invitations";
 import { endSession, findSession, startSession, ABSOLUTE_MS, type Session } from "./sessions";
 import { randomToken } from "./secrets";
-import { ConsoleService } from "./service";
+import { ConsoleService, type AttemptSource } from "./service";
 import { clientAddress } from "../http/proxy";
 import { changePasswordPage, choosePasswordPage, messagePage, signInPage } from "./pages/auth";
 import type { Viewer } from "./pages/layout";
@@ -32,7 +32,28 @@ export interface AddressSource {
 export type ConsoleHandler = (req: Request, server?: AddressSource) => Response | Promise<Response>;
 
 const SESSION_COOKIE = "surfcast_session";
-const CSRF_COOKIE = "surfcast_csrf";
+/** Proof of an earlier sign-in to an account, for the sign-in throttle (console/throttle.ts). */
+const DEVICE_COOKIE = "surfcast_device";
+const DEVICE_MAX_AGE_S = 365 * 86_400;
+
+/** Refused POSTs come in floods (a forged form, a browser that blocks cookies): one line a minute, never the path. */
+const countRefusedPost = tally("console: refused POSTs without a matching Origin or CSRF token (403)");
+
+/**
+ * A console path as logs may show it: the segments that can hold a secret (a link token) or an id are replaced by
+ * their name. Logs never carry a link.
+ */
+export function routeTemplate(path: string): string {
+  const parts = path.split("/").slice(2);
+  const named = parts.map((part, i) => {
+    const before = parts[i - 1];
+    if (before === "invite" && i === 1) return "{token}";
+    if (before === "keys" || before === "embeds") return "{id}";
+    if (before === "accounts") return "{id}";
+    return /^[a-z.-]*$/.test(part) ? part : "{…}";
+  });
+  return ["/console", ...named].join("/");
+}
 
 const SECURITY_HEADERS: Record<string, string> = {
   "Content-Security-Policy":
@@ -81,12 +102,26 @@ function intField(form: URLSearchParams, name: string, label: string): number | 
   return Number(raw);
 }
 
+let warnedUntrustedProxy = false;
+
+/** Said once per process: every client behind an unnamed proxy shares its address, and so its sign-in throttle. */
+function warnUntrustedProxy(peer: string): void {
+  if (warnedUntrustedProxy) return;
+  warnedUntrustedProxy = true;
+  log.warn(
+    `console: requests from ${peer} carry X-Forwarded-For, but ${peer} is not a trusted proxy, so the sign-in throttle counts every client behind it as one address; if it is your reverse proxy, set SURFCAST_TRUST_PROXY=${peer}`,
+  );
+}
+
 export function createConsoleHandler(app: App): ConsoleHandler {
   const service = new ConsoleService(app);
   // Read per request: the server fills in the port when it was started on port 0 (see startHttpServer).
   const publicUrl = () => app.config.publicUrl;
   const publicOrigin = () => new URL(publicUrl()).origin;
   const secure = app.config.publicUrl.startsWith("https:");
+  // Behind TLS the CSRF cookie carries the __Host- prefix: the browser takes it only from this host, over HTTPS,
+  // for the path /, so a sibling subdomain cannot plant one.
+  const CSRF_COOKIE = secure ? "__Host-surfcast_csrf" : "surfcast_csrf";
   const assetVersion = Bun.hash(STYLE + CLIENT_SCRIPT).toString(36);
   const assets = new Map([
     ["/console/assets/console.css", { body: STYLE, type: "text/css; charset=utf-8" }],
@@ -95,7 +130,8 @@ export function createConsoleHandler(app: App): ConsoleHandler {
   ]);
 
   const cookie = (name: string, value: string, maxAgeSeconds: number) =>
-    new Bun.Cookie(name, value, { path: "/console", httpOnly: true, sameSite: "lax", secure, maxAge: maxAgeSeconds }).serialize();
+    new Bun.Cookie(name, value, { path: name.startsWith("__Host-") ? "/" : "/console", httpOnly: true, sameSite: "lax", secure, maxAge: maxAgeSeconds }).serialize();
+  const attemptSource = (ctx: Ctx): AttemptSource => ({ address: ctx.address, deviceCookie: ctx.cookies.get(DEVICE_COOKIE) ?? undefined });
 
   function respond(ctx: Ctx, body: string | null, status: number, extra: Record<string, string> = {}): Response {
     const headers = new Headers({ ...SECURITY_HEADERS, "Cache-Control": "no-store", ...extra });
@@ -117,10 +153,14 @@ export function createConsoleHandler(app: App): ConsoleHandler {
     return value;
   }
 
-  /** Same origin (the public URL's, or the one the browser used to reach us) and the page's token. */
+  /**
+   * Same origin and the page's token. The origin is the public URL's; on a plain-HTTP public URL (a local or LAN
+   * install) also the one the browser used to reach us. Behind TLS the request reaches us as http://<Host>, which
+   * no browser on the https page sends, so only the public origin is accepted there.
+   */
   function postAllowed(ctx: Ctx, form: URLSearchParams): boolean {
     const origin = ctx.req.headers.get("origin");
-    if (origin === null || (origin !== publicOrigin() && origin !== ctx.url.origin)) return false;
+    if (origin === null || (origin !== publicOrigin() && (secure || origin !== ctx.url.origin))) return false;
     const sent = form.get("csrf");
     if (!sent) return false;
     if (!ctx.sessionToken && !ctx.cookies.get(CSRF_COOKIE)) return false;
@@ -155,13 +195,20 @@ export function createConsoleHandler(app: App): ConsoleHandler {
       return html(ctx, signInPage({ csrf: csrfToken(ctx), notice: NOTICES[ctx.url.searchParams.get("notice") ?? ""] ?? null, assetVersion }));
     }
     const email = (form.get("email") ?? "").trim();
-    const result = await service.signIn(email, form.get("password") ?? "", ctx.address);
-    if ("token" in result) return startSignedIn(ctx, result.token, "/console/overview");
-    const throttled = result.problem === "throttled";
-    const error = throttled
-      ? `Too many failed sign-ins. Try again in ${Math.ceil(result.retryAfterSeconds / 60)} minute${result.retryAfterSeconds > 60 ? "s" : ""}.`
-      : "The e-mail or the password is wrong.";
-    return respond(ctx, signInPage({ csrf: csrfToken(ctx), email, error, assetVersion }), throttled ? 429 : 401, throttled ? { "Retry-After": String(result.retryAfterSeconds) } : {});
+    const refuse = (error: string, status: number, headers: Record<string, string> = {}) =>
+      respond(ctx, signInPage({ csrf: csrfToken(ctx), email: email.slice(0, MAX_EMAIL_LENGTH), error, assetVersion }), status, headers);
+    if (email.length > MAX_EMAIL_LENGTH) return refuse(`An e-mail address has at most ${MAX_EMAIL_LENGTH} characters.`, 400);
+    const result = await service.signIn(email, form.get("password") ?? "", attemptSource(ctx));
+    if ("token" in result) {
+      ctx.setCookies.push(cookie(DEVICE_COOKIE, result.device, DEVICE_MAX_AGE_S));
+      return startSignedIn(ctx, result.token, "/console/overview");
+    }
+    if (result.problem === "throttled") {
+      const minutes = Math.ceil(result.retryAfterSeconds / 60);
+      return refuse(`Too many failed sign-ins. Try again in ${minutes} minute${minutes > 1 ? "s" : ""}.`, 429, { "Retry-After": String(result.retryAfterSeconds) });
+    }
+    if (result.problem === "busy") return refuse("The server is busy checking other sign-ins. Try again in a few seconds.", 503, { "Retry-After": "2" });
+    return refuse("The e-mail or the password is wrong.", 401);
   }
 
   const LINK_PROBLEMS: Record<string, string> = {
@@ -255,7 +302,7 @@ export function createConsoleHandler(app: App): ConsoleHandler {
       if (!form) return html(ctx, changePasswordPage({ viewer: viewer(ctx), assetVersion }));
       const next = form.get("password") ?? "";
       if (next !== (form.get("confirm") ?? "")) return html(ctx, changePasswordPage({ viewer: viewer(ctx), error: "The two new passwords differ.", assetVersion }), 400);
-      const result = await service.changePassword(accountId, form.get("current") ?? "", next, ctx.address);
+      const result = await service.changePassword(accountId, form.get("current") ?? "", next, attemptSource(ctx));
       if ("problem" in result) return html(ctx, changePasswordPage({ viewer: viewer(ctx), error: result.problem, assetVersion }), 400);
       return startSignedIn(ctx, result.token, "/console/password?notice=password-changed");
     }
@@ -269,10 +316,10 @@ export function createConsoleHandler(app: App): ConsoleHandler {
     const [first, second, third] = parts;
     if (first === undefined && !form) {
       const query = (ctx.url.searchParams.get("q") ?? "").trim().slice(0, 200);
-      const requested = Number(ctx.url.searchParams.get("page") ?? "1");
-      const pageNumber = Number.isInteger(requested) && requested >= 1 ? requested : 1;
-      const result = service.accountsPage(query, pageNumber);
-      return html(ctx, accountsPage(ownerPage(ctx), { ...result, page: Math.min(pageNumber, result.pages), query }));
+      // Any digits are a page number (past the last is the last); anything else is the first page.
+      const requested = ctx.url.searchParams.get("page") ?? "";
+      const result = service.accountsPage(query, /^\d{1,9}$/.test(requested) ? Number(requested) : 1);
+      return html(ctx, accountsPage(ownerPage(ctx), { ...result, query }));
     }
     if (first === "invite" && !second && form) {
       const email = (form.get("email") ?? "").trim();
@@ -283,7 +330,7 @@ export function createConsoleHandler(app: App): ConsoleHandler {
       } catch (err) {
         if (!(err instanceof UserError)) throw err;
         const result = service.accountsPage("", 1);
-        return html(ctx, accountsPage(ownerPage(ctx, { error: err.message.replace(/^--plan/, "A plan") }), { ...result, page: 1, query: "" }), 400);
+        return html(ctx, accountsPage(ownerPage(ctx, { error: err.message.replace(/^--plan/, "A plan") }), { ...result, query: "" }), 400);
       }
     }
     if (first === "accounts" && second && /^\d+$/.test(second)) {
@@ -329,7 +376,7 @@ export function createConsoleHandler(app: App): ConsoleHandler {
       const type = ctx.req.headers.get("content-type") ?? "";
       form = type.startsWith("application/x-www-form-urlencoded") ? new URLSearchParams(await ctx.req.text()) : new URLSearchParams();
       if (!postAllowed(ctx, form)) {
-        log.warn("console: refused a POST without matching origin or CSRF token", { path: ctx.path, address: ctx.address });
+        countRefusedPost();
         return forbidden(ctx);
       }
     }
@@ -357,6 +404,8 @@ export function createConsoleHandler(app: App): ConsoleHandler {
     const cookies = new Bun.CookieMap(req.headers.get("cookie") ?? "");
     const sessionToken = cookies.get(SESSION_COOKIE) || null;
     const session = sessionToken ? findSession(app.db, app.clock, sessionToken) : null;
+    const peer = server?.requestIP(req)?.address ?? "unknown";
+    const forwardedFor = req.headers.get("x-forwarded-for");
     const ctx: Ctx = {
       req,
       url,
@@ -365,14 +414,15 @@ export function createConsoleHandler(app: App): ConsoleHandler {
       session,
       sessionToken: session ? sessionToken : null,
       // Behind a proxy named in SURFCAST_TRUST_PROXY, the client its X-Forwarded-For names (http/proxy.ts).
-      address: clientAddress(server?.requestIP(req)?.address ?? "unknown", req.headers.get("x-forwarded-for"), app.config.trustProxy),
+      address: clientAddress(peer, forwardedFor, app.config.trustProxy),
       setCookies: [],
     };
+    if (forwardedFor !== null && ctx.address === peer) warnUntrustedProxy(peer);
     if (sessionToken && !session) ctx.setCookies.push(cookie(SESSION_COOKIE, "", 0));
     try {
       return await route(ctx);
     } catch (err) {
-      log.error("console request failed", { path: url.pathname, error: String(err) });
+      log.error("console request failed", { route: routeTemplate(url.pathname), error: String(err) });
       return respond(ctx, messagePage({ title: "Something went wrong", message: "The console could not answer. Try again; if it persists, the operator finds the cause in the server log.", viewer: null, assetVersion }), 500);
     }
   };

@@ -98,15 +98,22 @@ export async function redeemLink(db: Db, clock: Clock, token: string, password: 
     const state = inspectLink(db, clock, token);
     if (!state.ok) return { problem: state.problem };
     db.update(invitations).set({ usedAt: clock.now() }).where(eq(invitations.tokenHash, hashToken(token))).run();
-    setPassword(db, state.accountId, passwordHash);
+    setPassword(db, clock, state.accountId, passwordHash);
     return { accountId: state.accountId };
   });
 }
 
-/** Stores a new password hash and ends every console session of the account. */
-export function setPassword(db: Db, accountId: number, passwordHash: string): void {
+/**
+ * Stores a new password hash, ends every console session of the account and uses up its outstanding links (a
+ * set-password link mailed before the change must not undo it).
+ */
+export function setPassword(db: Db, clock: Clock, accountId: number, passwordHash: string): void {
   writeTransaction(db, () => {
     db.update(accounts).set({ passwordHash }).where(eq(accounts.id, accountId)).run();
     db.delete(consoleSessions).where(eq(consoleSessions.accountId, accountId)).run();
+    db.update(invitations)
+      .set({ usedAt: clock.now() })
+      .where(and(eq(invitations.accountId, accountId), isNull(invitations.usedAt)))
+      .run();
   });
 }

@@ -2,7 +2,7 @@
  * Console secrets: one-time link tokens, session tokens and passwords. Tokens are 256 random bits; only their
  * SHA-256 is stored (the same digest as API keys). Passwords are argon2id through Bun.password.
  */
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { hashKey } from "../access/keys";
 
 export const MIN_PASSWORD_LENGTH = 12;
@@ -34,11 +34,39 @@ let decoy: Promise<string> | undefined;
  * against a decoy hash, so every failed sign-in costs the same argon2 work and answers in the same time.
  */
 export async function verifyPassword(password: string, hash: string | null): Promise<boolean> {
-  if (password.length > MAX_PASSWORD_LENGTH) password = password.slice(0, MAX_PASSWORD_LENGTH);
+  // No password longer than the maximum was ever set (measured in characters, as passwordProblem does): such a
+  // guess costs the decoy's work and fails, and a long one is never hashed whole.
+  if (password.length > MAX_PASSWORD_LENGTH && (password.length > 2 * MAX_PASSWORD_LENGTH || [...password].length > MAX_PASSWORD_LENGTH)) {
+    password = "";
+    hash = null;
+  }
   if (hash === null) {
     decoy ??= hashPassword(randomToken());
     await Bun.password.verify(password, await decoy);
     return false;
   }
   return Bun.password.verify(password, hash);
+}
+
+/**
+ * A device cookie proves that this browser signed in to an account before: a random id and an HMAC over the
+ * account's e-mail and that id, under a secret kept in the database (so every server process on it agrees).
+ * It relaxes sign-in throttling for that account only (console/throttle.ts); it signs nobody in.
+ */
+export function deviceCookie(secret: string, email: string): string {
+  const id = randomBytes(16).toString("base64url");
+  return `${id}.${deviceMac(secret, email, id)}`;
+}
+
+/** The device id when `cookie` was issued for `email` under `secret`, else null. */
+export function deviceOf(secret: string, email: string, cookie: string | undefined): string | null {
+  const [id, mac, extra] = (cookie ?? "").split(".");
+  if (!id || !mac || extra !== undefined || !/^[A-Za-z0-9_-]{22}$/.test(id)) return null;
+  const expected = Buffer.from(deviceMac(secret, email, id));
+  const given = Buffer.from(mac);
+  return expected.length === given.length && timingSafeEqual(expected, given) ? id : null;
+}
+
+function deviceMac(secret: string, email: string, id: string): string {
+  return createHmac("sha256", secret).update(`device\n${email.trim().toLowerCase()}\n${id}`).digest("base64url");
 }

@@ -14,9 +14,10 @@ import { PLAN_DEFAULTS } from "../access/plans";
 import { countsByDay, dayTotalsByAccount, dayTotalsByKey, lastUsedDays } from "../access/usage-summary";
 import { issueInvitation, setPassword, type Invitation, type InviteRequest } from "./invitations";
 import { mailInvitation } from "./mailer";
-import { hashPassword, passwordProblem, verifyPassword } from "./secrets";
+import { metaOnce } from "../db/meta";
+import { deviceCookie, deviceOf, hashPassword, passwordProblem, randomToken, verifyPassword } from "./secrets";
 import { startSession } from "./sessions";
-import { FailureThrottle } from "./throttle";
+import { SignInThrottle, WorkQueue } from "./throttle";
 import type { EmbedRequest, EmbedView } from "../embed/service";
 
 export const KEY_NAME_MAX = 64;
@@ -44,34 +45,60 @@ export interface UsageTable {
   total: number;
 }
 
-export type SignInResult = { token: string; accountId: number } | { problem: "invalid" } | { problem: "throttled"; retryAfterSeconds: number };
+export type SignInResult =
+  | { token: string; accountId: number; device: string }
+  | { problem: "invalid" }
+  | { problem: "throttled"; retryAfterSeconds: number }
+  | { problem: "busy" };
+
+/** Who is signing in: the address the throttle counts by and the browser's device cookie, if any. */
+export interface AttemptSource {
+  address: string;
+  deviceCookie: string | undefined;
+}
+
+/** One password check (argon2) at a time; a few more wait, the rest are refused at once (console/throttle.ts). */
+const PASSWORD_CHECKS = { concurrent: 1, waiting: 16 };
+const SWEEP_MS = 60_000;
+const DEVICE_SECRET = "console.device_secret";
 
 export class ConsoleService {
-  private readonly failedByEmail = new FailureThrottle(SIGN_IN_RULE);
-  private readonly failedByAddress = new FailureThrottle(SIGN_IN_RULE);
+  private readonly throttle = new SignInThrottle(SIGN_IN_RULE);
+  private readonly passwordChecks = new WorkQueue(PASSWORD_CHECKS.concurrent, PASSWORD_CHECKS.waiting);
+  private deviceSecretValue: string | undefined;
 
-  constructor(private readonly app: App) {}
+  constructor(private readonly app: App) {
+    setInterval(() => this.throttle.sweep(this.app.clock.now()), SWEEP_MS).unref();
+  }
+
+  private deviceSecret(): string {
+    return (this.deviceSecretValue ??= metaOnce(this.app.db, DEVICE_SECRET, randomToken));
+  }
 
   /**
    * Unknown e-mail, no password yet, disabled account and wrong password all answer "invalid" after the same
-   * argon2 work. Throttled attempts are refused before any work.
+   * argon2 work. The attempt is counted before that work and refused when throttled; when too many checks are
+   * already waiting it is refused as "busy" and not counted.
    */
-  async signIn(email: string, password: string, address: string): Promise<SignInResult> {
-    const now = this.app.clock.now();
+  async signIn(email: string, password: string, source: AttemptSource): Promise<SignInResult> {
     const emailKey = email.trim().toLowerCase();
-    const wait = Math.max(this.failedByEmail.retryAfter(emailKey, now), this.failedByAddress.retryAfter(address, now));
-    if (wait > 0) return { problem: "throttled", retryAfterSeconds: wait };
+    const secret = this.deviceSecret();
+    const device = deviceOf(secret, emailKey, source.deviceCookie);
+    const admission = this.throttle.admit({ email: emailKey, address: source.address, device }, this.app.clock.now());
+    if (!admission.admitted) return { problem: "throttled", retryAfterSeconds: admission.retryAfterSeconds };
     const row = credentialsOf(this.app.db, emailKey);
-    const ok = await verifyPassword(password, row?.passwordHash ?? null);
+    const ok = await this.passwordChecks.run(() => verifyPassword(password, row?.passwordHash ?? null));
+    if (ok === null) {
+      this.throttle.withdrawn(admission.reservation);
+      return { problem: "busy" };
+    }
     if (!ok || !row || row.disabled) {
-      this.failedByEmail.fail(emailKey, now);
-      this.failedByAddress.fail(address, now);
-      log.info("console sign-in refused", { address });
+      log.info("console sign-in refused", { address: source.address });
       return { problem: "invalid" };
     }
-    this.failedByEmail.forget(emailKey);
+    this.throttle.succeeded(admission.reservation);
     log.info("console sign-in", { account: row.id });
-    return { token: startSession(this.app.db, this.app.clock, row.id), accountId: row.id };
+    return { token: startSession(this.app.db, this.app.clock, row.id), accountId: row.id, device: deviceCookie(secret, emailKey) };
   }
 
   findAccount(email: string): AccountView | null {
@@ -79,21 +106,26 @@ export class ConsoleService {
   }
 
   /**
-   * Changes the password after checking the current one; every session of the account ends and a new one
-   * starts for the caller. Failures count toward the sign-in throttle like a failed sign-in.
+   * Changes the password after checking the current one; every session of the account and every outstanding link
+   * end and a new session starts for the caller. The check is throttled and counted like a sign-in.
    */
-  async changePassword(accountId: number, current: string, next: string, address: string): Promise<{ token: string } | { problem: string }> {
+  async changePassword(accountId: number, current: string, next: string, source: AttemptSource): Promise<{ token: string } | { problem: string }> {
     const account = this.account(accountId);
-    const now = this.app.clock.now();
-    if (this.failedByEmail.retryAfter(account.email, now) > 0) return { problem: "Too many failed attempts. Try again later." };
     const weak = passwordProblem(next);
     if (weak) return { problem: weak };
-    if (!(await verifyPassword(current, credentialsOf(this.app.db, account.email)?.passwordHash ?? null))) {
-      this.failedByEmail.fail(account.email, now);
-      this.failedByAddress.fail(address, now);
-      return { problem: "The current password is wrong." };
+    const device = deviceOf(this.deviceSecret(), account.email, source.deviceCookie);
+    const admission = this.throttle.admit({ email: account.email, address: source.address, device }, this.app.clock.now());
+    if (!admission.admitted) return { problem: "Too many failed attempts. Try again later." };
+    const hash = await this.passwordChecks.run(async () =>
+      (await verifyPassword(current, credentialsOf(this.app.db, account.email)?.passwordHash ?? null)) ? hashPassword(next) : false,
+    );
+    if (hash === null) {
+      this.throttle.withdrawn(admission.reservation);
+      return { problem: "The server is busy. Try again in a few seconds." };
     }
-    setPassword(this.app.db, accountId, await hashPassword(next));
+    if (hash === false) return { problem: "The current password is wrong." };
+    this.throttle.succeeded(admission.reservation);
+    setPassword(this.app.db, this.app.clock, accountId, hash);
     log.info("console password changed", { account: accountId });
     return { token: startSession(this.app.db, this.app.clock, accountId) };
   }
@@ -214,11 +246,16 @@ export class ConsoleService {
 
   // ── operator ──────────────────────────────────────────────────────────────────────────────────────
 
-  accountsPage(query: string, page: number) {
+  /** A page of accounts; a page past the last (any number) shows the last. */
+  accountsPage(query: string, requestedPage: number) {
     this.app.meter.flush();
-    const { accounts, total } = listAccountsPage(this.app.db, { query, offset: (page - 1) * ACCOUNTS_PAGE_SIZE, limit: ACCOUNTS_PAGE_SIZE });
+    const read = (page: number) => listAccountsPage(this.app.db, { query, offset: (page - 1) * ACCOUNTS_PAGE_SIZE, limit: ACCOUNTS_PAGE_SIZE });
+    const first = read(1);
+    const pages = Math.max(1, Math.ceil(first.total / ACCOUNTS_PAGE_SIZE));
+    const page = Math.min(Math.max(1, Math.floor(requestedPage) || 1), pages);
+    const { accounts, total } = page === 1 ? first : read(page);
     const today = dayTotalsByAccount(this.app.db, accounts.map((a) => a.id), utcDay(this.app.clock.now()));
-    return { rows: accounts.map((account) => ({ account, today: today.get(account.id) ?? 0 })), total, pages: Math.max(1, Math.ceil(total / ACCOUNTS_PAGE_SIZE)) };
+    return { rows: accounts.map((account) => ({ account, today: today.get(account.id) ?? 0 })), total, pages, page };
   }
 
   async invite(request: InviteRequest): Promise<{ invitation: Invitation; mailProblem: string | null }> {
