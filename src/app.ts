@@ -40,9 +40,9 @@ export interface App {
   close(): void;
 }
 
-export function openApp(config: Config, clock: Clock = systemClock, busyTimeoutMs?: number): App {
+export function openApp(config: Config, clock: Clock = systemClock, busyTimeoutMs?: number, create = true): App {
   setCacheBudget(config.cacheMb);
-  const db = openDatabase(config.dataDir, busyTimeoutMs);
+  const db = openDatabase(config.dataDir, busyTimeoutMs, create);
   let spots: SpotService;
   try {
     seedPlans(db);

@@ -33,6 +33,8 @@ export interface Config {
   console: boolean;
   /** Base of every link the console prints or shows, without a trailing slash. */
   publicUrl: string;
+  /** True when SURFCAST_PUBLIC_URL set publicUrl; else it is a guess that the commands replace (main.ts). */
+  publicUrlSet: boolean;
   /** smtp(s)://user:pass@host:port to e-mail console invitations; unset = print only. */
   smtpUrl: string | undefined;
   smtpFrom: string;
@@ -73,6 +75,12 @@ function intFrom(value: string | undefined, fallback: number, name: string): num
   return n;
 }
 
+function portFrom(value: string | undefined, fallback: number, name: string): number {
+  const port = intFrom(value, fallback, name);
+  if (port > 65535) throw new UserError(`${name} must be a port number from 0 to 65535, got "${value}"`);
+  return port;
+}
+
 /** A `separator`-separated list (cron lists use `;`, since cron fields contain commas). */
 function list(value: string | undefined, fallback: string[], separator: string | RegExp = /[;,]/): string[] {
   if (value === undefined || value.trim() === "") return fallback;
@@ -99,7 +107,7 @@ export function loadConfig(flags: Partial<{ dataDir: string; port: number; host:
   const batchSize = intFrom(env.SURFCAST_OPEN_METEO_BATCH_SIZE, DEFAULT_BATCH_SIZE, "SURFCAST_OPEN_METEO_BATCH_SIZE");
   if (batchSize < 1 || batchSize > 1000) throw new UserError("SURFCAST_OPEN_METEO_BATCH_SIZE must be between 1 and 1000");
   const level = (env.SURFCAST_LOG_LEVEL ?? "info") as Config["logLevel"];
-  const port = flags.port ?? intFrom(env.PORT, 8080, "PORT");
+  const port = flags.port ?? portFrom(env.PORT, 8080, "PORT");
   const publicUrl = publicUrlFrom(env.SURFCAST_PUBLIC_URL, port);
   return {
     dataDir: resolve(flags.dataDir ?? env.SURFCAST_DATA_DIR ?? (flags.demo ? "./var-demo" : "./var")),
@@ -121,9 +129,10 @@ export function loadConfig(flags: Partial<{ dataDir: string; port: number; host:
     logLevel: ["debug", "info", "warn", "error"].includes(level) ? level : "info",
     console: flags.console ?? env.SURFCAST_CONSOLE !== "off",
     publicUrl,
+    publicUrlSet: (env.SURFCAST_PUBLIC_URL ?? "").trim() !== "",
     smtpUrl: env.SURFCAST_SMTP_URL || undefined,
     smtpFrom: env.SURFCAST_SMTP_FROM || "Surfcast <surfcast@localhost>",
-    metrics: { enabled: env.SURFCAST_METRICS === "on", port: intFrom(env.SURFCAST_METRICS_PORT, 9464, "SURFCAST_METRICS_PORT") },
+    metrics: { enabled: env.SURFCAST_METRICS === "on", port: portFrom(env.SURFCAST_METRICS_PORT, 9464, "SURFCAST_METRICS_PORT") },
     demo: flags.demo === true,
     trustProxy: parseTrustedProxies(env.SURFCAST_TRUST_PROXY),
     memoryTargetMb: intFrom(env.SURFCAST_MEMORY_TARGET_MB, DEFAULT_MEMORY_TARGET_MB, "SURFCAST_MEMORY_TARGET_MB"),

@@ -1,6 +1,7 @@
 /**
  * surfcast — entry point of the single executable: argument parsing and dispatch only.
  */
+import { existsSync, rmSync } from "node:fs";
 import { loadConfig } from "./config";
 import { openApp } from "./app";
 import { BUSY_TIMEOUT_MS, databaseFailure, databasePath } from "./db";
@@ -11,8 +12,10 @@ import { ACCOUNTS_HELP, runAccounts } from "./cli/accounts";
 import { ADMINS_HELP, runAdmins } from "./cli/admins";
 import { KEYS_HELP, runKeys } from "./cli/keys";
 import { REFRESH_HELP, runRefresh } from "./cli/refresh";
-import { SERVE_HELP, assertPortFree, parseServeArgs, runServe } from "./cli/serve";
+import { ANNOUNCED_URL, SERVE_HELP, assertPortFree, parseServeArgs, runServe } from "./cli/serve";
+import { readMeta } from "./db/meta";
 import { SPOTS_HELP, runSpots } from "./cli/spots";
+import { editDistance } from "./cli/args";
 import { STATUS_HELP, runStatus } from "./cli/status";
 import { BACKUP_HELP, runBackup } from "./cli/backup";
 import { HEALTHCHECK_HELP, runHealthcheck } from "./cli/healthcheck";
@@ -35,6 +38,7 @@ Commands:
   embeds                forecast pictures for a shop's web page and TV: create, list, revoke
   refresh               fetch fresh forecasts from Open-Meteo now
   spots import FILE     import spots from JSON, GeoJSON or CSV
+  spots check           report suspicious catalog records (far from a coast, duplicates, …)
   status                forecast ages, last and next refresh, tide window, database size
   backup FILE           a consistent copy of the database, while the server runs
   healthcheck           exit 0 if the local server answers /healthz (for container health checks)
@@ -50,6 +54,15 @@ Start here: surfcast accounts create you@example.com --plan starter
 Or let customers make their own keys: surfcast accounts invite them@example.com --plan starter`;
 
 const COMMAND_HELP: Record<string, string> = { serve: SERVE_HELP, accounts: ACCOUNTS_HELP, admins: ADMINS_HELP, keys: KEYS_HELP, refresh: REFRESH_HELP, spots: SPOTS_HELP, status: STATUS_HELP, backup: BACKUP_HELP, healthcheck: HEALTHCHECK_HELP, embeds: EMBEDS_HELP };
+
+/** Commands that print links: without SURFCAST_PUBLIC_URL they use the address the server last answered at. */
+const LINK_COMMANDS = ["accounts invite", "admins create", "embeds create", "embeds list"];
+
+/** The commands that start an install may create its data directory; the others refuse a missing one. */
+function mayCreate(command: string, args: string[]): boolean {
+  const sub = args.find((a) => !a.startsWith("-"));
+  return command === "serve" || (command === "accounts" && (sub === "create" || sub === "invite")) || (command === "admins" && sub === "create");
+}
 
 /** Takes the global `--data-dir` out of argv wherever it stands. */
 function extractDataDir(argv: string[]): { dataDir?: string; rest: string[] } {
@@ -78,7 +91,10 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const help = COMMAND_HELP[command];
-  if (!help) throw new UserError(`unknown command "${command}"\n\n${HELP}`);
+  if (!help) {
+    const near = Object.keys(COMMAND_HELP).find((name) => editDistance(command, name) <= 2);
+    throw new UserError(`unknown command "${command}"${near ? ` (did you mean ${near}?)` : ""} (see surfcast --help)`);
+  }
   if (args.includes("--help") || args.includes("-h")) {
     console.log(help);
     return 0;
@@ -89,7 +105,8 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig({ dataDir, ...serveFlags });
   setLogLevel(config.logLevel);
   if (command === "serve") assertPortFree(config);
-  const app = openApp(config, systemClock, command === "serve" ? BUSY_TIMEOUT_MS.server : BUSY_TIMEOUT_MS.command);
+  const newInstall = !existsSync(config.dataDir);
+  const app = openApp(config, systemClock, command === "serve" ? BUSY_TIMEOUT_MS.server : BUSY_TIMEOUT_MS.command, mayCreate(command, args));
   try {
     // Demo and real data never mix: serve claims the directory's mode, and refresh follows it (forecast/demo.ts).
     if (command === "serve") claimDataMode(app.db, config.demo, config.dataDir);
@@ -98,7 +115,20 @@ async function main(argv: string[]): Promise<number> {
     app.close();
     throw err;
   }
-  if (command === "serve") return runServe(app);
+  if (LINK_COMMANDS.includes(`${command} ${args.find((a) => !a.startsWith("-"))}`) && !config.publicUrlSet) {
+    const announced = readMeta(app.db, ANNOUNCED_URL);
+    if (announced !== null) config.publicUrl = announced;
+    else console.error(`surfcast: warning: SURFCAST_PUBLIC_URL is not set and no server has run on ${config.dataDir} yet: links start with ${config.publicUrl}`);
+  }
+  if (command === "serve") {
+    try {
+      return await runServe(app);
+    } catch (err) {
+      // A first start that failed (a busy metrics port) leaves no directory behind to confuse the next one.
+      if (newInstall) rmSync(config.dataDir, { recursive: true, force: true });
+      throw err;
+    }
+  }
   try {
     switch (command) {
       case "accounts":

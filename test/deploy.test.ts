@@ -62,3 +62,10 @@ test("SURFCAST_LOG_FORMAT=json: every log line is one JSON object with time, lev
   expect(lines.map((l) => JSON.parse(l).message)).toContain("stopped cleanly");
   expect(server.output()).not.toMatch(/^\d{4}-\d\d-\d\dT\S+ (INFO|WARN|ERROR) /m);
 });
+
+test(".dockerignore keeps data directories and node_modules out of the image's build context; git ignores var-demo/", () => {
+  const ignored = readFileSync(join(ROOT, ".dockerignore"), "utf8").split("\n");
+  for (const entry of ["node_modules/", "dist/", "var/", "var-*/", "*.db", ".test-tmp/"]) expect(ignored).toContain(entry);
+  const check = Bun.spawnSync(["git", "check-ignore", "-q", "var-demo/surfcast.db"], { cwd: ROOT });
+  expect(check.exitCode).toBe(0);
+});

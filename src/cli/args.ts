@@ -4,12 +4,43 @@ import { UserError } from "../core/errors";
 
 export type Options = NonNullable<ParseArgsConfig["options"]>;
 
+/**
+ * Parses a command's flags. A mistake is one line that names the flag (and the one meant, for a typo) and where the
+ * options are listed, never the whole usage.
+ */
 export function parse<O extends Options>(argv: string[], options: O, help: string) {
   try {
     return parseArgs({ args: argv, options: { ...options, help: { type: "boolean", short: "h" } }, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new UserError(`${(err as Error).message.split("\n")[0]}\n\n${help}`);
+    const usage = /^Usage:\s+(surfcast [a-z-]+)/.exec(help)?.[1] ?? "surfcast";
+    throw new UserError(`${flagProblem(err as Error & { code?: string }, Object.keys(options))} (see ${usage} --help)`);
   }
+}
+
+function flagProblem(err: Error & { code?: string }, known: string[]): string {
+  const unknown = /^Unknown option '([^']+)'/.exec(err.message)?.[1];
+  if (unknown !== undefined) {
+    const name = unknown.replace(/^-+/, "").split("=")[0]!;
+    const near = known.filter((k) => k.length > 1).sort((a, b) => editDistance(name, a) - editDistance(name, b))[0];
+    const meant = near !== undefined && editDistance(name, near) <= Math.max(1, Math.floor(near.length / 3)) ? ` (did you mean --${near}?)` : "";
+    return `unknown option ${unknown}${meant}`;
+  }
+  const missing = /^Option '(-[^ ']+)(?:, )?(--[^ ']+)? <value>' argument missing/.exec(err.message);
+  if (missing) return `${missing[2] ?? missing[1]} needs a value`;
+  const noValue = /^Option '([^']+)' does not take an argument/.exec(err.message);
+  if (noValue) return `${noValue[1]} takes no value`;
+  return err.message.split("\n")[0]!.replace(/\.$/, "");
+}
+
+/** Levenshtein distance, for suggesting the flag a typo meant. */
+export function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row.push(Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    previous = row;
+  }
+  return previous[b.length]!;
 }
 
 /** An optional integer flag; `undefined` when absent. */

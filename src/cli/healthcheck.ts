@@ -5,12 +5,17 @@ import { parse } from "./args";
 export const HEALTHCHECK_HELP = `Usage: surfcast healthcheck [--url URL]
 
 Exits 0 when the server answers 200 on /healthz within 3 s, 1 otherwise. Opens no database.
-  --url URL   default http://127.0.0.1:$PORT/healthz (PORT defaults to 8080)`;
+  --url URL   the server's address (/healthz is added) or the full URL to check;
+              default http://127.0.0.1:$PORT (PORT defaults to 8080)`;
 
 export async function runHealthcheck(argv: string[]): Promise<number> {
   const { values } = parse(argv, { url: { type: "string" } }, HEALTHCHECK_HELP);
-  const url = values.url ?? `http://127.0.0.1:${process.env.PORT || "8080"}/healthz`;
-  if (!URL.canParse(url)) throw new UserError(`--url: "${url}" is not a URL`);
+  const given = values.url ?? `http://127.0.0.1:${process.env.PORT || "8080"}`;
+  if (!URL.canParse(given)) throw new UserError(`--url: "${given}" is not a URL`);
+  // The server's base URL (what `serve` prints) means its /healthz.
+  const parsed = new URL(given);
+  if (parsed.pathname === "/") parsed.pathname = "/healthz";
+  const url = parsed.href;
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(3000) });
     await response.arrayBuffer();

@@ -5,6 +5,7 @@ import { UserError } from "../core/errors";
 import { log } from "../core/log";
 import { startHttpServer } from "../http/server";
 import { lockDataDir } from "../db/lock";
+import { writeMeta } from "../db/meta";
 import type { Metrics } from "../ops/metrics";
 import { startForecastJobs } from "../forecast/jobs";
 import { startTideJobs } from "../tides/jobs";
@@ -30,12 +31,21 @@ const FLUSH_MS = 500;
 /** How long after listening the warm-up starts (see runServe). */
 const WARM_UP_DELAY_MS = 50;
 
+function portFlag(value: unknown): number | undefined {
+  const port = intFlag(value, "--port");
+  if (port !== undefined && port > 65535) throw new UserError(`--port must be a port number from 0 to 65535, got "${port}"`);
+  return port;
+}
+
+/** The meta key of the public URL the last server on this data directory answered at. */
+export const ANNOUNCED_URL = "serve.public_url";
+
 export function parseServeArgs(argv: string[]) {
   const { values, positionals } = parse(argv, { port: { type: "string" }, host: { type: "string" }, "no-scheduler": { type: "boolean" }, "no-console": { type: "boolean" }, demo: { type: "boolean" } }, SERVE_HELP);
   noExtraPositionals(positionals, 0, SERVE_HELP);
   return {
     help: values.help === true,
-    port: intFlag(values.port, "--port"),
+    port: portFlag(values.port),
     host: values.host,
     scheduler: values["no-scheduler"] ? false : undefined,
     console: values["no-console"] ? false : undefined,
@@ -120,6 +130,8 @@ export async function runServe(app: App): Promise<number> {
     // that stops the server as soon as it reads this line gets the graceful stop, not the default kill (exit 143).
     setImmediate(() => {
       const shown = shownAddress(config.host, server.port ?? config.port);
+      // The commands that print links (invitations, embeds) use this when SURFCAST_PUBLIC_URL is not set for them.
+      writeMeta(app.db, ANNOUNCED_URL, config.publicUrl);
       if (config.demo) log.warn("DEMO MODE: forecasts are synthetic, made inside the binary; not real data, no upstream is called", { dataDir: config.dataDir });
       log.info("surfcast listening", { address: shown, demo: config.demo || undefined, dataDir: config.dataDir, scheduler: config.scheduler, console: config.console ? `${config.publicUrl}/console` : "off" });
       console.log(`Surfcast is serving on ${shown} (data in ${config.dataDir})${config.demo ? " — DEMO MODE: synthetic forecasts, not real data" : ""}`);

@@ -24,9 +24,14 @@ const MIN_FREE_BYTES = 1024 * 1024;
 /**
  * Checks the data directory before anything is written, so that an operator mistake ends with one clear line
  * and no file changed. A missing data dir is created (mode 0700, with a notice on stderr) when its parent exists —
- * the first start needs no mkdir — but a missing parent is most likely a typo in --data-dir and is refused.
+ * the first start needs no mkdir — but a missing parent is most likely a typo in --data-dir and is refused. Commands
+ * that only work on an existing install refuse a missing database (`create` false).
  */
-function prepareDataDir(dataDir: string): void {
+function prepareDataDir(dataDir: string, create: boolean): void {
+  if (!create && !existsSync(databasePath(dataDir))) {
+    const what = existsSync(dataDir) ? `there is no Surfcast database in ${dataDir}` : `data directory ${dataDir} does not exist`;
+    throw new UserError(`${what}: check --data-dir (or SURFCAST_DATA_DIR); \`surfcast serve\` or \`surfcast accounts create\` makes a new one`);
+  }
   if (!existsSync(dataDir)) {
     if (!existsSync(dirname(dataDir))) {
       throw new UserError(`data directory ${dataDir} does not exist, nor does its parent: check --data-dir (or SURFCAST_DATA_DIR), or create it with: mkdir -p ${dataDir}`);
@@ -70,8 +75,13 @@ export function databaseFailure(err: unknown, path: string): unknown {
  */
 export const BUSY_TIMEOUT_MS = { server: 5_000, command: 30_000 } as const;
 
-export function openDatabase(dataDir: string, busyTimeoutMs: number = BUSY_TIMEOUT_MS.server): Db {
-  prepareDataDir(dataDir);
+/**
+ * Opens (and migrates) the data directory's database. With `create` false a missing directory or database is a
+ * UserError: only the commands that start an install make one, so a mistyped --data-dir fails instead of working on
+ * an empty database.
+ */
+export function openDatabase(dataDir: string, busyTimeoutMs: number = BUSY_TIMEOUT_MS.server, create = true): Db {
+  prepareDataDir(dataDir, create);
   const path = databasePath(dataDir);
   const fresh = !existsSync(path);
   // Created 0600 before SQLite opens it: SQLite gives its -wal and -shm files the database file's mode.

@@ -14,3 +14,7 @@ export function metaOnce(db: Db, key: string, make: () => string): string {
   db.insert(meta).values({ key, value: make() }).onConflictDoNothing().run();
   return readMeta(db, key)!;
 }
+
+export function writeMeta(db: Db, key: string, value: string): void {
+  db.insert(meta).values({ key, value }).onConflictDoUpdate({ target: meta.key, set: { value } }).run();
+}
