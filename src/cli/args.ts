@@ -22,7 +22,7 @@ function flagProblem(err: Error & { code?: string }, known: string[]): string {
   if (unknown !== undefined) {
     const name = unknown.replace(/^-+/, "").split("=")[0]!;
     const near = known.filter((k) => k.length > 1).sort((a, b) => editDistance(name, a) - editDistance(name, b))[0];
-    const meant = near !== undefined && editDistance(name, near) <= Math.max(1, Math.floor(near.length / 3)) ? ` (did you mean --${near}?)` : "";
+    const meant = near !== undefined && editDistance(name, near) <= (near.length >= 4 ? 2 : 1) ? ` (did you mean --${near}?)` : "";
     return `unknown option ${unknown}${meant}`;
   }
   const missing = /^Option '(-[^ ']+)(?:, )?(--[^ ']+)? <value>' argument missing/.exec(err.message);
