@@ -3,6 +3,8 @@
  * and the console commands all work on one `App`.
  */
 import type { Config } from "./config";
+import { ForecastDemand } from "./forecast/demand";
+import { refreshForecasts } from "./forecast/refresh";
 import { setCacheBudget } from "./core/caches";
 import { systemClock, type Clock } from "./core/clock";
 import { openDatabase, closeDatabase, databaseFailure, databasePath, type Db } from "./db";
@@ -37,6 +39,8 @@ export interface App {
   bestSpots: BestSpotsService;
   summaries: SurfSummaryService;
   embeds: EmbedService;
+  /** Which spots were asked for; in the `requested` refresh scope it fetches a first forecast on demand. */
+  demand: ForecastDemand;
   close(): void;
 }
 
@@ -55,7 +59,7 @@ export function openApp(config: Config, clock: Clock = systemClock, busyTimeoutM
   const forecasts = new ForecastService(db, clock, spots);
   const tides = new TideService(db, clock, spots, STATION_WORKER_URL);
   const keys = new KeyRegistry(db);
-  return {
+  const app: App = {
     config,
     clock,
     db,
@@ -68,10 +72,23 @@ export function openApp(config: Config, clock: Clock = systemClock, busyTimeoutM
     bestSpots: new BestSpotsService(spots, forecasts, clock),
     summaries: new SurfSummaryService(spots, forecasts, tides),
     embeds: new EmbedService(db, clock, config, spots, keys),
+    demand: new ForecastDemand(
+      db,
+      clock,
+      // Without the scheduler the server calls no upstream at all, on demand neither (`serve --no-scheduler`).
+      config.scheduler ? config.refreshScope : "all",
+      (spotId) => (spots.find(spotId) === undefined ? "unknown" : forecasts.current(spotId, clock.now())?.hour != null ? "current" : "missing"),
+      async (spotIds) => {
+        const wanted = new Set(spotIds);
+        return (await refreshForecasts(app, { spots: spots.all().filter((s) => wanted.has(s.id)) })).failedSpotIds;
+      },
+    ),
     close() {
+      app.demand.flush();
       tides.close();
       meter.flush();
       closeDatabase(db);
     },
   };
+  return app;
 }

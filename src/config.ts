@@ -5,6 +5,7 @@
 import { resolve } from "node:path";
 import { DEFAULT_CACHE_MB } from "./core/caches";
 import { UserError } from "./core/errors";
+import { REFRESH_SCOPES, type RefreshScope } from "./forecast/demand";
 import { parseTrustedProxies, type TrustedProxies } from "./http/proxy";
 
 export interface Config {
@@ -24,6 +25,8 @@ export interface Config {
   refreshGiveUpAfter: number;
   /** Cron expressions (UTC) for the forecast refresh. */
   refreshCron: string[];
+  /** Which spots the start-up and scheduled refreshes cover (forecast/demand.ts): SURFCAST_REFRESH_SCOPE, serve --refresh-scope. */
+  refreshScope: RefreshScope;
   /** Origins allowed to call /mcp from a browser (DNS-rebinding protection); empty = same-host only. */
   mcpAllowedOrigins: string[];
   /** The server's own host names besides loopback (SURFCAST_ALLOWED_HOSTS and the public URL's host). */
@@ -103,7 +106,13 @@ function publicUrlFrom(value: string | undefined, port: number): string {
   return url.href.replace(/\/+$/, "");
 }
 
-export function loadConfig(flags: Partial<{ dataDir: string; port: number; host: string; scheduler: boolean; console: boolean; demo: boolean }> = {}, env: Env = process.env): Config {
+function scopeFrom(value: string | undefined, name: string): RefreshScope {
+  if (value === undefined || value === "") return "requested";
+  if (!(REFRESH_SCOPES as readonly string[]).includes(value)) throw new UserError(`${name} must be all or requested, got "${value}"`);
+  return value as RefreshScope;
+}
+
+export function loadConfig(flags: Partial<{ dataDir: string; port: number; host: string; scheduler: boolean; console: boolean; demo: boolean; refreshScope: string }> = {}, env: Env = process.env): Config {
   const batchSize = intFrom(env.SURFCAST_OPEN_METEO_BATCH_SIZE, DEFAULT_BATCH_SIZE, "SURFCAST_OPEN_METEO_BATCH_SIZE");
   if (batchSize < 1 || batchSize > 1000) throw new UserError("SURFCAST_OPEN_METEO_BATCH_SIZE must be between 1 and 1000");
   const level = (env.SURFCAST_LOG_LEVEL ?? "info") as Config["logLevel"];
@@ -124,6 +133,7 @@ export function loadConfig(flags: Partial<{ dataDir: string; port: number; host:
     },
     refreshGiveUpAfter: Math.max(1, intFrom(env.SURFCAST_REFRESH_GIVE_UP_AFTER, 3, "SURFCAST_REFRESH_GIVE_UP_AFTER")),
     refreshCron: list(env.SURFCAST_REFRESH_CRON, ["0 1 * * *", "0 13 * * *"], ";"),
+    refreshScope: flags.refreshScope !== undefined ? scopeFrom(flags.refreshScope, "--refresh-scope") : scopeFrom(env.SURFCAST_REFRESH_SCOPE, "SURFCAST_REFRESH_SCOPE"),
     mcpAllowedOrigins: list(env.SURFCAST_MCP_ALLOWED_ORIGINS, []),
     allowedHosts: [...list(env.SURFCAST_ALLOWED_HOSTS, []), new URL(publicUrl).hostname],
     logLevel: ["debug", "info", "warn", "error"].includes(level) ? level : "info",

@@ -61,7 +61,7 @@ const LINK_COMMANDS = ["accounts invite", "admins create", "embeds create", "emb
 /** The commands that start an install may create its data directory; the others refuse a missing one. */
 function mayCreate(command: string, args: string[]): boolean {
   const sub = args.find((a) => !a.startsWith("-"));
-  return command === "serve" || (command === "accounts" && (sub === "create" || sub === "invite")) || (command === "admins" && sub === "create");
+  return command === "serve" || (command === "accounts" && (sub === "create" || sub === "invite")) || (command === "admins" && sub === "create") || (command === "spots" && sub === "import");
 }
 
 /** Takes the global `--data-dir` out of argv wherever it stands. */

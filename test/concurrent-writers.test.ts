@@ -15,7 +15,7 @@ const dir = tempDir("writers");
 beforeAll(async () => {
   fake = await startFakeOpenMeteo();
   expect(cli(dir, ["accounts", "create", "ops@example.com", "--plan", "scale", "--max-keys", "10000"]).code).toBe(0);
-  const env = { SURFCAST_OPEN_METEO_MARINE_URL: fake.url, SURFCAST_OPEN_METEO_FORECAST_URL: fake.url, SURFCAST_OPEN_METEO_BATCH_SIZE: "150" };
+  const env = { SURFCAST_OPEN_METEO_MARINE_URL: fake.url, SURFCAST_OPEN_METEO_FORECAST_URL: fake.url, SURFCAST_OPEN_METEO_BATCH_SIZE: "150", SURFCAST_REFRESH_SCOPE: "all" };
   server = await startServer({ dataDir: dir, env, args: [] }); // scheduler on: start-up refresh + tide pass
 }, 30_000);
 afterAll(async () => {

@@ -39,12 +39,14 @@ test("SIGTERM under load: every admitted request the client saw is in /v1/usage 
     }
   };
   const workers = Array.from({ length: CONCURRENCY }, worker);
-  await Bun.sleep(1500);
+  // Stopped once requests are flowing in numbers (a busy machine takes longer to get there; the ceiling is generous).
+  const deadline = Date.now() + 30_000;
+  while (seen < 100 && Date.now() < deadline) await Bun.sleep(20);
   stopping = true;
   const exitCode = await server.stop("SIGTERM");
   await Promise.all(workers);
   expect(exitCode).toBe(0);
-  expect(seen).toBeGreaterThan(100);
+  expect(seen).toBeGreaterThanOrEqual(100);
 
   const again = await startServer({ dataDir });
   try {

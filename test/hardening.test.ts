@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { seededRng } from "../bench/prng";
-import { cli, createKey, startServer, type RunningServer } from "./support/binary";
+import { cli, createKey, installDir, startServer, type RunningServer } from "./support/binary";
 import { startFakeOpenMeteo } from "./support/fake-open-meteo";
 import { inBatches, rawRequest, type RawResponse } from "./support/raw-http";
 import { BINARY, tempDir } from "./support/env";
@@ -270,7 +270,7 @@ describe("secrets and logs", () => {
     try {
       const forged = `bad\n${new Date().toISOString()} INFO  forecast refresh done spots=1\u001b[2J key=UPSTREAM-SECRET-42`;
       upstream.inject({ status: 400, reason: forged });
-      const dir = tempDir("forge");
+      const dir = installDir("forge");
       // Spawned, not spawnSync: the fake upstream answers from this process's event loop.
       const proc = Bun.spawn([BINARY, "--data-dir", dir, "refresh", "--spots", "pipeline"], {
         stdout: "pipe",

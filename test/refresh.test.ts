@@ -374,7 +374,7 @@ describe("schedule", () => {
   test("jobs run the startup refresh in the background and stop cleanly", async () => {
     const h = harness();
     const app = {
-      config: loadConfig({ dataDir: tempDir("jobs") }, {}),
+      config: loadConfig({ dataDir: tempDir("jobs") }, { SURFCAST_REFRESH_SCOPE: "all" }),
       clock: h.clock,
       db: h.db,
       spots: { all: () => SPOTS },
@@ -416,7 +416,7 @@ describe("schedule", () => {
   test("the scheduler retries only the spots a partial run missed, until a run is complete", async () => {
     const h = harness();
     const app = {
-      config: loadConfig({ dataDir: tempDir("jobs-retry") }, {}),
+      config: loadConfig({ dataDir: tempDir("jobs-retry") }, { SURFCAST_REFRESH_SCOPE: "all" }),
       clock: h.clock,
       db: h.db,
       spots: { all: () => SPOTS },

@@ -9,8 +9,8 @@ import { checkCatalog, FAR_FROM_COAST_KM, type CheckReport, type CountryShape, t
 import { applyOverlay, DEFAULT_OVERLAY, parseOverlay } from "../src/spots/overlay";
 import { parseImport } from "../src/spots/formats";
 import type { Spot } from "../src/spots/types";
-import { cli } from "./support/binary";
-import { CATALOG_PATH, tempDir } from "./support/env";
+import { cli, installDir } from "./support/binary";
+import { CATALOG_PATH } from "./support/env";
 
 const portugal: CountryShape = { name: "Portugal", west: -9.5, south: 37, east: -6.2, north: 42.2, centroid: { lat: 39.6, lng: -8 } };
 const geo: Geography = {
@@ -86,7 +86,7 @@ describe("corrections overlay", () => {
 });
 
 test("surfcast spots check --json through the binary: counts per kind over the loaded (corrected) catalog", () => {
-  const result = cli(tempDir("spots-check"), ["spots", "check", "--json"]);
+  const result = cli(installDir("spots-check"), ["spots", "check", "--json"]);
   expect(result.code).toBe(0);
   const report = JSON.parse(result.stdout) as CheckReport;
   expect(report.spots).toBe(5877);
@@ -94,6 +94,6 @@ test("surfcast spots check --json through the binary: counts per kind over the l
   expect(report.counts.far_from_coast).toBeGreaterThan(30);
   expect(report.findings.some((f) => f.name === "Eisbach" && f.kind === "far_from_coast")).toBe(true);
   expect(report.counts.duplicate).toBeGreaterThan(0);
-  const text = cli(tempDir("spots-check-text"), ["spots", "check"]);
+  const text = cli(installDir("spots-check-text"), ["spots", "check"]);
   expect(text.stdout).toMatch(/^checked 5877 spots: \d+ far from any coastline, \d+ on a country centroid, 0 sign in the wrong hemisphere/);
 }, 60_000);

@@ -57,14 +57,14 @@ describe("start-up failures (compiled binary)", () => {
 
   test("a missing data dir is created 0700 with a notice, the database 0600; a missing parent is refused", () => {
     const dir = join(tempDir("fresh"), "data");
-    const r = cli(dir, ["accounts", "list"]);
+    const r = cli(dir, ["accounts", "create", "first@example.com", "--plan", "starter"]);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`created the data directory ${dir} (mode 0700)`);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(statSync(join(dir, "surfcast.db")).mode & 0o777).toBe(0o600);
 
     const typo = join(tempDir("typo"), "no", "data");
-    expectOneLine(cli(typo, ["accounts", "list"]), `data directory ${typo} does not exist, nor does its parent`);
+    expectOneLine(cli(typo, ["accounts", "create", "first@example.com", "--plan", "starter"]), `data directory ${typo} does not exist, nor does its parent`);
     expect(existsSync(join(typo, ".."))).toBe(false);
   });
 

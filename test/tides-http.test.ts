@@ -35,11 +35,9 @@ test("the startup job fills the window in the background; a requested spot is co
   try {
     await server.app.tides.ready();
     const id = await spotId("Supertubos", /Portugal/);
-    const started = performance.now();
     const res = await server.get(`/v1/spots/${id}/tides?days=3`, key);
     expect(res.status).toBe(200);
     const body = (await res.json()) as TidesResponse;
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(body).toMatchObject({ spot: { id }, units: "metric", tideless: false, datum: "LAT" });
     expect(body.extremes.length).toBeGreaterThanOrEqual(5);
     expect(Date.parse(body.extremes[0]!.time)).toBeGreaterThanOrEqual(clock.now());

@@ -6,18 +6,23 @@ import { log } from "../core/log";
 import { startHttpServer } from "../http/server";
 import { lockDataDir } from "../db/lock";
 import { writeMeta } from "../db/meta";
+import { SCOPE_META } from "../forecast/demand";
 import type { Metrics } from "../ops/metrics";
 import { startForecastJobs } from "../forecast/jobs";
 import { startTideJobs } from "../tides/jobs";
 import { startIdleRelease, startMemoryGovernor } from "../ops/memory";
 import { intFlag, noExtraPositionals, parse } from "./args";
 
-export const SERVE_HELP = `Usage: surfcast serve [--port N] [--host H] [--no-scheduler] [--no-console] [--demo]
+export const SERVE_HELP = `Usage: surfcast serve [--port N] [--host H] [--refresh-scope S] [--no-scheduler] [--no-console] [--demo]
 
 Starts the API (/v1, /mcp, /openapi.json, /healthz) and the developer console (/console) on http://HOST:PORT.
   --port N          port to listen on (env PORT, default 8080; 0 picks a free port)
   --host H          address to bind (env HOST, default 127.0.0.1: this machine only; 0.0.0.0 for every
                     interface, e.g. in a container or without a reverse proxy in front)
+  --refresh-scope S which spots the start-up and twice-daily refreshes fetch (env SURFCAST_REFRESH_SCOPE):
+                    requested (default): the spots asked for in the last 7 days; a spot asked for the first
+                    time is fetched at once (the request waits a few seconds) — no Open-Meteo call until
+                    someone asks; all: the whole catalog (~6,600 calls a refresh), no request ever waits
   --no-scheduler    do not run the twice-daily forecast refresh or the daily tide job
   --no-console      do not serve the developer console (env SURFCAST_CONSOLE=off)
   --demo            demo mode: synthetic forecasts made inside the binary (no internet, no Open-Meteo
@@ -41,7 +46,7 @@ function portFlag(value: unknown): number | undefined {
 export const ANNOUNCED_URL = "serve.public_url";
 
 export function parseServeArgs(argv: string[]) {
-  const { values, positionals } = parse(argv, { port: { type: "string" }, host: { type: "string" }, "no-scheduler": { type: "boolean" }, "no-console": { type: "boolean" }, demo: { type: "boolean" } }, SERVE_HELP);
+  const { values, positionals } = parse(argv, { port: { type: "string" }, host: { type: "string" }, "no-scheduler": { type: "boolean" }, "no-console": { type: "boolean" }, demo: { type: "boolean" }, "refresh-scope": { type: "string" } }, SERVE_HELP);
   noExtraPositionals(positionals, 0, SERVE_HELP);
   return {
     help: values.help === true,
@@ -50,6 +55,7 @@ export function parseServeArgs(argv: string[]) {
     scheduler: values["no-scheduler"] ? false : undefined,
     console: values["no-console"] ? false : undefined,
     demo: values.demo === true,
+    refreshScope: values["refresh-scope"],
   };
 }
 
@@ -132,6 +138,7 @@ export async function runServe(app: App): Promise<number> {
       const shown = shownAddress(config.host, server.port ?? config.port);
       // The commands that print links (invitations, embeds) use this when SURFCAST_PUBLIC_URL is not set for them.
       writeMeta(app.db, ANNOUNCED_URL, config.publicUrl);
+      writeMeta(app.db, SCOPE_META, app.demand.scope);
       if (config.demo) log.warn("DEMO MODE: forecasts are synthetic, made inside the binary; not real data, no upstream is called", { dataDir: config.dataDir });
       log.info("surfcast listening", { address: shown, demo: config.demo || undefined, dataDir: config.dataDir, scheduler: config.scheduler, console: config.console ? `${config.publicUrl}/console` : "off" });
       console.log(`Surfcast is serving on ${shown} (data in ${config.dataDir})${config.demo ? " — DEMO MODE: synthetic forecasts, not real data" : ""}`);

@@ -6,7 +6,8 @@ import { noExtraPositionals, parse } from "./args";
 export const STATUS_HELP = `Usage: surfcast status [--json]
 
 Shows the age of the oldest and newest stored forecast, the last refresh's outcome and time, the next
-scheduled refresh (and a pending retry of missed spots), the end of the stored tide window and the
+scheduled refresh (and a pending retry of missed spots), the refresh scope (all spots, or the spots asked
+for in the last 7 days and how many), the end of the stored tide window and the
 database size. Works while the server runs; GET /healthz?verbose=1 answers the same as JSON.`;
 
 export function runStatus(app: App, argv: string[]): void {

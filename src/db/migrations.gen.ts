@@ -77,5 +77,13 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795491469991,
     "hash": "c448d7407065ba8007fc712ecf307bbf6c713436799041c916f280cfcf8091bd"
+  },
+  {
+    "sql": [
+      "CREATE TABLE `spot_demand` (\n\t`spot_id` text PRIMARY KEY NOT NULL,\n\t`requested_at` integer NOT NULL,\n\tFOREIGN KEY (`spot_id`) REFERENCES `spots`(`id`) ON UPDATE no action ON DELETE cascade\n);\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795683765529,
+    "hash": "c53fcdc4b268e80d11c1e70e09771734b9aa9477bfa1a76aab7c01deddf0080f"
   }
 ];

@@ -204,6 +204,17 @@ export const forecastDocuments = sqliteTable("forecast_documents", {
   body: blob("body", { mode: "buffer" }).notNull(),
 });
 
+/**
+ * When each spot's forecast was last asked for (forecast/demand.ts): with the refresh scope `requested`, the
+ * scheduled refreshes cover only the spots asked for recently. Written at most once an hour per spot.
+ */
+export const spotDemand = sqliteTable("spot_demand", {
+  spotId: text("spot_id")
+    .primaryKey()
+    .references(() => spots.id, { onDelete: "cascade" }),
+  requestedAt: integer("requested_at").notNull(),
+});
+
 /** High and low waters per spot: epoch ms, meters above the source's datum. */
 const extremesTable = (name: string) =>
   sqliteTable(

@@ -117,6 +117,11 @@ export class BestSpotsService {
     private readonly clock: Clock,
   ) {}
 
+  /** The ids of the spots a search looks at, nearest first (the refresh scope fetches those without a forecast). */
+  candidates(p: BestSpotsParams): string[] {
+    return this.spots.nearby({ ...p, limit: Infinity }).map((s) => s.id);
+  }
+
   /** Spots within the radius that have a forecast, ranked for `level` over the next `hours` from the current UTC hour. */
   find(p: BestSpotsParams): BestSpot[] {
     const from = utcHourStart(this.clock.now());

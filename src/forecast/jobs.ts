@@ -1,12 +1,14 @@
 /**
  * Background forecast work for a running server: the refresh on `config.refreshCron` (UTC), plus one at
- * startup when documents are missing or stale. Never blocks the server; one refresh at a time.
+ * startup when documents are missing or stale, over the spots of the refresh scope (forecast/demand.ts). Never
+ * blocks the server; one refresh at a time.
  */
 import { Cron } from "croner";
 import type { App } from "../app";
 import { log } from "../core/log";
 import { refreshForecasts, type RefreshSpot, type RefreshSummary } from "./refresh";
 import { documentAges, recordRetryAt } from "./store";
+import { RECENT_MS } from "./demand";
 
 /** A document older than this at startup triggers an immediate refresh. */
 export const STALE_AFTER_MS = 12 * 3_600_000;
@@ -84,6 +86,13 @@ export function startForecastJobs(app: App, options: ForecastJobOptions = {}): {
     setRetry(at);
   };
 
+  /** The spots a start-up or scheduled run covers: undefined for the whole catalog (scope `all`). */
+  const inScope = (): RefreshSpot[] | undefined => {
+    if (app.config.refreshScope === "all") return undefined;
+    const requested = app.demand.requestedSince(app.clock.now() - RECENT_MS);
+    return app.spots.all().filter((s) => requested.has(s.id));
+  };
+
   const run = (trigger: string, isRetry = false) => {
     if (current) {
       log.info("forecast refresh already running; skipped", { trigger });
@@ -95,8 +104,12 @@ export function startForecastJobs(app: App, options: ForecastJobOptions = {}): {
       missed = null;
       if (retry) setRetry(null);
     }
-    const only = isRetry && missed ? app.spots.all().filter((s) => missed!.has(s.id)) : undefined;
-    log.info("forecast refresh starting", { trigger });
+    const only = isRetry && missed ? app.spots.all().filter((s) => missed!.has(s.id)) : inScope();
+    if (only !== undefined && only.length === 0) {
+      log.info("forecast refresh skipped: no spot was asked for in the last 7 days (refresh scope: requested)", { trigger });
+      return;
+    }
+    log.info("forecast refresh starting", { trigger, scope: app.config.refreshScope, spots: only?.length });
     current = refresh(app, controller.signal, only)
       .then(settle, (err) => log.error("forecast refresh failed", { trigger, error: err instanceof Error ? err.message : String(err) }))
       .finally(() => {
@@ -112,7 +125,7 @@ export function startForecastJobs(app: App, options: ForecastJobOptions = {}): {
   const startup = setTimeout(() => {
     try {
       const reason = startupRefreshReason(
-        app.spots.all().map((s) => s.id),
+        (inScope() ?? app.spots.all()).map((s) => s.id),
         documentAges(app.db),
         app.clock.now(),
       );

@@ -74,12 +74,21 @@ export function createKeyedRoutes(app: App, use: RoutesUse = "serve") {
     .get("/v1/spots", ({ request }) => json(app.spots.search(parseSearchParams(queryOf(request))), 200, headersFor(request)), hooks("searchSpots", { query: searchQuery }))
     .get("/v1/spots/nearby", ({ request }) => json(app.spots.nearby(parseNearbyParams(queryOf(request))), 200, headersFor(request)), hooks("spotsNearby", { query: nearbyQuery }))
     // A static path: registered like /nearby, so `best` is never taken for a spot id (no slug is `best`).
-    .get("/v1/spots/best", ({ request }) => json(app.bestSpots.find(parseBestSpotsParams(queryOf(request))), 200, headersFor(request)), hooks("bestSpots", { query: bestSpotsQuery }))
+    .get(
+      "/v1/spots/best",
+      async ({ request }) => {
+        const params = parseBestSpotsParams(queryOf(request));
+        await app.demand.ready(app.bestSpots.candidates(params));
+        return json(app.bestSpots.find(params), 200, headersFor(request));
+      },
+      hooks("bestSpots", { query: bestSpotsQuery }),
+    )
     .get("/v1/spots/:id", ({ params, request }) => json(app.spots.detail(spotId(params)), 200, headersFor(request)), hooks("getSpot", { params: idParams }))
     .get(
       "/v1/spots/:id/forecast",
-      ({ params, request }) => {
+      async ({ params, request }) => {
         const { days } = parseDaysParams(queryOf(request));
+        await app.demand.ready([spotId(params)]);
         const served = app.forecasts.get(spotId(params), days);
         const encoding = acceptedEncoding(request.headers.get("accept-encoding"));
         const etag = encodedEtag(served.etag, encoding);
@@ -92,11 +101,20 @@ export function createKeyedRoutes(app: App, use: RoutesUse = "serve") {
       hooks("getForecast", { params: idParams, query: daysQuery }),
     )
     .get("/v1/spots/:id/tides", ({ params, request }) => json(app.tides.get(spotId(params), parseDaysParams(queryOf(request)).days), 200, headersFor(request)), hooks("getTides", { params: idParams, query: daysQuery }))
-    .get("/v1/spots/:id/now", ({ params, request }) => nowResponse(request, app.now.get(spotId(params), parseNowParams(queryOf(request)).units)), hooks("getSpotNow", { params: idParams, query: nowQuery }))
+    .get(
+      "/v1/spots/:id/now",
+      async ({ params, request }) => {
+        const { units } = parseNowParams(queryOf(request));
+        await app.demand.ready([spotId(params)]);
+        return nowResponse(request, app.now.get(spotId(params), units));
+      },
+      hooks("getSpotNow", { params: idParams, query: nowQuery }),
+    )
     .get(
       "/v1/now",
-      ({ request }) => {
+      async ({ request }) => {
         const { spots, units } = parseNowManyParams(queryOf(request));
+        await app.demand.ready(spots);
         return nowResponse(request, app.now.many(spots, units));
       },
       hooks("getNow", { query: nowManyQuery }),

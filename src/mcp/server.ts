@@ -40,9 +40,9 @@ function toolError(err: ApiError): CallToolResult {
   return { isError: true, content: [{ type: "text", text: `${err.code}: ${err.message}` }] };
 }
 
-function callTool(app: App, tool: ToolDefinition, args: Record<string, unknown>): CallToolResult {
+async function callTool(app: App, tool: ToolDefinition, args: Record<string, unknown>): Promise<CallToolResult> {
   try {
-    const out = tool.run(app, args);
+    const out = await tool.run(app, args);
     return { content: [{ type: "text", text: out.text }], structuredContent: out.structured };
   } catch (err) {
     if (err instanceof ApiError) return toolError(err);

@@ -38,7 +38,8 @@ export interface ToolDefinition {
   description: string;
   input: z.ZodObject;
   output: z.ZodObject;
-  run(app: App, args: Record<string, unknown>): ToolOutput;
+  /** Async where it may wait for a spot's first forecast (the refresh scope `requested`, forecast/demand.ts). */
+  run(app: App, args: Record<string, unknown>): ToolOutput | Promise<ToolOutput>;
 }
 
 /**
@@ -76,7 +77,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       "and get_tides need. Returns {spots: [...]}, each with id, name, country, region and lat/lng in decimal degrees.",
     input: searchInput,
     output: spotListOutput,
-    run(app, args) {
+    async run(app, args) {
       const params = parseAs(() => parseSearchParams({ q: args.query, limit: args.limit }), { q: "query" });
       const spots = app.spots.search(params);
       return { text: JSON.stringify(spots), structured: { spots } };
@@ -91,7 +92,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       "Returns {spots: [...]}, each with id, name, country, region, lat/lng (decimal degrees) and distanceKm (km).",
     input: nearbyInput,
     output: nearbyListOutput,
-    run(app, args) {
+    async run(app, args) {
       const params = parseAs(() => parseNearbyParams({ lat: args.lat, lng: args.lng, radius: args.radius_km, limit: args.limit }), { radius: "radius_km" });
       const spots = app.spots.nearby(params);
       return { text: JSON.stringify(spots), structured: { spots } };
@@ -110,9 +111,10 @@ export const TOOLS: readonly ToolDefinition[] = [
       `${UNITS} Fails with no_forecast when the spot has no forecast yet.`,
     input: spotDaysInput,
     output: forecastOutput,
-    run(app, args) {
+    async run(app, args) {
       const spotId = parseSpotId(args.spot_id);
       const { days } = parseDaysParams({ days: args.days });
+      await app.demand.ready([spotId]);
       const served = app.forecasts.get(spotId, days);
       return { text: served.body, structured: JSON.parse(served.body) as Record<string, unknown> };
     },
@@ -144,9 +146,10 @@ export const TOOLS: readonly ToolDefinition[] = [
       "The structured result is the JSON of GET /v1/spots/{id}/now (times UTC). units: metric (default) or imperial (ft, mph, °F).",
     input: spotNowInput,
     output: nowOutput,
-    run(app, args) {
+    async run(app, args) {
       const spotId = parseSpotId(args.spot_id);
       const { units } = parseNowParams({ units: args.units });
+      await app.demand.ready([spotId]);
       const { response } = app.now.get(spotId, units);
       return { text: nowSummary(response), structured: { ...response } };
     },
@@ -162,11 +165,12 @@ export const TOOLS: readonly ToolDefinition[] = [
       UNITS,
     input: bestSpotsInput,
     output: bestSpotsOutput,
-    run(app, args) {
+    async run(app, args) {
       const params = parseAs(
         () => parseBestSpotsParams({ lat: args.lat, lng: args.lng, radius: args.radius_km, level: args.level, hours: args.hours, limit: args.limit }),
         { radius: "radius_km" },
       );
+      await app.demand.ready(app.bestSpots.candidates(params));
       const spots = app.bestSpots.find(params);
       return { text: JSON.stringify(spots), structured: { spots } };
     },
@@ -182,9 +186,10 @@ export const TOOLS: readonly ToolDefinition[] = [
       "Fails with no_forecast when the spot has no forecast yet.",
     input: surfSummaryInput,
     output: surfSummaryOutput,
-    run(app, args) {
+    async run(app, args) {
       const spotId = parseSpotId(args.spot_id);
       const { days, level } = parseSummaryParams({ days: args.days, level: args.level });
+      await app.demand.ready([spotId]);
       const summary = app.summaries.get(spotId, days, level);
       return { text: summaryText(summary), structured: { ...summary } };
     },

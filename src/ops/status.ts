@@ -8,6 +8,8 @@ import type { App } from "../app";
 import { databasePath } from "../db";
 import { nextRefreshAt } from "../forecast/jobs";
 import { dataMode, documentSpan, lastRefresh, retryAt, type RefreshRecord } from "../forecast/store";
+import { RECENT_MS, SCOPE_META, type RefreshScope } from "../forecast/demand";
+import { readMeta } from "../db/meta";
 
 export interface OperationalStatus {
   status: "ok";
@@ -21,6 +23,11 @@ export interface OperationalStatus {
   databaseBytes: number;
   /** The directory holds synthetic demo data (serve --demo, forecast/demo.ts). */
   demo: boolean;
+  /**
+   * Which spots the scheduled refreshes cover (forecast/demand.ts): the last server's scope on this data directory
+   * (this process's setting before any server ran), and how many spots were asked for in the last 7 days.
+   */
+  refreshScope: { scope: RefreshScope; requestedSpots: number };
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -38,6 +45,11 @@ function databaseBytes(dataDir: string): number {
     }
   }
   return total;
+}
+
+function servedScope(app: App): RefreshScope {
+  const recorded = readMeta(app.db, SCOPE_META);
+  return recorded === "all" || recorded === "requested" ? recorded : app.config.refreshScope;
 }
 
 export function operationalStatus(app: App): OperationalStatus {
@@ -61,6 +73,7 @@ export function operationalStatus(app: App): OperationalStatus {
     tideWindowEnd: iso(app.tides.windowEnd()),
     databaseBytes: databaseBytes(app.config.dataDir),
     demo: dataMode(app.db) === "demo",
+    refreshScope: { scope: servedScope(app), requestedSpots: app.demand.requestedSince(now - RECENT_MS).size },
   };
 }
 
@@ -73,6 +86,7 @@ export function formatStatus(s: OperationalStatus): string {
     ...(s.demo ? ["DEMO DATA:     this directory holds synthetic forecasts (serve --demo), not real ones"] : []),
     `Forecasts:     ${f.withForecast} of ${f.spots} spots; oldest ${age(f.oldestAgeHours)}${f.oldest ? ` (${f.oldest})` : ""}, newest ${age(f.newestAgeHours)}`,
     `Last refresh:  ${r ? `${r.outcome} at ${r.at}: ${r.ok} of ${r.spots} spots in ${(r.durationMs / 1000).toFixed(1)} s${r.reason ? ` (${r.reason})` : ""}` : "never"}`,
+    `Refresh scope: ${s.refreshScope.scope === "all" ? "all: every spot of the catalog" : `requested: the ${s.refreshScope.requestedSpots} spots asked for in the last 7 days; a spot asked for the first time is fetched at once`}`,
     `Next refresh:  ${s.nextRefresh ?? "not scheduled (scheduler off)"}${s.refreshRetryAt ? `; retry of the missed spots at ${s.refreshRetryAt}` : ""}`,
     `Tide window:   ${s.tideWindowEnd ? `until ${s.tideWindowEnd}` : "not computed yet (the server computes it at start)"}`,
     `Database:      ${(s.databaseBytes / 1_048_576).toFixed(1)} MiB`,

@@ -1,7 +1,15 @@
 /**
  * Drives the real compiled binary: console commands and a running server on a free port.
  */
+import { closeDatabase, openDatabase } from "../../src/db";
 import { BINARY, tempDir } from "./env";
+
+/** A fresh data directory with an empty, migrated database: what commands that need an install work on. */
+export function installDir(prefix: string): string {
+  const dir = tempDir(prefix);
+  closeDatabase(openDatabase(dir));
+  return dir;
+}
 
 export interface CliResult {
   code: number;

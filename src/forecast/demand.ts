@@ -1,0 +1,132 @@
+/**
+ * The refresh scope. `all`: the start-up and scheduled refreshes cover the whole catalog (an operator who sells the
+ * whole catalog; no request ever waits). `requested`: they cover the spots whose forecast was asked for in the last
+ * RECENT_MS (by /v1, MCP, embeds), and a spot asked for without a current forecast is fetched at once, the request
+ * waiting up to FIRST_FETCH_WAIT_MS for it — a new install spends no Open-Meteo call before someone asks.
+ */
+import { gte, sql } from "drizzle-orm";
+import { writeTransaction, type Db } from "../db";
+import { spotDemand } from "../db/schema";
+import type { Clock } from "../core/clock";
+import { log } from "../core/log";
+
+export const REFRESH_SCOPES = ["all", "requested"] as const;
+export type RefreshScope = (typeof REFRESH_SCOPES)[number];
+
+/** A spot asked for within this long is "requested": a week covers a shop's and an app's regular spots. */
+export const RECENT_MS = 7 * 86_400_000;
+/** How long a request waits for the first forecast of a spot (a batch of two upstream calls takes 1–3 s). */
+export const FIRST_FETCH_WAIT_MS = 15_000;
+/** A spot whose first fetch failed is not fetched on demand again for this long (the upstream is down or refuses). */
+export const FAILED_FETCH_PAUSE_MS = 5 * 60_000;
+/** At most this many spots are fetched for one request (a best-spots search over a crowded coast). */
+export const MAX_SPOTS_PER_REQUEST = 100;
+/** The meta key of the scope the last server on a data directory ran with (`surfcast status` shows it). */
+export const SCOPE_META = "serve.refresh_scope";
+/** A spot's request time is written at most this often. */
+const NOTE_EVERY_MS = 3_600_000;
+
+/** Fetches these spots' forecasts; resolves with the ids that could not be fetched. */
+export type FetchSpots = (spotIds: readonly string[]) => Promise<readonly string[]>;
+
+export class ForecastDemand {
+  private readonly noted = new Map<string, number>();
+  private readonly unwritten = new Map<string, number>();
+  private readonly queued = new Set<string>();
+  private readonly failedAt = new Map<string, number>();
+  private fetching: Promise<void> | null = null;
+  private flushTimer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    readonly scope: RefreshScope,
+    /** Whether the spot has a forecast for the current hour, or is no spot of the catalog. */
+    private readonly forecastOf: (spotId: string) => "current" | "missing" | "unknown",
+    private readonly fetchSpots: FetchSpots,
+  ) {}
+
+  /**
+   * Notes that these spots' forecasts were asked for and, in the `requested` scope, fetches those without a current
+   * forecast, waiting up to FIRST_FETCH_WAIT_MS. Resolves either way: the caller answers with what there is then.
+   * Unknown ids are the caller's to refuse; they are passed over here.
+   */
+  async ready(spotIds: readonly string[]): Promise<void> {
+    if (this.scope === "all") return;
+    const now = this.clock.now();
+    const missing: string[] = [];
+    for (const id of spotIds.slice(0, MAX_SPOTS_PER_REQUEST)) {
+      const state = this.forecastOf(id);
+      if (state === "unknown") continue;
+      this.note(id, now);
+      if (state === "current") continue;
+      if ((this.failedAt.get(id) ?? -Infinity) > now - FAILED_FETCH_PAUSE_MS) continue;
+      missing.push(id);
+    }
+    if (missing.length === 0) return;
+    for (const id of missing) this.queued.add(id);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([this.fetchQueued(), new Promise<void>((resolve) => (timer = setTimeout(resolve, FIRST_FETCH_WAIT_MS)))]);
+    clearTimeout(timer);
+  }
+
+  /** The spots asked for since `since` (epoch ms), with what is not written yet. */
+  requestedSince(since: number): Set<string> {
+    this.flush();
+    const rows = this.db.select({ spotId: spotDemand.spotId }).from(spotDemand).where(gte(spotDemand.requestedAt, since)).all();
+    return new Set(rows.map((r) => r.spotId));
+  }
+
+  /** Writes the request times noted since the last flush. */
+  flush(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    if (this.unwritten.size === 0) return;
+    const rows = [...this.unwritten].map(([spotId, requestedAt]) => ({ spotId, requestedAt }));
+    this.unwritten.clear();
+    try {
+      writeTransaction(this.db, () => {
+        for (const row of rows) {
+          this.db.insert(spotDemand).values(row).onConflictDoUpdate({ target: spotDemand.spotId, set: { requestedAt: sql`excluded.requested_at` } }).run();
+        }
+      });
+    } catch (err) {
+      // A spot removed by an import in the meantime, or a busy database: the next request notes it again.
+      for (const row of rows) this.noted.delete(row.spotId);
+      log.warn("could not record which spots were asked for", { error: String(err) });
+    }
+  }
+
+  private note(spotId: string, now: number): void {
+    if ((this.noted.get(spotId) ?? -Infinity) > now - NOTE_EVERY_MS) return;
+    this.noted.set(spotId, now);
+    this.unwritten.set(spotId, now);
+    this.flushTimer ??= setTimeout(() => this.flush(), 1000);
+    this.flushTimer.unref?.();
+  }
+
+  /** One on-demand fetch at a time; spots asked for while one runs go in the next. */
+  private fetchQueued(): Promise<void> {
+    this.fetching ??= (async () => {
+      try {
+        while (this.queued.size > 0) {
+          const ids = [...this.queued].slice(0, MAX_SPOTS_PER_REQUEST);
+          for (const id of ids) this.queued.delete(id);
+          log.info("fetching forecasts asked for for the first time", { spots: ids.length });
+          let failed: readonly string[];
+          try {
+            failed = await this.fetchSpots(ids);
+          } catch (err) {
+            log.warn("on-demand forecast fetch failed", { error: String(err) });
+            failed = ids;
+          }
+          const at = this.clock.now();
+          for (const id of failed) this.failedAt.set(id, at);
+        }
+      } finally {
+        this.fetching = null;
+      }
+    })();
+    return this.fetching;
+  }
+}
