@@ -14,8 +14,10 @@ import type { KeyRegistry, Principal } from "../access/registry";
 import type { SpotService } from "../spots/service";
 import { UNITS, type Units } from "../now/units";
 import { activeEmbeds, embedById, embedsOfKeys, insertEmbed, markRevoked, type EmbedRecord, type Theme } from "./store";
+import { originOf } from "./origin";
 
 export type { EmbedRecord, Theme } from "./store";
+export { originOf } from "./origin";
 
 export const THEMES: readonly Theme[] = ["light", "dark"];
 export const MAX_EMBED_SPOTS = 12;
@@ -58,19 +60,6 @@ export function isEmbedId(id: string): boolean {
   return EMBED_ID.test(id);
 }
 
-/** `https://shop.example` from what an operator typed; a path, query, user or another scheme is a mistake. */
-export function originOf(raw: string): string {
-  const bad = () => new UserError(`"${raw}" is not an origin: give a scheme and host (and port), like https://shop.example — no path`);
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    throw bad();
-  }
-  if ((url.protocol !== "https:" && url.protocol !== "http:") || url.username || url.password || url.pathname !== "/" || url.search || url.hash) throw bad();
-  return url.origin;
-}
-
 export class EmbedService {
   /** Active embeds by id, reloaded when another process commits (db/changes.ts) or this one writes. */
   private active = new Map<string, EmbedRecord>();
@@ -97,17 +86,18 @@ export class EmbedService {
     const key = keyById(this.db, keyId);
     if (!key) throw new UserError(`no key with id ${keyId} ("surfcast keys list EMAIL" shows the ids)`);
     if (key.revokedAt !== null) throw new UserError(`key ${keyId} is revoked; an embed needs an active key`);
+    const origins = request.origins ?? [];
+    if (origins.length > MAX_EMBED_ORIGINS) throw new UserError(`at most ${MAX_EMBED_ORIGINS} origins per embed, got ${origins.length}`);
     const record: EmbedRecord = {
       id: newEmbedId(),
       keyId: key.id,
       spots: this.spotIds(request.spots),
-      origins: [...new Set((request.origins ?? []).map(originOf))],
+      origins: [...new Set(origins.map(originOf))],
       units: this.choice(request.units ?? "metric", UNITS, "--units"),
       theme: this.choice(request.theme ?? "light", THEMES, "--theme"),
       createdAt: this.clock.now(),
       revokedAt: null,
     };
-    if (record.origins.length > MAX_EMBED_ORIGINS) throw new UserError(`at most ${MAX_EMBED_ORIGINS} origins per embed`);
     insertEmbed(this.db, record);
     this.stale = true;
     return this.view(record);

@@ -2,7 +2,9 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { writeTransaction, type Db } from "../db";
 import { embeds } from "../db/schema";
+import { log } from "../core/log";
 import type { Units } from "../now/units";
+import { isCanonicalOrigin } from "./origin";
 
 export type Theme = "light" | "dark";
 
@@ -20,7 +22,19 @@ export interface EmbedRecord {
 
 type Row = typeof embeds.$inferSelect;
 
-const recordOf = (row: Row): EmbedRecord => ({ ...row, spots: JSON.parse(row.spots) as string[], origins: JSON.parse(row.origins) as string[] });
+/** Embeds whose dropped origins were logged, so each is logged once per process, not at every reload. */
+const warned = new Set<string>();
+
+/**
+ * A stored row as a record. Origins go into a response header (frame-ancestors): one that is not in canonical form
+ * (stored before origins were checked strictly, or written by hand) is dropped here, never served.
+ */
+function recordOf(row: Row): EmbedRecord {
+  const stored = JSON.parse(row.origins) as unknown[];
+  const origins = stored.filter((o): o is string => typeof o === "string" && isCanonicalOrigin(o));
+  if (origins.length !== stored.length && !warned.has(row.id) && warned.add(row.id)) log.warn("embed origins dropped: not origins", { embed: row.id, dropped: stored.length - origins.length });
+  return { ...row, spots: JSON.parse(row.spots) as string[], origins };
+}
 
 export function insertEmbed(db: Db, record: EmbedRecord): void {
   writeTransaction(db, () => {
