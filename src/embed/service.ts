@@ -10,11 +10,13 @@ import type { Db } from "../db";
 import { ApiError, UserError } from "../core/errors";
 import { changeCheck } from "../db/changes";
 import { keyById, listKeys, type KeyView } from "../access/accounts";
+import { EMBED_LIMITS, type PlanName } from "../access/plans";
 import type { KeyRegistry, Principal } from "../access/registry";
 import type { SpotService } from "../spots/service";
 import { UNITS, type Units } from "../now/units";
 import { activeEmbeds, embedById, embedsOfKeys, insertEmbed, markRevoked, type EmbedRecord, type Theme } from "./store";
 import { originOf } from "./origin";
+import { ViewAllowance, type ViewVerdict } from "./allowance";
 
 export type { EmbedRecord, Theme } from "./store";
 export { originOf } from "./origin";
@@ -31,6 +33,9 @@ export interface EmbedRequest {
   units?: string;
   theme?: string;
 }
+
+/** The embed limits of a plan (docs/embeds.md, "Counting" and "Limits per account"). */
+export const embedLimitsOf = (plan: PlanName) => EMBED_LIMITS[plan];
 
 /** An embed as the CLI and the console show it. */
 export interface EmbedView extends Omit<EmbedRecord, "createdAt" | "revokedAt"> {
@@ -65,6 +70,8 @@ export class EmbedService {
   private active = new Map<string, EmbedRecord>();
   private stale = true;
   private readonly changed: () => boolean;
+  /** Each embed's view-minutes today (allowance.ts). */
+  private readonly allowance = new ViewAllowance();
 
   constructor(
     private readonly db: Db,
@@ -145,6 +152,14 @@ export class EmbedService {
     this.keys.poll();
     const principal = this.keys.principalById(embed.keyId);
     return principal ? { embed, principal } : null;
+  }
+
+  /**
+   * Whether a view of a servable embed may be shown, and whether it is the first of its minute (to be counted as
+   * `embed` in its key's usage). Decided by the embed's own allowance only, never by its key's quota or burst.
+   */
+  admitView(found: ServableEmbed): ViewVerdict {
+    return this.allowance.take(found.embed.id, embedLimitsOf(found.principal.plan).viewMinutesPerDay, this.clock.now());
   }
 
   private reload(): void {
