@@ -10,7 +10,7 @@ import type { Db } from "../db";
 import { ApiError, UserError } from "../core/errors";
 import { changeCheck } from "../db/changes";
 import { keyById, listKeys, type KeyView } from "../access/accounts";
-import { EMBED_LIMITS, type PlanName } from "../access/plans";
+import { EMBED_LIMITS, MAX_EMBEDS_MADE, type PlanName } from "../access/plans";
 import type { KeyRegistry, Principal } from "../access/registry";
 import type { SpotService } from "../spots/service";
 import { UNITS, type Units } from "../now/units";
@@ -34,8 +34,23 @@ export interface EmbedRequest {
   theme?: string;
 }
 
+/** Whom a refusal speaks to: the operator at the command line, or the owner in the console. */
+type Audience = "operator" | "owner";
+
 /** The embed limits of a plan (docs/embeds.md, "Counting" and "Limits per account"). */
 export const embedLimitsOf = (plan: PlanName) => EMBED_LIMITS[plan];
+
+function capMessage(refused: "active" | "made", email: string, plan: PlanName, audience: Audience): string {
+  const { activeEmbeds } = embedLimitsOf(plan);
+  if (refused === "active") {
+    return audience === "owner"
+      ? `Your plan (${plan}) allows ${activeEmbeds} forecast pictures at once and you have ${activeEmbeds}. Switch one off to create another.`
+      : `account ${email} already has ${activeEmbeds} active embeds, the most its plan (${plan}) allows; revoke one first ("surfcast embeds list ${email}")`;
+  }
+  return audience === "owner"
+    ? `Your account has made ${MAX_EMBEDS_MADE} forecast pictures (switched-off ones count too), the most one account may make. Reuse one of your pictures.`
+    : `account ${email} has made ${MAX_EMBEDS_MADE} embeds (revoked ones count too), the most one account may make`;
+}
 
 /** An embed as the CLI and the console show it. */
 export interface EmbedView extends Omit<EmbedRecord, "createdAt" | "revokedAt"> {
@@ -89,7 +104,7 @@ export class EmbedService {
   }
 
   /** Creates an embed for a key (CLI: any key; the console goes through `createForAccount`). */
-  create(keyId: string, request: EmbedRequest): EmbedView {
+  create(keyId: string, request: EmbedRequest, audience: Audience = "operator"): EmbedView {
     const key = keyById(this.db, keyId);
     if (!key) throw new UserError(`no key with id ${keyId} ("surfcast keys list EMAIL" shows the ids)`);
     if (key.revokedAt !== null) throw new UserError(`key ${keyId} is revoked; an embed needs an active key`);
@@ -105,7 +120,9 @@ export class EmbedService {
       createdAt: this.clock.now(),
       revokedAt: null,
     };
-    insertEmbed(this.db, record);
+    const limits = embedLimitsOf(key.plan);
+    const refused = insertEmbed(this.db, record, { accountId: key.accountId, active: limits.activeEmbeds, made: MAX_EMBEDS_MADE });
+    if (refused) throw new UserError(capMessage(refused, key.account, key.plan, audience));
     this.stale = true;
     return this.view(record);
   }
@@ -129,7 +146,7 @@ export class EmbedService {
     const key = keyById(this.db, keyId);
     if (!key || key.accountId !== accountId) throw new UserError("Choose one of your keys.");
     if (key.revokedAt !== null) throw new UserError("That key is revoked; choose an active key.");
-    return this.create(keyId, request);
+    return this.create(keyId, request, "owner");
   }
 
   /** Revokes an embed of the account; null when it is not the account's (another account's is as absent as an unknown one). */
