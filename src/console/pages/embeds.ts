@@ -40,7 +40,9 @@ function embedCard(e: EmbedView, keys: readonly KeyView[]): string {
 }
 
 export function embedsSection(p: OwnerPage, o: { embeds: readonly EmbedView[]; keys: readonly KeyView[]; form?: EmbedForm }): string {
-  const active = o.embeds.filter((e) => e.revokedAt === null);
+  // Switched on, of a key that is not revoked (an embed of a key revoked before revoking switched embeds off with
+  // it is no longer served: docs/embeds.md "Limits per account").
+  const active = o.embeds.filter((e) => e.revokedAt === null && o.keys.some((k) => k.id === e.keyId && k.revokedAt === null));
   const keys = o.keys.filter((k) => k.revokedAt === null);
   const f = o.form ?? {};
   const plan = o.keys[0]?.plan;
