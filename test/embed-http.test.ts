@@ -1,6 +1,6 @@
 /**
  * /embed end to end (in-process server, injected clock, fake Open-Meteo): the page, its CSP and headers, counting
- * as `embed` in /v1/usage, ETag/304, the 429 page when the quota is used up, 404 for unknown and revoked embeds
+ * as `embed` in /v1/usage once a minute outside the key's quota, ETag/304, 404 for unknown and revoked embeds
  * and for embeds of a revoked key, the screen mode's stamp, the embed service's rules (CLI and console share them),
  * and forecast pictures on the console's keys page (create with the CSRF token, the <iframe> snippet, a mistake
  * shown on the page, ownership, switching off).
@@ -83,7 +83,7 @@ describe("an embed's page", () => {
     expect(csp).toContain("default-src 'none'");
   });
 
-  test("each view counts one `embed` call on the key; a 304 counts too", async () => {
+  test("the first view of a minute is one `embed` in the key's usage, outside its quota; later views that minute are free, 304s too", async () => {
     const { key, path } = embedFor();
     const first = await page(path);
     const etag = first.headers.get("etag")!;
@@ -92,28 +92,26 @@ describe("an embed's page", () => {
     expect(again.status).toBe(304);
     expect(await again.text()).toBe("");
     await page(path + "?mode=screen");
-    const usage = (await (await server.get("/v1/usage", key.key)).json()) as { today: number; days: { byEndpoint: Record<string, number> }[] };
-    expect(usage.days.at(-1)!.byEndpoint.embed).toBe(3);
-    expect(usage.today).toBe(3);
+    const usage = (await (await server.get("/v1/usage", key.key)).json()) as { today: number; days: { total: number; byEndpoint: Record<string, number> }[] };
+    expect(usage.days.at(-1)!.byEndpoint.embed).toBe(1);
+    expect(usage.days.at(-1)!.total).toBe(1);
+    expect(usage.today).toBe(0); // what the quota counted: embed views are not in it
+    clock.advance(60_000);
+    expect((await page(path, { "If-None-Match": etag })).status).toBeOneOf([200, 304]);
+    const later = (await (await server.get("/v1/usage", key.key)).json()) as { today: number; days: { byEndpoint: Record<string, number> }[] };
+    expect(later.days.at(-1)!.byEndpoint.embed).toBe(2);
+    expect(later.today).toBe(0);
   });
 
-  test("quota used up: a friendly 429 page with Retry-After, not JSON", async () => {
-    const { path } = embedFor({ dailyLimit: 2 });
-    expect((await page(path)).status).toBe(200);
-    expect((await page(path)).status).toBe(200);
-    const refused = await page(path);
-    expect(refused.status).toBe(429);
-    expect(refused.headers.get("content-type")).toBe("text/html; charset=utf-8");
-    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(await refused.text()).toContain("back at 00:00 UTC");
-  });
-
-  test("burst used up: 429 page too", async () => {
-    const { path } = embedFor({ minuteLimit: 1 });
-    expect((await page(path)).status).toBe(200);
-    const refused = await page(path);
-    expect(refused.status).toBe(429);
-    expect(await refused.text()).toContain("back in");
+  test("a key with its quota or burst used up: the picture still shows, and views never refuse the key's calls", async () => {
+    const { key, path } = embedFor({ dailyLimit: 2, minuteLimit: 2 });
+    for (let i = 0; i < 10; i++) expect((await page(path)).status).toBe(200);
+    const call = await server.get("/v1/spots/pipeline", key.key);
+    expect(call.status).toBe(200);
+    expect(call.headers.get("x-ratelimit-remaining")).toBe("1");
+    expect((await server.get("/v1/spots/pipeline", key.key)).status).toBe(200);
+    expect((await server.get("/v1/spots/pipeline", key.key)).status).toBe(429);
+    for (let i = 0; i < 5; i++) expect((await page(path)).status).toBe(200);
   });
 
   test("unknown, revoked, revoked key, disabled account: the same 404 page", async () => {
@@ -158,6 +156,7 @@ describe("an embed's page", () => {
   });
 
   test("screen mode: the script as a file, the stamp endpoint, not counted", async () => {
+    clock.advance(60_000); // a minute of its own: the view below is the first of it
     const { key, path } = embedFor();
     const html = await (await page(path + "?mode=screen")).text();
     expect(html).toMatch(/<script src="\/embed\/assets\/screen\.js\?v=[a-z0-9]+" defer><\/script>/);
@@ -166,8 +165,10 @@ describe("an embed's page", () => {
     expect(polled.stamp).toBe(stamp!);
     const js = await page("/embed/assets/screen.js");
     expect(js.headers.get("content-type")).toContain("javascript");
-    const usage = (await (await server.get("/v1/usage", key.key)).json()) as { today: number };
-    expect(usage.today).toBe(1);
+    for (let i = 0; i < 20; i++) await page(`${path}/stamp`);
+    const usage = (await (await server.get("/v1/usage", key.key)).json()) as { today: number; days: { byEndpoint: Record<string, number> }[] };
+    expect(usage.days.at(-1)!.byEndpoint.embed).toBe(1);
+    expect(usage.today).toBe(0);
   });
 
   test("metrics label embed views by route, never by id", () => {

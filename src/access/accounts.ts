@@ -4,7 +4,7 @@
  */
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { writeTransaction, type Db } from "../db";
-import { accounts, apiKeys, consoleSessions } from "../db/schema";
+import { accounts, apiKeys, consoleSessions, embeds } from "../db/schema";
 import { UserError } from "../core/errors";
 import type { Clock } from "../core/clock";
 import { PLAN_DEFAULTS, PLAN_NAMES, isPlanName, type PlanName } from "./plans";
@@ -222,6 +222,10 @@ function notAKeyId(db: Db, keyId: string): string {
   return `no key with id ${keyId} ("surfcast keys list EMAIL" shows the ids)`;
 }
 
+/**
+ * Revokes a key, and with it the forecast pictures (embeds) that count their views on it: they stop being served
+ * either way, and switched off they no longer hold a place under the account's embed cap (docs/embeds.md).
+ */
 export function revokeKey(db: Db, clock: Clock, keyId: string): KeyView {
   return writeTransaction(db, () => {
     const row = db.select().from(apiKeys).where(eq(apiKeys.id, keyId)).get();
@@ -229,6 +233,7 @@ export function revokeKey(db: Db, clock: Clock, keyId: string): KeyView {
     if (row.revokedAt !== null) throw new UserError(`key ${keyId} is already revoked`);
     const revokedAt = clock.now();
     db.update(apiKeys).set({ revokedAt }).where(eq(apiKeys.id, keyId)).run();
+    db.update(embeds).set({ revokedAt }).where(and(eq(embeds.keyId, keyId), isNull(embeds.revokedAt))).run();
     const account = db.select().from(accounts).where(eq(accounts.id, row.accountId)).get()!;
     return toKeyView({ ...row, revokedAt }, account);
   });

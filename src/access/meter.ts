@@ -4,7 +4,7 @@
  * loses no count; a kill -9 loses at most the counts of the last flush interval. A flush writes only what
  * changed, and each key's window is at most 60 small pairs, so its cost does not grow with traffic.
  */
-import { and, eq, gte, sql } from "drizzle-orm";
+import { and, eq, gte, notInArray, sql } from "drizzle-orm";
 import { writeTransaction, type Db } from "../db";
 import { rateLimitState, usageCounters } from "../db/schema";
 import { DAY_MS, utcDay, type Clock } from "../core/clock";
@@ -14,6 +14,15 @@ import type { Principal } from "./registry";
 /** The endpoint names usage is reported under. MCP tools add `mcp.<tool>`. */
 export const ENDPOINTS = ["spots.search", "spots.nearby", "spots.get", "forecast", "tides", "now", "spots.best", "embed"] as const;
 export type EndpointName = (typeof ENDPOINTS)[number] | `mcp.${string}`;
+
+/**
+ * Endpoints reported in a key's usage but outside its daily quota and burst window: an embed's view-minutes
+ * (docs/embeds.md), which have an allowance of their own, so anonymous viewers of a public page can never make the
+ * owner's API calls 429. They appear in `days[].byEndpoint` and `days[].total`, not in `today` (what the quota
+ * counted: `limit - today` is X-RateLimit-Remaining).
+ */
+export const UNMETERED = ["embed"] as const satisfies readonly EndpointName[];
+const isUnmetered = (endpoint: string) => (UNMETERED as readonly string[]).includes(endpoint);
 
 /**
  * Every response made under a key is that key's: a shared cache must not store it for others, and any cache must
@@ -109,11 +118,12 @@ export class UsageMeter {
     return { headers: dayHeaders(principal, now), dailyLimit: principal.dailyLimit, minuteLimit: principal.minuteLimit };
   }
 
+  /** What the quota counted of a key's day in the database (unmetered endpoints left out). */
   private storedTotal(keyId: string, day: string): number {
     const row = this.db
       .select({ n: sql<number>`coalesce(sum(${usageCounters.count}), 0)` })
       .from(usageCounters)
-      .where(and(eq(usageCounters.keyId, keyId), eq(usageCounters.day, day)))
+      .where(and(eq(usageCounters.keyId, keyId), eq(usageCounters.day, day), notInArray(usageCounters.endpoint, [...UNMETERED])))
       .get();
     return row?.n ?? 0;
   }
@@ -121,7 +131,7 @@ export class UsageMeter {
   private pendingTotal(keyId: string, day: string): number {
     let n = 0;
     const prefix = `${keyId}\u0000${day}\u0000`;
-    for (const [k, v] of this.pending) if (k.startsWith(prefix)) n += v;
+    for (const [k, v] of this.pending) if (k.startsWith(prefix) && !isUnmetered(k.slice(prefix.length))) n += v;
     return n;
   }
 
@@ -148,27 +158,40 @@ export class UsageMeter {
     const verdict = decide(principal, endpoint === null ? 0 : s.usedToday, s.window, now, weight);
     if (!verdict.allowed) this.refusals[verdict.blockedBy]++;
     else {
-      if (endpoint !== null) this.admitted.set(endpoint, (this.admitted.get(endpoint) ?? 0) + weight);
       s.window.add(now, weight);
       this.dirtyWindows.add(principal.keyId);
       if (endpoint !== null) {
         s.usedToday += weight;
-        let k = s.pendingKeys.get(endpoint);
-        if (k === undefined) s.pendingKeys.set(endpoint, (k = `${principal.keyId}\u0000${s.day}\u0000${endpoint}`));
-        this.pending.set(k, (this.pending.get(k) ?? 0) + weight);
-        const kept = this.reports.get(principal.keyId);
-        if (kept !== undefined) {
-          if (kept.dayNumber === s.dayNumber) {
-            const today = kept.report.days[kept.report.days.length - 1]!;
-            today.total += weight;
-            today.byEndpoint[endpoint] = (today.byEndpoint[endpoint] ?? 0) + weight;
-            kept.report.today += weight;
-            kept.text = null;
-          } else this.reports.delete(principal.keyId);
-        }
+        this.count(principal, s, endpoint, weight, true);
       }
     }
     return verdict;
+  }
+
+  /**
+   * Counts `weight` uses of an unmetered endpoint (an embed's view-minute) in the key's usage, outside its daily
+   * quota and its burst window: never refused, and nothing the key's own calls see changes (X-RateLimit-*, 429s).
+   */
+  record(principal: Principal, endpoint: (typeof UNMETERED)[number], weight = 1): void {
+    this.count(principal, this.state(principal, this.clock.now()), endpoint, weight, false);
+  }
+
+  /** Adds an admitted or recorded use to the pending counts and to the key's kept report. */
+  private count(principal: Principal, s: KeyState, endpoint: EndpointName, weight: number, metered: boolean): void {
+    this.admitted.set(endpoint, (this.admitted.get(endpoint) ?? 0) + weight);
+    let k = s.pendingKeys.get(endpoint);
+    if (k === undefined) s.pendingKeys.set(endpoint, (k = `${principal.keyId}\u0000${s.day}\u0000${endpoint}`));
+    this.pending.set(k, (this.pending.get(k) ?? 0) + weight);
+    const kept = this.reports.get(principal.keyId);
+    if (kept !== undefined) {
+      if (kept.dayNumber === s.dayNumber) {
+        const today = kept.report.days[kept.report.days.length - 1]!;
+        today.total += weight;
+        today.byEndpoint[endpoint] = (today.byEndpoint[endpoint] ?? 0) + weight;
+        if (metered) kept.report.today += weight;
+        kept.text = null;
+      } else this.reports.delete(principal.keyId);
+    }
   }
 
   /**
@@ -270,6 +293,8 @@ export class UsageMeter {
       const [, date, endpoint] = k.split("\u0000") as [string, string, string];
       add(date, endpoint, n);
     }
-    return { plan: principal.plan, limit: principal.dailyLimit, today: byDate.get(today)!.total, days };
+    const last = byDate.get(today)!;
+    const unmetered = UNMETERED.reduce((n, e) => n + (last.byEndpoint[e] ?? 0), 0);
+    return { plan: principal.plan, limit: principal.dailyLimit, today: last.total - unmetered, days };
   }
 }

@@ -22,6 +22,29 @@ export const PLAN_DEFAULTS: Record<PlanName, PlanLimits> = {
   "early-access": { dailyLimit: 500, minuteLimit: 60, maxKeys: 2, attributionRequired: true },
 };
 
+/**
+ * Forecast pictures (embeds, docs/embeds.md) per plan, apart from the API's limits: how many an account may have
+ * switched on at once, and how many view-minutes a day each may be counted. A view-minute is a UTC minute in which
+ * the picture was shown at least once: the first view of a minute is counted, later ones that minute are served
+ * from the same page uncounted, so a day holds at most 1,440 and 1,440 means "never runs out". Embed views never
+ * use the key's daily quota or burst.
+ */
+export interface EmbedLimits {
+  activeEmbeds: number;
+  viewMinutesPerDay: number;
+}
+
+export const EMBED_LIMITS: Record<PlanName, EmbedLimits> = {
+  starter: { activeEmbeds: 5, viewMinutesPerDay: 720 },
+  growth: { activeEmbeds: 10, viewMinutesPerDay: 1_440 },
+  pro: { activeEmbeds: 20, viewMinutesPerDay: 1_440 },
+  scale: { activeEmbeds: 20, viewMinutesPerDay: 1_440 },
+  "early-access": { activeEmbeds: 5, viewMinutesPerDay: 720 },
+};
+
+/** Embeds an account may ever make, switched-off ones included: bounds what its lists and pages load. */
+export const MAX_EMBEDS_MADE = 100;
+
 export function isPlanName(value: string): value is PlanName {
   return (PLAN_NAMES as readonly string[]).includes(value);
 }

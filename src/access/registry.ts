@@ -1,8 +1,10 @@
 /**
  * In-memory map from key hash to the principal it authenticates, so a request costs one hash and one Map
  * lookup. Console changes made by another process are picked up within about a second (db/changes.ts).
+ * Only keys that are not revoked are loaded: a revoked key answers exactly as an unknown one (401 invalid_key),
+ * and what a reload reads stays bounded by the accounts' active-key caps however many keys were made and revoked.
  */
-import { eq } from "drizzle-orm";
+import { eq, isNull } from "drizzle-orm";
 import type { Db } from "../db";
 import { accounts, apiKeys } from "../db/schema";
 import { ApiError } from "../core/errors";
@@ -17,7 +19,7 @@ export interface Principal extends Limits {
   plan: PlanName;
 }
 
-type Entry = { principal: Principal; revoked: boolean; disabled: boolean };
+type Entry = { principal: Principal; disabled: boolean };
 
 const MAX_REMEMBERED_KEYS = 10_000;
 const MISSING_KEY = new ApiError("invalid_key", "Missing or malformed API key. Send it as X-API-Key: <key> or Authorization: Bearer <key>.");
@@ -45,6 +47,7 @@ export class KeyRegistry {
       .select({ key: apiKeys, account: accounts })
       .from(apiKeys)
       .innerJoin(accounts, eq(apiKeys.accountId, accounts.id))
+      .where(isNull(apiKeys.revokedAt))
       .all();
     const next = new Map<string, Entry>();
     const byId = new Map<string, Entry>();
@@ -52,7 +55,6 @@ export class KeyRegistry {
       const plan = account.plan as PlanName;
       const defaults = PLAN_DEFAULTS[plan];
       const entry: Entry = {
-        revoked: key.revokedAt !== null,
         disabled: account.disabled,
         principal: {
           keyId: key.id,
@@ -70,10 +72,15 @@ export class KeyRegistry {
     this.byKey = new Map();
   }
 
+  /** How many keys the last reload loaded (tests: revoked keys are not among them). */
+  get loaded(): number {
+    return this.byId.size;
+  }
+
   /** The principal of a key by its id; null when the key is unknown, revoked or its account disabled. */
   principalById(keyId: string): Principal | null {
     const entry = this.byId.get(keyId);
-    return entry && !entry.revoked && !entry.disabled ? entry.principal : null;
+    return entry && !entry.disabled ? entry.principal : null;
   }
 
   /** The principal for a presented key, or the spec's 401 error. */
@@ -86,7 +93,7 @@ export class KeyRegistry {
       // Only keys that exist are remembered, so random keys cannot grow the map; the cap bounds the rest.
       if (entry && this.byKey.size < MAX_REMEMBERED_KEYS) this.byKey.set(key, entry);
     }
-    if (!entry || entry.revoked) return new ApiError("invalid_key", "Unknown or revoked API key.");
+    if (!entry) return new ApiError("invalid_key", "Unknown or revoked API key.");
     if (entry.disabled) return new ApiError("account_disabled", "The account of this API key is disabled.");
     return entry.principal;
   }

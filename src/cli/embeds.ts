@@ -2,7 +2,14 @@
 import type { App } from "../app";
 import { UserError } from "../core/errors";
 import type { EmbedView } from "../embed/service";
+import { EMBED_LIMITS, MAX_EMBEDS_MADE, PLAN_NAMES } from "../access/plans";
 import { noExtraPositionals, parse, requirePositional } from "./args";
+
+/** The plans' embed limits in one line each, from plans.ts (so the help never drifts from the rules). */
+const PLAN_LINES = PLAN_NAMES.map((p) => {
+  const l = EMBED_LIMITS[p];
+  return `  ${p}: ${l.activeEmbeds} active, ${l.viewMinutesPerDay >= 1440 ? "every minute of the day" : `${l.viewMinutesPerDay} view-minutes a day`}`;
+}).join("\n");
 
 export const EMBEDS_HELP = `Usage:
   surfcast embeds create KEY_ID --spots ID,ID,… [--origin URL]… [--units metric|imperial] [--theme light|dark] [--json]
@@ -10,9 +17,15 @@ export const EMBEDS_HELP = `Usage:
   surfcast embeds revoke EMBED_ID
 
 An embed is a public page (/embed/ID) showing 1 to 12 spots' forecasts as pictures, for a shop's web page
-(in an <iframe>) or its TV (add ?mode=screen). Its views count as "embed" on the key, against its quota.
-The key itself never appears in the page. --origin (repeatable) names the sites allowed to frame it
-(https://shop.example); without one, only pages of this server may. The URL is printed on the last line.`;
+(in an <iframe>) or its TV (add ?mode=screen). The key itself never appears in the page. Views never use the
+key's API quota or burst: each embed has its own allowance, counted once a minute (the first view of a UTC
+minute is one view-minute, shown as "embed" in the key's usage; later views that minute are not counted).
+Per account and plan, embeds active at once and each one's view-minutes a day:
+${PLAN_LINES}
+and at most ${MAX_EMBEDS_MADE} embeds made in all (revoked ones count too).
+--origin (repeatable, at most 10) names a site allowed to frame it: http(s)://host[:port] only, like
+https://shop.example (no path, wildcard, user, query, IPv6 address, spaces, commas or semicolons); without one,
+only pages of this server may. The URL is printed on the last line.`;
 
 function line(e: EmbedView): string {
   const status = e.revokedAt ? `revoked ${e.revokedAt}` : "active";

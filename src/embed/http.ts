@@ -1,12 +1,14 @@
 /**
  * /embed over HTTP, on the open side of the gate (no API key is ever presented or shown: the embed's id stands
  * for its key). Per view of /embed/{id}: look the embed up (unknown, revoked, or its key revoked → the 404 page),
- * admit and count one `embed` call on its key (quota or burst used up → the 429 page), then the cached page or a
- * 304. Every answer carries a strict Content-Security-Policy whose frame-ancestors are the embed's origins.
+ * pass its own allowance of view-minutes (spent → the 429 page; the first view of a minute is recorded as `embed`
+ * in its key's usage, outside the key's quota and burst), then the cached page or a 304. Every answer carries a
+ * strict Content-Security-Policy whose frame-ancestors are the embed's origins.
  */
 import { queryOf } from "../http/target";
 import type { App } from "../app";
 import { log } from "../core/log";
+import { nextUtcMidnight } from "../core/clock";
 import { EMBED_CSS, EMBED_ICON, SCREEN_JS } from "./assets";
 import { messagePage, type Mode } from "./page";
 import { EmbedRenderer } from "./render";
@@ -36,8 +38,8 @@ export function createEmbedHandler(app: App): (req: Request, path: string) => Re
     return new Response(req.method === "HEAD" ? null : body, { status, headers: { ...BASE_HEADERS, ...headers } });
   }
 
-  function message(req: Request, status: number, heading: string, text: string, origins: readonly string[], extra: Record<string, string> = {}): Response {
-    const html = messagePage({ title: heading, theme: "light", assetVersion }, heading, text);
+  function message(req: Request, status: number, heading: string, text: string, origins: readonly string[], extra: Record<string, string> = {}, refresh?: number): Response {
+    const html = messagePage({ title: heading, theme: "light", assetVersion, refresh }, heading, text);
     return answer(req, html, status, { "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": contentSecurityPolicy(origins), "Cache-Control": "no-store", ...extra });
   }
 
@@ -45,6 +47,12 @@ export function createEmbedHandler(app: App): (req: Request, path: string) => Re
   // framed anywhere (it holds nothing and offers nothing to click), so a shop's iframe of a switched-off embed
   // shows it instead of the browser's blocked-frame icon.
   const notFound = (req: Request) => message(req, 404, "Forecast not available", "This forecast picture does not exist or has been switched off by its owner.", ["*"]);
+
+  function spent(req: Request, origins: readonly string[]): Response {
+    const retryAfter = Math.max(1, Math.ceil((nextUtcMidnight(app.clock.now()) - app.clock.now()) / 1000));
+    // The page loads itself again half a minute after midnight: a shop TV or an open page comes back on its own.
+    return message(req, 429, "Forecast back at 00:00 UTC", "This forecast picture has been shown as much as it may be today. It is back at 00:00 UTC.", origins, { "Retry-After": String(retryAfter) }, retryAfter + 30);
+  }
 
   function view(req: Request, embed: EmbedRecord, mode: Mode): Response {
     const page = renderer.page(embed, mode);
@@ -69,17 +77,15 @@ export function createEmbedHandler(app: App): (req: Request, path: string) => Re
     if (!found) return notFound(req);
     const { embed, principal } = found;
     if (tail === "stamp") {
-      // Screen mode polls this once a minute: not counted, tells only whether to reload.
+      // Screen mode polls this once a minute: not counted (the stamp is kept per embed until a forecast or tide
+      // row is written or the hour turns, so a poll is two map lookups), tells only whether to reload.
       return answer(req, JSON.stringify({ stamp: renderer.stamp(embed) }), 200, { "Content-Type": "application/json", "Cache-Control": "no-store", "Content-Security-Policy": contentSecurityPolicy(embed.origins) });
     }
     if (tail !== undefined) return notFound(req);
-    const verdict = app.meter.admit(principal, "embed");
-    if (!verdict.allowed) {
-      const retry = { "Retry-After": String(verdict.retryAfterSeconds) };
-      return verdict.blockedBy === "daily"
-        ? message(req, 429, "Forecast back at 00:00 UTC", "This page has been viewed as often as its plan allows today. The forecast is back at 00:00 UTC.", embed.origins, retry)
-        : message(req, 429, "Back in a moment", `This page is being viewed very often right now. The forecast is back in ${verdict.retryAfterSeconds} seconds.`, embed.origins, retry);
-    }
+    const verdict = app.embeds.admitView(found);
+    // Spent: the same page and Retry-After (the next UTC midnight) whatever the key's state: nothing of its use shows.
+    if (verdict === "spent") return spent(req, embed.origins);
+    if (verdict === "counted") app.meter.record(principal, "embed");
     const mode: Mode = queryOf(req).get("mode") === "screen" ? "screen" : "page";
     try {
       return view(req, embed, mode);

@@ -21,6 +21,8 @@ export interface PageShell {
   assetVersion: string;
   /** For screen mode: the stamp the page was built on and where to ask for the current one. */
   stamp?: { value: string; url: string };
+  /** Seconds after which the page loads itself again (the allowance-spent page, so a shop TV comes back by itself). */
+  refresh?: number;
 }
 
 const COMPASS = ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"];
@@ -36,6 +38,7 @@ export function shell(p: PageShell, body: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${p.title}</title>
+!${p.refresh !== undefined ? html`<meta http-equiv="refresh" content="${p.refresh}">` : ""}
 <link rel="icon" href="/embed/assets/icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/embed/assets/embed.css?v=${p.assetVersion}">
 !${p.mode === "screen" ? html`<script src="/embed/assets/screen.js?v=${p.assetVersion}" defer></script>` : ""}
@@ -119,7 +122,7 @@ export function heading(pictures: readonly SpotPicture[]): string {
   return html`<h1 class="visually-hidden">${titleOf(pictures)}</h1>`;
 }
 
-/** The page a visitor sees instead of a forecast (unknown or revoked embed, quota used up). */
+/** The page a visitor sees instead of a forecast (unknown or revoked embed, allowance spent). */
 export function messagePage(p: Omit<PageShell, "mode" | "stamp">, heading: string, message: string): string {
   return shell({ ...p, mode: "page" }, html`<main class="message"><h1>${heading}</h1><p>${message}</p></main>`);
 }

@@ -33,10 +33,29 @@ export class EmbedRenderer {
     private readonly assetVersion: string,
   ) {}
 
-  /** The stamp of what an embed shows this hour: forecast versions, tide rows, the hour. */
+  /** Stamps per embed, all computed on `stampBasis`: dropped together when it moves. */
+  private stamps = new Map<string, string>();
+  private stampBasis = "";
+
+  /**
+   * The stamp of what an embed shows this hour: forecast versions, tide rows, the hour. Asked at every view and
+   * by screen mode's poll (/embed/{id}/stamp, not counted), so it is kept: reading up to 12 forecast versions
+   * (documents parsed again once dropped from their cache) happens once per embed until a forecast or tide row is
+   * written or the hour turns (the forecasts' generation, the tides' stamp, the hour: three counters, no lookup).
+   */
   stamp(embed: EmbedRecord): string {
     const hour = Math.floor(this.app.clock.now() / HOUR_MS);
-    return hashOf(`${hour}|${this.app.tides.stamp()}|${embed.spots.map((id) => this.app.forecasts.versionOf(id)).join(",")}`);
+    const basis = `${hour}|${this.app.tides.stamp()}|${this.app.forecasts.generation()}`;
+    if (basis !== this.stampBasis) {
+      this.stampBasis = basis;
+      this.stamps = new Map();
+    }
+    let stamp = this.stamps.get(embed.id);
+    if (stamp === undefined) {
+      stamp = hashOf(`${hour}|${this.app.tides.stamp()}|${embed.spots.map((id) => this.app.forecasts.versionOf(id)).join(",")}`);
+      this.stamps.set(embed.id, stamp);
+    }
+    return stamp;
   }
 
   page(embed: EmbedRecord, mode: Mode): RenderedPage {

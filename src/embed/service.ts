@@ -10,12 +10,16 @@ import type { Db } from "../db";
 import { ApiError, UserError } from "../core/errors";
 import { changeCheck } from "../db/changes";
 import { keyById, listKeys, type KeyView } from "../access/accounts";
+import { EMBED_LIMITS, MAX_EMBEDS_MADE, type PlanName } from "../access/plans";
 import type { KeyRegistry, Principal } from "../access/registry";
 import type { SpotService } from "../spots/service";
 import { UNITS, type Units } from "../now/units";
 import { activeEmbeds, embedById, embedsOfKeys, insertEmbed, markRevoked, type EmbedRecord, type Theme } from "./store";
+import { originOf } from "./origin";
+import { ViewAllowance, type ViewVerdict } from "./allowance";
 
 export type { EmbedRecord, Theme } from "./store";
+export { originOf } from "./origin";
 
 export const THEMES: readonly Theme[] = ["light", "dark"];
 export const MAX_EMBED_SPOTS = 12;
@@ -28,6 +32,24 @@ export interface EmbedRequest {
   origins?: readonly string[];
   units?: string;
   theme?: string;
+}
+
+/** Whom a refusal speaks to: the operator at the command line, or the owner in the console. */
+type Audience = "operator" | "owner";
+
+/** The embed limits of a plan (docs/embeds.md, "Counting" and "Limits per account"). */
+export const embedLimitsOf = (plan: PlanName) => EMBED_LIMITS[plan];
+
+function capMessage(refused: "active" | "made", email: string, plan: PlanName, audience: Audience): string {
+  const { activeEmbeds } = embedLimitsOf(plan);
+  if (refused === "active") {
+    return audience === "owner"
+      ? `Your plan (${plan}) allows ${activeEmbeds} forecast pictures at once and you have ${activeEmbeds}. Switch one off to create another.`
+      : `account ${email} already has ${activeEmbeds} active embeds, the most its plan (${plan}) allows; revoke one first ("surfcast embeds list ${email}")`;
+  }
+  return audience === "owner"
+    ? `Your account has made ${MAX_EMBEDS_MADE} forecast pictures (switched-off ones count too), the most one account may make. Reuse one of your pictures.`
+    : `account ${email} has made ${MAX_EMBEDS_MADE} embeds (revoked ones count too), the most one account may make`;
 }
 
 /** An embed as the CLI and the console show it. */
@@ -58,24 +80,13 @@ export function isEmbedId(id: string): boolean {
   return EMBED_ID.test(id);
 }
 
-/** `https://shop.example` from what an operator typed; a path, query, user or another scheme is a mistake. */
-export function originOf(raw: string): string {
-  const bad = () => new UserError(`"${raw}" is not an origin: give a scheme and host (and port), like https://shop.example — no path`);
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    throw bad();
-  }
-  if ((url.protocol !== "https:" && url.protocol !== "http:") || url.username || url.password || url.pathname !== "/" || url.search || url.hash) throw bad();
-  return url.origin;
-}
-
 export class EmbedService {
   /** Active embeds by id, reloaded when another process commits (db/changes.ts) or this one writes. */
   private active = new Map<string, EmbedRecord>();
   private stale = true;
   private readonly changed: () => boolean;
+  /** Each embed's view-minutes today (allowance.ts). */
+  private readonly allowance = new ViewAllowance();
 
   constructor(
     private readonly db: Db,
@@ -93,22 +104,25 @@ export class EmbedService {
   }
 
   /** Creates an embed for a key (CLI: any key; the console goes through `createForAccount`). */
-  create(keyId: string, request: EmbedRequest): EmbedView {
+  create(keyId: string, request: EmbedRequest, audience: Audience = "operator"): EmbedView {
     const key = keyById(this.db, keyId);
     if (!key) throw new UserError(`no key with id ${keyId} ("surfcast keys list EMAIL" shows the ids)`);
     if (key.revokedAt !== null) throw new UserError(`key ${keyId} is revoked; an embed needs an active key`);
+    const origins = request.origins ?? [];
+    if (origins.length > MAX_EMBED_ORIGINS) throw new UserError(`at most ${MAX_EMBED_ORIGINS} origins per embed, got ${origins.length}`);
     const record: EmbedRecord = {
       id: newEmbedId(),
       keyId: key.id,
       spots: this.spotIds(request.spots),
-      origins: [...new Set((request.origins ?? []).map(originOf))],
+      origins: [...new Set(origins.map(originOf))],
       units: this.choice(request.units ?? "metric", UNITS, "--units"),
       theme: this.choice(request.theme ?? "light", THEMES, "--theme"),
       createdAt: this.clock.now(),
       revokedAt: null,
     };
-    if (record.origins.length > MAX_EMBED_ORIGINS) throw new UserError(`at most ${MAX_EMBED_ORIGINS} origins per embed`);
-    insertEmbed(this.db, record);
+    const limits = embedLimitsOf(key.plan);
+    const refused = insertEmbed(this.db, record, { accountId: key.accountId, active: limits.activeEmbeds, made: MAX_EMBEDS_MADE });
+    if (refused) throw new UserError(capMessage(refused, key.account, key.plan, audience));
     this.stale = true;
     return this.view(record);
   }
@@ -132,7 +146,7 @@ export class EmbedService {
     const key = keyById(this.db, keyId);
     if (!key || key.accountId !== accountId) throw new UserError("Choose one of your keys.");
     if (key.revokedAt !== null) throw new UserError("That key is revoked; choose an active key.");
-    return this.create(keyId, request);
+    return this.create(keyId, request, "owner");
   }
 
   /** Revokes an embed of the account; null when it is not the account's (another account's is as absent as an unknown one). */
@@ -155,6 +169,14 @@ export class EmbedService {
     this.keys.poll();
     const principal = this.keys.principalById(embed.keyId);
     return principal ? { embed, principal } : null;
+  }
+
+  /**
+   * Whether a view of a servable embed may be shown, and whether it is the first of its minute (to be counted as
+   * `embed` in its key's usage). Decided by the embed's own allowance only, never by its key's quota or burst.
+   */
+  admitView(found: ServableEmbed): ViewVerdict {
+    return this.allowance.take(found.embed.id, embedLimitsOf(found.principal.plan).viewMinutesPerDay, this.clock.now());
   }
 
   private reload(): void {

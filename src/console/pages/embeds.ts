@@ -5,7 +5,7 @@
 import { html } from "ghtml";
 import type { KeyView } from "../../access/accounts";
 import type { EmbedView } from "../../embed/service";
-import { MAX_EMBED_SPOTS } from "../../embed/service";
+import { MAX_EMBED_ORIGINS, MAX_EMBED_SPOTS, embedLimitsOf } from "../../embed/service";
 import { confirmCard, copyBlock, csrfField, formatDay, page } from "./layout";
 import type { OwnerPage } from "./owner";
 
@@ -40,20 +40,25 @@ function embedCard(e: EmbedView, keys: readonly KeyView[]): string {
 }
 
 export function embedsSection(p: OwnerPage, o: { embeds: readonly EmbedView[]; keys: readonly KeyView[]; form?: EmbedForm }): string {
-  const active = o.embeds.filter((e) => e.revokedAt === null);
+  // Switched on, of a key that is not revoked (an embed of a key revoked before revoking switched embeds off with
+  // it is no longer served: docs/embeds.md "Limits per account").
+  const active = o.embeds.filter((e) => e.revokedAt === null && o.keys.some((k) => k.id === e.keyId && k.revokedAt === null));
   const keys = o.keys.filter((k) => k.revokedAt === null);
   const f = o.form ?? {};
+  const plan = o.keys[0]?.plan;
+  const limits = plan ? embedLimitsOf(plan) : null;
+  const allowance = limits === null ? "" : limits.viewMinutesPerDay >= 1440 ? " On your plan a picture may be shown every minute of the day." : ` On your plan a picture may be shown in up to ${limits.viewMinutesPerDay} different minutes a day.`;
   const option = (value: string, label: string, chosen: string | undefined) => html`<option value="${value}"!${value === chosen ? " selected" : ""}>${label}</option>`;
   const form =
     keys.length === 0
       ? html`<p>Create a key first: a forecast picture counts its views on one of your keys.</p>`
       : html`<form method="post" action="/console/embeds" class="card">
   !${csrfField(p.viewer.csrf)}
-  <label for="embed-key">Key <span class="hint">Each view of the picture counts as one request (&ldquo;embed&rdquo;) on this key. The key itself never appears in the page.</span></label>
+  <label for="embed-key">Key <span class="hint">Views never use this key's API quota: the first view of each minute shows as &ldquo;embed&rdquo; in its usage, later views that minute are not counted.${allowance} The key itself never appears in the page.</span></label>
   <select id="embed-key" name="key">!${keys.map((k) => option(k.id, `${k.name} (${k.prefix}...)`, f.keyId))}</select>
   <label for="embed-spots">Spots <span class="hint">1 to ${MAX_EMBED_SPOTS} spot ids, comma-separated, e.g. &ldquo;pipeline, supertubos&rdquo; (the <code>id</code> of <code>GET /v1/spots?q=&hellip;</code>).</span></label>
   <input id="embed-spots" name="spots" type="text" required value="${f.spots ?? ""}">
-  <label for="embed-origins">Sites allowed to show it <span class="hint">One per line, like https://shop.example. Leave empty to allow only this server's own pages.</span></label>
+  <label for="embed-origins">Sites allowed to show it <span class="hint">Up to ${MAX_EMBED_ORIGINS}, one per line: scheme and host (and port) only, like https://shop.example and https://www.shop.example; no paths or wildcards. Leave empty to allow only this server's own pages.</span></label>
   <textarea id="embed-origins" name="origins" rows="2">${f.origins ?? ""}</textarea>
   <div class="inline-form">
   <div><label for="embed-units">Units</label><select id="embed-units" name="units">!${[option("metric", "metric (m, km/h)", f.units), option("imperial", "imperial (ft, mph)", f.units)]}</select></div>
@@ -62,7 +67,7 @@ export function embedsSection(p: OwnerPage, o: { embeds: readonly EmbedView[]; k
   <button type="submit">Create forecast picture</button>
 </form>`;
   return html`<h2 id="embeds">Forecast pictures for your site and shop TV</h2>
-<p>A public page with the week's forecast of up to ${MAX_EMBED_SPOTS} spots, drawn on the server: paste its <code>&lt;iframe&gt;</code> snippet into your site, or open its TV layout on the screen in your shop.</p>
+<p>A public page with the week's forecast of up to ${MAX_EMBED_SPOTS} spots, drawn on the server: paste its <code>&lt;iframe&gt;</code> snippet into your site, or open its TV layout on the screen in your shop.!${limits ? html` Your plan allows ${limits.activeEmbeds} at once.` : ""}</p>
 !${active.length > 0 ? html`<ul class="embeds">!${active.map((e) => embedCard(e, o.keys))}</ul>` : html`<p class="muted">No forecast pictures yet.</p>`}
 !${form}`;
 }
