@@ -13,7 +13,7 @@ import type { App } from "../app";
 import { ApiError, notFound } from "../core/errors";
 import { log } from "../core/log";
 import { operationalStatus } from "../ops/status";
-import { docsBundle, docsPage } from "./docs";
+import { docsBundle, docsInit, docsPage } from "./docs";
 import { parseBestSpotsParams, parseDaysParams, parseNearbyParams, parseSearchParams } from "../core/params";
 import { principalOf } from "./gate";
 import { openApiRoute, operationDoc, type OperationId } from "./openapi";
@@ -112,6 +112,7 @@ export function createOpenRoutes(app: App) {
       .get("/healthz", ({ request }) => json(queryOf(request).has("verbose") ? operationalStatus(app) : { status: "ok" }, 200, headersFor(request)), { detail: { hide: true } })
       .get("/docs", () => docsPage(), { detail: { hide: true } })
       .get("/docs/scalar.js", () => docsBundle(), { detail: { hide: true } })
+      .get("/docs/init.js", () => docsInit(), { detail: { hide: true } })
       .use(openApiRoute(() => createKeyedRoutes(app, "document")))
   );
 }
