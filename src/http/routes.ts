@@ -12,7 +12,7 @@ import { Elysia, type TSchema } from "elysia";
 import type { App } from "../app";
 import { ApiError, notFound } from "../core/errors";
 import { log } from "../core/log";
-import { operationalStatus } from "../ops/status";
+import { publicStatus } from "../ops/status";
 import { docsBundle, docsInit, docsPage } from "./docs";
 import { parseBestSpotsParams, parseDaysParams, parseNearbyParams, parseSearchParams } from "../core/params";
 import { principalOf } from "./gate";
@@ -108,8 +108,9 @@ export function createKeyedRoutes(app: App, use: RoutesUse = "serve") {
 export function createOpenRoutes(app: App) {
   return (
     routeErrors(new Elysia(ROUTER_OPTIONS))
-      // Cheap for load balancers; `?verbose=1` adds the operator's status (no account data, nothing secret).
-      .get("/healthz", ({ request }) => json(queryOf(request).has("verbose") ? operationalStatus(app) : { status: "ok" }, 200, headersFor(request)), { detail: { hide: true } })
+      // Cheap for load balancers; `?verbose=1` adds the operator's status (no account data, nothing secret: the
+      // last refresh's error text is only on the metrics port's /status and in `surfcast status`).
+      .get("/healthz", ({ request }) => json(queryOf(request).has("verbose") ? publicStatus(app) : { status: "ok" }, 200, headersFor(request)), { detail: { hide: true } })
       .get("/docs", () => docsPage(), { detail: { hide: true } })
       .get("/docs/scalar.js", () => docsBundle(), { detail: { hide: true } })
       .get("/docs/init.js", () => docsInit(), { detail: { hide: true } })
