@@ -1,12 +1,16 @@
 /**
  * Findings of a security review, through the compiled binary:
  *  - the public /healthz?verbose=1 tells the last refresh's outcome and time, never its upstream error text
- *    (that is on the metrics port's /status, 127.0.0.1 only, and in `surfcast status`).
+ *    (that is on the metrics port's /status, 127.0.0.1 only, and in `surfcast status`);
+ *  - /mcp requests refused for their Origin pass the key's burst window first, like every request of a key, and
+ *    are tallied in the log once a minute, never a line each.
+ * The in-process parts are at the end.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { BINARY } from "./support/env";
-import { startServer, type RunningServer } from "./support/binary";
+import { createKey, startServer, type RunningServer } from "./support/binary";
 import { startFakeOpenMeteo } from "./support/fake-open-meteo";
+import { tally } from "../src/core/log";
 
 let server: RunningServer;
 let metricsUrl: string;
@@ -20,6 +24,16 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
 });
+
+const MCP_LIST = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+
+function mcp(key: string, origin?: string): Promise<Response> {
+  return fetch(`${server.url}/mcp`, {
+    method: "POST",
+    headers: { "X-API-Key": key, "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...(origin ? { Origin: origin } : {}) },
+    body: MCP_LIST,
+  });
+}
 
 describe("/healthz?verbose=1", () => {
   test("shows the last refresh's outcome and time but not its upstream error text; the metrics port's /status does", async () => {
@@ -56,3 +70,60 @@ describe("/healthz?verbose=1", () => {
   }, 30_000);
 });
 
+describe("/mcp refused Origins", () => {
+  test("pass the key's burst window first: a 2-a-minute key gets two 403s, then 429s, and its next call is refused too", async () => {
+    const key = createKey(server.dataDir, "origin-burst@example.com", "starter", ["--minute-limit", "2"]);
+    await Bun.sleep(1100); // the running server notices the new key
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await mcp(key, "https://evil.example");
+      statuses.push(res.status);
+      const body = (await res.json()) as { error: { code: string; message: string } };
+      if (res.status === 403) {
+        // The documented refusal, unchanged (docs/mcp.md "Origin policy").
+        expect(body.error.code).toBe("invalid_request");
+        expect(body.error.message).toStartWith("Origin 'https://evil.example' may not call /mcp");
+        expect(res.headers.get("x-ratelimit-limit")).toBe("500");
+      } else {
+        expect(body.error.code).toBe("rate_limited");
+        expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+      }
+    }
+    expect(statuses).toEqual([403, 403, 429, 429, 429, 429]);
+    // The window is the key's: a call without Origin within the minute is refused as well.
+    expect((await mcp(key)).status).toBe(429);
+  }, 30_000);
+
+  test("many refusals write no line each (they are tallied once a minute), and a bad key is still 401 first", async () => {
+    const key = createKey(server.dataDir, "origin-log@example.com", "scale", ["--minute-limit", "100000"]);
+    await Bun.sleep(1100);
+    const before = server.output().length;
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => mcp(key, `https://page${i}.example`)));
+    expect(answers.map((r) => r.status)).toEqual(Array(40).fill(403));
+    await Promise.all(answers.map((r) => r.arrayBuffer()));
+    expect((await mcp("sk_live_" + "x".repeat(43), "https://evil.example")).status).toBe(401);
+    await Bun.sleep(200);
+    const logged = server.output().slice(before);
+    expect(logged).not.toContain("page");
+    expect(logged.split("\n").filter((l) => l.includes("/mcp")).length).toBe(0);
+  }, 30_000);
+});
+
+describe("in process", () => {
+  test("a tally logs the first occurrence's example with the count, once a period", async () => {
+    const written: string[] = [];
+    const original = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string) => (written.push(String(chunk)), true)) as typeof process.stderr.write;
+    try {
+      const count = tally("refused origins", 50);
+      for (let i = 0; i < 100; i++) count(`https://page${i}.example`);
+      await Bun.sleep(120);
+    } finally {
+      process.stderr.write = original;
+    }
+    const lines = written.filter((l) => l.includes("refused origins"));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain("count=100");
+    expect(lines[0]).toContain("example=https://page0.example");
+  });
+});

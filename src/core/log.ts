@@ -70,16 +70,21 @@ export const log = {
 };
 
 /**
- * A counter for an event that may come in floods (malformed client requests): the first occurrence starts a
- * minute, at whose end one INFO line gives the count. A flood costs one line a minute, not one line a request.
+ * A counter for an event that may come in floods (malformed client requests, refused requests): the first
+ * occurrence starts a minute, at whose end one INFO line gives the count. A flood costs one line a minute, not
+ * one line a request. `example`, when given, is the first occurrence's detail (say, the refused Origin), logged
+ * as a field: never a request path or query (a route template at most).
  */
-export function tally(message: string, periodMs = 60_000): () => void {
+export function tally(message: string, periodMs = 60_000): (example?: string) => void {
   let count = 0;
-  return () => {
+  let first: string | undefined;
+  return (example) => {
     if (count++ > 0) return;
+    first = example;
     setTimeout(() => {
-      write("info", message, { count, periodSeconds: periodMs / 1000 });
+      write("info", message, { count, periodSeconds: periodMs / 1000, example: first });
       count = 0;
+      first = undefined;
     }, periodMs).unref();
   };
 }
