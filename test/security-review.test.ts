@@ -3,14 +3,17 @@
  *  - the public /healthz?verbose=1 tells the last refresh's outcome and time, never its upstream error text
  *    (that is on the metrics port's /status, 127.0.0.1 only, and in `surfcast status`);
  *  - /mcp requests refused for their Origin pass the key's burst window first, like every request of a key, and
- *    are tallied in the log once a minute, never a line each.
- * The in-process parts are at the end.
+ *    are tallied in the log once a minute, never a line each;
+ *  - no log line shows a path that can hold a secret (a console invitation's token, a key in a query string).
+ * The in-process parts (route labels, the log's last-line redaction, the tally's example) are at the end.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { BINARY } from "./support/env";
 import { createKey, startServer, type RunningServer } from "./support/binary";
 import { startFakeOpenMeteo } from "./support/fake-open-meteo";
-import { tally } from "../src/core/log";
+import { rawRequest } from "./support/raw-http";
+import { redactSecrets, tally } from "../src/core/log";
+import { routeLabel } from "../src/http/route-label";
 
 let server: RunningServer;
 let metricsUrl: string;
@@ -109,7 +112,59 @@ describe("/mcp refused Origins", () => {
   }, 30_000);
 });
 
+describe("logs", () => {
+  test("a console invitation's token and keys in query strings never reach the log, whatever line names the path", async () => {
+    const port = Number(new URL(server.url).port);
+    const token = "InviteTokenThatMustStaySecret0123456789abcd";
+    const secretKey = "sk_live_" + "Q".repeat(43);
+    const before = server.output().length;
+    const requests = [
+      // A refused console POST (no Origin, no CSRF token) is logged by the console with its path.
+      `POST /console/invite/${token} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 11\r\nConnection: close\r\n\r\npassword=xy`,
+      `POST /console/invite/${token}?api_key=${secretKey} HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
+      `GET /console/invite/${token}?token=${secretKey} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`,
+      `GET /v1/spots/pipeline?api_key=${secretKey} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`,
+      `GET /nowhere/${token}?key=${secretKey} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`,
+    ];
+    for (const text of requests) expect((await rawRequest(port, text)).status).toBeLessThan(500);
+    await Bun.sleep(200);
+    const logged = server.output().slice(before);
+    expect(logged).not.toContain(token);
+    expect(logged).not.toContain("QQQQQQQQ");
+  }, 30_000);
+});
+
 describe("in process", () => {
+  test("routeLabel gives templates, never ids, tokens or queries", () => {
+    const cases: [string, string][] = [
+      ["/healthz", "/healthz"],
+      ["/docs/init.js", "/docs/init.js"],
+      ["/v1/spots/pipeline", "/v1/spots/{id}"],
+      ["/v1/spots/pipeline/forecast", "/v1/spots/{id}/forecast"],
+      ["/v1/spots/pipeline/now", "/v1/spots/{id}/now"],
+      ["/v1/spots/best", "/v1/spots/best"],
+      ["/v1/spots/pipeline/secret", "other"],
+      ["/v1/spots/a/b/c", "other"],
+      ["/console/invite/abcdef", "/console/invite/{token}"],
+      ["/console/keys/key_1/revoke", "/console/{page}"],
+      ["/console", "/console"],
+      ["/embed/AAAAAAAAAAAAAAAAAAAAAA", "/embed/{id}"],
+      ["/embed/AAAAAAAAAAAAAAAAAAAAAA/stamp", "/embed/{id}/stamp"],
+      ["/embed/assets/embed.css", "/embed/assets/{file}"],
+      ["/sk_live_abc", "other"],
+    ];
+    for (const [path, label] of cases) expect(routeLabel(path)).toBe(label);
+  });
+
+  test("the log's last line of defence: keys, invitation tokens and secret-named query values are replaced", () => {
+    expect(redactSecrets("failed on sk_live_abcDEF012-_x now")).toBe("failed on sk_live_[redacted] now");
+    expect(redactSecrets('path="/console/invite/AbC-12_3" x=1')).toBe('path="/console/invite/[token]" x=1');
+    expect(redactSecrets("GET https://h/x?lat=1&api_key=abc&apikey=def&token=g#f")).toBe("GET https://h/x?lat=1&api_key=[redacted]&apikey=[redacted]&token=[redacted]#f");
+    // Already masked, or not a query: left alone.
+    expect(redactSecrets("https://h/v1/marine?apikey=[apikey]&lat=1")).toBe("https://h/v1/marine?apikey=[apikey]&lat=1");
+    expect(redactSecrets("refused malformed requests count=3 key=key_0123")).toBe("refused malformed requests count=3 key=key_0123");
+  });
+
   test("a tally logs the first occurrence's example with the count, once a period", async () => {
     const written: string[] = [];
     const original = process.stderr.write.bind(process.stderr);

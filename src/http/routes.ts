@@ -16,6 +16,7 @@ import { publicStatus } from "../ops/status";
 import { docsBundle, docsInit, docsPage } from "./docs";
 import { parseBestSpotsParams, parseDaysParams, parseNearbyParams, parseSearchParams } from "../core/params";
 import { principalOf } from "./gate";
+import { routeLabel } from "./route-label";
 import { openApiRoute, operationDoc, type OperationId } from "./openapi";
 import { errorResponse, headersFor, internalError, json, JSON_TYPE, respond } from "./respond";
 import { acceptedEncoding, compressedOnce, encodedEtag } from "./compress";
@@ -52,8 +53,8 @@ function routeErrors(app: Elysia) {
     const headers = headersFor(request);
     if (error instanceof ApiError) return errorResponse(error, headers);
     if (code === "NOT_FOUND") return errorResponse(new ApiError("not_found", `No such endpoint: ${pathOf(request)}`), headers);
-    // The path only: a query string may carry what a client should not have sent (a key).
-    log.error("route failed", { path: pathOf(request), error: String(error) });
+    // The route's template, never the path or the query: either may carry what a client should not have sent (a key).
+    log.error("route failed", { route: routeLabel(pathOf(request)), error: String(error) });
     return errorResponse(internalError(), headers);
   });
 }
