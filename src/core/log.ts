@@ -5,6 +5,10 @@
  * Lines cannot be forged: text from outside (upstream errors, client input) belongs in fields, and every
  * control character in a message or a field is escaped (a newline cannot start a fake line, ESC cannot drive the
  * terminal), and long texts are cut.
+ *
+ * Secrets cannot reach a line either, whoever writes it: callers log route templates and ids, never request paths
+ * or queries (http/route-label.ts), and as a last line of defence every written line has what looks like a live
+ * key, a console invitation's token or a secret-named query parameter replaced (`redactSecrets`).
  */
 type Level = "debug" | "info" | "warn" | "error";
 const ORDER: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -16,6 +20,23 @@ export function setLogLevel(level: Level): void {
 
 /** The longest text a message or field keeps. */
 const MAX_TEXT = 1000;
+/**
+ * What a line must never show, wherever it came from (an error text can quote a URL): a live API key, the token
+ * of a console invitation link, the value of a query parameter named like a secret. Values already masked
+ * (`apikey=[apikey]`) stay as they are.
+ */
+const SECRETS: readonly [RegExp, string][] = [
+  [/sk_live_[A-Za-z0-9_-]+/g, "sk_live_[redacted]"],
+  [/\/console\/invite\/[^\s/?#"'\\]+/g, "/console/invite/[token]"],
+  [/([?&](?:api[_-]?key|apikey|key|token|access_token|password|secret)=)(?!\[)[^&\s#"'\\]+/gi, "$1[redacted]"],
+];
+
+/** `text` with every secret-looking part replaced (see SECRETS); exported for tests. */
+export function redactSecrets(text: string): string {
+  for (const [pattern, replacement] of SECRETS) text = text.replace(pattern, replacement);
+  return text;
+}
+
 /** C0 and C1 controls, DEL, and the two Unicode line separators. */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 const CONTROLS = new RegExp(CONTROL.source, "g");
@@ -55,11 +76,8 @@ function jsonLine(level: Level, message: string, fields?: Record<string, unknown
 
 function write(level: Level, message: string, fields?: Record<string, unknown>): void {
   if (ORDER[level] < threshold) return;
-  if (json) {
-    process.stderr.write(jsonLine(level, message, fields) + "\n");
-    return;
-  }
-  process.stderr.write(formatLine(new Date(), level, message, fields) + "\n");
+  const line = json ? jsonLine(level, message, fields) : formatLine(new Date(), level, message, fields);
+  process.stderr.write(redactSecrets(line) + "\n");
 }
 
 export const log = {
@@ -70,16 +88,21 @@ export const log = {
 };
 
 /**
- * A counter for an event that may come in floods (malformed client requests): the first occurrence starts a
- * minute, at whose end one INFO line gives the count. A flood costs one line a minute, not one line a request.
+ * A counter for an event that may come in floods (malformed client requests, refused requests): the first
+ * occurrence starts a minute, at whose end one INFO line gives the count. A flood costs one line a minute, not
+ * one line a request. `example`, when given, is the first occurrence's detail (say, the refused Origin), logged
+ * as a field: never a request path or query (a route template at most).
  */
-export function tally(message: string, periodMs = 60_000): () => void {
+export function tally(message: string, periodMs = 60_000): (example?: string) => void {
   let count = 0;
-  return () => {
+  let first: string | undefined;
+  return (example) => {
     if (count++ > 0) return;
+    first = example;
     setTimeout(() => {
-      write("info", message, { count, periodSeconds: periodMs / 1000 });
+      write("info", message, { count, periodSeconds: periodMs / 1000, example: first });
       count = 0;
+      first = undefined;
     }, periodMs).unref();
   };
 }

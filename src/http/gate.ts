@@ -22,6 +22,7 @@ import { CORS_EXPOSE, errorResponse, internalError, json, prepareHeaders, type R
 import { queryOf, targetOf } from "./target";
 import { bodyRefusal, CLOSE } from "./body";
 import { activity } from "../ops/memory";
+import { routeLabel } from "./route-label";
 
 export type Handler = (req: Request) => Response | Promise<Response>;
 /** Who is on the other end of a connection (Bun's Server): the console throttles sign-ins per address. */
@@ -143,7 +144,8 @@ export function createGate(app: App, { keyed, mcp, open }: GateRoutes): (req: Re
       if (req.headers.has("origin")) prepareHeaders(req, { own: CORS_BASE });
       return open(req, path, peer);
     } catch (err) {
-      log.error("unhandled error", { path, error: String(err) });
+      // The route, never the path: a path can hold a secret (a console invitation's token).
+      log.error("unhandled error", { route: routeLabel(path), error: String(err) });
       return errorResponse(internalError(), { own: corsFor(req) });
     }
   };

@@ -364,13 +364,23 @@ export function buildOpenApiDocument(app: AnyElysia): Json {
 }
 
 /** GET /openapi.json for the routes of `app`; the document is built once, on first request. */
+/**
+ * What /openapi.json carries besides its type and caching: a JSON document runs nothing, loads nothing and is
+ * framed nowhere, and nosniff keeps a browser from taking it for anything but JSON. It stays readable from other
+ * origins (the gate's CORS headers), for viewers and client generators elsewhere.
+ */
+export const DOCUMENT_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  "Content-Security-Policy": "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  "X-Content-Type-Options": "nosniff",
+});
+
 export function openApiRoute(documented: () => AnyElysia) {
   let body: string | undefined;
   return new Elysia().get(
     "/openapi.json",
     ({ request }) => {
       body ??= JSON.stringify(buildOpenApiDocument(documented()));
-      return json(body, 200, headersFor(request, { "Cache-Control": "public, max-age=300" }));
+      return json(body, 200, headersFor(request, { ...DOCUMENT_HEADERS, "Cache-Control": "public, max-age=300" }));
     },
     { detail: { hide: true } },
   );

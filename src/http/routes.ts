@@ -12,10 +12,11 @@ import { Elysia, type TSchema } from "elysia";
 import type { App } from "../app";
 import { ApiError, notFound } from "../core/errors";
 import { log } from "../core/log";
-import { operationalStatus } from "../ops/status";
-import { docsBundle, docsPage } from "./docs";
+import { publicStatus } from "../ops/status";
+import { docsBundle, docsInit, docsPage } from "./docs";
 import { parseBestSpotsParams, parseDaysParams, parseNearbyParams, parseSearchParams } from "../core/params";
 import { principalOf } from "./gate";
+import { routeLabel } from "./route-label";
 import { openApiRoute, operationDoc, type OperationId } from "./openapi";
 import { errorResponse, headersFor, internalError, json, JSON_TYPE, respond } from "./respond";
 import { acceptedEncoding, compressedOnce, encodedEtag } from "./compress";
@@ -52,8 +53,8 @@ function routeErrors(app: Elysia) {
     const headers = headersFor(request);
     if (error instanceof ApiError) return errorResponse(error, headers);
     if (code === "NOT_FOUND") return errorResponse(new ApiError("not_found", `No such endpoint: ${pathOf(request)}`), headers);
-    // The path only: a query string may carry what a client should not have sent (a key).
-    log.error("route failed", { path: pathOf(request), error: String(error) });
+    // The route's template, never the path or the query: either may carry what a client should not have sent (a key).
+    log.error("route failed", { route: routeLabel(pathOf(request)), error: String(error) });
     return errorResponse(internalError(), headers);
   });
 }
@@ -126,10 +127,12 @@ export function createKeyedRoutes(app: App, use: RoutesUse = "serve") {
 export function createOpenRoutes(app: App) {
   return (
     routeErrors(new Elysia(ROUTER_OPTIONS))
-      // Cheap for load balancers; `?verbose=1` adds the operator's status (no account data, nothing secret).
-      .get("/healthz", ({ request }) => json(queryOf(request).has("verbose") ? operationalStatus(app) : { status: "ok" }, 200, headersFor(request)), { detail: { hide: true } })
+      // Cheap for load balancers; `?verbose=1` adds the operator's status (no account data, nothing secret: the
+      // last refresh's error text is only on the metrics port's /status and in `surfcast status`).
+      .get("/healthz", ({ request }) => json(queryOf(request).has("verbose") ? publicStatus(app) : { status: "ok" }, 200, headersFor(request)), { detail: { hide: true } })
       .get("/docs", () => docsPage(), { detail: { hide: true } })
       .get("/docs/scalar.js", () => docsBundle(), { detail: { hide: true } })
+      .get("/docs/init.js", () => docsInit(), { detail: { hide: true } })
       .use(openApiRoute(() => createKeyedRoutes(app, "document")))
   );
 }

@@ -7,8 +7,8 @@
  * Before any of that work, each request is read (at most 64 KB), must be one JSON-RPC message (batches were
  * dropped by MCP 2025-06-18 and are refused: one request, one message, one meter decision), and is admitted by
  * the meter: a tool call uses the daily quota and the burst window as `mcp.<tool>`; everything else
- * (initialize, tools/list, ping, notifications, wrong methods) passes the burst window only, uncounted. An
- * exhausted key is refused before a server object is built.
+ * (initialize, tools/list, ping, notifications, wrong methods, an Origin the policy refuses) passes the burst
+ * window only, uncounted. An exhausted key is refused before a server object is built.
  */
 import { refusalMessage, type Verdict } from "../access/limiter";
 import type { EndpointName } from "../access/meter";
@@ -19,7 +19,7 @@ import { version } from "../../package.json";
 import type { App } from "../app";
 import type { Principal } from "../access/registry";
 import { ApiError, invalidRequest, notFound } from "../core/errors";
-import { log } from "../core/log";
+import { log, tally } from "../core/log";
 import type { McpHandler } from "../http/gate";
 import { CORS_EXPOSE, internalError, json, withHeaders } from "../http/respond";
 import { CLOSE, readBoundedText, TOO_LARGE } from "../http/body";
@@ -117,6 +117,12 @@ function buildServer(app: App): McpServer {
   return server;
 }
 
+/**
+ * Refused Origins are counted and logged once a minute with the first one seen (an operator who forgot an origin
+ * in SURFCAST_MCP_ALLOWED_ORIGINS learns which), never one line each: a page can send them as fast as it likes.
+ */
+const countRefusedOrigin = tally("refused /mcp requests from an Origin that is not allowed, with 403");
+
 function refusal(status: number, message: string): Response {
   return json(invalidRequest(message).toBody(), status);
 }
@@ -135,12 +141,16 @@ export function createMcpHandler(app: App): McpHandler {
   /** `own` collects the headers this response adds to the rate-limit ones (Allow, Retry-After). */
   const handle = async (req: Request, principal: Principal, own: Record<string, string>): Promise<Response> => {
     const origin = req.headers.get("origin");
-    if (origin !== null && !originAllowed(origin, req.headers.get("host") ?? "")) {
-      return refusal(403, `Origin '${origin}' may not call /mcp: only the server's own host and the origins in SURFCAST_MCP_ALLOWED_ORIGINS are allowed.`);
-    }
-    if (req.method !== "POST") {
+    const refusedOrigin = origin !== null && !originAllowed(origin, req.headers.get("host") ?? "");
+    if (refusedOrigin || req.method !== "POST") {
+      // Refused before the body is read, yet through the burst window first like every request of a key (never
+      // the daily quota, never counted in usage): a page hammering /mcp with a key is throttled, not free.
       const verdict = app.meter.admit(principal, null);
       if (!verdict.allowed) return rateLimited(verdict, null, own);
+      if (refusedOrigin) {
+        countRefusedOrigin(origin);
+        return refusal(403, `Origin '${origin}' may not call /mcp: only the server's own host and the origins in SURFCAST_MCP_ALLOWED_ORIGINS are allowed.`);
+      }
       own.Allow = "POST, OPTIONS";
       return refusal(405, `Method ${req.method} is not allowed on /mcp: this MCP server is stateless (no sessions, no event stream); send JSON-RPC messages with POST.`);
     }

@@ -14,6 +14,7 @@ import { UserError } from "../core/errors";
 import { log } from "../core/log";
 import { documentSpan } from "../forecast/store";
 import { outcomeOf, refreshListeners, type RefreshSummary } from "../forecast/refresh";
+import { operationalStatus } from "./status";
 
 /** Latency buckets (seconds): the API answers in about a millisecond; a slow forecast in tens. */
 const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
@@ -51,7 +52,7 @@ export class Metrics {
   private readonly requests = new Map<string, number>();
   private readonly latency = new Map<string, LatencyTally>();
 
-  constructor(private readonly app: App) {
+  constructor(readonly app: App) {
     const register = [this.registry];
     client.collectDefaultMetrics({ register: this.registry, prefix: "surfcast_" });
     const requests = this.requests;
@@ -182,7 +183,10 @@ export class Metrics {
   }
 }
 
-/** The metrics port (127.0.0.1 only): GET /metrics in the Prometheus text format. */
+/**
+ * The metrics port (127.0.0.1 only): GET /metrics in the Prometheus text format, and GET /status, the operator's
+ * full status (`surfcast status --json`: with the last refresh's reason, which the public /healthz?verbose=1 leaves out).
+ */
 export function startMetricsServer(metrics: Metrics, port: number): Server<undefined> {
   let server: Server<undefined>;
   try {
@@ -200,7 +204,9 @@ function serveMetrics(metrics: Metrics, port: number): Server<undefined> {
     port,
     hostname: "127.0.0.1",
     fetch: async (req) => {
-      if (new URL(req.url).pathname !== "/metrics") return new Response("not found\n", { status: 404 });
+      const path = new URL(req.url).pathname;
+      if (path === "/status") return Response.json(operationalStatus(metrics.app), { headers: { "Cache-Control": "no-store" } });
+      if (path !== "/metrics") return new Response("not found\n", { status: 404 });
       return new Response(await metrics.registry.metrics(), { headers: { "Content-Type": metrics.registry.contentType } });
     },
   });

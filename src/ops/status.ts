@@ -1,7 +1,9 @@
 /**
  * The operator's view of a data directory: forecast ages, the last refresh and the next, the tide window, the
- * database size. Served by `surfcast status` and `GET /healthz?verbose=1`; read from the database, so any
- * process (the server or the console) tells the same.
+ * database size. Served by `surfcast status` and, on the metrics port (127.0.0.1), `GET /status`; read from the
+ * database, so any process (the server or the console) tells the same. The public port's `GET /healthz?verbose=1`
+ * serves `publicStatus`: the same without the last refresh's reason (an upstream's error text, which may name
+ * internal hosts, proxies or what the upstream echoed back).
  */
 import { statSync } from "node:fs";
 import type { App } from "../app";
@@ -75,6 +77,21 @@ export function operationalStatus(app: App): OperationalStatus {
     demo: dataMode(app.db) === "demo",
     refreshScope: { scope: servedScope(app), requestedSpots: app.demand.requestedSince(now - RECENT_MS).size },
   };
+}
+
+/** The last refresh as anyone may see it: outcome, time and counts, never its reason. */
+export type PublicRefreshRecord = Omit<RefreshRecord, "reason">;
+
+export interface PublicStatus extends Omit<OperationalStatus, "lastRefresh"> {
+  lastRefresh: PublicRefreshRecord | null;
+}
+
+/** What `GET /healthz?verbose=1` answers on the public port: the status without the refresh's error text. */
+export function publicStatus(app: App): PublicStatus {
+  const status = operationalStatus(app);
+  if (status.lastRefresh === null) return status as PublicStatus;
+  const { reason: _reason, ...refresh } = status.lastRefresh;
+  return { ...status, lastRefresh: refresh };
 }
 
 /** `surfcast status` in plain text. */
