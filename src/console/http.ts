@@ -19,6 +19,7 @@ import { endSession, findSession, startSession, ABSOLUTE_MS, type Session } from
 import { randomToken } from "./secrets";
 import { ConsoleService, type AttemptSource } from "./service";
 import { clientAddress } from "../http/proxy";
+import { routeLabel } from "../http/route-label";
 import { changePasswordPage, choosePasswordPage, messagePage, signInPage } from "./pages/auth";
 import type { Viewer } from "./pages/layout";
 import { keysPage, overviewPage, revokeConfirmPage, usageCsv, usagePage, type OwnerPage } from "./pages/owner";
@@ -39,21 +40,6 @@ const DEVICE_MAX_AGE_S = 365 * 86_400;
 /** Refused POSTs come in floods (a forged form, a browser that blocks cookies): one line a minute, never the path. */
 const countRefusedPost = tally("console: refused POSTs without a matching Origin or CSRF token (403)");
 
-/**
- * A console path as logs may show it: the segments that can hold a secret (a link token) or an id are replaced by
- * their name. Logs never carry a link.
- */
-export function routeTemplate(path: string): string {
-  const parts = path.split("/").slice(2);
-  const named = parts.map((part, i) => {
-    const before = parts[i - 1];
-    if (before === "invite" && i === 1) return "{token}";
-    if (before === "keys" || before === "embeds") return "{id}";
-    if (before === "accounts") return "{id}";
-    return /^[a-z.-]*$/.test(part) ? part : "{…}";
-  });
-  return ["/console", ...named].join("/");
-}
 
 const SECURITY_HEADERS: Record<string, string> = {
   "Content-Security-Policy":
@@ -422,7 +408,7 @@ export function createConsoleHandler(app: App): ConsoleHandler {
     try {
       return await route(ctx);
     } catch (err) {
-      log.error("console request failed", { route: routeTemplate(url.pathname), error: String(err) });
+      log.error("console request failed", { route: routeLabel(url.pathname), error: String(err) });
       return respond(ctx, messagePage({ title: "Something went wrong", message: "The console could not answer. Try again; if it persists, the operator finds the cause in the server log.", viewer: null, assetVersion }), 500);
     }
   };
