@@ -36,7 +36,8 @@ export async function embedSection(dataDir: string): Promise<Section> {
     const path = `/embed/${embed.id}`;
     const view = (query = "") => {
       const started = performance.now();
-      const res = handler(new Request(`http://localhost${path}${query}`), path);
+      // Without the scheduler no first forecast is fetched on demand: the handler answers at once.
+      const res = handler(new Request(`http://localhost${path}${query}`), path) as Response;
       return { ms: performance.now() - started, res };
     };
     const first = view();

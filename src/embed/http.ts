@@ -25,7 +25,7 @@ export function contentSecurityPolicy(origins: readonly string[]): string {
 
 const BASE_HEADERS = { "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer" };
 
-export function createEmbedHandler(app: App): (req: Request, path: string) => Response {
+export function createEmbedHandler(app: App): (req: Request, path: string) => Response | Promise<Response> {
   const assetVersion = Bun.hash(EMBED_CSS + SCREEN_JS).toString(36);
   const renderer = new EmbedRenderer(app, assetVersion);
   const assets = new Map([
@@ -67,6 +67,15 @@ export function createEmbedHandler(app: App): (req: Request, path: string) => Re
     return answer(req, page.html, 200, headers);
   }
 
+  function shown(req: Request, embed: EmbedRecord, mode: Mode): Response {
+    try {
+      return view(req, embed, mode);
+    } catch (err) {
+      log.error("embed page failed", { embed: embed.id, error: String(err) });
+      return message(req, 500, "Forecast not available right now", "The forecast could not be drawn. Try again in a minute.", embed.origins);
+    }
+  }
+
   return (req, path) => {
     const asset = assets.get(path);
     const readable = req.method === "GET" || req.method === "HEAD";
@@ -87,11 +96,8 @@ export function createEmbedHandler(app: App): (req: Request, path: string) => Re
     if (verdict === "spent") return spent(req, embed.origins);
     if (verdict === "counted") app.meter.record(principal, "embed");
     const mode: Mode = queryOf(req).get("mode") === "screen" ? "screen" : "page";
-    try {
-      return view(req, embed, mode);
-    } catch (err) {
-      log.error("embed page failed", { embed: embed.id, error: String(err) });
-      return message(req, 500, "Forecast not available right now", "The forecast could not be drawn. Try again in a minute.", embed.origins);
-    }
+    const waiting = app.demand.ready(embed.spots);
+    return waiting ? waiting.then(() => shown(req, embed, mode)) : shown(req, embed, mode);
   };
+
 }

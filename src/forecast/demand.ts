@@ -49,10 +49,11 @@ export class ForecastDemand {
   /**
    * Notes that these spots' forecasts were asked for and, in the `requested` scope, fetches those without a current
    * forecast, waiting up to FIRST_FETCH_WAIT_MS. Resolves either way: the caller answers with what there is then.
-   * Unknown ids are the caller's to refuse; they are passed over here.
+   * Unknown ids are the caller's to refuse; they are passed over here. Undefined when there is nothing to wait for,
+   * so a caller with every forecast at hand answers without a turn of the event loop.
    */
-  async ready(spotIds: readonly string[]): Promise<void> {
-    if (this.scope === "all") return;
+  ready(spotIds: readonly string[]): Promise<void> | undefined {
+    if (this.scope === "all") return undefined;
     const now = this.clock.now();
     const missing: string[] = [];
     for (const id of spotIds.slice(0, MAX_SPOTS_PER_REQUEST)) {
@@ -63,11 +64,10 @@ export class ForecastDemand {
       if ((this.failedAt.get(id) ?? -Infinity) > now - FAILED_FETCH_PAUSE_MS) continue;
       missing.push(id);
     }
-    if (missing.length === 0) return;
+    if (missing.length === 0) return undefined;
     for (const id of missing) this.queued.add(id);
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([this.fetchQueued(), new Promise<void>((resolve) => (timer = setTimeout(resolve, FIRST_FETCH_WAIT_MS)))]);
-    clearTimeout(timer);
+    return Promise.race([this.fetchQueued(), new Promise<void>((resolve) => (timer = setTimeout(resolve, FIRST_FETCH_WAIT_MS)))]).finally(() => clearTimeout(timer));
   }
 
   /** The spots asked for since `since` (epoch ms), with what is not written yet. */

@@ -124,8 +124,13 @@ export function startForecastJobs(app: App, options: ForecastJobOptions = {}): {
   // Checked after the server is up, so a large catalog never delays the first request.
   const startup = setTimeout(() => {
     try {
+      const scoped = inScope();
+      if (scoped?.length === 0) {
+        log.info("forecast refresh at start-up skipped: no spot was asked for in the last 7 days (refresh scope: requested); a spot's forecast is fetched when it is first asked for");
+        return;
+      }
       const reason = startupRefreshReason(
-        (inScope() ?? app.spots.all()).map((s) => s.id),
+        (scoped ?? app.spots.all()).map((s) => s.id),
         documentAges(app.db),
         app.clock.now(),
       );
