@@ -48,9 +48,10 @@ Global options:
   -h, --help            show help (also after any command: surfcast keys --help)
   -v, --version         print the version
 
-Start here: surfcast accounts create you@example.com --plan starter
+Start here: surfcast serve        (no Open-Meteo call until a spot's forecast is asked for; then 2 for that spot)
+            surfcast accounts create you@example.com --plan starter
             surfcast keys create you@example.com --name laptop
-            surfcast serve
+Offline:    surfcast serve --demo (synthetic forecasts in ./var-demo: give the commands --data-dir ./var-demo)
 Or let customers make their own keys: surfcast accounts invite them@example.com --plan starter`;
 
 const COMMAND_HELP: Record<string, string> = { serve: SERVE_HELP, accounts: ACCOUNTS_HELP, admins: ADMINS_HELP, keys: KEYS_HELP, refresh: REFRESH_HELP, spots: SPOTS_HELP, status: STATUS_HELP, backup: BACKUP_HELP, healthcheck: HEALTHCHECK_HELP, embeds: EMBEDS_HELP };
