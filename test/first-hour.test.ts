@@ -7,7 +7,8 @@ import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY, tempDir } from "./support/env";
-import { cli, startServer } from "./support/binary";
+import { cli, createKey, startServer } from "./support/binary";
+import { apiFetch } from "./support/http";
 
 function run(args: string[], env: Record<string, string> = {}) {
   const r = Bun.spawnSync([BINARY, ...args], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
@@ -127,4 +128,40 @@ describe("operator mistakes in one line, exit 2", () => {
   test("the help lists spots check", () => {
     expect(run(["--help"]).stdout).toContain("spots check");
   });
+});
+
+describe("the bare address and units", () => {
+  test("GET / sends a browser to the reference and the console, a client to /openapi.json", async () => {
+    const server = await startServer();
+    try {
+      const page = await fetch(`${server.url}/`, { headers: { Accept: "text/html,application/xhtml+xml" } });
+      expect(page.status).toBe(200);
+      expect(page.headers.get("content-type")).toStartWith("text/html");
+      const html = await page.text();
+      for (const href of ['href="/docs"', 'href="/console"', 'href="/openapi.json"']) expect(html).toContain(href);
+      const client = await fetch(`${server.url}/`);
+      expect(client.status).toBe(200);
+      expect(await client.json()).toEqual({ name: "Surfcast", openapi: "/openapi.json", docs: "/docs", console: "/console", health: "/healthz" });
+    } finally {
+      await server.stop();
+    }
+  }, 30_000);
+
+  test("forecast and tides refuse units=imperial with a 400 naming /now; units=metric is accepted", async () => {
+    const server = await startServer();
+    try {
+      const key = createKey(server.dataDir);
+      for (const path of ["/v1/spots/supertubos/forecast?units=imperial", "/v1/spots/supertubos/tides?units=imperial&days=2"]) {
+        const res = await apiFetch(server.url + path, { headers: { "X-API-Key": key } });
+        expect(res.status).toBe(400);
+        const body = (await res.json()) as { error: { code: string; message: string } };
+        expect(body.error.code).toBe("invalid_request");
+        expect(body.error.message).toContain("/v1/spots/{id}/now");
+      }
+      const metric = await apiFetch(`${server.url}/v1/spots/supertubos/tides?units=metric`, { headers: { "X-API-Key": key } });
+      expect(metric.status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  }, 30_000);
 });

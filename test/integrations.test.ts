@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createKey, startServer, type RunningServer } from "./support/binary";
-import { BINARY, ROOT, tempDir } from "./support/env";
+import { createKey, installDir, startServer, type RunningServer } from "./support/binary";
+import { BINARY, ROOT } from "./support/env";
 import { apiFetch } from "./support/http";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "./support/fake-open-meteo";
 import type { NowResponse } from "../src/now/types";
@@ -31,7 +31,7 @@ let key: string;
 
 beforeAll(async () => {
   fake = await startFakeOpenMeteo({ firstDay: new Date().toISOString().slice(0, 10) });
-  const dir = tempDir("integrations");
+  const dir = installDir("integrations");
   const env = { SURFCAST_OPEN_METEO_MARINE_URL: fake.url, SURFCAST_OPEN_METEO_FORECAST_URL: fake.url };
   // Asynchronously: the fake upstream answers from this process.
   const refresh = Bun.spawn([BINARY, "--data-dir", dir, "refresh", "--spots", `${SPOT},${TIDELESS}`], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });

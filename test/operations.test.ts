@@ -45,7 +45,7 @@ describe("status", () => {
     expect(status.forecasts.oldestAgeHours).toBeLessThan(1);
     expect(status.lastRefresh).toMatchObject({ outcome: "complete", spots: 3, ok: 3, failed: 0 });
     expect(status.databaseBytes).toBeGreaterThan(100_000);
-    expect(Object.keys(status)).toEqual(["status", "time", "forecasts", "lastRefresh", "nextRefresh", "refreshRetryAt", "tideWindowEnd", "databaseBytes", "demo"]);
+    expect(Object.keys(status)).toEqual(["status", "time", "forecasts", "lastRefresh", "nextRefresh", "refreshRetryAt", "tideWindowEnd", "databaseBytes", "demo", "refreshScope"]);
     const text = await run(["status"]);
     expect(text.stdout).toContain("Last refresh:  complete at");
 

@@ -125,7 +125,19 @@ export interface SummaryParams extends DaysParams {
 
 export const parseSummaryParams = parser<SummaryParams>({ days, level: { kind: "enum", values: BOUNDS.level.values } });
 
-export const parseDaysParams = parser<DaysParams>({ days });
+const parseDays = parser<DaysParams>({ days });
+
+/**
+ * `days` of a forecast or tides request. Those answers are metric (the spec fixes `units`); a client asking for
+ * imperial is told where it is served instead of getting metric numbers it takes for feet.
+ */
+export function parseDaysParams(raw: Raw): DaysParams {
+  const units = rawValue(raw, "units");
+  if (units !== undefined && units !== null && units !== "metric") {
+    throw invalidRequest(`Parameter 'units': forecast and tides are metric only (units=metric or no units); imperial units are served by GET /v1/spots/{id}/now and GET /v1/now (units=imperial).`);
+  }
+  return parseDays(raw);
+}
 
 /** One of `choices` (case-sensitive), the first when absent. */
 export function parseChoice<const C extends readonly string[]>(raw: Raw, name: string, choices: C): C[number] {

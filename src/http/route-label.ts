@@ -4,6 +4,7 @@
  * key) — and the query string is never looked at. Unknown paths are "other": their text is the client's.
  */
 const FIXED = new Set([
+  "/",
   "/healthz",
   "/openapi.json",
   "/docs",

@@ -7,6 +7,7 @@
  * ones do not (see RoutesUse).
  * Each route's `detail` is its OpenAPI operation (http/openapi.ts); GET /openapi.json serves the document.
  */
+import { homeResponse } from "./home";
 import { queryOf } from "./target";
 import { Elysia, type TSchema } from "elysia";
 import type { App } from "../app";
@@ -130,6 +131,7 @@ export function createOpenRoutes(app: App) {
       // Cheap for load balancers; `?verbose=1` adds the operator's status (no account data, nothing secret: the
       // last refresh's error text is only on the metrics port's /status and in `surfcast status`).
       .get("/healthz", ({ request }) => json(queryOf(request).has("verbose") ? publicStatus(app) : { status: "ok" }, 200, headersFor(request)), { detail: { hide: true } })
+      .get("/", ({ request }) => homeResponse(request, app.config.console), { detail: { hide: true } })
       .get("/docs", () => docsPage(), { detail: { hide: true } })
       .get("/docs/scalar.js", () => docsBundle(), { detail: { hide: true } })
       .get("/docs/init.js", () => docsInit(), { detail: { hide: true } })

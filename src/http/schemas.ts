@@ -67,6 +67,7 @@ export const daysQuery = t.Object({
   days: t.Optional(
     t.Integer({ minimum: BOUNDS.days.minimum, maximum: BOUNDS.days.maximum, default: BOUNDS.days.default, description: "How many days ahead, counted from now." }),
   ),
+  units: t.Optional(t.Literal("metric", { description: "Always metric here; anything else is a 400 naming where imperial units are served (`/now`)." })),
 });
 
 export const idParams = t.Object({
