@@ -481,7 +481,7 @@ export interface components {
             plan: string;
             /** @description Daily request limit. */
             limit: number;
-            /** @description Requests counted so far today (UTC). */
+            /** @description Requests counted against the daily quota so far today (UTC); `byEndpoint.embed` (embed view-minutes) is not among them. */
             today: number;
             /** @description The last 30 UTC days, oldest first, today last. */
             days: components["schemas"]["UsageDay"][];
@@ -996,6 +996,7 @@ export interface operations {
         parameters: {
             query?: {
                 days?: number;
+                units?: "metric";
             };
             header?: {
                 /** @description The `ETag` of a forecast body you hold; answered with 304 and no body when it still matches. */
@@ -1138,6 +1139,7 @@ export interface operations {
         parameters: {
             query?: {
                 days?: number;
+                units?: "metric";
             };
             header?: never;
             path: {
