@@ -100,6 +100,17 @@ describe("the synthetic upstream", () => {
     }
   });
 
+  test("one value per model grid cell: a spot's values do not depend on which spot of its cell a batch sent", async () => {
+    for (const endpoint of ["marine", "forecast"] as const) {
+      // Both points lie in the same 1/12° marine and 1/10° weather cell (Peniche), as two spots of one batch do.
+      const one = [{ lat: 39.3541, lng: -9.3801 }];
+      const other = [{ lat: 39.3512, lng: -9.3727 }];
+      const answer = async (pts: { lat: number; lng: number }[]) =>
+        parseResponse(await (await demoFetch(`http://demo.invalid/v1/${endpoint}?${requestParams(endpoint, pts, "unixtime")}`)).text(), endpoint, 1)[0]!;
+      expect(await answer(one)).toEqual(await answer(other));
+    }
+  });
+
   test("deterministic per place and hour; places differ; sea level rises and falls like a tide", async () => {
     const [a, b] = [await get("marine", "iso8601"), await get("marine", "iso8601")];
     expect(a).toEqual(b);

@@ -187,7 +187,11 @@ export async function demoFetch(input: string | URL | Request, init?: RequestIni
     return Response.json({ error: true, reason: "Parameter latitude and longitude must have the same number of elements" }, { status: 400 });
   }
   const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
-  const bodies = lats.map((lat, i) => locationBody(i, lat, lngs[i]!, params, today));
+  // Like the real models, one value per grid cell (the refresh's cells: 1/12° marine, 1/10° weather): a batch sends
+  // the first of its spots in a cell, so without this a spot's values changed with which spots were refreshed with it.
+  const cells = url.pathname.endsWith("/marine") ? 12 : 10;
+  const centre = (v: number) => (Math.floor(v * cells) + 0.5) / cells;
+  const bodies = lats.map((lat, i) => locationBody(i, centre(lat), centre(lngs[i]!), params, today));
   return Response.json(bodies.length === 1 ? bodies[0] : bodies);
 }
 
