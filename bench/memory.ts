@@ -135,7 +135,7 @@ function createKey(dataDir: string): string {
   const email = "memory@example.com";
   const made = cli(dataDir, ["accounts", "create", email, "--plan", "scale", "--daily-limit", "100000000", "--minute-limit", "100000"]);
   if (made.code !== 0 && !/exists/.test(made.stderr)) throw new Error(`accounts create failed: ${made.stderr}`);
-  const key = cli(dataDir, ["keys", "create", email, "--name", "memory"]);
+  const key = cli(dataDir, ["keys", "create", email, "--name", `memory-${Date.now()}`]);
   if (key.code !== 0) throw new Error(`keys create failed: ${key.stderr}`);
   return key.stdout.trim().split("\n").at(-1)!;
 }

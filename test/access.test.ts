@@ -7,6 +7,7 @@ import { ManualClock, startTestServer, type TestServer } from "./support/inproce
 import { apiFetch } from "./support/http";
 import { tempDir } from "./support/env";
 import { cli, createKey, startServer } from "./support/binary";
+import { ConsoleClient, text } from "./support/console-client";
 import { setAccountDisabled, revokeKey, listKeys } from "../src/access/accounts";
 import { BurstWindow, decide, fixedRateLimitHeaders, varyingRateLimitHeaders } from "../src/access/limiter";
 import { keyFromHeaders } from "../src/access/keys";
@@ -323,4 +324,42 @@ describe("persistence", () => {
     expect(await again.stop("SIGTERM")).toBe(0);
     expect(cli(again.dataDir, ["accounts", "list"]).stdout).toContain("restart@example.com");
   }, 30_000); // two binary starts and a graceful stop: seconds on a busy machine
+});
+
+describe("one set of key rules (CLI and console alike)", () => {
+  test("the CLI and the console give the same answer to the same key name", async () => {
+    const server = await startServer();
+    try {
+      const link = JSON.parse(cli(server.dataDir, ["accounts", "invite", "rules@example.com", "--plan", "pro", "--json"]).stdout).url as string;
+      const owner = new ConsoleClient(server.url);
+      const path = new URL(link).pathname;
+      await owner.get(path);
+      await owner.post(path, { password: "a long enough password", confirm: "a long enough password" });
+      const viaCli = (name: string) => cli(server.dataDir, ["keys", "create", "rules@example.com", "--name", name]);
+      const viaConsole = async (name: string) => {
+        await owner.get("/console/keys");
+        const r = await owner.post("/console/keys", { name });
+        return { status: r.status, text: text(r.body) };
+      };
+      for (const [name, refusal] of [
+        ["x".repeat(65), "A key name has 1 to 64 characters."],
+        ["   ", "A key name has 1 to 64 characters."],
+      ] as const) {
+        const c = viaCli(name);
+        expect([c.code, c.stderr.trim()]).toEqual([2, `surfcast: ${refusal}`]);
+        const w = await viaConsole(name);
+        expect(w.status).toBe(400);
+        expect(w.text).toContain(refusal);
+      }
+      expect(viaCli("x".repeat(64)).code).toBe(0);
+      expect((await viaConsole("shop")).status).toBe(201);
+      const duplicate = 'An active key named "shop" exists already. Choose another name.';
+      expect(viaCli("shop").stderr.trim()).toBe(`surfcast: ${duplicate}`);
+      expect((await viaConsole("shop")).text).toContain(duplicate);
+      expect(viaCli(" laptop ").code).toBe(0);
+      expect((await viaConsole("laptop")).text).toContain('An active key named "laptop" exists already.');
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
 });

@@ -119,7 +119,7 @@ describe("owner: keys and usage against /v1", () => {
     }
     await createKey(client, "x".repeat(64));
     const dup = await client.post("/console/keys", { name: "x".repeat(64) });
-    expect(text(dup.body)).toContain("already have an active key named");
+    expect(text(dup.body)).toContain("An active key named");
     await createKey(client, "second <b>key</b>");
     const page = await client.get("/console/keys");
     expect(page.body).toContain("second &#60;b&#62;key&#60;/b&#62;"); // escaped, not markup

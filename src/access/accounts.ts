@@ -183,14 +183,24 @@ export function listAccountsPage(db: Db, options: { query?: string; offset: numb
   return { accounts: rows.map((row) => toAccountView(db, row, counts.get(row.id) ?? 0)), total };
 }
 
+/** The longest key name, in characters (the console's field and the CLI's --name alike). */
+export const KEY_NAME_MAX = 64;
+
+/**
+ * A new key for the account. One set of rules for every caller (CLI, console): a name of 1 to KEY_NAME_MAX
+ * characters after trimming, unique among the account's active keys (a revoked key's name may be reused), and no
+ * more active keys than the plan allows. Refusals are UserErrors in plain words, for an operator and an owner alike.
+ */
 export function createKey(db: Db, clock: Clock, email: string, name: string): KeyView & { key: string } {
   const trimmed = name.trim();
-  if (!trimmed || trimmed.length > 100) throw new UserError("--name must be 1 to 100 characters");
+  if (trimmed.length < 1 || [...trimmed].length > KEY_NAME_MAX) throw new UserError(`A key name has 1 to ${KEY_NAME_MAX} characters.`);
   const account = requireAccount(db, email);
   const { maxKeys } = effectiveLimits(account);
   return writeTransaction(db, () => {
-    if (activeKeyCount(db, account.id) >= maxKeys) {
-      throw new UserError(`account ${account.email} already has ${maxKeys} active keys, the most its plan (${account.plan}) allows; revoke one first`);
+    const active = db.select({ name: apiKeys.name }).from(apiKeys).where(and(eq(apiKeys.accountId, account.id), isNull(apiKeys.revokedAt))).all();
+    if (active.some((k) => k.name === trimmed)) throw new UserError(`An active key named "${trimmed}" exists already. Choose another name.`);
+    if (active.length >= maxKeys) {
+      throw new UserError(`The plan (${account.plan}) allows ${maxKeys} active keys and ${account.email} has ${active.length}. Revoke one to create another.`);
     }
     const key = generateKey();
     const row = db

@@ -20,7 +20,7 @@ import { startSession } from "./sessions";
 import { SignInThrottle, WorkQueue } from "./throttle";
 import type { EmbedRequest, EmbedView } from "../embed/service";
 
-export const KEY_NAME_MAX = 64;
+export { KEY_NAME_MAX } from "../access/accounts";
 export const ACCOUNTS_PAGE_SIZE = 50;
 /** Failed sign-ins allowed per e-mail and per client address in a quarter of an hour. */
 export const SIGN_IN_RULE = { limit: 10, windowMs: 15 * 60_000 };
@@ -165,15 +165,7 @@ export class ConsoleService {
   /** Creates a key for the account; the full key is in the result and nowhere else, ever. */
   createKey(accountId: number, name: string): { key: string; view: KeyView } {
     const account = this.account(accountId);
-    const trimmed = name.trim();
-    if (trimmed.length < 1 || [...trimmed].length > KEY_NAME_MAX) throw new UserError(`A key name has 1 to ${KEY_NAME_MAX} characters.`);
-    if (listKeys(this.app.db, account.email).some((k) => k.revokedAt === null && k.name === trimmed)) {
-      throw new UserError(`You already have an active key named "${trimmed}". Choose another name.`);
-    }
-    if (account.activeKeys >= account.maxKeys) {
-      throw new UserError(`Your plan (${account.plan}) allows ${account.maxKeys} active keys and you have ${account.activeKeys}. Revoke one to create another.`);
-    }
-    const { key, ...view } = createKey(this.app.db, this.app.clock, account.email, trimmed);
+    const { key, ...view } = createKey(this.app.db, this.app.clock, account.email, name);
     this.app.keys.reload();
     log.info("console key created", { account: account.id, key: view.id });
     return { key, view };

@@ -39,7 +39,7 @@ export async function startTestServer(opts: { clock?: Clock; dataDir?: string; e
       } catch {
         /* account exists: add another key to it */
       }
-      const created = createKey(app.db, clock, address, "test");
+      const created = createKey(app.db, clock, address, `test-${++counter}`);
       app.keys.reload();
       return created.key;
     },
