@@ -39,7 +39,8 @@ async function start(cmd: string[], env: Record<string, string>, stdin = false):
 }
 
 const serve = (dataDir: string, fake: FakeOpenMeteo) =>
-  start([BINARY, "--data-dir", dataDir, "serve", "--port", "0"], { SURFCAST_OPEN_METEO_MARINE_URL: fake.url, SURFCAST_OPEN_METEO_FORECAST_URL: fake.url });
+  // The whole catalog at start and on schedule: the figures of record are for the largest refresh.
+  start([BINARY, "--data-dir", dataDir, "serve", "--port", "0"], { SURFCAST_OPEN_METEO_MARINE_URL: fake.url, SURFCAST_OPEN_METEO_FORECAST_URL: fake.url, SURFCAST_REFRESH_SCOPE: "all" });
 
 async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -2,11 +2,12 @@
  * The routes, in two routers that never share a route:
  *  - the keyed router (/v1): thin adapters that parse parameters strictly, call one service function and
  *    serialize. Only the gate calls it, after authentication and admission.
- *  - the open router: what anyone may call (GET /healthz, GET /openapi.json, GET /docs).
+ *  - the open router: what anyone may call (GET /, /healthz, /openapi.json, /docs).
  * The schemas (http/schemas.ts) document the API: the routes built for GET /openapi.json carry them, the serving
  * ones do not (see RoutesUse).
  * Each route's `detail` is its OpenAPI operation (http/openapi.ts); GET /openapi.json serves the document.
  */
+import type { ServedForecast } from "../forecast/service";
 import { homeResponse } from "./home";
 import { queryOf } from "./target";
 import { Elysia, type TSchema } from "elysia";
@@ -67,9 +68,28 @@ function routeErrors(app: Elysia) {
  */
 export type RoutesUse = "serve" | "document";
 
+/** A forecast body with its ETag (304 when the client has it) and the encoding the client accepts, compressed once. */
+function forecastResponse(request: Request, served: ServedForecast): Response {
+  const encoding = acceptedEncoding(request.headers.get("accept-encoding"));
+  const etag = encodedEtag(served.etag, encoding);
+  const headers = headersFor(request, { ETag: etag, "Cache-Control": `private, max-age=${served.maxAgeSeconds}`, Vary: "X-API-Key, Authorization, Accept-Encoding" });
+  if (request.headers.get("if-none-match") === etag) return respond(null, 304, headers);
+  if (encoding === null) return json(served.body, 200, headers);
+  headers.own["Content-Encoding"] = encoding;
+  return respond(compressedOnce(served.spotId, served.etag, encoding, served.body), 200, headers, JSON_TYPE);
+}
+
 export function createKeyedRoutes(app: App, use: RoutesUse = "serve") {
   const hooks = (operation: OperationId, schemas: { query?: TSchema; params?: TSchema }) =>
     use === "document" ? { ...schemas, detail: operationDoc(operation) } : {};
+  /**
+   * Answers once these spots' first forecasts are fetched, in the refresh scope `requested` (forecast/demand.ts);
+   * at once, without a turn of the event loop, when there is nothing to wait for.
+   */
+  const afterFirstForecasts = (spotIds: readonly string[], answer: () => Response): Response | Promise<Response> => {
+    const waiting = app.demand.ready(spotIds);
+    return waiting ? waiting.then(answer) : answer();
+  };
   // Strict paths: `/v1/spots/` is not `/v1/spots`. Only the documented paths answer, and the gate's
   // endpointOf() (which counts requests) sees exactly the paths the router serves.
   return routeErrors(new Elysia(ROUTER_OPTIONS))
@@ -78,46 +98,35 @@ export function createKeyedRoutes(app: App, use: RoutesUse = "serve") {
     // A static path: registered like /nearby, so `best` is never taken for a spot id (no slug is `best`).
     .get(
       "/v1/spots/best",
-      async ({ request }) => {
+      ({ request }) => {
         const params = parseBestSpotsParams(queryOf(request));
-        await app.demand.ready(app.bestSpots.candidates(params));
-        return json(app.bestSpots.find(params), 200, headersFor(request));
+        return afterFirstForecasts(app.bestSpots.candidates(params), () => json(app.bestSpots.find(params), 200, headersFor(request)));
       },
       hooks("bestSpots", { query: bestSpotsQuery }),
     )
     .get("/v1/spots/:id", ({ params, request }) => json(app.spots.detail(spotId(params)), 200, headersFor(request)), hooks("getSpot", { params: idParams }))
     .get(
       "/v1/spots/:id/forecast",
-      async ({ params, request }) => {
+      ({ params, request }) => {
         const { days } = parseDaysParams(queryOf(request));
-        await app.demand.ready([spotId(params)]);
-        const served = app.forecasts.get(spotId(params), days);
-        const encoding = acceptedEncoding(request.headers.get("accept-encoding"));
-        const etag = encodedEtag(served.etag, encoding);
-        const headers = headersFor(request, { ETag: etag, "Cache-Control": `private, max-age=${served.maxAgeSeconds}`, Vary: "X-API-Key, Authorization, Accept-Encoding" });
-        if (request.headers.get("if-none-match") === etag) return respond(null, 304, headers);
-        if (encoding === null) return json(served.body, 200, headers);
-        headers.own["Content-Encoding"] = encoding;
-        return respond(compressedOnce(served.spotId, served.etag, encoding, served.body), 200, headers, JSON_TYPE);
+        return afterFirstForecasts([spotId(params)], () => forecastResponse(request, app.forecasts.get(spotId(params), days)));
       },
       hooks("getForecast", { params: idParams, query: daysQuery }),
     )
     .get("/v1/spots/:id/tides", ({ params, request }) => json(app.tides.get(spotId(params), parseDaysParams(queryOf(request)).days), 200, headersFor(request)), hooks("getTides", { params: idParams, query: daysQuery }))
     .get(
       "/v1/spots/:id/now",
-      async ({ params, request }) => {
+      ({ params, request }) => {
         const { units } = parseNowParams(queryOf(request));
-        await app.demand.ready([spotId(params)]);
-        return nowResponse(request, app.now.get(spotId(params), units));
+        return afterFirstForecasts([spotId(params)], () => nowResponse(request, app.now.get(spotId(params), units)));
       },
       hooks("getSpotNow", { params: idParams, query: nowQuery }),
     )
     .get(
       "/v1/now",
-      async ({ request }) => {
+      ({ request }) => {
         const { spots, units } = parseNowManyParams(queryOf(request));
-        await app.demand.ready(spots);
-        return nowResponse(request, app.now.many(spots, units));
+        return afterFirstForecasts(spots, () => nowResponse(request, app.now.many(spots, units)));
       },
       hooks("getNow", { query: nowManyQuery }),
     )
