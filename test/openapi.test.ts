@@ -94,6 +94,8 @@ describe("what the document declares", () => {
     const limit = { name: "limit", in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: 50, default: 10 } };
     const id = { name: "id", in: "path", required: true, schema: { type: "string" } };
     const days = { name: "days", in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: 7, default: 7 } };
+    // Beyond the spec: forecast and tides say "metric" rather than ignore a units parameter (400 for any other).
+    const metricOnly = { name: "units", in: "query", required: false, schema: { type: "string", const: "metric" } };
     const expected: Record<string, Json[]> = {
       searchSpots: [{ name: "q", in: "query", required: true, schema: { type: "string", minLength: 2 } }, limit],
       spotsNearby: [
@@ -103,8 +105,8 @@ describe("what the document declares", () => {
         limit,
       ],
       getSpot: [id],
-      getForecast: [id, days, { name: "If-None-Match", in: "header", required: false, schema: { type: "string" } }],
-      getTides: [id, days],
+      getForecast: [id, days, metricOnly, { name: "If-None-Match", in: "header", required: false, schema: { type: "string" } }],
+      getTides: [id, days, metricOnly],
       getUsage: [],
       getSpotNow: [id, { name: "units", in: "query", required: false, schema: { enum: ["metric", "imperial"], default: "metric" } }, { name: "If-None-Match", in: "header" }],
       getNow: [

@@ -4,6 +4,7 @@
  * loses no count; a kill -9 loses at most the counts of the last flush interval. A flush writes only what
  * changed, and each key's window is at most 60 small pairs, so its cost does not grow with traffic.
  */
+import { USAGE_KEYS, type UsageKey } from "../core/endpoints";
 import { and, eq, gte, notInArray, sql } from "drizzle-orm";
 import { writeTransaction, type Db } from "../db";
 import { rateLimitState, usageCounters } from "../db/schema";
@@ -11,9 +12,9 @@ import { DAY_MS, utcDay, type Clock } from "../core/clock";
 import { BurstWindow, decide, fixedRateLimitHeaders, varyingRateLimitHeaders, type Limits, type Verdict } from "./limiter";
 import type { Principal } from "./registry";
 
-/** The endpoint names usage is reported under. MCP tools add `mcp.<tool>`. */
-export const ENDPOINTS = ["spots.search", "spots.nearby", "spots.get", "forecast", "tides", "now", "spots.best", "embed"] as const;
-export type EndpointName = (typeof ENDPOINTS)[number] | `mcp.${string}`;
+/** The endpoint names usage is reported under (core/endpoints.ts). MCP tools add `mcp.<tool>`. */
+export const ENDPOINTS = USAGE_KEYS;
+export type EndpointName = UsageKey;
 
 /**
  * Endpoints reported in a key's usage but outside its daily quota and burst window: an embed's view-minutes

@@ -10,6 +10,7 @@
  * prepare headers → route. The gate runs before routing and validation, so a bad key always wins (401 beats
  * 400/404), and the rate-limit headers go on every /v1 response produced under a key, 400/404/405/429/500 included.
  */
+import { endpointAt } from "../core/endpoints";
 import type { App } from "../app";
 import { ApiError, invalidRequest } from "../core/errors";
 import { log, tally } from "../core/log";
@@ -71,17 +72,7 @@ function preflight(path: string): Response {
 
 /** Which usage counter a /v1 path belongs to; null = not counted (usage itself, unknown paths). */
 export function endpointOf(path: string): EndpointName | null {
-  if (path === "/v1/spots") return "spots.search";
-  if (path === "/v1/spots/nearby") return "spots.nearby";
-  if (path === "/v1/now") return "now";
-  if (path === "/v1/spots/best") return "spots.best";
-  if (!path.startsWith("/v1/spots/")) return null;
-  const rest = path.slice("/v1/spots/".length);
-  const slash = rest.indexOf("/");
-  if (slash === -1) return rest.length > 0 ? "spots.get" : null;
-  if (slash === 0) return null;
-  const tail = rest.slice(slash);
-  return tail === "/forecast" ? "forecast" : tail === "/tides" ? "tides" : tail === "/now" ? "now" : null;
+  return endpointAt(path)?.usage ?? null;
 }
 
 /** Whether a path belongs to the keyed side: /v1 and everything below it, and /mcp. */

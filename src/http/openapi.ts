@@ -130,7 +130,8 @@ const ERROR_RESPONSE_STATUS: Record<ErrorResponseName, number> = {
 
 // ---------------------------------------------------------------- operations
 
-export type OperationId = "searchSpots" | "spotsNearby" | "bestSpots" | "getSpot" | "getForecast" | "getTides" | "getUsage" | "getSpotNow" | "getNow";
+import type { OperationId } from "../core/endpoints";
+export type { OperationId };
 
 interface OperationDoc {
   tag: "Spots" | "Forecast" | "Tides" | "Usage" | "Now";

@@ -3,6 +3,9 @@
  * must not reach a log — a console invitation's token (/console/invite/TOKEN), an embed's id (it stands for a
  * key) — and the query string is never looked at. Unknown paths are "other": their text is the client's.
  */
+import { endpointAt } from "../core/endpoints";
+
+/** The paths outside /v1 that are their own label (/v1 paths are labelled by the endpoint table). */
 const FIXED = new Set([
   "/",
   "/healthz",
@@ -11,24 +14,12 @@ const FIXED = new Set([
   "/docs/scalar.js",
   "/docs/init.js",
   "/mcp",
-  "/v1/spots",
-  "/v1/spots/nearby",
-  "/v1/spots/best",
-  "/v1/now",
-  "/v1/usage",
   "/console",
 ]);
 
-const SPOT_TAILS = new Set(["forecast", "tides", "now"]);
-
 export function routeLabel(path: string): string {
   if (FIXED.has(path)) return path;
-  if (path.startsWith("/v1/spots/")) {
-    const [id, tail, ...more] = path.slice("/v1/spots/".length).split("/");
-    if (!id || more.length > 0) return "other";
-    if (tail === undefined) return "/v1/spots/{id}";
-    return SPOT_TAILS.has(tail) ? `/v1/spots/{id}/${tail}` : "other";
-  }
+  if (path.startsWith("/v1/")) return endpointAt(path)?.path ?? "other";
   if (path.startsWith("/embed/")) {
     if (path.startsWith("/embed/assets/")) return "/embed/assets/{file}";
     const [, tail, ...more] = path.slice("/embed/".length).split("/");

@@ -7,6 +7,7 @@
  * ones do not (see RoutesUse).
  * Each route's `detail` is its OpenAPI operation (http/openapi.ts); GET /openapi.json serves the document.
  */
+import { routerPath } from "../core/endpoints";
 import type { ServedForecast } from "../forecast/service";
 import { homeResponse } from "./home";
 import { queryOf } from "./target";
@@ -93,29 +94,29 @@ export function createKeyedRoutes(app: App, use: RoutesUse = "serve") {
   // Strict paths: `/v1/spots/` is not `/v1/spots`. Only the documented paths answer, and the gate's
   // endpointOf() (which counts requests) sees exactly the paths the router serves.
   return routeErrors(new Elysia(ROUTER_OPTIONS))
-    .get("/v1/spots", ({ request }) => json(app.spots.search(parseSearchParams(queryOf(request))), 200, headersFor(request)), hooks("searchSpots", { query: searchQuery }))
-    .get("/v1/spots/nearby", ({ request }) => json(app.spots.nearby(parseNearbyParams(queryOf(request))), 200, headersFor(request)), hooks("spotsNearby", { query: nearbyQuery }))
+    .get(routerPath("searchSpots"), ({ request }) => json(app.spots.search(parseSearchParams(queryOf(request))), 200, headersFor(request)), hooks("searchSpots", { query: searchQuery }))
+    .get(routerPath("spotsNearby"), ({ request }) => json(app.spots.nearby(parseNearbyParams(queryOf(request))), 200, headersFor(request)), hooks("spotsNearby", { query: nearbyQuery }))
     // A static path: registered like /nearby, so `best` is never taken for a spot id (no slug is `best`).
     .get(
-      "/v1/spots/best",
+      routerPath("bestSpots"),
       ({ request }) => {
         const params = parseBestSpotsParams(queryOf(request));
         return afterFirstForecasts(app.bestSpots.candidates(params), () => json(app.bestSpots.find(params), 200, headersFor(request)));
       },
       hooks("bestSpots", { query: bestSpotsQuery }),
     )
-    .get("/v1/spots/:id", ({ params, request }) => json(app.spots.detail(spotId(params)), 200, headersFor(request)), hooks("getSpot", { params: idParams }))
+    .get(routerPath("getSpot"), ({ params, request }) => json(app.spots.detail(spotId(params)), 200, headersFor(request)), hooks("getSpot", { params: idParams }))
     .get(
-      "/v1/spots/:id/forecast",
+      routerPath("getForecast"),
       ({ params, request }) => {
         const { days } = parseDaysParams(queryOf(request));
         return afterFirstForecasts([spotId(params)], () => forecastResponse(request, app.forecasts.get(spotId(params), days)));
       },
       hooks("getForecast", { params: idParams, query: daysQuery }),
     )
-    .get("/v1/spots/:id/tides", ({ params, request }) => json(app.tides.get(spotId(params), parseDaysParams(queryOf(request)).days), 200, headersFor(request)), hooks("getTides", { params: idParams, query: daysQuery }))
+    .get(routerPath("getTides"), ({ params, request }) => json(app.tides.get(spotId(params), parseDaysParams(queryOf(request)).days), 200, headersFor(request)), hooks("getTides", { params: idParams, query: daysQuery }))
     .get(
-      "/v1/spots/:id/now",
+      routerPath("getSpotNow"),
       ({ params, request }) => {
         const { units } = parseNowParams(queryOf(request));
         return afterFirstForecasts([spotId(params)], () => nowResponse(request, app.now.get(spotId(params), units)));
@@ -123,14 +124,14 @@ export function createKeyedRoutes(app: App, use: RoutesUse = "serve") {
       hooks("getSpotNow", { params: idParams, query: nowQuery }),
     )
     .get(
-      "/v1/now",
+      routerPath("getNow"),
       ({ request }) => {
         const { spots, units } = parseNowManyParams(queryOf(request));
         return afterFirstForecasts(spots, () => nowResponse(request, app.now.many(spots, units)));
       },
       hooks("getNow", { query: nowManyQuery }),
     )
-    .get("/v1/usage", ({ request }) => json(app.meter.reportText(principalOf(request)), 200, headersFor(request, { "Cache-Control": "private, no-store" })), hooks("getUsage", {}));
+    .get(routerPath("getUsage"), ({ request }) => json(app.meter.reportText(principalOf(request)), 200, headersFor(request, { "Cache-Control": "private, no-store" })), hooks("getUsage", {}));
 }
 
 /** What anyone may call. GET /openapi.json documents the keyed routes (built for it on its first request). */

@@ -6,6 +6,7 @@
  * latencies are kept in plain counters and handed to prom-client at scrape time, like the gauges read from the
  * database (forecast ages, tide window) and the meter (429s by limit, MCP tool calls, flush lag).
  */
+import { routeLabel } from "../http/route-label";
 import type { Peer } from "../http/gate";
 import client from "prom-client";
 import type { Server } from "bun";
@@ -24,16 +25,7 @@ const REFRESH_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1200];
 export function endpointLabel(url: string): string {
   const start = url.indexOf("/", url.indexOf("//") + 2);
   const q = url.indexOf("?", start);
-  const path = start < 0 ? "/" : url.slice(start, q < 0 ? undefined : q);
-  if (path === "/mcp" || path === "/healthz" || path === "/openapi.json" || path === "/v1/usage" || path === "/v1/spots" || path === "/v1/spots/nearby") return path;
-  if (path.startsWith("/v1/spots/")) {
-    if (path.endsWith("/forecast")) return "/v1/spots/{id}/forecast";
-    if (path.endsWith("/tides")) return "/v1/spots/{id}/tides";
-    return "/v1/spots/{id}";
-  }
-  // An embed's page (and its screen mode's stamp); never its id, which stands for a key.
-  if (path.startsWith("/embed/") && !path.startsWith("/embed/assets/")) return "/embed/{id}";
-  return "other";
+  return routeLabel(start < 0 ? "/" : url.slice(start, q < 0 ? undefined : q));
 }
 
 class LatencyTally {

@@ -1,0 +1,56 @@
+/**
+ * Every /v1 endpoint in one table: its OpenAPI operation id, the path template the router serves, and the usage key
+ * it is counted under (the meter and GET /v1/usage). The router, the gate's counting, the usage report, the metrics
+ * and log labels and the OpenAPI document all read it: adding an endpoint is a row here plus its handler.
+ */
+export const V1_ENDPOINTS = [
+  { operationId: "searchSpots", path: "/v1/spots", usage: "spots.search" },
+  { operationId: "spotsNearby", path: "/v1/spots/nearby", usage: "spots.nearby" },
+  { operationId: "getSpot", path: "/v1/spots/{id}", usage: "spots.get" },
+  { operationId: "getForecast", path: "/v1/spots/{id}/forecast", usage: "forecast" },
+  { operationId: "getTides", path: "/v1/spots/{id}/tides", usage: "tides" },
+  { operationId: "getSpotNow", path: "/v1/spots/{id}/now", usage: "now" },
+  { operationId: "getNow", path: "/v1/now", usage: "now" },
+  { operationId: "bestSpots", path: "/v1/spots/best", usage: "spots.best" },
+  // Not counted toward the quota (it does pass the burst window).
+  { operationId: "getUsage", path: "/v1/usage", usage: null },
+] as const;
+
+export type V1Endpoint = (typeof V1_ENDPOINTS)[number];
+export type OperationId = V1Endpoint["operationId"];
+type CountedUsage = NonNullable<V1Endpoint["usage"]>;
+
+/** Usage keys in the order GET /v1/usage reports them: the endpoints', then embed view-minutes. MCP tools add `mcp.<tool>`. */
+export const USAGE_KEYS: readonly (CountedUsage | "embed")[] = [...new Set<CountedUsage>(V1_ENDPOINTS.flatMap((e) => (e.usage === null ? [] : [e.usage]))), "embed"];
+export type UsageKey = CountedUsage | "embed" | `mcp.${string}`;
+
+const byOperation = new Map<string, V1Endpoint>(V1_ENDPOINTS.map((e) => [e.operationId, e]));
+const fixed = new Map<string, V1Endpoint>(V1_ENDPOINTS.filter((e) => !e.path.includes("{")).map((e) => [e.path, e]));
+const templated = V1_ENDPOINTS.filter((e) => e.path.includes("{")).map((e) => ({ endpoint: e, segments: e.path.split("/") }));
+
+export function endpointById(operationId: OperationId): V1Endpoint {
+  return byOperation.get(operationId)!;
+}
+
+/** `/v1/spots/{id}/now` → `/v1/spots/:id/now`, as a type: the router infers its parameters from it. */
+type RouterPath<P extends string> = P extends `${infer Head}{${infer Name}}${infer Tail}` ? `${Head}:${Name}${RouterPath<Tail>}` : P;
+
+/** The router's form of an endpoint's path (`{id}` → `:id`). */
+export function routerPath<O extends OperationId>(operationId: O): RouterPath<Extract<V1Endpoint, { operationId: O }>["path"]> {
+  // The string is exactly that type; TypeScript cannot follow a replace, hence the cast.
+  return endpointById(operationId).path.replace(/\{(\w+)\}/g, ":$1") as never;
+}
+
+/**
+ * The endpoint a request path is served by, or null: exactly the paths the router answers (fixed paths win over a
+ * template, as `/v1/spots/best` over `/v1/spots/{id}`; a template's parameter is one non-empty segment).
+ */
+export function endpointAt(path: string): V1Endpoint | null {
+  const exact = fixed.get(path);
+  if (exact) return exact;
+  const segments = path.split("/");
+  for (const { endpoint, segments: template } of templated) {
+    if (template.length === segments.length && template.every((part, i) => (part.startsWith("{") ? segments[i] !== "" : part === segments[i]))) return endpoint;
+  }
+  return null;
+}
