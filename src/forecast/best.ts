@@ -2,20 +2,10 @@
  * Best windows: per surfer level, the best run of consecutive daylight hours. Pure; the rule is documented in
  * docs/forecast.md ("Best windows") and table-tested in test/best.test.ts.
  */
-import type { DailyWeather, Rating } from "./types";
+import type { BestWindow, DailyWeather, DayBest, Level, Rating } from "./types";
 
-export type Level = keyof Rating;
+export type { BestWindow, DayBest, Level };
 export const LEVELS: readonly Level[] = ["beginner", "intermediate", "advanced"];
-
-export interface BestWindow {
-  /** First hour of the window, UTC. */
-  start: string;
-  /** End of the last hour of the window (exclusive), UTC. */
-  end: string;
-  rating: number;
-}
-
-export type DayBest = Record<Level, BestWindow | null>;
 
 /** An hour as the rule needs it: its start (epoch ms) and its ratings. */
 export interface RatedHour {

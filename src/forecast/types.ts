@@ -1,6 +1,5 @@
 /** The spec's forecast shapes, plus the datum and station of the hours' tide heights (`TideReference`). */
 import type { HourTide, TideReference } from "../tides/types";
-import type { DayBest } from "./best";
 
 export type WindDirectionType = "offshore" | "onshore" | "cross";
 
@@ -9,6 +8,19 @@ export interface Rating {
   intermediate: number;
   advanced: number;
 }
+
+export type Level = keyof Rating;
+
+/** The best run of consecutive daylight hours for one level (forecast/best.ts). */
+export interface BestWindow {
+  /** First hour of the window, UTC. */
+  start: string;
+  /** End of the last hour of the window (exclusive), UTC. */
+  end: string;
+  rating: number;
+}
+
+export type DayBest = Record<Level, BestWindow | null>;
 
 /** Open-Meteo Marine's wave components: primary, secondary and tertiary swell, and the wind sea. */
 export type SwellKind = "primary" | "secondary" | "tertiary" | "wind";

@@ -6,7 +6,7 @@
  */
 import { ATTRIBUTION } from "../forecast/types";
 import { NOW_ATTRIBUTION } from "../now/service";
-import type { OperationId } from "./openapi";
+import type { OperationId } from "../core/endpoints";
 import { ENDPOINTS } from "../access/meter";
 
 /** A forecast hour (also the current hour of the spot now). */
