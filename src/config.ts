@@ -6,7 +6,7 @@ import { resolve } from "node:path";
 import { DEFAULT_CACHE_MB } from "./core/caches";
 import { UserError } from "./core/errors";
 import { REFRESH_SCOPES, type RefreshScope } from "./forecast/demand";
-import { parseTrustedProxies, type TrustedProxies } from "./http/proxy";
+import { parseTrustedProxies, type TrustedProxies } from "./core/proxy";
 
 export interface Config {
   dataDir: string;
@@ -45,7 +45,7 @@ export interface Config {
   metrics: { enabled: boolean; port: number };
   /** `serve --demo`: synthetic upstream data from inside the binary (forecast/demo.ts); default data dir ./var-demo. */
   demo: boolean;
-  /** Proxies whose X-Forwarded-For names the client (SURFCAST_TRUST_PROXY; http/proxy.ts); empty = the socket peer. */
+  /** Proxies whose X-Forwarded-For names the client (SURFCAST_TRUST_PROXY; core/proxy.ts); empty = the socket peer. */
   trustProxy: TrustedProxies;
   /** `serve` collects garbage at once while its resident size is above this (SURFCAST_MEMORY_TARGET_MB; 0 = never). */
   memoryTargetMb: number;

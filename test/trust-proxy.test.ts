@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from "./support/inprocess";
 import { ConsoleClient } from "./support/console-client";
 import { cli } from "./support/binary";
 import { tempDir } from "./support/env";
-import { clientAddress, parseTrustedProxies } from "../src/http/proxy";
+import { clientAddress, parseTrustedProxies } from "../src/core/proxy";
 
 let behindProxy: TestServer;
 let direct: TestServer;

@@ -18,7 +18,7 @@ import { inspectLink, redeemLink } from "./invitations";
 import { endSession, findSession, startSession, ABSOLUTE_MS, type Session } from "./sessions";
 import { randomToken } from "./secrets";
 import { ConsoleService, type AttemptSource } from "./service";
-import { clientAddress } from "../http/proxy";
+import { clientAddress, type Peer } from "../core/proxy";
 import { routeLabel } from "../http/route-label";
 import { changePasswordPage, choosePasswordPage, messagePage, signInPage } from "./pages/auth";
 import type { Viewer } from "./pages/layout";
@@ -26,11 +26,7 @@ import { keysPage, overviewPage, revokeConfirmPage, usageCsv, usagePage, type Ow
 import { revokeEmbedPage, type EmbedForm } from "./pages/embeds";
 import { accountPage, accountsPage, invitationPage } from "./pages/operator";
 
-/** What Bun.serve passes as fetch's second argument; only the client address is used (sign-in throttling). */
-export interface AddressSource {
-  requestIP(req: Request): { address: string } | null;
-}
-export type ConsoleHandler = (req: Request, server?: AddressSource) => Response | Promise<Response>;
+export type ConsoleHandler = (req: Request, peer?: Peer) => Response | Promise<Response>;
 
 const SESSION_COOKIE = "surfcast_session";
 /** Proof of an earlier sign-in to an account, for the sign-in throttle (console/throttle.ts). */
@@ -399,7 +395,7 @@ export function createConsoleHandler(app: App): ConsoleHandler {
       cookies,
       session,
       sessionToken: session ? sessionToken : null,
-      // Behind a proxy named in SURFCAST_TRUST_PROXY, the client its X-Forwarded-For names (http/proxy.ts).
+      // Behind a proxy named in SURFCAST_TRUST_PROXY, the client its X-Forwarded-For names (core/proxy.ts).
       address: clientAddress(peer, forwardedFor, app.config.trustProxy),
       setCookies: [],
     };

@@ -10,6 +10,7 @@
  * prepare headers → route. The gate runs before routing and validation, so a bad key always wins (401 beats
  * 400/404), and the rate-limit headers go on every /v1 response produced under a key, 400/404/405/429/500 included.
  */
+import type { Peer } from "../core/proxy";
 import { endpointAt } from "../core/endpoints";
 import type { App } from "../app";
 import { ApiError, invalidRequest } from "../core/errors";
@@ -26,10 +27,6 @@ import { activity } from "../ops/memory";
 import { routeLabel } from "./route-label";
 
 export type Handler = (req: Request) => Response | Promise<Response>;
-/** Who is on the other end of a connection (Bun's Server): the console throttles sign-ins per address. */
-export interface Peer {
-  requestIP(req: Request): { address: string } | null;
-}
 /** The open side: the path is the canonical one the gate decided on. */
 export type OpenHandler = (req: Request, path: string, peer?: Peer) => Response | Promise<Response>;
 /** The MCP adapter: authenticated, not yet admitted (it meters each message itself, before any work). */

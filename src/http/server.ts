@@ -7,7 +7,8 @@ import { log } from "../core/log";
 import { createGate, type McpHandler } from "./gate";
 import { errorResponse, internalError } from "./respond";
 import { createKeyedRoutes, createOpenRoutes } from "./routes";
-import { createConsoleHandler, type AddressSource } from "../console/http";
+import { createConsoleHandler } from "../console/http";
+import type { Peer } from "../core/proxy";
 import type { Metrics } from "../ops/metrics";
 import { createEmbedHandler, isEmbedPath } from "../embed/http";
 
@@ -26,7 +27,7 @@ function lazyMcpHandler(app: App): McpHandler {
   };
 }
 
-export function createFetchHandler(app: App): (req: Request, server?: AddressSource) => Response | Promise<Response> {
+export function createFetchHandler(app: App): (req: Request, server?: Peer) => Response | Promise<Response> {
   const keyed = createKeyedRoutes(app).compile();
   const open = createOpenRoutes(app).compile();
   // `fetch`, not `handle`: handle only wraps fetch in one more async function. Route failures are answered
@@ -36,11 +37,11 @@ export function createFetchHandler(app: App): (req: Request, server?: AddressSou
   // never sees an API key, and no keyed route can be reached through it.
   const consoleHandler = app.config.console ? createConsoleHandler(app) : null;
   const openFetchOrConsole = consoleHandler
-    ? (req: Request, path: string, server?: AddressSource) => (isConsolePath(path) ? consoleHandler(req, server) : openFetch(req))
+    ? (req: Request, path: string, server?: Peer) => (isConsolePath(path) ? consoleHandler(req, server) : openFetch(req))
     : (req: Request) => openFetch(req);
   // Embeds (src/embed/): public pages whose id stands for a key; they count their views on it themselves.
   const embedHandler = createEmbedHandler(app);
-  const openSide = (req: Request, path: string, server?: AddressSource) => (isEmbedPath(path) ? embedHandler(req, path) : openFetchOrConsole(req, path, server));
+  const openSide = (req: Request, path: string, server?: Peer) => (isEmbedPath(path) ? embedHandler(req, path) : openFetchOrConsole(req, path, server));
   return createGate(app, { keyed: keyed.fetch, open: openSide, mcp: lazyMcpHandler(app) });
 }
 

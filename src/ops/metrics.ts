@@ -7,7 +7,7 @@
  * database (forecast ages, tide window) and the meter (429s by limit, MCP tool calls, flush lag).
  */
 import { routeLabel } from "../http/route-label";
-import type { Peer } from "../http/gate";
+import type { Peer } from "../core/proxy";
 import client from "prom-client";
 import type { Server } from "bun";
 import type { App } from "../app";

@@ -5,7 +5,12 @@
  * Used for the console's per-address sign-in throttling. See README "Behind a reverse proxy".
  */
 import { BlockList, isIP } from "node:net";
-import { UserError } from "../core/errors";
+import { UserError } from "./errors";
+
+/** Who is on the other end of a connection (Bun's Server, fetch's second argument): its socket address. */
+export interface Peer {
+  requestIP(req: Request): { address: string } | null;
+}
 
 /** null when no proxy is trusted: the socket peer is the client. */
 export type TrustedProxies = BlockList | null;
