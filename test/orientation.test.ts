@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { computeFacing, loadLand, FACING_METHOD } from "../src/forecast/orientation";
+import { computeFacing, loadLand, FACING_METHOD } from "../src/spots/orientation";
 import { ensureFacings, loadFacings } from "../src/forecast/facings";
 import { windDirectionType } from "../src/forecast/rating";
 import { openDatabase, closeDatabase } from "../src/db";

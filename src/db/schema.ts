@@ -37,7 +37,7 @@ export const spotAliases = sqliteTable(
   (t) => [primaryKey({ columns: [t.spotId, t.alias] })],
 );
 
-/** Computed facing per spot (forecast/orientation). NULL facing = unknown (far from coast, no open arc). */
+/** Computed facing per spot (spots/orientation). NULL facing = unknown (far from coast, no open arc). */
 export const spotFacing = sqliteTable("spot_facing", {
   spotId: text("spot_id")
     .primaryKey()

@@ -1,10 +1,10 @@
 /**
  * Spot facings as the forecast pipeline reads them: the import override wins over the computed value.
- * Computed facings (src/forecast/orientation.ts) are stored once per spot in `spot_facing`.
+ * Computed facings (src/spots/orientation.ts) are stored once per spot in `spot_facing`.
  */
 import { eq } from "drizzle-orm";
 import { schema, writeTransaction, type Db } from "../db";
-import { computeFacing, loadLand, FACING_METHOD } from "./orientation";
+import { computeFacing, loadLand, FACING_METHOD } from "../spots/orientation";
 
 const { spots: spotsTable, spotFacing } = schema;
 

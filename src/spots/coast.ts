@@ -1,9 +1,9 @@
 /**
- * Where a position lies relative to the Natural Earth 10 m coastline (the land index of ../forecast/orientation.ts):
+ * Where a position lies relative to the Natural Earth 10 m coastline (the land index of ./orientation.ts):
  * the distance to the nearest coast and whether the point is on land. Used by the catalog check (`spots check`) and
  * by the fake Open-Meteo's sea-level model. Pure given the index.
  */
-import { cellCol, cellRow, edgesAround, GRID_COLS, type LandIndex } from "../forecast/orientation";
+import { cellCol, cellRow, edgesAround, GRID_COLS, type LandIndex } from "./orientation";
 
 /** Distance in km from the point to the nearest coastline edge within `maxKm`, or null when none is that close. */
 export function coastDistanceKm(lat: number, lng: number, land: LandIndex, maxKm: number): number | null {

@@ -1,11 +1,11 @@
 /**
  * The geography `spots check` needs, from Natural Earth via world-atlas (public domain): the 10 m coastline (the land
- * index of ../forecast/orientation.ts) and the 50 m country shapes (bounding box, area centroid). Loaded on demand by
+ * index of ./orientation.ts) and the 50 m country shapes (bounding box, area centroid). Loaded on demand by
  * the console command only (~0.5 s, tens of MB), never by the server.
  */
 import countriesFile from "world-atlas/countries-50m.json" with { type: "file" };
 import { readFileSync } from "node:fs";
-import { loadLand } from "../forecast/orientation";
+import { loadLand } from "./orientation";
 import { coastDistanceKm } from "./coast";
 import type { CountryShape, Geography } from "./check";
 

@@ -14,7 +14,7 @@
  * Phases vary with longitude so neighbouring coasts do not turn at the same instant. Not a tide model: a stand-in
  * with the right shapes for tests and the benchmark.
  */
-import { loadLand, type LandIndex } from "../../src/forecast/orientation";
+import { loadLand, type LandIndex } from "../../src/spots/orientation";
 import { coastDistanceKm, isOnLand } from "../../src/spots/coast";
 
 /** Constituent amplitudes in meters. */
