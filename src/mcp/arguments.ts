@@ -33,21 +33,21 @@ const ALIASES: Record<string, string> = {
 
 const normalize = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, "");
 
-/** Levenshtein distance, or `max + 1` once it is certainly above `max`. */
+/** Edit distance counting a swap of two neighbours as one edit (`levle` → `level`), or `max + 1` once it is above `max`. */
 function distance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  const rows: number[][] = [Array.from({ length: b.length + 1 }, (_, j) => j)];
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let rowMin = i;
+    const row = [i];
     for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      rowMin = Math.min(rowMin, current[j]!);
+      let d = Math.min(rows[i - 1]![j]! + 1, row[j - 1]! + 1, rows[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2]![j - 2]! + 1);
+      row[j] = d;
     }
-    if (rowMin > max) return max + 1;
-    previous = current;
+    if (Math.min(...row) > max) return max + 1;
+    rows.push(row);
   }
-  return previous[b.length]!;
+  return rows[a.length]![b.length]!;
 }
 
 /** The accepted name a client most likely meant by `given`, or null when none is close. */

@@ -152,7 +152,7 @@ function surfOf(h: ForecastHour): string {
 
 function hourRow(h: ForecastHour, clock: LocalClock): string {
   const wind = `${whole(h.windSpeed)} g${whole(h.windGust)} ${compass(h.windDirection)}${h.windDirectionType ? ` ${h.windDirectionType}` : ""}`;
-  const tide = h.tide ? ` | ${one(h.tide.height)} ${h.tide.state}` : "";
+  const tide = h.tide ? ` | ${one(h.tide.height)} ${h.tide.state === "rising" ? "↑" : "↓"}` : "";
   return (
     `${clock.at(h.time).time} | ${surfOf(h)} | ${one(h.swellHeight)} ${whole(h.wavePeriod)}s ${compass(h.waveDirection)} | ${wind} | ` +
     `${h.rating.beginner}/${h.rating.intermediate}/${h.rating.advanced}${tide}`
@@ -175,7 +175,7 @@ export function forecastText(f: ForecastResponse, spot: Pick<Spot, "id" | "name"
       `Times are local (${clock.describe(f.hours[0]?.time ?? f.updatedAt)}).`,
     `Each day: sun, weather, air and water °C, UV; best = rating 1-5 and window per level (B beginner, I intermediate, A advanced; - = nothing above 1); tides = high (H) and low (L) waters, m${datum}.`,
     `Then one row per daylight hour: time | surf m (breaking face height at the beach; ~ = sea wave height; flat = none) | swell m, period, from | wind km/h, gust, from, type | rating B/I/A 1-5` +
-      (tidal ? ` | tide m${datum}, rising or falling.` : "."),
+      (tidal ? ` | tide m${datum}, ↑ rising or ↓ falling.` : "."),
   ];
   const body: string[] = [];
   const tideExtremes = tides?.extremes ?? [];
@@ -189,17 +189,18 @@ export function forecastText(f: ForecastResponse, spot: Pick<Spot, "id" | "name"
     const facts: string[] = [light ? `sun ${clock.at(day.sunrise!).time}-${clock.at(day.sunset!).time}` : "no sunrise or sunset"];
     if (hours.length > 0) {
       const air = hours.map((h) => h.airTemperature);
-      facts.push(weatherWords(mostFrequent(hours.map((h) => h.weatherCode))!), `air ${whole(Math.min(...air))}-${whole(Math.max(...air))}°C`, `water ${whole(hours[0]!.waterTemperature)}°C`);
+      const [low, high] = [whole(Math.min(...air)), whole(Math.max(...air))];
+      facts.push(weatherWords(mostFrequent(hours.map((h) => h.weatherCode))!), `air ${low === high ? low : `${low} to ${high}`}°C`, `water ${whole(hours[0]!.waterTemperature)}°C`);
     }
     facts.push(`UV ${one(day.uvIndexMax)}`);
     body.push(`${weekday} ${day.date}: ${facts.join(", ")}`);
-    if (day.best) body.push(`  best ${LEVELS.map((l) => `${LEVEL_LETTER[l]} ${windowText(day.best![l], clock)}`).join(", ")}`);
+    if (day.best) body.push(`best ${LEVELS.map((l) => `${LEVEL_LETTER[l]} ${windowText(day.best![l], clock)}`).join(", ")}`);
     if (tides && !tides.tideless) {
       const ofDay = tideExtremes.filter((e) => clock.at(e.time).date === day.date);
-      body.push(`  tides ${ofDay.length ? extremesText(ofDay, clock) : "-"}`);
+      body.push(`tides ${ofDay.length ? extremesText(ofDay, clock) : "-"}`);
     }
-    if (hours.length === 0) body.push("  (no daylight hours ahead)");
-    for (const h of hours) body.push(`  ${hourRow(h, clock)}`);
+    if (hours.length === 0) body.push("(no daylight hours ahead)");
+    for (const h of hours) body.push(hourRow(h, clock));
   }
   const tail = [
     `Full data: every hour (night too), swell components, temperatures and weather codes, UTC times, in structuredContent (the /v1 forecast JSON).`,
