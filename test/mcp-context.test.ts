@@ -13,7 +13,7 @@ import { DEMO_ATTRIBUTION } from "../src/forecast/demo";
 import type { ForecastHour, ForecastResponse } from "../src/forecast/types";
 import type { TidesResponse } from "../src/tides/types";
 import { suggestArgument } from "../src/mcp/arguments";
-import { bestSpotsText, forecastText, nearbyText, searchText, TEXT_LIMIT } from "../src/mcp/text";
+import { bestSpotsText, forecastText, LocalClock, nearbyText, searchText, TEXT_LIMIT } from "../src/mcp/text";
 import { cliAsync, createKey, startServer, type RunningServer } from "./support/binary";
 import { tempDir } from "./support/env";
 import { apiFetch } from "./support/http";
@@ -339,6 +339,24 @@ describe("the text renderers' worst cases (pure)", () => {
     }
     expect(texts[2]!.split("\n")[0]).toBe(DEMO_ATTRIBUTION);
     expect(texts[2]).toContain("07:00-17:00 UTC |"); // each spot's own zone, UTC when unknown
+  });
+
+  test("local times: the fixed-offset shortcut over a span agrees with Intl, across daylight-saving changes and odd offsets", () => {
+    const problems: string[] = [];
+    for (const zone of ["Europe/Lisbon", "America/St_Johns", "Australia/Lord_Howe", "Pacific/Kiritimati", "Asia/Kathmandu", "Pacific/Honolulu", "America/Santiago", "Pacific/Chatham"]) {
+      for (const from of ["2026-03-25T00:00:00Z", "2026-04-01T00:00:00Z", "2026-10-01T00:00:00Z", "2026-11-25T00:00:00Z"].map(Date.parse)) {
+        const to = from + 7 * 86_400_000;
+        const [fast, exact] = [new LocalClock(zone, [from, to]), new LocalClock(zone)];
+        for (let ms = from - 86_400_000; ms <= to + 86_400_000; ms += 37 * 60_000) {
+          if (JSON.stringify(fast.at(ms)) !== JSON.stringify(exact.at(ms))) {
+            problems.push(`${zone} ${new Date(ms).toISOString()}: ${JSON.stringify(fast.at(ms))} != ${JSON.stringify(exact.at(ms))}`);
+            break;
+          }
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(new LocalClock("Not/AZone").at("2026-11-21T07:00:00Z")).toEqual({ date: "2026-11-21", time: "07:00", weekday: "Sat" });
   });
 
   test("suggestions: aliases, spelling, case, prefixes; nothing for a name far from all", () => {

@@ -98,38 +98,106 @@ interface LocalInstant {
   weekday: string;
 }
 
-/** Local dates and clock times in one IANA zone (UTC when the zone is not known to this runtime). */
+const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+const toMs = (instant: number | string) => (typeof instant === "number" ? instant : Date.parse(instant));
+/** The weekday of a calendar date (YYYY-MM-DD). */
+export const weekdayOf = (date: string) => WEEKDAYS[new Date(Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)))).getUTCDay()] ?? "";
+
+interface ZoneFormats {
+  zone: string;
+  local: Intl.DateTimeFormat;
+  offset: Intl.DateTimeFormat;
+}
+
+/** Making an Intl.DateTimeFormat costs ~0.8 ms in Bun: one pair per zone (a few hundred zones at most), kept. */
+const ZONE_FORMATS = new Map<string, ZoneFormats>();
+
+function formatsOf(zone: string): ZoneFormats {
+  let formats = ZONE_FORMATS.get(zone);
+  if (formats) return formats;
+  const make = (timeZone: string): ZoneFormats => ({
+    zone: timeZone,
+    local: new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }),
+    offset: new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "shortOffset" }),
+  });
+  try {
+    formats = make(zone);
+  } catch {
+    formats = ZONE_FORMATS.get("UTC") ?? make("UTC"); // not a zone this runtime knows (an imported spot's typo)
+  }
+  if (ZONE_FORMATS.size < 1000) ZONE_FORMATS.set(zone, formats);
+  return formats;
+}
+
+/**
+ * Local dates and clock times in one IANA zone (UTC when the zone is not known to this runtime). Intl's
+ * formatToParts costs ~20 µs a call in Bun, ~7 ms for a week's forecast; so when the zone's offset is the same at
+ * both ends of `span` (no daylight-saving change within it: nearly always over a week), instants within the span
+ * are shifted by that offset instead, and only the others are formatted.
+ */
 export class LocalClock {
   readonly zone: string;
   private readonly format: Intl.DateTimeFormat;
+  private readonly offsetName: Intl.DateTimeFormat;
+  private readonly fixed: { from: number; to: number; offset: number } | null = null;
 
-  constructor(zone: string) {
-    const options: Intl.DateTimeFormatOptions = { year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23", weekday: "short" };
-    let format: Intl.DateTimeFormat;
-    try {
-      format = new Intl.DateTimeFormat("en-US", { ...options, timeZone: zone });
-    } catch {
-      zone = "UTC";
-      format = new Intl.DateTimeFormat("en-US", { ...options, timeZone: zone });
+  constructor(zone: string, span?: readonly [number | string, number | string]) {
+    const formats = formatsOf(zone);
+    this.zone = formats.zone;
+    this.format = formats.local;
+    this.offsetName = formats.offset;
+    if (span) {
+      const [from, to] = [toMs(span[0]), toMs(span[1])];
+      const offset = this.offsetAt(from);
+      if (Number.isFinite(offset) && offset === this.offsetAt(to)) this.fixed = { from, to, offset };
     }
-    this.zone = zone;
-    this.format = format;
+  }
+
+  private parts(ms: number): Record<string, string> {
+    const parts: Record<string, string> = {};
+    for (const p of this.format.formatToParts(new Date(ms))) parts[p.type] = p.value;
+    return parts;
+  }
+
+  /** Local time minus UTC at `ms`, in ms (whole minutes). */
+  private offsetAt(ms: number): number {
+    const p = this.parts(ms);
+    return Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute)) - (ms - (((ms % 60_000) + 60_000) % 60_000));
   }
 
   at(instant: number | string): LocalInstant {
-    const parts: Record<string, string> = {};
-    for (const p of this.format.formatToParts(new Date(instant))) parts[p.type] = p.value;
-    return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}`, weekday: parts.weekday ?? "" };
+    const ms = toMs(instant);
+    if (this.fixed && ms >= this.fixed.from && ms <= this.fixed.to) {
+      const shifted = new Date(ms + this.fixed.offset);
+      const local = shifted.toISOString();
+      return { date: local.slice(0, 10), time: local.slice(11, 16), weekday: WEEKDAYS[shifted.getUTCDay()]! };
+    }
+    const p = this.parts(ms);
+    const date = `${p.year}-${p.month}-${p.day}`;
+    return { date, time: `${p.hour}:${p.minute}`, weekday: weekdayOf(date) };
   }
 
   /** "Europe/Lisbon, UTC+0" at `instant`. */
   describe(instant: number | string): string {
-    const name = new Intl.DateTimeFormat("en-US", { timeZone: this.zone, timeZoneName: "shortOffset" })
-      .formatToParts(new Date(instant))
+    const name = this.offsetName
+      .formatToParts(new Date(toMs(instant)))
       .find((p) => p.type === "timeZoneName")?.value;
     const offset = !name || name === "GMT" ? "UTC+0" : name.replace("GMT", "UTC");
     return `${this.zone}, ${offset}`;
   }
+}
+
+/** The earliest and latest of some instants (ISO strings; nulls skipped), for a LocalClock's span. */
+function spanOf(instants: readonly (string | null | undefined)[]): [number, number] | undefined {
+  let from = Infinity;
+  let to = -Infinity;
+  for (const i of instants) {
+    if (!i) continue;
+    const ms = Date.parse(i);
+    if (ms < from) from = ms;
+    if (ms > to) to = ms;
+  }
+  return from <= to ? [from, to] : undefined;
 }
 
 const LEVEL_LETTER: Record<Level, string> = { beginner: "B", intermediate: "I", advanced: "A" };
@@ -150,11 +218,11 @@ function surfOf(h: ForecastHour): string {
   return h.surf.max < 0.05 ? "flat" : `${one(h.surf.min)}-${one(h.surf.max)}`;
 }
 
-function hourRow(h: ForecastHour, clock: LocalClock): string {
+function hourRow(h: ForecastHour, local: LocalInstant): string {
   const wind = `${whole(h.windSpeed)} g${whole(h.windGust)} ${compass(h.windDirection)}${h.windDirectionType ? ` ${h.windDirectionType}` : ""}`;
   const tide = h.tide ? ` | ${one(h.tide.height)} ${h.tide.state === "rising" ? "↑" : "↓"}` : "";
   return (
-    `${clock.at(h.time).time} | ${surfOf(h)} | ${one(h.swellHeight)} ${whole(h.wavePeriod)}s ${compass(h.waveDirection)} | ${wind} | ` +
+    `${local.time} | ${surfOf(h)} | ${one(h.swellHeight)} ${whole(h.wavePeriod)}s ${compass(h.waveDirection)} | ${wind} | ` +
     `${h.rating.beginner}/${h.rating.intermediate}/${h.rating.advanced}${tide}`
   );
 }
@@ -166,7 +234,11 @@ function hourRow(h: ForecastHour, clock: LocalClock): string {
  * sunset). About 6–9 KB for 7 days; night hours and every field are in structuredContent.
  */
 export function forecastText(f: ForecastResponse, spot: Pick<Spot, "id" | "name" | "country" | "timezone">, tides: TidesResponse | null): string {
-  const clock = new LocalClock(spot.timezone);
+  const tideExtremes = tides?.extremes ?? [];
+  const clock = new LocalClock(
+    spot.timezone,
+    spanOf([f.hours[0]?.time, f.hours.at(-1)?.time, f.daily[0]?.sunrise, f.daily.at(-1)?.sunset, tideExtremes[0]?.time, tideExtremes.at(-1)?.time]),
+  );
   const tidal = f.hours.some((h) => h.tide !== null);
   const datum = f.datum ? ` above ${f.datum}` : "";
   const head = [
@@ -177,15 +249,20 @@ export function forecastText(f: ForecastResponse, spot: Pick<Spot, "id" | "name"
     `Then one row per daylight hour: time | surf m (breaking face height at the beach; ~ = sea wave height; flat = none) | swell m, period, from | wind km/h, gust, from, type | rating B/I/A 1-5` +
       (tidal ? ` | tide m${datum}, ↑ rising or ↓ falling.` : "."),
   ];
+  // Each hour and extreme is parsed and placed in local time once (Date.parse is most of the cost otherwise).
+  const starts = f.hours.map((h) => Date.parse(h.time));
+  const locals = starts.map((ms) => clock.at(ms));
+  const extremesOn = new Map<string, TideExtreme[]>();
+  for (const e of tideExtremes) {
+    const date = clock.at(e.time).date;
+    extremesOn.set(date, [...(extremesOn.get(date) ?? []), e]);
+  }
   const body: string[] = [];
-  const tideExtremes = tides?.extremes ?? [];
   for (const day of f.daily) {
     const light = day.sunrise !== null && day.sunset !== null ? [Date.parse(day.sunrise), Date.parse(day.sunset)] : null;
-    const hours = f.hours.filter((h) => {
-      const start = Date.parse(h.time);
-      return light ? start < light[1]! && start + HOUR_MS > light[0]! : clock.at(start).date === day.date;
-    });
-    const weekday = clock.at(`${day.date}T12:00:00Z`).weekday;
+    const indexes = starts.flatMap((start, i) => ((light ? start < light[1]! && start + HOUR_MS > light[0]! : locals[i]!.date === day.date) ? [i] : []));
+    const hours = indexes.map((i) => f.hours[i]!);
+    const weekday = weekdayOf(day.date);
     const facts: string[] = [light ? `sun ${clock.at(day.sunrise!).time}-${clock.at(day.sunset!).time}` : "no sunrise or sunset"];
     if (hours.length > 0) {
       const air = hours.map((h) => h.airTemperature);
@@ -196,11 +273,11 @@ export function forecastText(f: ForecastResponse, spot: Pick<Spot, "id" | "name"
     body.push(`${weekday} ${day.date}: ${facts.join(", ")}`);
     if (day.best) body.push(`best ${LEVELS.map((l) => `${LEVEL_LETTER[l]} ${windowText(day.best![l], clock)}`).join(", ")}`);
     if (tides && !tides.tideless) {
-      const ofDay = tideExtremes.filter((e) => clock.at(e.time).date === day.date);
+      const ofDay = extremesOn.get(day.date) ?? [];
       body.push(`tides ${ofDay.length ? extremesText(ofDay, clock) : "-"}`);
     }
     if (hours.length === 0) body.push("(no daylight hours ahead)");
-    for (const h of hours) body.push(hourRow(h, clock));
+    for (const i of indexes) body.push(hourRow(f.hours[i]!, locals[i]!));
   }
   const tail = [
     `Full data: every hour (night too), swell components, temperatures and weather codes, UTC times, in structuredContent (the /v1 forecast JSON).`,
@@ -212,7 +289,7 @@ export function forecastText(f: ForecastResponse, spot: Pick<Spot, "id" | "name"
 // ---- get_tides ----
 
 export function tidesText(t: TidesResponse, spot: Pick<Spot, "id" | "name" | "country" | "timezone">): string {
-  const clock = new LocalClock(spot.timezone);
+  const clock = new LocalClock(spot.timezone, spanOf([t.extremes[0]?.time, t.extremes.at(-1)?.time]));
   const name = `${spot.name}, ${spot.country} (${spot.id})`;
   if (t.tideless) return `${name} is tideless${t.tidelessReason ? `: ${t.tidelessReason}` : ""}. No tide times.`;
   if (t.extremes.length === 0) {
@@ -265,7 +342,7 @@ export function bestSpotsText(p: { lat: number; lng: number; radius: number; lev
   const around = `within ${p.radius} km of ${p.lat}, ${p.lng}`;
   if (spots.length === 0) return withDemoBanner(`No spot with a forecast ${around}.`, demo);
   const zones = new Set(spots.map((s) => s.spot.timezone));
-  const shared = zones.size === 1 ? new LocalClock(spots[0]!.spot.timezone) : null;
+  const shared = zones.size === 1 ? new LocalClock(spots[0]!.spot.timezone, spanOf(spots.flatMap((s) => [s.best?.start, s.best?.end]))) : null;
   const head = [
     ...demoLines(demo),
     `Best spots for ${p.level} surfers ${around} over the next ${p.hours} hours, best first: id | name | country, region | distance | ` +
@@ -273,7 +350,7 @@ export function bestSpotsText(p: { lat: number; lng: number; radius: number; lev
       SPOT_ID_USE,
   ];
   const body = spots.map((s) => {
-    const clock = shared ?? new LocalClock(s.spot.timezone);
+    const clock = shared ?? new LocalClock(s.spot.timezone, s.best ? [s.best.start, s.best.end] : undefined);
     let window = "nothing above 1";
     if (s.best) {
       const start = clock.at(s.best.start);
