@@ -12,7 +12,7 @@ import type { ForecastHour, ForecastResponse } from "../forecast/types";
 import type { Spot, SpotWithDistance } from "../spots/types";
 import type { TideExtreme, TidesResponse } from "../tides/types";
 
-/** Every tool's text stays within this many bytes (UTF-8): about 4,000–5,000 tokens at the very most. */
+/** Every tool's text stays within this many bytes (UTF-8): never more than ~4,000–5,500 tokens. */
 export const TEXT_LIMIT = 16 * 1024;
 
 /** The first line of every text made from demo data (`serve --demo`): the attribution of demo data itself. */
