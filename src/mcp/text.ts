@@ -298,11 +298,11 @@ export function tidesText(t: TidesResponse, spot: Pick<Spot, "id" | "name" | "co
   }
   const from =
     t.source?.type === "model"
-      ? `from the sea-level model ${t.source.name}`
+      ? `, from the sea-level model ${t.source.name}`
       : t.station
-        ? `from the tide station ${t.station.name} (${t.station.source}), ${one(t.station.distanceKm)} km away`
+        ? `, from the tide station ${t.station.name} (${t.station.source}), ${one(t.station.distanceKm)} km away`
         : "";
-  const head = [`${name}: high (H) and low (L) waters, m${t.datum ? ` above ${t.datum}` : ""}, ${from}. Times are local (${clock.describe(t.extremes[0]!.time)}).`];
+  const head = [`${name}: high (H) and low (L) waters, m${t.datum ? ` above ${t.datum}` : ""}${from}. Times are local (${clock.describe(t.extremes[0]!.time)}).`];
   const byDate = new Map<string, TideExtreme[]>();
   for (const e of t.extremes) {
     const date = clock.at(e.time).date;
@@ -326,8 +326,9 @@ function spotRow(s: Spot): string {
 }
 
 export function searchText(query: string, spots: readonly Spot[]): string {
-  if (spots.length === 0) return `No spot matches "${query}".`;
-  const head = [`${spots.length} spot${spots.length === 1 ? "" : "s"} matching "${query}", best match first: id | name | country, region | lat, lng. ${SPOT_ID_USE}`];
+  // JSON quoting: a query's quotes or line breaks cannot break the text's lines.
+  if (spots.length === 0) return `No spot matches ${JSON.stringify(query)}.`;
+  const head = [`${spots.length} spot${spots.length === 1 ? "" : "s"} matching ${JSON.stringify(query)}, best match first: id | name | country, region | lat, lng. ${SPOT_ID_USE}`];
   return fitText(head, spots.map(spotRow), [MORE_FIELDS]);
 }
 
@@ -343,15 +344,16 @@ export function bestSpotsText(p: { lat: number; lng: number; radius: number; lev
   if (spots.length === 0) return withDemoBanner(`No spot with a forecast ${around}.`, demo);
   const zones = new Set(spots.map((s) => s.spot.timezone));
   const shared = zones.size === 1 ? new LocalClock(spots[0]!.spot.timezone, spanOf(spots.flatMap((s) => [s.best?.start, s.best?.end]))) : null;
+  const firstStart = spots.find((s) => s.best)?.best?.start;
   const head = [
     ...demoLines(demo),
     `Best spots for ${p.level} surfers ${around} over the next ${p.hours} hours, best first: id | name | country, region | distance | ` +
-      `rating 1-5 of the best window of daylight hours and its local time${shared ? ` (${shared.describe(spots[0]!.best?.start ?? Date.now())})` : " (with the spot's zone)"} | surf m (breaking face height) over it | wind type. ` +
+      `rating 1-5 of the best window of daylight hours and its local time${shared ? ` (${firstStart ? shared.describe(firstStart) : shared.zone})` : " (with the spot's zone)"} | surf m (breaking face height) over it | wind type. ` +
       SPOT_ID_USE,
   ];
   const body = spots.map((s) => {
     const clock = shared ?? new LocalClock(s.spot.timezone, s.best ? [s.best.start, s.best.end] : undefined);
-    let window = "nothing above 1";
+    let window = "(nothing above 1 in daylight)";
     if (s.best) {
       const start = clock.at(s.best.start);
       window = `${start.weekday} ${start.date} ${start.time}-${clock.at(s.best.end).time}${shared ? "" : ` ${clock.zone}`}`;
