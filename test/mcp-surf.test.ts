@@ -1,7 +1,8 @@
 /**
  * The MCP tools added by issue #16 — best_spots and surf_summary — through the SDK's own client against an
  * in-process server whose forecasts come from a refresh against the fake Open-Meteo: output schemas, parity
- * with GET /v1/spots/best, the summary's size (7 days under 2 KB of text), and errors in the spec's words.
+ * with GET /v1/spots/best, the summary's size (7 days under 2 KB of text), get_forecast's text on real data, and
+ * errors in the spec's words.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -50,13 +51,18 @@ describe("best_spots and surf_summary (SDK client)", () => {
     expect(byName.surf_summary!.inputSchema.required).toEqual(["spot_id"]);
   });
 
-  test("best_spots answers what GET /v1/spots/best answers", async () => {
+  test("best_spots answers what GET /v1/spots/best answers (structuredContent), one line a spot as text", async () => {
     const result = await client.callTool({ name: "best_spots", arguments: { ...PENICHE, radius_km: 20, level: "advanced", hours: 48, limit: 5 } });
     expect(result.isError).toBeFalsy();
     const v1 = await (await server.get(`/v1/spots/best?lat=${PENICHE.lat}&lng=${PENICHE.lng}&radius=20&level=advanced&hours=48&limit=5`, key)).text();
-    expect(textOf(result)).toBe(v1);
     const spots = JSON.parse(v1) as { spot: { id: string }; rating: number; surf: { min: number; max: number } | null }[];
     expect(result.structuredContent).toEqual({ spots });
+    const lines = textOf(result).split("\n");
+    expect(lines[0]).toStartWith("Best spots for advanced surfers within 20 km of 39.344, -9.363 over the next 48 hours");
+    expect(lines[0]).toContain("(Europe/Lisbon, UTC+0)");
+    expect(lines.slice(1, -1).map((l) => l.split(" | ")[0])).toEqual(spots.map((s) => s.spot.id));
+    for (const [i, s] of spots.entries()) expect(lines[i + 1]).toContain(` | ${s.rating} `);
+    expect(textOf(result)).not.toContain("DEMO DATA");
     expect(spots.length).toBeGreaterThan(0);
     expect(spots.every((s) => s.surf !== null)).toBe(true);
     const ratings = spots.map((s) => s.rating);
@@ -102,11 +108,24 @@ describe("best_spots and surf_summary (SDK client)", () => {
     expect(await call("surf_summary", { spot_id: "mavericks" })).toStartWith("no_forecast:");
   });
 
+  test("get_forecast on real data: a table of daylight hours ending with the Open-Meteo attribution, no demo banner", async () => {
+    const result = await client.callTool({ name: "get_forecast", arguments: { spot_id: "pipeline" } });
+    const text = textOf(result);
+    const forecast = (await (await server.get("/v1/spots/pipeline/forecast", key)).json()) as { attribution: string; hours: unknown[] };
+    expect(result.structuredContent).toEqual(forecast);
+    expect(text).toStartWith("Pipeline, USA (pipeline): surf forecast");
+    expect(text).toContain("Times are local (Pacific/Honolulu, UTC-10)");
+    expect(text.split("\n").at(-1)).toBe(`Attribution: ${forecast.attribution}`);
+    expect(text).not.toContain("DEMO DATA");
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(16 * 1024);
+  });
+
   test("sizes for docs/mcp.md", async () => {
     const sizes: Record<string, number> = {};
     const measure = async (label: string, name: string, args: Record<string, unknown>) => {
       const r = await client.callTool({ name, arguments: args });
       sizes[label] = Buffer.byteLength(textOf(r));
+      sizes[`${label} (structuredContent)`] = Buffer.byteLength(JSON.stringify(r.structuredContent));
     };
     await measure("get_forecast 7 days", "get_forecast", { spot_id: "pipeline" });
     await measure("surf_summary 7 days", "surf_summary", { spot_id: "pipeline" });
@@ -114,6 +133,8 @@ describe("best_spots and surf_summary (SDK client)", () => {
     await measure("best_spots 10", "best_spots", { ...PENICHE, radius_km: 20 });
     await measure("get_tides 7 days", "get_tides", { spot_id: "pipeline" });
     console.log("MCP text sizes (bytes):", JSON.stringify(sizes));
-    expect(sizes["surf_summary 7 days"]!).toBeLessThan(sizes["get_forecast 7 days"]! / 10);
+    for (const [label, size] of Object.entries(sizes)) if (!label.endsWith("(structuredContent)")) expect(size).toBeLessThanOrEqual(16 * 1024);
+    expect(sizes["get_forecast 7 days"]!).toBeLessThan(sizes["get_forecast 7 days (structuredContent)"]! / 8);
+    expect(sizes["surf_summary 7 days"]!).toBeLessThan(sizes["get_forecast 7 days"]! / 4);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The MCP server at /mcp, driven through the compiled binary by the SDK's own client (and the MCP Inspector
- * CLI): the four tools, parity with /v1 (same JSON, same errors), keys, metering, quota, Origin and methods.
+ * CLI): the four tools, parity with /v1 (the same JSON as structuredContent, a compact text, the same errors), keys,
+ * metering, quota, Origin and methods.
  */
 import { TOOLS } from "../src/mcp/tools";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -90,6 +91,7 @@ describe("MCP tools (compiled binary, SDK client)", () => {
     expect(byName.search_spots!.inputSchema.required).toEqual(["query"]);
     expect(byName.spots_nearby!.inputSchema.required).toEqual(["lat", "lng"]);
     expect(byName.get_forecast!.inputSchema.required).toEqual(["spot_id"]);
+    for (const tool of tools) expect(tool.inputSchema.additionalProperties).toBe(false); // unknown arguments are refused
 
     const prop = (tool: string, name: string) => (byName[tool]!.inputSchema.properties as Record<string, Record<string, unknown>>)[name]!;
     expect(prop("search_spots", "limit")).toMatchObject({ type: "integer", ...BOUNDS.limit });
@@ -108,37 +110,52 @@ describe("MCP tools (compiled binary, SDK client)", () => {
     await client.close();
   });
 
-  test("search_spots and spots_nearby answer the /v1 JSON: the bare array as text, {spots} as structuredContent", async () => {
+  test("search_spots and spots_nearby answer the /v1 JSON as structuredContent ({spots}), one line a spot as text", async () => {
     const client = await connect(keys.main);
     const search = await client.callTool({ name: "search_spots", arguments: { query: "pipeline", limit: 5 } });
     const searchV1 = await v1("/v1/spots?q=pipeline&limit=5");
     const searchBody = await searchV1.text();
     expect(search.isError).toBeFalsy();
-    expect(textOf(search)).toBe(searchBody);
     expect(search.structuredContent).toEqual({ spots: JSON.parse(searchBody) });
     const spots = JSON.parse(searchBody) as { id: string; name: string; lat: number; lng: number }[];
     expect(spots.map((s) => s.name)).toContain("Pipeline");
+    const searchLines = textOf(search).split("\n");
+    expect(searchLines[0]).toStartWith(`${spots.length} spots matching "pipeline", best match first`);
+    expect(searchLines.slice(1, -1).map((l) => l.split(" | ").slice(0, 2))).toEqual(spots.map((s) => [s.id, s.name]));
+    expect(searchLines.at(-1)).toContain("structuredContent");
 
     const { lat, lng, id } = spots.find((s) => s.name === "Pipeline")!;
     const nearby = await client.callTool({ name: "spots_nearby", arguments: { lat, lng, radius_km: 5, limit: 3 } });
     const nearbyBody = await (await v1(`/v1/spots/nearby?lat=${lat}&lng=${lng}&radius=5&limit=3`)).text();
     expect(nearby.isError).toBeFalsy();
-    expect(textOf(nearby)).toBe(nearbyBody);
     expect(nearby.structuredContent).toEqual({ spots: JSON.parse(nearbyBody) });
     const near = JSON.parse(nearbyBody) as { id: string; distanceKm: number }[];
     expect(near.map((s) => s.id)).toContain(id);
     expect(near[0]!.distanceKm).toBeLessThan(0.01);
+    const nearLines = textOf(nearby).split("\n");
+    expect(nearLines[0]).toStartWith(`${near.length} spots within 5 km of ${lat}, ${lng}, closest first`);
+    expect(nearLines.slice(1, -1).map((l) => l.split(" | ")[0])).toEqual(near.map((s) => s.id));
+    expect(nearLines[1]).toEndWith(" | 0.0 km");
+
+    const none = await client.callTool({ name: "search_spots", arguments: { query: "zzqxj no such place" } });
+    expect(none.structuredContent).toEqual({ spots: [] });
+    expect(textOf(none)).toBe('No spot matches "zzqxj no such place".');
     await client.close();
   });
 
-  test("get_tides answers the /v1 tides JSON; get_forecast before any refresh is a no_forecast tool error", async () => {
+  test("get_tides answers the /v1 tides JSON (structuredContent) and the high and low waters in local time (text); get_forecast before any refresh is a no_forecast tool error", async () => {
     const id = await pipelineId();
     const client = await connect(keys.main);
     const tides = await client.callTool({ name: "get_tides", arguments: { spot_id: id, days: 2 } });
     const tidesBody = await (await v1(`/v1/spots/${id}/tides?days=2`)).text();
     expect(tides.isError).toBeFalsy();
-    expect(textOf(tides)).toBe(tidesBody);
     expect(tides.structuredContent).toEqual(JSON.parse(tidesBody));
+    const { extremes, datum } = JSON.parse(tidesBody) as { extremes: { type: string; time: string; height: number }[]; datum: string };
+    const tideText = textOf(tides);
+    expect(tideText).toStartWith(`Pipeline, USA (${id}): high (H) and low (L) waters, m above ${datum}`);
+    expect(tideText).toContain("Times are local (Pacific/Honolulu, UTC-10)");
+    const local = (iso: string) => new Date(Date.parse(iso) - 10 * 3_600_000).toISOString().slice(11, 16); // Hawaii keeps no DST
+    for (const e of extremes) expect(tideText).toContain(`${e.type === "high" ? "H" : "L"} ${local(e.time)} ${(Math.round(e.height * 10) / 10).toFixed(1)}`);
 
     const forecast = await client.callTool({ name: "get_forecast", arguments: { spot_id: id } });
     const forecastV1 = await v1(`/v1/spots/${id}/forecast`);

@@ -6,8 +6,10 @@
  * parser shared with /v1 (core/params.ts), run inside the tool, so a bad argument becomes a tool error with
  * the same `invalid_request` message as /v1 — never an SDK "Input validation error" worded differently.
  *
- * Outputs mirror the /v1 responses. Objects are open (`additionalProperties: true`) so a field added to a /v1
+ * Outputs mirror the /v1 responses. Objects are open (no `additionalProperties: false`) so a field added to a /v1
  * response never makes clients reject the tool result; `satisfies` ties each schema to its TypeScript type.
+ * Descriptions are short: tools/list goes into a model's context whole (docs/mcp.md, "Sizes"); the units and
+ * every field's meaning are in the OpenAPI document at /openapi.json.
  */
 import { z } from "zod";
 import { BOUNDS } from "../core/bounds";
@@ -24,23 +26,30 @@ type JsonSchema = { type: "string" | "number" | "integer"; description: string }
 /** An argument documented by `json` and validated later by the shared parser. */
 const documented = (json: JsonSchema) => z.unknown().optional().meta(json);
 
-/** An argument object; `required` is documentation only (missing arguments get the parser's message). */
-const args = <S extends z.ZodRawShape>(shape: S, required: (keyof S & string)[]) => z.object(shape).meta({ required });
+/**
+ * An argument object; `required` is documentation only (missing arguments get the parser's message), and so is
+ * `additionalProperties: false`: unknown arguments are refused before the SDK sees them (arguments.ts, server.ts).
+ */
+const args = <S extends z.ZodRawShape>(shape: S, required: (keyof S & string)[]) => z.object(shape).meta({ required, additionalProperties: false });
 
-/** An output object that documents its fields and allows more. */
-const open = <S extends z.ZodRawShape>(shape: S) => z.object(shape).meta({ additionalProperties: true });
+/**
+ * An output object that documents its fields and allows more. zod closes objects in output schemas
+ * (`additionalProperties: false`); the key is dropped instead, which JSON Schema reads as open, as
+ * `additionalProperties: true` would say in 27 more bytes an object.
+ */
+const open = <S extends z.ZodRawShape>(shape: S) => z.object(shape).meta({ additionalProperties: undefined });
 
 const limitArg = documented({
   type: "integer",
   minimum: BOUNDS.limit.minimum,
   maximum: BOUNDS.limit.maximum,
   default: BOUNDS.limit.default,
-  description: `How many spots to return at most (${BOUNDS.limit.minimum}..${BOUNDS.limit.maximum}, default ${BOUNDS.limit.default}).`,
+  description: "Most spots to return.",
 });
 
 const spotIdArg = documented({
   type: "string",
-  description: "The spot's id (slug such as 'pipeline', or its 16-hex id) as returned by search_spots or spots_nearby.",
+  description: "Spot id from search_spots or spots_nearby (slug such as 'pipeline', or 16-hex id).",
 });
 
 const daysArg = documented({
@@ -48,7 +57,7 @@ const daysArg = documented({
   minimum: BOUNDS.days.minimum,
   maximum: BOUNDS.days.maximum,
   default: BOUNDS.days.default,
-  description: `How many days ahead, counted from now (${BOUNDS.days.minimum}..${BOUNDS.days.maximum}, default ${BOUNDS.days.default}).`,
+  description: "Days ahead, from now.",
 });
 
 export const searchInput = args(
@@ -57,7 +66,7 @@ export const searchInput = args(
       type: "string",
       minLength: BOUNDS.q.minLength,
       maxLength: BOUNDS.q.maxLength,
-      description: "Spot name, alias, country or region; case- and accent-insensitive; at least 2 characters.",
+      description: "Spot name, alias, country, region or town.",
     }),
     limit: limitArg,
   },
@@ -66,14 +75,14 @@ export const searchInput = args(
 
 export const nearbyInput = args(
   {
-    lat: documented({ type: "number", minimum: BOUNDS.lat.minimum, maximum: BOUNDS.lat.maximum, description: "Latitude in decimal degrees (WGS84), -90..90." }),
-    lng: documented({ type: "number", minimum: BOUNDS.lng.minimum, maximum: BOUNDS.lng.maximum, description: "Longitude in decimal degrees (WGS84), -180..180." }),
+    lat: documented({ type: "number", minimum: BOUNDS.lat.minimum, maximum: BOUNDS.lat.maximum, description: "Latitude, decimal degrees." }),
+    lng: documented({ type: "number", minimum: BOUNDS.lng.minimum, maximum: BOUNDS.lng.maximum, description: "Longitude, decimal degrees." }),
     radius_km: documented({
       type: "number",
       minimum: BOUNDS.radius.minimum,
       maximum: BOUNDS.radius.maximum,
       default: BOUNDS.radius.default,
-      description: `Search radius in kilometers (${BOUNDS.radius.minimum}..${BOUNDS.radius.maximum}, default ${BOUNDS.radius.default}).`,
+      description: "Search radius, km.",
     }),
     limit: limitArg,
   },
@@ -82,93 +91,80 @@ export const nearbyInput = args(
 
 export const spotDaysInput = args({ spot_id: spotIdArg, days: daysArg }, ["spot_id"]);
 
-const levelArg = (absent: string) =>
-  documented({
-    type: "string",
-    enum: [...BOUNDS.level.values],
-    description: `Surfer level whose ratings count: beginner, intermediate or advanced (${absent}).`,
-  });
+const levelArg = (defaults: { default: string } | { description: string }) =>
+  documented({ type: "string", enum: [...BOUNDS.level.values], description: "Surfer level whose ratings count.", ...defaults });
 
 export const bestSpotsInput = args(
   {
     lat: nearbyInput.shape.lat,
     lng: nearbyInput.shape.lng,
     radius_km: nearbyInput.shape.radius_km,
-    level: levelArg(`default ${BOUNDS.level.default}`),
+    level: levelArg({ default: BOUNDS.level.default }),
     hours: documented({
       type: "integer",
       minimum: BOUNDS.hours.minimum,
       maximum: BOUNDS.hours.maximum,
       default: BOUNDS.hours.default,
-      description: `How many hours ahead to look, from the current UTC hour (${BOUNDS.hours.minimum}..${BOUNDS.hours.maximum}, default ${BOUNDS.hours.default}).`,
+      description: "Hours ahead, from the current hour.",
     }),
     limit: limitArg,
   },
   ["lat", "lng"],
 );
 
-export const surfSummaryInput = args({ spot_id: spotIdArg, days: daysArg, level: levelArg("default: all three") }, ["spot_id"]);
+export const surfSummaryInput = args({ spot_id: spotIdArg, days: daysArg, level: levelArg({ description: "Surfer level (default: all three)." }) }, ["spot_id"]);
 
 const spotFields = {
-  id: z.string().describe("Stable slug; pass it as spot_id to get_forecast and get_tides."),
+  id: z.string().describe("Pass as spot_id."),
   name: z.string(),
   country: z.string(),
-  region: z.string().nullable().describe("Region within the country, or null."),
-  lat: z.number().describe("Latitude, decimal degrees."),
-  lng: z.number().describe("Longitude, decimal degrees."),
-  hexId: z.string().describe("Raw 16-hex id; accepted as spot_id too."),
-  facing: z.number().nullable().describe("Bearing from the beach toward open water, degrees; null when unknown."),
-  tideless: z.boolean().nullable().describe("true when the spot has no tides to speak of; null until known."),
-  timezone: z.string().describe("IANA time zone at the spot, for showing local times (all times are UTC)."),
+  region: z.string().nullable(),
+  lat: z.number(),
+  lng: z.number(),
+  hexId: z.string().describe("16-hex id, also a spot_id."),
+  facing: z.number().nullable().describe("Degrees from the beach to open water."),
+  tideless: z.boolean().nullable(),
+  timezone: z.string().describe("IANA zone."),
 };
 
 const spot = open(spotFields) satisfies z.ZodType<Spot>;
-const spotWithDistance = open({ ...spotFields, distanceKm: z.number().describe("Distance from the query point, km.") }) satisfies z.ZodType<SpotWithDistance>;
+const spotWithDistance = open({ ...spotFields, distanceKm: z.number() }) satisfies z.ZodType<SpotWithDistance>;
 
 export const spotListOutput = open({ spots: z.array(spot).describe("Best match first.") });
 export const nearbyListOutput = open({ spots: z.array(spotWithDistance).describe("Closest first.") });
 
 const rating = z.int().min(1).max(5);
+const extreme = open({ type: z.enum(["high", "low"]), time: z.string(), height: z.number() });
+const station = open({ id: z.string(), name: z.string(), distanceKm: z.number(), source: z.string() });
 
 const forecastHour = open({
-  time: z.string().describe("Start of the hour, UTC, ISO 8601."),
-  waveHeight: z.number().describe("Combined significant wave height, m."),
-  swellHeight: z.number().describe("Primary swell height, m."),
-  wavePeriod: z.number().describe("Seconds."),
-  waveDirection: z.number().describe("Primary swell direction, degrees (coming from, 0 = north)."),
-  windSpeed: z.number().describe("km/h."),
-  windDirection: z.number().describe("Degrees (coming from, 0 = north)."),
-  windGust: z.number().describe("km/h."),
-  windDirectionType: z.enum(["offshore", "onshore", "cross"]).nullable().describe("Wind relative to the spot's shore; null when unknown."),
-  airTemperature: z.number().describe("°C."),
-  waterTemperature: z.number().describe("°C."),
-  weatherCode: z.number().describe("WMO weather code."),
-  tide: open({ height: z.number().describe("m."), state: z.enum(["rising", "falling"]) }).nullable().describe("null for tideless spots."),
-  rating: open({ beginner: rating, intermediate: rating, advanced: rating }).describe("Surf quality per level, 1..5 (5 best)."),
+  time: z.string(),
+  waveHeight: z.number(),
+  swellHeight: z.number(),
+  wavePeriod: z.number(),
+  waveDirection: z.number().describe("Swell from, degrees."),
+  windSpeed: z.number(),
+  windDirection: z.number().describe("From, degrees."),
+  windGust: z.number(),
+  windDirectionType: z.enum(["offshore", "onshore", "cross"]).nullable(),
+  airTemperature: z.number(),
+  waterTemperature: z.number(),
+  weatherCode: z.number().describe("WMO code."),
+  tide: open({ height: z.number(), state: z.enum(["rising", "falling"]) }).nullable(),
+  rating: open({ beginner: rating, intermediate: rating, advanced: rating }),
 });
 
 export const forecastOutput = open({
   spot: open({ id: z.string(), name: z.string(), country: z.string() }),
   units: z.literal("metric"),
-  updatedAt: z.string().describe("When the forecast was last refreshed, UTC, ISO 8601."),
-  attribution: z.string().describe("Data licence notice to show with the data."),
-  hours: z.array(forecastHour).describe("Hourly, from the current UTC hour forward."),
-  daily: z.array(
-    open({
-      date: z.string().describe("Calendar date, YYYY-MM-DD."),
-      sunrise: z.string().nullable().describe("UTC, ISO 8601."),
-      sunset: z.string().nullable().describe("UTC, ISO 8601."),
-      uvIndexMax: z.number(),
-    }),
-  ),
+  updatedAt: z.string(),
+  attribution: z.string().describe("Show it with the data."),
+  hours: z.array(forecastHour),
+  daily: z.array(open({ date: z.string(), sunrise: z.string().nullable(), sunset: z.string().nullable(), uvIndexMax: z.number() })),
 }) satisfies z.ZodType<ForecastResponse>;
 
-const surfRange = open({ min: z.number().describe("m."), max: z.number().describe("m.") });
-const bestWindow = open({
-  start: z.string().describe("UTC, ISO 8601."),
-  end: z.string().describe("End of the last hour, UTC, ISO 8601."),
-  rating: rating,
-});
+const surfRange = open({ min: z.number(), max: z.number() });
+const bestWindow = open({ start: z.string(), end: z.string().describe("End of the last hour."), rating: rating });
 const windType = z.enum(["offshore", "onshore", "cross"]).nullable();
 
 export const bestSpotsOutput = open({
@@ -176,26 +172,26 @@ export const bestSpotsOutput = open({
     .array(
       open({
         spot: spotWithDistance,
-        rating: rating.describe("The best window's rating for the level; 1 when nothing rates above 1."),
-        best: bestWindow.nullable().describe("Best run of consecutive daylight hours; null when nothing rates above 1."),
-        surf: surfRange.nullable().describe("Breaking face height range over the window, m."),
-        windDirectionType: windType.describe("Wind at the window's first hour."),
+        rating: rating,
+        best: bestWindow.nullable().describe("Best run of daylight hours; null when nothing rates above 1."),
+        surf: surfRange.nullable(),
+        windDirectionType: windType,
       }),
     )
-    .describe("Best rating first, then closest."),
+    .describe("Best first, then closest."),
 }) satisfies z.ZodType<{ spots: BestSpot[] }>;
 
 export const surfSummaryOutput = open({
-  spot: open({ id: z.string(), name: z.string(), country: z.string(), timezone: z.string().describe("IANA zone; times stay UTC.") }),
+  spot: open({ id: z.string(), name: z.string(), country: z.string(), timezone: z.string() }),
   days: z.array(
     open({
-      date: z.string().describe("UTC date, YYYY-MM-DD."),
+      date: z.string(),
       sunrise: z.string().nullable(),
       sunset: z.string().nullable(),
-      surf: surfRange.nullable().describe("Over the day's daylight hours still ahead, m."),
-      wind: open({ min: z.number(), max: z.number(), type: windType }).nullable().describe("Sustained wind, km/h, and its most frequent type."),
+      surf: surfRange.nullable(),
+      wind: open({ min: z.number(), max: z.number(), type: windType }).nullable(),
       best: open({ beginner: bestWindow.nullable().optional(), intermediate: bestWindow.nullable().optional(), advanced: bestWindow.nullable().optional() }),
-      tides: z.array(open({ type: z.enum(["high", "low"]), time: z.string(), height: z.number().describe("m above the chart datum.") })),
+      tides: z.array(extreme),
     }),
   ),
   attribution: z.string(),
@@ -204,30 +200,18 @@ export const surfSummaryOutput = open({
 export const tidesOutput = open({
   spot: open({ id: z.string(), name: z.string() }),
   units: z.literal("metric"),
-  extremes: z.array(
-    open({
-      type: z.enum(["high", "low"]),
-      time: z.string().describe("UTC, ISO 8601."),
-      height: z.number().describe("m above the chart datum."),
-    }),
-  ),
-  tideless: z.boolean().describe("true when the spot has no tides to speak of; extremes is then empty."),
-  datum: z.string().nullable().describe("Chart datum the heights refer to (e.g. MLLW, LAT); null when tideless."),
-  station: open({ id: z.string(), name: z.string(), distanceKm: z.number().describe("km from the spot."), source: z.string() })
-    .nullable()
-    .describe("Tide station the predictions come from; null when tideless."),
+  extremes: z.array(extreme),
+  tideless: z.boolean(),
+  datum: z.string().nullable().describe("What heights are above (LAT, MLLW, MSL…)."),
+  station: station.nullable(),
   source: z
     .union([
       open({ type: z.literal("station"), id: z.string(), name: z.string(), distanceKm: z.number(), provider: z.string() }),
       open({ type: z.literal("model"), name: z.string(), variable: z.string(), fetchedAt: z.string() }),
     ])
-    .nullable()
-    .describe("Where the tides come from: a tide station, or the sea-level model (heights then above MSL)."),
-  tidelessReason: z.string().nullable().describe("Why the spot is tideless; null otherwise."),
-  unavailable: z
-    .enum(["awaiting_model", "model_expired"])
-    .nullable()
-    .describe("Why a tidal spot shows no extremes (model not fetched yet, or its stored week has passed); null otherwise."),
+    .nullable(),
+  tidelessReason: z.string().nullable(),
+  unavailable: z.enum(["awaiting_model", "model_expired"]).nullable().describe("Why a tidal spot has no extremes."),
 }) satisfies z.ZodType<TidesResponse>;
 
 export const spotNowInput = args(
@@ -237,31 +221,29 @@ export const spotNowInput = args(
       type: "string",
       enum: [...UNITS],
       default: UNITS[0],
-      description: "metric (m, km/h, °C; the default) or imperial (ft, mph, °F).",
+      description: "metric (m, km/h, °C) or imperial (ft, mph, °F).",
     }),
   },
   ["spot_id"],
 );
 
-const nowExtreme = open({ time: z.string().describe("UTC, ISO 8601."), height: z.number().describe("Above the datum, m (ft when imperial).") });
+const nowExtreme = open({ time: z.string(), height: z.number() });
 
 export const nowOutput = open({
-  spot: open({ id: z.string(), name: z.string(), country: z.string(), timezone: z.string().describe("IANA time zone at the spot.") }),
-  time: z.string().describe("The minute described, UTC, ISO 8601."),
-  updatedAt: z.string().nullable().describe("When the forecast was refreshed; null without one."),
+  spot: open({ id: z.string(), name: z.string(), country: z.string(), timezone: z.string() }),
+  time: z.string(),
+  updatedAt: z.string().nullable(),
   units: z.enum(UNITS),
-  conditions: forecastHour.nullable().describe("The forecast hour of the current UTC hour, in `units`; null without a forecast."),
+  conditions: forecastHour.nullable().describe("The current hour, in `units`; null without a forecast."),
   tide: open({
-    height: z.number().describe("Now, above the datum, m (ft when imperial)."),
+    height: z.number(),
     state: z.enum(["rising", "falling"]),
     datum: z.string().nullable(),
-    station: open({ id: z.string(), name: z.string(), distanceKm: z.number(), source: z.string() }).nullable(),
+    station: station.nullable(),
     nextHigh: nowExtreme,
     nextLow: nowExtreme,
     nextEvent: open({ type: z.enum(["high", "low"]), time: z.string(), height: z.number(), minutesUntil: z.int().min(0) }),
-  })
-    .nullable()
-    .describe("null for tideless spots."),
+  }).nullable(),
   sun: open({ sunrise: z.string().nullable(), sunset: z.string().nullable(), daylight: z.boolean().nullable() }).nullable(),
   attribution: z.string(),
 }) satisfies z.ZodType<NowResponse>;

@@ -23,6 +23,7 @@ import { log, tally } from "../core/log";
 import type { McpHandler } from "../http/gate";
 import { CORS_EXPOSE, internalError, json, withHeaders } from "../http/respond";
 import { CLOSE, readBoundedText, TOO_LARGE } from "../http/body";
+import { unknownArguments } from "./arguments";
 import { createOriginPolicy } from "./origin";
 import { TOOLS, type ToolDefinition } from "./tools";
 
@@ -52,6 +53,8 @@ async function callTool(app: App, tool: ToolDefinition, args: Record<string, unk
 }
 
 const TOOL_NAMES = new Set(TOOLS.map((t) => t.name));
+/** Each tool's argument names, in the order tools/list shows them. */
+const TOOL_ARGUMENTS = new Map(TOOLS.map((t) => [t.name, Object.keys(t.input.shape)]));
 
 type Message = Record<string, unknown>;
 const rpcError = (id: unknown, code: number, message: string) => ({ jsonrpc: "2.0", id: id ?? null, error: { code, message } });
@@ -61,7 +64,9 @@ const rpcError = (id: unknown, code: number, message: string) => ({ jsonrpc: "2.
  * disabled" for a name found on Object.prototype), or null when the SDK can take it:
  *  - initialize without proper params, or a tools/call without a tool name: -32602 invalid params;
  *  - a tool name we do not have (`constructor` included): the one not_found tool error every unknown tool gets;
- *  - tool arguments that are not an object: a tool error like any other invalid argument.
+ *  - tool arguments that are not an object: a tool error like any other invalid argument;
+ *  - an argument the tool does not take (`radius` for `radius_km`): a tool error naming the one meant, where the
+ *    SDK would drop it in silence and run the call with the default (arguments.ts).
  */
 function earlyAnswer(message: Message): unknown {
   const { id, method, params } = message as { id?: unknown; method?: unknown; params?: Record<string, unknown> };
@@ -75,7 +80,11 @@ function earlyAnswer(message: Message): unknown {
   }
   if (!TOOL_NAMES.has(params.name)) return { jsonrpc: "2.0", id, result: toolError(notFound(`Unknown tool '${params.name.slice(0, 64)}': the tools are ${[...TOOL_NAMES].join(", ")}.`)) };
   const args = params.arguments;
-  if (args === undefined || (typeof args === "object" && args !== null && !Array.isArray(args))) return null;
+  if (args === undefined) return null;
+  if (typeof args === "object" && args !== null && !Array.isArray(args)) {
+    const unknown = unknownArguments(params.name, TOOL_ARGUMENTS.get(params.name)!, args as Record<string, unknown>);
+    return unknown ? { jsonrpc: "2.0", id, result: toolError(unknown) } : null;
+  }
   return { jsonrpc: "2.0", id, result: toolError(invalidRequest('Tool arguments must be a JSON object of named parameters, e.g. {"spot_id": "pipeline"}.')) };
 }
 

@@ -1,13 +1,17 @@
 /**
  * The MCP tools: a second adapter over the same service calls as /v1, with the same strict parsers. Each tool
- * returns the /v1 response JSON twice — as text (byte-for-byte the /v1 body, bare arrays included) and as
- * structuredContent (an object, so the list tools wrap their array as {spots: [...]}).
+ * returns the /v1 response JSON as structuredContent (an object, so the list tools wrap their array as
+ * {spots: [...]}) and, as text, a compact view of it for a model to read (text.ts): at most 16 KB for any
+ * argument, where a 7-day forecast's JSON is ~95 KB. Data made by `serve --demo` says DEMO DATA on its text's
+ * first line.
  */
 import type { z } from "zod";
 import type { App } from "../app";
 import { ApiError, invalidRequest } from "../core/errors";
 import { parseBestSpotsParams, parseDaysParams, parseNearbyParams, parseSearchParams, parseSummaryParams } from "../core/params";
+import { DEMO_ATTRIBUTION } from "../forecast/demo";
 import { summaryText } from "../forecast/summary";
+import type { ForecastResponse } from "../forecast/types";
 import {
   bestSpotsInput,
   bestSpotsOutput,
@@ -23,12 +27,14 @@ import {
   surfSummaryOutput,
   tidesOutput,
 } from "./schemas";
+import { bestSpotsText, forecastText, nearbyText, searchText, tidesText, withDemoBanner } from "./text";
 import { parseNowParams } from "../now/params";
 import { nowSummary } from "../now/summary";
 
 export interface ToolOutput {
-  /** The /v1 response body. */
+  /** What a model reads: a compact view of `structured`, at most TEXT_LIMIT bytes (text.ts). */
   text: string;
+  /** The /v1 response JSON (the list tools' arrays as {spots: [...]}). */
   structured: Record<string, unknown>;
 }
 
@@ -65,7 +71,13 @@ function parseSpotId(value: unknown): string {
   return value.trim();
 }
 
-const UNITS = "Units are metric (m, km, km/h, °C, s, degrees); times are UTC ISO 8601.";
+/** Whether a tool's data is synthetic: a demo server's (serve --demo), or a document made from demo data. */
+const isDemo = (app: App, data: { demo?: boolean; attribution?: string }) => app.config.demo || data.demo === true || data.attribution === DEMO_ATTRIBUTION;
+
+/** now/summary.ts ends its sentence with the Open-Meteo credit, which demo data must not claim. */
+const OPEN_METEO_CREDIT = / Weather data: Open-Meteo \(CC BY 4\.0\)\.$/;
+
+const STRUCTURED = "structuredContent is the /v1 JSON";
 
 export const TOOLS: readonly ToolDefinition[] = [
   {
@@ -73,42 +85,41 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: "Search surf spots",
     description:
       "Find surf spots by name, alias, country, region or a town within 10 km (case- and accent-insensitive), best match first. " +
-      "Use it first whenever the user names a spot, beach, town or country, to get the spot id that get_forecast " +
-      "and get_tides need. Returns {spots: [...]}, each with id, name, country, region and lat/lng in decimal degrees.",
+      "Call it first whenever the user names a spot, beach, town or country, to get the spot_id the other tools need. " +
+      `Text: one line per spot (id | name | country, region | lat, lng); ${STRUCTURED} as {spots: [...]}.`,
     input: searchInput,
     output: spotListOutput,
     async run(app, args) {
       const params = parseAs(() => parseSearchParams({ q: args.query, limit: args.limit }), { q: "query" });
       const spots = app.spots.search(params);
-      return { text: JSON.stringify(spots), structured: { spots } };
+      return { text: searchText(params.q, spots), structured: { spots } };
     },
   },
   {
     name: "spots_nearby",
     title: "Surf spots near a position",
     description:
-      "Surf spots within radius_km of a coordinate, closest first. Use it when the user gives a place or position " +
-      "rather than a spot name (resolve the place to lat/lng yourself), or asks what else is nearby. " +
-      "Returns {spots: [...]}, each with id, name, country, region, lat/lng (decimal degrees) and distanceKm (km).",
+      "Surf spots within radius_km of a coordinate, closest first. Use it when the user gives a place rather than a spot " +
+      "name (resolve the place to lat/lng yourself), or asks what else is nearby. " +
+      `Text: one line per spot with its distance in km; ${STRUCTURED} as {spots: [...]}.`,
     input: nearbyInput,
     output: nearbyListOutput,
     async run(app, args) {
       const params = parseAs(() => parseNearbyParams({ lat: args.lat, lng: args.lng, radius: args.radius_km, limit: args.limit }), { radius: "radius_km" });
       const spots = app.spots.nearby(params);
-      return { text: JSON.stringify(spots), structured: { spots } };
+      return { text: nearbyText(params, spots), structured: { spots } };
     },
   },
   {
     name: "get_forecast",
     title: "Surf forecast for a spot",
     description:
-      "Hourly surf forecast for one spot from the current UTC hour forward (up to 7 days; refreshed twice a day). " +
-      "Use it for 'is it good to surf', 'when is the best session' or wave/wind questions. Each hour has waveHeight " +
-      "and swellHeight (m), wavePeriod (s), waveDirection and windDirection (degrees, coming from), windSpeed and " +
-      "windGust (km/h), windDirectionType (offshore/onshore/cross), air and water temperature (°C), WMO weatherCode, " +
-      "tide (height in m, rising/falling; null for tideless spots) and a rating 1..5 (5 best) for beginner, " +
-      "intermediate and advanced surfers; daily has sunrise/sunset and max UV index. " +
-      `${UNITS} Fails with no_forecast when the spot has no forecast yet.`,
+      "Surf forecast for one spot from the current hour, up to 7 days (refreshed twice a day): 'is it good to surf', 'when is the best session', " +
+      "waves, wind, tide. Text (at most 16 KB, local times): per day the sun, weather, air and water °C, the best window per surfer level " +
+      "(rating 1..5, 5 best; beginner, intermediate, advanced) and the high and low tides; then one row per daylight hour with the surf height " +
+      "at the beach (m), swell (m, period s, direction), wind and gust (km/h, direction, offshore/onshore/cross), rating per level and tide (m, rising/falling). " +
+      `${STRUCTURED}: every hour, night included, every field, times UTC. For a week in a few lines use surf_summary. ` +
+      "Fails with no_forecast when the spot has no forecast yet.",
     input: spotDaysInput,
     output: forecastOutput,
     async run(app, args) {
@@ -116,34 +127,35 @@ export const TOOLS: readonly ToolDefinition[] = [
       const { days } = parseDaysParams({ days: args.days });
       await app.demand.ready([spotId]);
       const served = app.forecasts.get(spotId, days);
-      return { text: served.body, structured: JSON.parse(served.body) as Record<string, unknown> };
+      const forecast = JSON.parse(served.body) as ForecastResponse;
+      const spot = app.spots.get(spotId);
+      const text = forecastText({ ...forecast, demo: isDemo(app, forecast) || undefined }, spot, app.tides.get(spot.id, days));
+      return { text, structured: forecast as unknown as Record<string, unknown> };
     },
   },
   {
     name: "get_tides",
     title: "Tide times for a spot",
     description:
-      "High and low tides for one spot from now forward (up to 7 days): type (high/low), time and height in meters " +
-      "above the chart datum named in `datum`, plus the tide station used. Use it for tide timing questions; " +
-      "get_forecast already carries an hourly tide height. Tideless spots return tideless: true and no extremes. " +
-      UNITS,
+      "High and low tides for one spot from now, up to 7 days: local times and heights in m above the datum named, and where they come from " +
+      "(tide station or sea-level model). get_forecast has them too, with an hourly tide. Tideless spots say so. " +
+      `${STRUCTURED} (times UTC).`,
     input: spotDaysInput,
     output: tidesOutput,
     run(app, args) {
       const spotId = parseSpotId(args.spot_id);
       const { days } = parseDaysParams({ days: args.days });
       const tides = app.tides.get(spotId, days);
-      return { text: JSON.stringify(tides), structured: { ...tides } };
+      return { text: tidesText(tides, app.spots.get(spotId)), structured: { ...tides } };
     },
   },
   {
     name: "spot_now",
     title: "Surf and tide at a spot right now",
     description:
-      "The current state at one spot in a sentence: waves (or the surf range), swell, wind and its direction relative to the shore, " +
-      "rating 1..5 per level, water temperature, the tide now (height above its datum, rising or falling) with the next high and low " +
-      "in local time and how long until the next turn, and daylight. Use it for 'how is it now' questions; get_forecast for later hours. " +
-      "The structured result is the JSON of GET /v1/spots/{id}/now (times UTC). units: metric (default) or imperial (ft, mph, °F).",
+      "The state at one spot now, in a sentence: surf, swell, wind and its type, rating 1..5 per level, water temperature, the tide " +
+      "(rising or falling) with the next high and low and how long until the turn, daylight. Local times. For 'how is it now'; get_forecast " +
+      `for later hours. units: metric (default) or imperial (ft, mph, °F). ${STRUCTURED} (times UTC).`,
     input: spotNowInput,
     output: nowOutput,
     async run(app, args) {
@@ -151,18 +163,18 @@ export const TOOLS: readonly ToolDefinition[] = [
       const { units } = parseNowParams({ units: args.units });
       await app.demand.ready([spotId]);
       const { response } = app.now.get(spotId, units);
-      return { text: nowSummary(response), structured: { ...response } };
+      const demo = isDemo(app, response);
+      const sentence = nowSummary(response);
+      return { text: withDemoBanner(demo ? sentence.replace(OPEN_METEO_CREDIT, "") : sentence, demo), structured: { ...response } };
     },
   },
   {
     name: "best_spots",
     title: "Where to surf now",
     description:
-      "Surf spots within radius_km of a coordinate ranked by how good they get for a surfer level over the next hours: " +
-      "each with its best window of consecutive daylight hours (start, end, rating 1..5), the surf height range over it " +
-      "(breaking face height at the beach, m) and the wind type. Use it for 'where should I surf today/tomorrow near X' " +
-      "(resolve the place to lat/lng yourself). Spots without a forecast are left out. Returns {spots: [...]}. " +
-      UNITS,
+      "Spots within radius_km of a coordinate ranked for a surfer level over the next hours, each with its best window of consecutive " +
+      "daylight hours (rating 1..5, local time), the surf height over it (m) and the wind type. For 'where should I surf today/tomorrow " +
+      `near X' (resolve X to lat/lng yourself). Spots without a forecast are left out. ${STRUCTURED} as {spots: [...]}.`,
     input: bestSpotsInput,
     output: bestSpotsOutput,
     async run(app, args) {
@@ -172,18 +184,16 @@ export const TOOLS: readonly ToolDefinition[] = [
       );
       await app.demand.ready(app.bestSpots.candidates(params));
       const spots = app.bestSpots.find(params);
-      return { text: JSON.stringify(spots), structured: { spots } };
+      return { text: bestSpotsText(params, spots, isDemo(app, {})), structured: { spots } };
     },
   },
   {
     name: "surf_summary",
     title: "Surf summary for a spot",
     description:
-      "A compact day-by-day surf outlook for one spot (up to 7 days, a few hundred tokens instead of the hourly forecast): " +
-      "per day the surf height range (m) and wind (km/h, offshore/onshore/cross) over the daylight hours, the best window " +
-      "per surfer level (rating 1..5 with start-end), high and low tides, sunrise and sunset. Prefer it over get_forecast " +
-      "to answer 'how will the surf be this week' or 'when should I go'. Times are HH:MM UTC; the spot's local time zone is named. " +
-      "Fails with no_forecast when the spot has no forecast yet.",
+      "One spot's outlook day by day in a few hundred tokens (up to 7 days): per day the surf height range (m) and wind (km/h, type) over " +
+      "daylight, the best window per surfer level (rating 1..5), high and low tides, sunrise and sunset. Prefer it to get_forecast for " +
+      "'how will the surf be this week' or 'when should I go'. Times HH:MM UTC, the local zone named. Fails with no_forecast when the spot has no forecast yet.",
     input: surfSummaryInput,
     output: surfSummaryOutput,
     async run(app, args) {
@@ -191,7 +201,10 @@ export const TOOLS: readonly ToolDefinition[] = [
       const { days, level } = parseSummaryParams({ days: args.days, level: args.level });
       await app.demand.ready([spotId]);
       const summary = app.summaries.get(spotId, days, level);
-      return { text: summaryText(summary), structured: { ...summary } };
+      const demo = isDemo(app, summary);
+      // The demo banner on top stands for the attribution line at the bottom.
+      const text = demo ? summaryText(summary).replace(/\nData: [^\n]*$/, "") : summaryText(summary);
+      return { text: withDemoBanner(text, demo), structured: { ...summary } };
     },
   },
 ];
