@@ -74,9 +74,6 @@ function parseSpotId(value: unknown): string {
 /** Whether a tool's data is synthetic: a demo server's (serve --demo), or a document made from demo data. */
 const isDemo = (app: App, data: { demo?: boolean; attribution?: string }) => app.config.demo || data.demo === true || data.attribution === DEMO_ATTRIBUTION;
 
-/** now/summary.ts ends its sentence with the Open-Meteo credit, which demo data must not claim. */
-const OPEN_METEO_CREDIT = / Weather data: Open-Meteo \(CC BY 4\.0\)\.$/;
-
 const STRUCTURED = "structuredContent is the /v1 JSON";
 
 export const TOOLS: readonly ToolDefinition[] = [
@@ -164,8 +161,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       await app.demand.ready([spotId]);
       const { response } = app.now.get(spotId, units);
       const demo = isDemo(app, response);
-      const sentence = nowSummary(response);
-      return { text: withDemoBanner(demo ? sentence.replace(OPEN_METEO_CREDIT, "") : sentence, demo), structured: { ...response } };
+      return { text: withDemoBanner(nowSummary(response), demo), structured: { ...response } };
     },
   },
   {

@@ -49,5 +49,5 @@ export function nowSummary(r: NowResponse): string {
     );
   } else parts.push("no tide (tideless spot)");
   if (r.sun?.sunrise && r.sun.sunset) parts.push(`${r.sun.daylight ? "daylight" : "dark"}, sunrise ${clock(r.sun.sunrise, zone)}, sunset ${clock(r.sun.sunset, zone)}`);
-  return `${r.spot.name} (${r.spot.country}) now, ${clock(r.time, zone)} local time (${zone}): ${parts.join("; ")}. Weather data: Open-Meteo (CC BY 4.0).`;
+  return `${r.spot.name} (${r.spot.country}) now, ${clock(r.time, zone)} local time (${zone}): ${parts.join("; ")}.${r.demo ? "" : " Weather data: Open-Meteo (CC BY 4.0)."}`;
 }
