@@ -173,7 +173,8 @@ describe("an embed's page", () => {
 
   test("metrics label embed views by route, never by id", () => {
     expect(endpointLabel("http://x/embed/AAAAAAAAAAAAAAAAAAAAAA?mode=screen")).toBe("/embed/{id}");
-    expect(endpointLabel("http://x/embed/assets/embed.css")).toBe("other");
+    expect(endpointLabel("http://x/embed/AAAAAAAAAAAAAAAAAAAAAA/stamp")).toBe("/embed/{id}/stamp");
+    expect(endpointLabel("http://x/embed/assets/embed.css")).toBe("/embed/assets/{file}");
   });
 
   test("only GET and HEAD", async () => {
