@@ -1,0 +1,148 @@
+/**
+ * The pictures at phone width (#10 of "The first hour"), in headless Chromium at 390 and 1280 px: the console's
+ * Usage page with MCP traffic (16 endpoints: few, distinct colours; the per-day table scrolls in its frame with a
+ * hint, never the page), the Keys page's picture form (spots found by name, with and without JavaScript, ids still
+ * accepted), and an embed (the chart scrolls alone, with a hint; labels of 11 px or more; wind types and ratings
+ * in colours of their own). On every page: no sideways scrolling of the page, no text under 11 px (SVG text
+ * measured as drawn), axe-core without serious or critical violations, no script error or CSP violation.
+ * SURFCAST_SCREENSHOTS=1 saves every view, and close-ups of the charts, under .test-tmp/pages-phone-screenshots/.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { startTestServer, type TestServer } from "./support/inprocess";
+import { startFakeOpenMeteo, type FakeOpenMeteo } from "./support/fake-open-meteo";
+import { launchBrowser, seriousViolations } from "./support/browser";
+import { ROOT } from "./support/env";
+import { invitedOwner, type ConsoleClient } from "./support/console-client";
+import { refreshForecasts } from "../src/forecast/refresh";
+import { createKey } from "../src/access/accounts";
+import { ENDPOINTS } from "../src/access/meter";
+import { utcDay, DAY_MS } from "../src/core/clock";
+
+const MCP_TOOLS = ["search_spots", "spots_nearby", "get_forecast", "get_tides", "spot_now", "best_spots", "surf_summary", "unknown_tool"];
+const WIDTHS = [390, 1280] as const;
+
+let browser: Browser;
+let fake: FakeOpenMeteo;
+let server: TestServer;
+let owner: ConsoleClient;
+let spotIds: string[];
+let embedUrl: string;
+const problems: string[] = [];
+const shots = process.env.SURFCAST_SCREENSHOTS === "1" ? join(ROOT, ".test-tmp/pages-phone-screenshots") : null;
+if (shots) mkdirSync(shots, { recursive: true });
+
+beforeAll(async () => {
+  [browser, fake] = await Promise.all([launchBrowser(), startFakeOpenMeteo()]);
+  server = await startTestServer({ env: { SURFCAST_OPEN_METEO_MARINE_URL: fake.url, SURFCAST_OPEN_METEO_FORECAST_URL: fake.url } });
+  const supertubos = server.app.spots.get("supertubos");
+  const spots = [supertubos, server.app.spots.get("pipeline")];
+  expect((await refreshForecasts(server.app, { spots })).failedBatches).toBe(0);
+  spotIds = spots.map((s) => s.id);
+
+  owner = await invitedOwner(server.app, server.url, "phone-shop@example.com", "a long enough password", "pro");
+  const keys = [createKey(server.app.db, server.app.clock, "phone-shop@example.com", "website"), createKey(server.app.db, server.app.clock, "phone-shop@example.com", "assistant")];
+  server.app.keys.reload();
+  // 30 days of traffic on 16 endpoints: the /v1 ones, embed views and eight MCP tools, busier on some days.
+  const insert = server.app.db.$client.prepare("insert into usage_counters (key_id, day, endpoint, count) values (?, ?, ?, ?)");
+  const endpoints = [...ENDPOINTS, ...MCP_TOOLS.map((t) => `mcp.${t}`)];
+  expect(endpoints).toHaveLength(16);
+  for (let d = 0; d < 30; d++) {
+    const day = utcDay(server.app.clock.now() - d * DAY_MS);
+    endpoints.forEach((endpoint, e) => insert.run(keys[e % 2]!.id, day, endpoint, ((d * 7 + e * 13) % 40) + (e < 3 ? 120 : 5) + (d % 7 === 0 ? 200 : 0)));
+  }
+  const embed = server.app.embeds.create(keys[0]!.id, { spots: spotIds });
+  embedUrl = `${server.url}/embed/${embed.id}`;
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await fake?.close();
+});
+
+async function signedIn(width: number, javaScript = true): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width, height: 900 }, javaScriptEnabled: javaScript });
+  await context.addCookies([{ name: "surfcast_session", value: owner.cookie("surfcast_session")!, url: server.url }]);
+  const page = await context.newPage();
+  watch(page);
+  return { context, page };
+}
+
+function watch(page: Page): void {
+  page.on("console", (m) => m.type() === "error" && problems.push(`console: ${m.text()}`));
+  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+}
+
+/**
+ * Text drawn smaller than 11 px: every visible text node's font size, times the SVG's scale for text in an SVG
+ * with a viewBox (drawn at its width / the viewBox's). Hidden text (closed details, display:none, SVG titles,
+ * visually hidden labels) is not drawn and not measured.
+ */
+const SMALL_TEXT = `(() => {
+  const small = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    const text = node.textContent.trim();
+    const el = node.parentElement;
+    if (!text || !el || el.closest("title, desc, script, style, .visually-hidden")) continue;
+    const rect = el.getBoundingClientRect();
+    if (rect.width === 0 || rect.height === 0 || getComputedStyle(el).visibility === "hidden") continue;
+    let size = parseFloat(getComputedStyle(el).fontSize);
+    const svg = el.closest("svg");
+    const box = svg && svg.viewBox && svg.viewBox.baseVal;
+    if (box && box.width > 0) size *= svg.getBoundingClientRect().width / box.width;
+    if (size < 11) small.push(text.slice(0, 30) + " (" + size.toFixed(1) + " px)");
+  }
+  return small;
+})()`;
+
+const OVERFLOW = `(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }))()`;
+
+/** At each width: no sideways page scrolling, no small text, no serious axe violation; screenshots when asked. */
+async function checkWidths(page: Page, name: string, atEach?: (width: number) => Promise<void>): Promise<void> {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    const { scrollWidth, clientWidth } = (await page.evaluate(OVERFLOW)) as { scrollWidth: number; clientWidth: number };
+    expect([name, width, scrollWidth <= clientWidth]).toEqual([name, width, true]);
+    expect([name, width, await page.evaluate(SMALL_TEXT)]).toEqual([name, width, []]);
+    expect([name, width, await seriousViolations(page)]).toEqual([name, width, []]);
+    if (shots) await page.screenshot({ path: join(shots, `${name}-${width}.png`), fullPage: true });
+    await atEach?.(width);
+  }
+}
+
+const shot = async (page: Page, selector: string, file: string) => {
+  if (shots) await page.locator(selector).first().screenshot({ path: join(shots, file) });
+};
+
+describe("console usage with MCP traffic", () => {
+  test("16 endpoints: at most six series in six distinct colours, every endpoint in the table by endpoint, the day table scrolls in its frame", async () => {
+    const { context, page } = await signedIn(1280);
+    await page.goto(`${server.url}/console/usage`);
+    const legend = await page.locator(".legend li").allTextContents();
+    expect(legend.length).toBeLessThanOrEqual(6);
+    expect(new Set(legend).size).toBe(legend.length);
+    expect(legend.filter((l) => /^other (\/v1: \d+ endpoints|MCP: \d+ tools)$/.test(l)).length).toBeGreaterThan(0);
+    const fills = (await page.locator("svg.usage-chart rect").evaluateAll((rects) => rects.map((r) => (r as unknown as { getAttribute(n: string): string }).getAttribute("fill")))) as string[];
+    expect(new Set(fills).size).toBe(legend.length);
+    expect(await page.locator(".legend svg.swatch").count()).toBe(legend.length);
+    expect(await page.locator("table.compact tbody tr").count()).toBe(16);
+    expect(await page.locator("table.by-day thead th").count()).toBe(legend.length + 2);
+    await checkWidths(page, "usage", async (width) => {
+      await shot(page, "figure.chart", `usage-chart-${width}.png`);
+      const wrap = page.locator(".table-wrap.wide");
+      const scrolls = await wrap.evaluate((el) => (el as unknown as { scrollWidth: number; clientWidth: number }).scrollWidth > (el as unknown as { clientWidth: number }).clientWidth);
+      // Where the table is wider than its frame the hint shows; where it fits, it does not.
+      expect([width, await page.locator(".scroll-hint").isVisible()]).toEqual([width, scrolls]);
+      if (width === 390) expect(scrolls).toBe(true);
+      await shot(page, ".table-wrap.wide", `usage-table-${width}.png`);
+    });
+    await context.close();
+    expect(problems).toEqual([]);
+  }, 60_000);
+});
+
