@@ -146,3 +146,67 @@ describe("console usage with MCP traffic", () => {
   }, 60_000);
 });
 
+describe("keys page: a picture's spots found by name", () => {
+  for (const javaScript of [false, true]) {
+    test(`search by name, tick, search again (the ticks are kept), type an id too, create${javaScript ? "" : " — JavaScript off"}`, async () => {
+      const { context, page } = await signedIn(1280, javaScript);
+      await page.goto(`${server.url}/console/keys`);
+      const before = server.app.embeds.list("phone-shop@example.com").length;
+      const typed = server.app.spots.search({ q: "hossegor", limit: 1 })[0]!;
+      // Enter in the search field is the form's Search (its first submit button): nothing is made yet.
+      await page.getByLabel(/^Find a spot by name/).fill("supertubos");
+      await page.getByLabel(/^Find a spot by name/).press("Enter");
+      await page.waitForURL(/\/console\/embeds#spot-search$/);
+      expect(server.app.embeds.list("phone-shop@example.com")).toHaveLength(before);
+      await page.getByRole("checkbox", { name: /^Supertubos/ }).check();
+      await page.getByLabel(/^Find a spot by name/).fill("pipeline");
+      await page.getByRole("button", { name: "Search" }).click();
+      await page.waitForLoadState();
+      expect(await page.getByRole("checkbox", { name: /^Supertubos/ }).isChecked()).toBe(true);
+      expect(await page.locator("#spot-chosen").textContent()).toBe("Chosen:");
+      expect(await page.locator("#spot-results").textContent()).toContain("pipeline");
+      await page.getByRole("checkbox", { name: /^Pipeline\b/ }).first().check();
+      await page.getByLabel(/^Or spot ids/).fill(typed.id);
+      // axe runs as a script in the page: checked with JavaScript on.
+      if (javaScript) await checkWidths(page, "keys-spot-search", (width) => shot(page, "#embed-form", `keys-spot-form-${width}.png`));
+      else {
+        await page.getByLabel(/^Find a spot by name/).fill("x");
+        await page.getByRole("button", { name: "Search" }).click();
+        await page.waitForLoadState();
+        expect(await page.locator("#spot-search [role=status]").textContent()).toContain("at least 2 letters");
+        await page.getByLabel(/^Find a spot by name/).fill("qqqzzzxxy");
+        await page.getByRole("button", { name: "Search" }).click();
+        await page.waitForLoadState();
+        expect(await page.locator("#spot-search [role=status]").textContent()).toContain("No spot matches");
+        expect(await page.getByLabel(/^Or spot ids/).inputValue()).toBe(typed.id);
+      }
+      await page.getByRole("button", { name: "Create forecast picture" }).click();
+      await page.waitForURL(/notice=embed-created/);
+      const made = server.app.embeds.list("phone-shop@example.com").at(-1)!;
+      expect(made.spots.slice(0, 2)).toEqual(["supertubos", expect.stringMatching(/^pipeline/)]);
+      expect(made.spots[2]).toBe(typed.id);
+      expect(await page.locator("ul.embeds li").last().textContent()).toContain(`supertubos, ${made.spots[1]}, ${typed.id}`);
+      await context.close();
+      expect(problems).toEqual([]);
+    }, 60_000);
+  }
+
+  test("over HTTP: nothing ticked or typed is a 400 in the owner's words; a search never makes a picture; a tick of an unknown id is dropped", async () => {
+    const keyId = server.app.embeds.list("phone-shop@example.com")[0]!.keyId;
+    const before = server.app.embeds.list("phone-shop@example.com").length;
+    await owner.get("/console/keys");
+    const empty = await owner.post("/console/embeds", { key: keyId, spots: " , ", origins: "", units: "metric", theme: "light" });
+    expect(empty.status).toBe(400);
+    expect(empty.body).toContain("Choose 1 to 12 spots: find them by name and tick them, or type their ids.");
+    const search = new URLSearchParams({ key: keyId, q: "nazare", find: "1", spots: "pipeline", csrf: owner.csrf });
+    search.append("spot", "supertubos");
+    search.append("spot", "no-such-spot-anywhere");
+    const found = await owner.request("/console/embeds", { method: "POST", body: search, headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url } });
+    expect(found.status).toBe(200);
+    expect(found.body).toMatch(/<input type="checkbox" name="spot" value="supertubos" checked>/);
+    expect(found.body).not.toContain("no-such-spot-anywhere");
+    expect(found.body).toMatch(/name="spot" value="[^"]*nazar/i);
+    expect(found.body).toContain('value="pipeline"');
+    expect(server.app.embeds.list("phone-shop@example.com")).toHaveLength(before);
+  });
+});

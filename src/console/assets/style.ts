@@ -45,6 +45,20 @@ input[type=text], input[type=email], input[type=password], input[type=number], i
   font: inherit; padding: .45rem .55rem; border: 1px solid #8a9ba6; border-radius: .3rem; width: 100%; max-width: 26rem; background: #fff; color: var(--ink);
 }
 .embeds { list-style: none; padding: 0; }
+fieldset.spots { border: 1px solid var(--line); border-radius: .4rem; padding: .5rem .9rem .9rem; margin: .9rem 0 0; min-width: 0; }
+fieldset.spots { padding-top: .8rem; }
+/* The legend inside the frame, like the other labels (a legend on the border squeezes its hint). */
+fieldset.spots legend { float: left; width: 100%; padding: 0; margin-bottom: .4rem; font-weight: 600; }
+fieldset.spots legend + * { clear: both; }
+fieldset.spots > label:first-of-type { margin-top: .6rem; }
+.search-row { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; max-width: 26rem; }
+.search-row input[type=search] { flex: 1 1 8rem; width: auto; min-width: 0; }
+.search-row button { margin-top: 0; }
+.found-title { margin: .7rem 0 .2rem; font-weight: 600; }
+.choices { list-style: none; padding: 0; margin: 0 0 .4rem; }
+.choices label { display: flex; gap: .6rem; align-items: baseline; font-weight: 400; margin: 0; padding: .3rem .1rem; cursor: pointer; }
+.choices input { flex: none; width: 1.1rem; height: 1.1rem; margin: 0; transform: translateY(.15rem); }
+.spot-name { font-weight: 600; }
 .inline-form { display: flex; flex-wrap: wrap; gap: .5rem; align-items: flex-end; margin-top: .6rem; }
 form.inline-form { margin-top: 0; }
 .inline-form label { margin: 0 0 .25rem; }

@@ -1,7 +1,7 @@
 /** The account owner's pages: overview with quick start, keys, usage. */
 import { html } from "ghtml";
 import type { KeyView } from "../../access/accounts";
-import type { ConsoleKey, Overview, UsageTable } from "../service";
+import type { ConsoleKey, Overview, SpotPicker, UsageTable } from "../service";
 import { KEY_NAME_MAX } from "../service";
 import { endpointTotals, seriesCount, swatch, usageChart, usageSeries } from "./chart";
 import { confirmCard, copyBlock, csrfField, formatDay, formatNumber, page, type Viewer } from "./layout";
@@ -113,7 +113,7 @@ function keyRow(k: ConsoleKey): string {
 
 export function keysPage(
   p: OwnerPage,
-  o: { keys: ConsoleKey[]; activeKeys: number; maxKeys: number; plan: string; created?: { key: string; name: string } | null; name?: string; embeds: readonly EmbedView[]; embedForm?: EmbedForm },
+  o: { keys: ConsoleKey[]; activeKeys: number; maxKeys: number; plan: string; created?: { key: string; name: string } | null; name?: string; embeds: readonly EmbedView[]; embedForm?: EmbedForm; spotPicker?: SpotPicker },
 ): string {
   const full = o.activeKeys >= o.maxKeys;
   const created = o.created
@@ -138,14 +138,15 @@ export function keysPage(
     html`!${created}
 <p>${o.activeKeys} of ${o.maxKeys} active keys in use.</p>
 !${form}
-<div class="table-wrap" role="region" aria-label="Your keys" tabindex="0">
+!${o.keys.length > 0 ? html`<p class="scroll-hint" id="keys-hint">Swipe the table sideways for every column &rarr;</p>` : ""}
+<div class="table-wrap wide" role="region" aria-label="Your keys"!${o.keys.length > 0 ? ' aria-describedby="keys-hint"' : ""} tabindex="0">
 <table>
 <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>!${o.keys.length > 0 ? o.keys.map(keyRow) : html`<tr><td colspan="6">No keys yet.</td></tr>`}</tbody>
 </table>
 </div>
 <p class="muted">A new or revoked key takes effect on the API within a second. &ldquo;Last used&rdquo; is a UTC day.</p>
-!${embedsSection(p, { embeds: o.embeds, keys: o.keys, form: o.embedForm })}`,
+!${embedsSection(p, { embeds: o.embeds, keys: o.keys, form: o.embedForm, picker: o.spotPicker })}`,
   );
 }
 
