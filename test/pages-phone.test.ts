@@ -30,6 +30,7 @@ let server: TestServer;
 let owner: ConsoleClient;
 let spotIds: string[];
 let embedUrl: string;
+let darkUrl: string;
 const problems: string[] = [];
 const shots = process.env.SURFCAST_SCREENSHOTS === "1" ? join(ROOT, ".test-tmp/pages-phone-screenshots") : null;
 if (shots) mkdirSync(shots, { recursive: true });
@@ -55,6 +56,8 @@ beforeAll(async () => {
   }
   const embed = server.app.embeds.create(keys[0]!.id, { spots: spotIds });
   embedUrl = `${server.url}/embed/${embed.id}`;
+  const dark = server.app.embeds.create(keys[1]!.id, { spots: spotIds, theme: "dark", units: "imperial" });
+  darkUrl = `${server.url}/embed/${dark.id}`;
 }, 60_000);
 
 afterAll(async () => {
@@ -209,4 +212,61 @@ describe("keys page: a picture's spots found by name", () => {
     expect(found.body).toContain('value="pipeline"');
     expect(server.app.embeds.list("phone-shop@example.com")).toHaveLength(before);
   });
+});
+
+/** The colours a page's stylesheet gives wind types and ratings, as computed (hex as written, trimmed). */
+const PALETTES = `(() => {
+  const css = getComputedStyle(document.documentElement);
+  const v = (name) => css.getPropertyValue(name).trim().toLowerCase();
+  return { wind: ["--offshore", "--cross", "--onshore", "--offshore-text", "--cross-text", "--onshore-text"].map(v), ratings: ["--r1", "--r2", "--r3", "--r4", "--r5"].map(v) };
+})()`;
+
+/** The fills the browser painted: wind arrows by type, best-window bars and rating cells by rating. */
+const PAINTED = `(() => {
+  const fill = (el) => getComputedStyle(el).fill;
+  const bg = (el) => getComputedStyle(el).backgroundColor;
+  return {
+    wind: [...document.querySelectorAll("use.arrow")].map(fill),
+    ratings: [...document.querySelectorAll("rect.best")].map(fill).concat([...document.querySelectorAll(".ratings .cell.on")].map(bg)),
+  };
+})()`;
+
+describe("embed at phone width", () => {
+  for (const [name, url] of [["embed", () => embedUrl], ["embed-dark", () => darkUrl]] as const) {
+    test(`${name}: the chart alone scrolls at 390 px, with a hint; labels of 11 px or more; wind and rating colours apart`, async () => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      watch(page);
+      await page.goto(url());
+      expect(await page.locator(".plot").count()).toBe(2);
+      const palettes = (await page.evaluate(PALETTES)) as { wind: string[]; ratings: string[] };
+      expect(palettes.ratings.every((c) => /^#[0-9a-f]{6}$/.test(c))).toBe(true);
+      expect(new Set(palettes.ratings).size).toBe(5);
+      expect(palettes.wind.filter((c) => palettes.ratings.includes(c))).toEqual([]);
+      const painted = (await page.evaluate(PAINTED)) as { wind: string[]; ratings: string[] };
+      expect(painted.wind.length).toBeGreaterThan(0);
+      expect(painted.ratings.length).toBeGreaterThan(0);
+      expect(painted.wind.filter((c) => painted.ratings.includes(c))).toEqual([]);
+      await checkWidths(page, name, async (width) => {
+        const plots = (await page.locator(".plot").evaluateAll((els) => els.map((el) => { const e = el as unknown as { scrollWidth: number; clientWidth: number }; return e.scrollWidth > e.clientWidth; }))) as boolean[];
+        const hints = await page.locator(".scroll-hint").evaluateAll((els) => els.map((el) => (el as unknown as { checkVisibility(): boolean }).checkVisibility()));
+        // Narrow, every chart scrolls in its frame and says so; wide, none does and no hint shows.
+        expect([width, plots, hints]).toEqual([width, plots.map(() => width === 390), plots.map(() => width === 390)]);
+        await shot(page, "section.spot .now", `${name}-now-${width}.png`);
+        await shot(page, "figure.week", `${name}-week-${width}.png`);
+        if (width === 390) {
+          await page.locator(".plot").first().focus();
+          await page.keyboard.press("ArrowRight");
+          await page.keyboard.press("End");
+          // Keys scroll the focused chart (smoothly: wait for it).
+          const scrolled = () => page.locator(".plot").first().evaluate((el) => (el as unknown as { scrollLeft: number }).scrollLeft);
+          for (let i = 0; i < 50 && (await scrolled()) === 0; i++) await page.waitForTimeout(100);
+          expect(await scrolled()).toBeGreaterThan(0);
+          await shot(page, "figure.week", `${name}-week-${width}-scrolled.png`);
+        }
+      });
+      await context.close();
+      expect(problems).toEqual([]);
+    }, 60_000);
+  }
 });
