@@ -13,7 +13,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { startTestServer, type TestServer } from "./support/inprocess";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "./support/fake-open-meteo";
-import { launchBrowser, seriousViolations } from "./support/browser";
+import { launchBrowser, seriousViolations, smallText } from "./support/browser";
 import { ROOT } from "./support/env";
 import { invitedOwner, type ConsoleClient } from "./support/console-client";
 import { refreshForecasts } from "../src/forecast/refresh";
@@ -79,30 +79,6 @@ function watch(page: Page): void {
   page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
 }
 
-/**
- * Text drawn smaller than 11 px: every visible text node's font size, times the SVG's scale for text in an SVG
- * with a viewBox (drawn at its width / the viewBox's). Hidden text (closed details, display:none, SVG titles,
- * visually hidden labels) is not drawn and not measured.
- */
-const SMALL_TEXT = `(() => {
-  const small = [];
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  while (walker.nextNode()) {
-    const node = walker.currentNode;
-    const text = node.textContent.trim();
-    const el = node.parentElement;
-    if (!text || !el || el.closest("title, desc, script, style, .visually-hidden")) continue;
-    const rect = el.getBoundingClientRect();
-    if (rect.width === 0 || rect.height === 0 || getComputedStyle(el).visibility === "hidden") continue;
-    let size = parseFloat(getComputedStyle(el).fontSize);
-    const svg = el.closest("svg");
-    const box = svg && svg.viewBox && svg.viewBox.baseVal;
-    if (box && box.width > 0) size *= svg.getBoundingClientRect().width / box.width;
-    if (size < 11) small.push(text.slice(0, 30) + " (" + size.toFixed(1) + " px)");
-  }
-  return small;
-})()`;
-
 const OVERFLOW = `(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }))()`;
 
 /** At each width: no sideways page scrolling, no small text, no serious axe violation; screenshots when asked. */
@@ -111,7 +87,7 @@ async function checkWidths(page: Page, name: string, atEach?: (width: number) =>
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
     const { scrollWidth, clientWidth } = (await page.evaluate(OVERFLOW)) as { scrollWidth: number; clientWidth: number };
     expect([name, width, scrollWidth <= clientWidth]).toEqual([name, width, true]);
-    expect([name, width, await page.evaluate(SMALL_TEXT)]).toEqual([name, width, []]);
+    expect([name, width, await smallText(page)]).toEqual([name, width, []]);
     expect([name, width, await seriousViolations(page)]).toEqual([name, width, []]);
     if (shots) await page.screenshot({ path: join(shots, `${name}-${width}.png`), fullPage: true });
     await atEach?.(width);
