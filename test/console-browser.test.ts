@@ -1,7 +1,7 @@
 /**
  * The developer console in a real browser (#14): headless Chromium against the compiled binary. The whole path
  * from `surfcast accounts invite` to a revoked key, the operator's pages, keyboard-only use, axe-core on every
- * page (no serious or critical violation), no horizontal scrolling at 390 px, no CSP violation or script
+ * page (no serious or critical violation), no horizontal scrolling at 390 px, no text under 11 px, no CSP violation or script
  * error, and no secret in the server's log. One browser for the whole file.
  * SURFCAST_SCREENSHOTS=1 also saves every page at 1280 and 390 px under .test-tmp/console-screenshots/.
  */
@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { join } from "node:path";
 import { cliAsync, startServer, type RunningServer } from "./support/binary";
-import { launchBrowser, screenshotDir, seriousViolations } from "./support/browser";
+import { launchBrowser, screenshotDir, seriousViolations, smallText } from "./support/browser";
 import { apiFetch } from "./support/http";
 
 /** The page's document, inside page.evaluate callbacks (the project's types leave out the DOM library). */
@@ -50,13 +50,15 @@ async function newPage(width = 1280): Promise<{ context: BrowserContext; page: P
   return { context, page };
 }
 
-/** axe at 1280 px; at 390 px the page must not scroll sideways; screenshots of both when asked. */
+/** axe at 1280 px; at 390 px the page must not scroll sideways; no text under 11 px at either; screenshots of both when asked. */
 async function checkPage(page: Page, name: string): Promise<void> {
   expect(await seriousViolations(page)).toEqual([]);
+  expect([name, 1280, await smallText(page)]).toEqual([name, 1280, []]);
   if (shots) await page.screenshot({ path: join(shots, `${name}-1280.png`), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   if (shots) await page.screenshot({ path: join(shots, `${name}-390.png`), fullPage: true });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  expect([name, 390, await smallText(page)]).toEqual([name, 390, []]);
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 

@@ -1,7 +1,7 @@
 /**
  * Embeds in a real browser (headless Chromium): a 3-spot embed at 390, 1280 and 1920 px and the screen mode at
  * 1920x1080 and 1080x1920 with axe-core (no serious or critical violation), no CSP violation or script error, no
- * sideways scrolling of the page at 390 px; framing from an allowed origin (a second local port) and refused from
+ * sideways scrolling of the page at 390 px, no text drawn under 11 px; framing from an allowed origin (a second local port) and refused from
  * another; the page with JavaScript off; the screen mode's rotation. SURFCAST_SCREENSHOTS=1 saves every view under
  * .test-tmp/embed-screenshots/.
  */
@@ -11,7 +11,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { ManualClock, startTestServer, type TestServer } from "./support/inprocess";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "./support/fake-open-meteo";
-import { launchBrowser, seriousViolations } from "./support/browser";
+import { launchBrowser, seriousViolations, smallText } from "./support/browser";
 import { ROOT } from "./support/env";
 import { refreshForecasts } from "../src/forecast/refresh";
 import { createAccount, createKey } from "../src/access/accounts";
@@ -76,6 +76,7 @@ test("the page at 390, 1280 and 1920 px and in print: accessible, no sideways sc
     await page.setViewportSize({ width, height: 900 });
     if (shots) await page.screenshot({ path: join(shots, `embed-${width}.png`), fullPage: true });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    expect([width, await smallText(page)]).toEqual([width, []]);
   }
   await page.emulateMedia({ media: "print" });
   await page.setViewportSize({ width: 794, height: 1123 }); // A4 at 96 dpi
@@ -98,6 +99,7 @@ test("screen mode at 1920x1080 and 1080x1920: one spot at a time, rotating", asy
     await page.waitForSelector("section.spot.current");
     expect(await page.locator("section.spot:visible").count()).toBe(1);
     expect(await seriousViolations(page)).toEqual([]);
+    expect([width, height, await smallText(page)]).toEqual([width, height, []]);
     if (shots) await page.screenshot({ path: join(shots, `screen-${width}x${height}.png`) });
     await page.clock.install();
     await page.clock.runFor(20_500);

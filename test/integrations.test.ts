@@ -179,7 +179,11 @@ describe("docs/integrations.md against the running binary", () => {
     try {
       const forecast = await getJson<ForecastResponse>(`${server.url}/v1/spots/${SPOT}/forecast?days=2`);
       const horizon = Date.now() + 24 * 3_600_000;
-      const next24 = forecast.hours.filter((h) => Date.parse(h.time) < horizon);
+      // Daylight hours only, by the best windows' rule: the hour's middle between a day's sunrise and sunset.
+      const lit = (time: string) =>
+        forecast.daily.some((d) => d.sunrise !== null && d.sunset !== null && Date.parse(time) + 1_800_000 >= Date.parse(d.sunrise) && Date.parse(time) + 1_800_000 <= Date.parse(d.sunset));
+      const next24 = forecast.hours.filter((h) => Date.parse(h.time) < horizon && lit(h.time));
+      expect(next24.length).toBeGreaterThan(0);
       const best = Math.max(...next24.map((h) => h.rating.intermediate));
       const firstBest = next24.find((h) => h.rating.intermediate === best)!;
       const run = (min: number) => {
@@ -210,6 +214,60 @@ describe("docs/integrations.md against the running binary", () => {
       expect(await bad.exited).toBe(2);
     } finally {
       await receiver.stop(true);
+    }
+  }, 30_000);
+  test("alert script: an hour after sunset is never announced, whatever its rating (daylight as the best windows count it)", async () => {
+    // A forecast of our own making, served where the script asks: sunset at 18:00 UTC today, rating 5 at 20:00
+    // (dark), rating 4 at 14:00 and 15:00 (light), 2 elsewhere; sunrise at 07:00.
+    const midnight = Date.parse(new Date().toISOString().slice(0, 10) + "T00:00:00Z");
+    const at = (day: number, hour: number) => new Date(midnight + day * 86_400_000 + hour * 3_600_000).toISOString().slice(0, 19) + "Z";
+    const ratingAt = (hour: number) => (hour === 20 ? 5 : hour === 14 || hour === 15 ? 4 : 2);
+    const hours = Array.from({ length: 48 }, (_, i) => ({
+      time: at(0, i),
+      waveHeight: 2.1,
+      wavePeriod: 12,
+      windSpeed: 8,
+      windDirectionType: "offshore",
+      rating: { beginner: 1, intermediate: ratingAt(i % 24), advanced: 1 },
+    }));
+    const daily = [0, 1].map((day) => ({ date: at(day, 0).slice(0, 10), sunrise: at(day, 7), sunset: at(day, 18), uvIndexMax: 1 }));
+    const received: Json[] = [];
+    const api = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: (req) => {
+        const url = new URL(req.url);
+        if (url.pathname === "/hook") return req.json().then((body) => (received.push(body as Json), new Response(null, { status: 204 })));
+        // Hours from the current one, as the API answers.
+        const now = Math.floor(Date.now() / 3_600_000) * 3_600_000;
+        return Response.json({ spot: { id: SPOT, name: "Supertubos", country: "Portugal" }, hours: hours.filter((h) => Date.parse(h.time) >= now), daily });
+      },
+    });
+    try {
+      const run = (min: number) =>
+        Bun.spawn([join(ROOT, "node_modules/.bin/bun"), "scripts/examples/surf-alert.ts", "--spot", SPOT, "--min", String(min), "--hours", "48", "--webhook", `http://127.0.0.1:${api.port}/hook`], {
+          cwd: ROOT,
+          env: { ...process.env, SURFCAST_URL: `http://127.0.0.1:${api.port}`, SURFCAST_KEY: "sk_live_test" },
+          stdout: "pipe",
+          stderr: "pipe",
+        });
+      const five = run(5);
+      expect(await five.exited).toBe(0);
+      expect(await new Response(five.stdout).text()).toContain("no daylight hour at Supertubos reaches intermediate 5/5");
+      expect(received).toHaveLength(0);
+
+      const four = run(4);
+      expect(await four.exited).toBe(0);
+      expect(received).toHaveLength(1);
+      const message = received[0]!.content as string;
+      expect(message).toContain("best 4/5 at");
+      expect(message).not.toContain("20:00 UTC");
+      expect(message).not.toContain("5/5");
+      // Before 15:00 today the first window is today's; after it, tomorrow's.
+      const firstLight = hours.find((h) => Date.parse(h.time) >= Math.floor(Date.now() / 3_600_000) * 3_600_000 && h.rating.intermediate === 4)!;
+      expect(message).toStartWith(`Supertubos: intermediate rating 4/5 from ${firstLight.time.slice(0, 10)} ${firstLight.time.slice(11, 16)} UTC`);
+    } finally {
+      await api.stop(true);
     }
   }, 30_000);
 });

@@ -1,6 +1,9 @@
 #!/usr/bin/env bun
 /**
- * Surf alert: posts to a webhook when a spot's rating for your level reaches a threshold in the next hours.
+ * Surf alert: posts to a webhook when a spot's rating for your level reaches a threshold in the next hours of
+ * daylight. Only daylight hours count, by the rule the forecast's best windows use (`daily[].best`,
+ * docs/forecast.md): an hour whose middle lies between that day's sunrise and sunset. A rating of 5 at 20:00
+ * after sunset is nobody's session; a day without sunrise or sunset (polar day or night) has no such hour.
  * The message goes out as `{"content": …, "text": …}`, which Discord and Slack webhooks both accept (and any
  * service that takes a JSON POST). Run it from cron, e.g. every morning at 6:
  *
@@ -21,6 +24,12 @@ interface Hour {
   windSpeed: number;
   windDirectionType: string | null;
   rating: Record<string, number>;
+}
+
+/** A forecast day: its sunrise and sunset as UTC instants, null in a polar day or night. */
+interface Day {
+  sunrise: string | null;
+  sunset: string | null;
 }
 
 const LEVELS = ["beginner", "intermediate", "advanced"];
@@ -53,17 +62,25 @@ function options() {
 }
 
 const utc = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+const HOUR_MS = 3_600_000;
+
+/** Whether the hour starting at `time` is mostly light: its middle between a day's sunrise and sunset (inclusive). */
+function inDaylight(time: string, days: readonly Day[]): boolean {
+  const middle = Date.parse(time) + HOUR_MS / 2;
+  return days.some((d) => d.sunrise !== null && d.sunset !== null && middle >= Date.parse(d.sunrise) && middle <= Date.parse(d.sunset));
+}
 
 async function main(): Promise<void> {
   const o = options();
   const days = Math.ceil(o.hours / 24) + 1;
   const res = await fetch(`${o.base}/v1/spots/${encodeURIComponent(o.spot)}/forecast?days=${Math.min(days, 7)}`, { headers: { "X-API-Key": o.key } });
-  const body = (await res.json().catch(() => null)) as { spot?: { name: string }; hours?: Hour[]; error?: { code: string; message: string } } | null;
-  if (!res.ok || !body?.hours || !body.spot) fail(1, `forecast request failed: ${res.status} ${body?.error ? `${body.error.code}: ${body.error.message}` : ""}`);
-  const end = Date.now() + o.hours * 3_600_000;
-  const good = body.hours.filter((h) => Date.parse(h.time) < end && (h.rating[o.level] ?? 0) >= o.min);
+  const body = (await res.json().catch(() => null)) as { spot?: { name: string }; hours?: Hour[]; daily?: Day[]; error?: { code: string; message: string } } | null;
+  if (!res.ok || !body?.hours || !body.daily || !body.spot) fail(1, `forecast request failed: ${res.status} ${body?.error ? `${body.error.code}: ${body.error.message}` : ""}`);
+  const end = Date.now() + o.hours * HOUR_MS;
+  const daily = body.daily;
+  const good = body.hours.filter((h) => Date.parse(h.time) < end && (h.rating[o.level] ?? 0) >= o.min && inDaylight(h.time, daily));
   if (good.length === 0) {
-    console.log(`surf-alert: no hour at ${body.spot.name} reaches ${o.level} ${o.min}/5 in the next ${o.hours} h; nothing sent`);
+    console.log(`surf-alert: no daylight hour at ${body.spot.name} reaches ${o.level} ${o.min}/5 in the next ${o.hours} h; nothing sent`);
     return;
   }
   const first = good[0]!;
@@ -71,7 +88,7 @@ async function main(): Promise<void> {
   const wind = first.windDirectionType ? `${first.windDirectionType} wind` : "wind";
   const message =
     `${body.spot.name}: ${o.level} rating ${first.rating[o.level]}/5 from ${utc(first.time)} ` +
-    `(${good.length} h at ${o.min}+ in the next ${o.hours} h, best ${best.rating[o.level]}/5 at ${utc(best.time)}). ` +
+    `(${good.length} daylight h at ${o.min}+ in the next ${o.hours} h, best ${best.rating[o.level]}/5 at ${utc(best.time)}). ` +
     `Waves ${first.waveHeight} m, ${first.wavePeriod} s, ${wind} ${first.windSpeed} km/h.`;
   const sent = await fetch(o.webhook, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ content: message, text: message }) });
   if (!sent.ok) fail(1, `webhook answered ${sent.status}`);

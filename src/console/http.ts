@@ -23,7 +23,7 @@ import { routeLabel } from "../http/route-label";
 import { changePasswordPage, choosePasswordPage, messagePage, signInPage } from "./pages/auth";
 import type { Viewer } from "./pages/layout";
 import { keysPage, overviewPage, revokeConfirmPage, usageCsv, usagePage, type OwnerPage } from "./pages/owner";
-import { revokeEmbedPage, type EmbedForm } from "./pages/embeds";
+import { embedSpotIds, readEmbedForm, revokeEmbedPage, type EmbedForm } from "./pages/embeds";
 import { accountPage, accountsPage, invitationPage } from "./pages/operator";
 
 export type ConsoleHandler = (req: Request, peer?: Peer) => Response | Promise<Response>;
@@ -222,9 +222,11 @@ export function createConsoleHandler(app: App): ConsoleHandler {
     const accountId = ctx.session!.accountId;
     const [first, second, third] = parts;
     if (first === "overview" && !second && !form) return html(ctx, overviewPage(ownerPage(ctx), service.overview(accountId)));
-    const showKeys = (extra: { created?: { key: string; name: string }; error?: string; name?: string; embedForm?: EmbedForm }, status = 200) => {
+    const showKeys = (extra: { created?: { key: string; name: string }; error?: string; name?: string; embedForm?: EmbedForm; search?: boolean }, status = 200) => {
       const fresh = service.account(accountId);
-      const page = { keys: service.keys(accountId), activeKeys: fresh.activeKeys, maxKeys: fresh.maxKeys, plan: fresh.plan, created: extra.created, name: extra.name, embeds: service.embeds(accountId), embedForm: extra.embedForm };
+      const f = extra.embedForm;
+      const spotPicker = f ? service.spotPicker(f.chosen ?? [], extra.search ? (f.q ?? "") : null) : undefined;
+      const page = { keys: service.keys(accountId), activeKeys: fresh.activeKeys, maxKeys: fresh.maxKeys, plan: fresh.plan, created: extra.created, name: extra.name, embeds: service.embeds(accountId), embedForm: f, spotPicker };
       return html(ctx, keysPage(ownerPage(ctx, extra), page), status);
     };
     if (first === "keys" && !second) {
@@ -247,10 +249,12 @@ export function createConsoleHandler(app: App): ConsoleHandler {
       return redirect(ctx, "/console/keys?notice=revoked");
     }
     if (first === "embeds" && !second && form) {
-      const embedForm: EmbedForm = { keyId: form.get("key") ?? "", spots: form.get("spots") ?? "", origins: form.get("origins") ?? "", units: form.get("units") ?? "", theme: form.get("theme") ?? "" };
+      const { find, ...embedForm } = readEmbedForm(form);
+      // The form's Search button: the same page with the spots found by name, what was typed and ticked kept.
+      if (find) return showKeys({ embedForm, search: true });
       try {
         service.createEmbed(accountId, embedForm.keyId!, {
-          spots: embedForm.spots!.split(","),
+          spots: embedSpotIds(embedForm),
           origins: embedForm.origins!.split(/\s+/).filter((o) => o !== ""),
           units: embedForm.units || undefined,
           theme: embedForm.theme || undefined,

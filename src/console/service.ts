@@ -18,12 +18,15 @@ import { metaOnce } from "../db/meta";
 import { deviceCookie, deviceOf, hashPassword, passwordProblem, randomToken, verifyPassword } from "./secrets";
 import { startSession } from "./sessions";
 import { SignInThrottle, WorkQueue } from "./throttle";
-import type { EmbedRequest, EmbedView } from "../embed/service";
+import { MAX_EMBED_SPOTS, type EmbedRequest, type EmbedView } from "../embed/service";
+import type { Spot } from "../spots/types";
 
 export { KEY_NAME_MAX } from "../access/accounts";
 export const ACCOUNTS_PAGE_SIZE = 50;
 /** Failed sign-ins allowed per e-mail and per client address in a quarter of an hour. */
 export const SIGN_IN_RULE = { limit: 10, windowMs: 15 * 60_000 };
+/** The longest spot search the picture form sends (GET /v1/spots?q= takes 200 characters). */
+const SPOT_QUERY_MAX = 200;
 
 export interface ConsoleKey extends KeyView {
   /** Last UTC day the key was counted on, or null. */
@@ -43,6 +46,25 @@ export interface UsageTable {
   endpoints: string[];
   days: UsageDay[];
   total: number;
+}
+
+/** A spot as the picture form lists it. */
+export interface SpotChoice {
+  id: string;
+  name: string;
+  region: string | null;
+  country: string;
+}
+
+/**
+ * The form's spot picker: the spots ticked so far and, after a search, the spots whose name matches (the spot
+ * search of GET /v1/spots, through the console service), or why the search found none.
+ */
+export interface SpotPicker {
+  chosen: SpotChoice[];
+  query: string;
+  found: SpotChoice[] | null;
+  problem?: string;
 }
 
 export type SignInResult =
@@ -189,9 +211,26 @@ export class ConsoleService {
 
   /** A forecast picture for one of the account's keys; the embed service holds the rules (UserError on a mistake). */
   createEmbed(accountId: number, keyId: string, request: EmbedRequest): EmbedView {
+    if (request.spots.length === 0) throw new UserError(`Choose 1 to ${MAX_EMBED_SPOTS} spots: find them by name and tick them, or type their ids.`);
     const embed = this.app.embeds.createForAccount(accountId, keyId, request);
     log.info("console embed created", { account: accountId, key: keyId, embed: embed.id });
     return embed;
+  }
+
+  /**
+   * The picture form's spot picker: the spots ticked so far (unknown ids dropped), and for a search the best 10
+   * matches of the spot search (the one of GET /v1/spots?q=) not ticked already.
+   */
+  spotPicker(chosen: readonly string[], query: string | null): SpotPicker {
+    const choice = (s: Spot): SpotChoice => ({ id: s.id, name: s.name, region: s.region, country: s.country });
+    const ticked = [...new Set(chosen)].flatMap((id) => {
+      const spot = this.app.spots.find(id);
+      return spot ? [choice(spot)] : [];
+    });
+    if (query === null) return { chosen: ticked, query: "", found: null };
+    const q = query.trim().slice(0, SPOT_QUERY_MAX);
+    if ([...q].length < 2) return { chosen: ticked, query: q, found: [], problem: "Type at least 2 letters of the spot's name, town or region." };
+    return { chosen: ticked, query: q, found: this.app.spots.search({ q, limit: 10 }).filter((s) => !ticked.some((t) => t.id === s.id)).map(choice) };
   }
 
   /** The account's active embed with this id, or null (another account's is as absent as an unknown one). */

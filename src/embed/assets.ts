@@ -1,13 +1,16 @@
 /**
  * The embed's stylesheet and the screen mode's script, embedded in the binary and served as files: the page's
- * Content-Security-Policy allows no inline style or script. Colours: Okabe–Ito (safe for the common colour-vision
- * deficiencies); every colour-coded value is also written as text.
+ * Content-Security-Policy allows no inline style or script. Colours: every colour-coded value is also written as
+ * text, and no colour means two things. Wind types are Okabe–Ito green, orange and vermillion (offshore, cross,
+ * onshore: good to bad, safe for the common colour-vision deficiencies); ratings are a sequential scale of one
+ * hue no other mark uses, purple, grey for 1 then darker with each step in the light theme (lighter in the dark
+ * one), so a rating reads by lightness alone, in any colour vision and in greyscale print.
  */
 export const EMBED_CSS = `
 :root{--bg:#ffffff;--fg:#15232d;--muted:#4d5f6b;--line:#d3dde3;--panel:#f6f9fb;--night:rgba(21,35,45,.09);--band:#56B4E9;--band-line:#0072B2;--period:#15232d;--tide:#0072B2;--wind:#4d5f6b;--link:#005a8c;
---offshore:#009E73;--cross:#E69F00;--onshore:#D55E00;--offshore-text:#00684c;--cross-text:#7a4d00;--onshore-text:#a83f00;--r1:#9aa5ad;--r2:#56B4E9;--r3:#009E73;--r4:#E69F00;--r5:#CC79A7}
+--offshore:#009E73;--cross:#E69F00;--onshore:#D55E00;--offshore-text:#00684c;--cross-text:#7a4d00;--onshore-text:#a83f00;--r1:#9aa5ad;--r2:#a58ad4;--r3:#8160c0;--r4:#5f3ea6;--r5:#3f1d84}
 .theme-dark{--bg:#0f1a21;--fg:#e8eef2;--muted:#a9b8c2;--line:#34434d;--panel:#16242d;--night:rgba(0,0,0,.35);--band:#2f7fb0;--band-line:#56B4E9;--period:#e8eef2;--tide:#7cc6f0;--wind:#a9b8c2;--link:#8fd0ff;
---offshore:#2fc39b;--cross:#f0b000;--onshore:#ff7a2f;--offshore-text:#2fc39b;--cross-text:#f0b000;--onshore-text:#ff8f52;--r1:#6b7780}
+--offshore:#2fc39b;--cross:#f0b000;--onshore:#ff7a2f;--offshore-text:#2fc39b;--cross-text:#f0b000;--onshore-text:#ff8f52;--r1:#6b7780;--r2:#6f58a8;--r3:#927ad0;--r4:#b6a0f0;--r5:#dccfff}
 *{box-sizing:border-box}
 html{background:var(--bg);color:var(--fg);font:16px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 body{margin:0;padding:12px}
@@ -33,8 +36,13 @@ h3{font-size:1rem}
 .cell{background:var(--line);border-radius:2px}
 .r1 .cell.on{background:var(--r1)}.r2 .cell.on{background:var(--r2)}.r3 .cell.on{background:var(--r3)}.r4 .cell.on{background:var(--r4)}.r5 .cell.on{background:var(--r5)}
 .score{text-align:right;font-variant-numeric:tabular-nums}
-.week{margin:0;overflow-x:auto}
-svg.chart{display:block;width:100%;min-width:760px;height:auto}
+.week{margin:0}
+/* 920 px keeps the chart's 12-unit labels at 11 px or more (12 x 920 / 1000); narrower, only the chart scrolls. */
+.plot{overflow-x:auto;overflow-y:hidden}
+.plot:focus-visible{outline:3px solid var(--link);outline-offset:2px}
+svg.chart{display:block;width:100%;min-width:920px;height:auto}
+.scroll-hint{display:none;margin:0 0 4px;font-size:.85rem;color:var(--muted)}
+@media (max-width:943.98px){.mode-page .scroll-hint{display:block}}
 .chart .panel{fill:var(--panel)}
 .chart .night{fill:var(--night)}
 .chart .day{stroke:var(--line);stroke-width:1}
@@ -50,7 +58,8 @@ svg.chart{display:block;width:100%;min-width:760px;height:auto}
 .legend{display:flex;flex-wrap:wrap;gap:4px 14px;font-size:.8rem;color:var(--muted);margin-top:4px}
 .key{display:inline-block;width:14px;height:10px;margin-right:4px;vertical-align:middle;border-radius:2px}
 .key.band{background:var(--band)}.key.period{border-top:2px dashed var(--period);height:0}.key.tide{border-top:3px solid var(--tide);height:0}.key.night{background:var(--night);border:1px solid var(--line)}
-.key.arrow.offshore{background:var(--offshore)}.key.arrow.cross{background:var(--cross)}.key.arrow.onshore{background:var(--onshore)}.key.r4{background:var(--r4)}
+.key.arrow.offshore{background:var(--offshore)}.key.arrow.cross{background:var(--cross)}.key.arrow.onshore{background:var(--onshore)}
+.ramp .key{width:.75em;height:.75em;margin:0 .15em 0 .45em}.key.r2{background:var(--r2)}.key.r3{background:var(--r3)}.key.r4{background:var(--r4)}.key.r5{background:var(--r5)}
 .data{margin-top:8px;font-size:.85rem}
 .data summary{cursor:pointer;color:var(--link)}
 .table-wrap{overflow-x:auto;max-height:24rem}
@@ -61,7 +70,7 @@ th,td{padding:2px 8px;border-bottom:1px solid var(--line);text-align:left;white-
 .credits{font-size:.8rem;color:var(--muted);padding-top:8px}
 .message{max-width:36rem;margin:15vh auto;text-align:center}
 .empty{color:var(--muted)}
-@media print{html{-webkit-print-color-adjust:exact;print-color-adjust:exact}.week{overflow:visible}svg.chart{min-width:0}.data{display:none}.spot{break-inside:avoid}}
+@media print{html{-webkit-print-color-adjust:exact;print-color-adjust:exact}.plot{overflow:visible}svg.chart{min-width:0}.data,.mode-page .scroll-hint{display:none}.spot{break-inside:avoid}}
 /* Screen mode: a shop TV, 1920x1080 or 1080x1920, one spot at a time, nothing to click. */
 .mode-screen body{padding:2vmin 3vmin;height:100vh;display:flex;flex-direction:column}
 .mode-screen main{flex:1;min-height:0;display:flex;flex-direction:column}
@@ -76,6 +85,7 @@ th,td{padding:2px 8px;border-bottom:1px solid var(--line);text-align:left;white-
 .mode-screen .value{font-size:3.6vmin}
 .mode-screen .country{font-size:2.4vmin}
 .mode-screen .week{flex:1;min-height:0;display:flex;flex-direction:column;overflow:hidden}
+.mode-screen .plot{flex:1;min-height:0;display:flex;flex-direction:column;overflow:hidden}
 .mode-screen .sub,.mode-screen .ratings{font-size:2vmin}
 .mode-screen .ratings .band{height:2vmin}
 .mode-screen .data{display:none}
@@ -83,7 +93,7 @@ th,td{padding:2px 8px;border-bottom:1px solid var(--line);text-align:left;white-
 .mode-screen .credits{font-size:1.6vmin}
 .mode-screen svg.chart{min-width:0;flex:1;min-height:0;height:100%}
 @media (orientation:portrait){.mode-screen .now{grid-template-columns:repeat(2,1fr)}.mode-screen .value{font-size:4.4vmin}.mode-screen .sub,.mode-screen .ratings{font-size:2.3vmin}
-.mode-screen .spot{justify-content:space-evenly}.mode-screen .week{flex:0 1 auto}.mode-screen svg.chart{flex:0 1 auto;height:auto}.mode-screen .legend{font-size:2.4vmin}}
+.mode-screen .spot{justify-content:space-evenly}.mode-screen .week,.mode-screen .plot{flex:0 1 auto}.mode-screen svg.chart{flex:0 1 auto;height:auto}.mode-screen .legend{font-size:2.4vmin}}
 `;
 
 /** A wave in a square, for the browser tab (the page's CSP allows images from this server only). */

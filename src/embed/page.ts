@@ -92,11 +92,18 @@ function table(p: SpotPicture, id: string): string {
 </details>`;
 }
 
-/** The chart and table of a spot: they change with the hour and the forecast, not with the minute (cached apart). */
+/**
+ * The chart and table of a spot: they change with the hour and the forecast, not with the minute (cached apart).
+ * The chart keeps a width at which its labels are at least 11 px (the stylesheet's min-width); on a narrower
+ * screen it scrolls sideways in its own frame (focusable, so keys scroll it too), never the page, and a line
+ * above it says so (shown by the stylesheet on narrow screens only).
+ */
 export function spotWeek(p: SpotPicture, id: string): string {
   if (!p.chart) return "";
-  return html`<figure class="week">!${chartSvg(p.chart, id, `${p.spot.name}: the next 7 days`)}
-<figcaption class="legend"><span><i class="key band"></i>${p.chart.bandLabel.toLowerCase()} height</span><span><i class="key period"></i>swell period</span><span><i class="key arrow offshore"></i>offshore</span><span><i class="key arrow cross"></i>cross-shore</span><span><i class="key arrow onshore"></i>onshore wind</span><span><i class="key tide"></i>tide</span><span><i class="key night"></i>night</span><span><i class="key r4"></i>best window (colour = rating)</span></figcaption>
+  return html`<figure class="week">
+<p class="scroll-hint" id="${id}-hint">Swipe the chart sideways for the whole week &rarr;</p>
+<div class="plot" role="region" tabindex="0" aria-label="${p.spot.name}: chart of the week" aria-describedby="${id}-hint">!${chartSvg(p.chart, id, `${p.spot.name}: the next 7 days`)}</div>
+<figcaption class="legend"><span><i class="key band"></i>${p.chart.bandLabel.toLowerCase()} height</span><span><i class="key period"></i>swell period</span><span><i class="key arrow offshore"></i>offshore</span><span><i class="key arrow cross"></i>cross-shore</span><span><i class="key arrow onshore"></i>onshore wind</span><span><i class="key tide"></i>tide</span><span><i class="key night"></i>night</span><span class="ramp">best window, rating !${[2, 3, 4, 5].map((r) => html`<i class="key r${r}"></i>${r}`)}</span></figcaption>
 </figure>
 !${table(p, id)}`;
 }

@@ -39,6 +39,35 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
 }
 
+/**
+ * Text drawn smaller than 11 px: every visible text node's font size, times the SVG's scale for text in an SVG
+ * with a viewBox (drawn at its width / the viewBox's). Hidden text (closed details, display:none, SVG titles,
+ * visually hidden labels) is not drawn and not measured.
+ */
+const SMALL_TEXT = `(() => {
+  const small = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    const text = node.textContent.trim();
+    const el = node.parentElement;
+    if (!text || !el || el.closest("title, desc, script, style, .visually-hidden")) continue;
+    const rect = el.getBoundingClientRect();
+    if (rect.width === 0 || rect.height === 0 || getComputedStyle(el).visibility === "hidden") continue;
+    let size = parseFloat(getComputedStyle(el).fontSize);
+    const svg = el.closest("svg");
+    const box = svg && svg.viewBox && svg.viewBox.baseVal;
+    if (box && box.width > 0) size *= svg.getBoundingClientRect().width / box.width;
+    if (size < 11) small.push(text.slice(0, 30) + " (" + size.toFixed(1) + " px)");
+  }
+  return small;
+})()`;
+
+/** Visible text drawn under 11 px on the page as it is now, as "text (size px)"; empty when there is none. */
+export async function smallText(page: Page): Promise<string[]> {
+  return (await page.evaluate(SMALL_TEXT)) as string[];
+}
+
 /** Where screenshots go when SURFCAST_SCREENSHOTS=1 (under the git-ignored .test-tmp/); null = none taken. */
 export function screenshotDir(): string | null {
   if (process.env.SURFCAST_SCREENSHOTS !== "1") return null;

@@ -1,6 +1,6 @@
 /**
  * The console's only script, served at /console/assets/console.js (the CSP allows no inline script). Pages work
- * without it; it adds copy buttons, submits the usage page's key choice on change and scrolls a narrow chart to today.
+ * without it; it adds copy buttons and submits the usage page's key choice on change.
  */
 export const CLIENT_SCRIPT = String.raw`
 "use strict";
@@ -18,8 +18,6 @@ document.addEventListener("click", function (event) {
   else if (source.select) { source.select(); document.execCommand("copy"); done(); }
 });
 document.querySelectorAll("button[data-copy]").forEach(function (b) { b.hidden = false; });
-// On a narrow screen the chart scrolls sideways: show the latest days first.
-document.querySelectorAll(".chart .plot").forEach(function (plot) { plot.scrollLeft = plot.scrollWidth; });
 document.querySelectorAll("select[data-autosubmit]").forEach(function (select) {
   select.addEventListener("change", function () { select.form.submit(); });
 });

@@ -45,6 +45,20 @@ input[type=text], input[type=email], input[type=password], input[type=number], i
   font: inherit; padding: .45rem .55rem; border: 1px solid #8a9ba6; border-radius: .3rem; width: 100%; max-width: 26rem; background: #fff; color: var(--ink);
 }
 .embeds { list-style: none; padding: 0; }
+fieldset.spots { border: 1px solid var(--line); border-radius: .4rem; padding: .5rem .9rem .9rem; margin: .9rem 0 0; min-width: 0; }
+fieldset.spots { padding-top: .8rem; }
+/* The legend inside the frame, like the other labels (a legend on the border squeezes its hint). */
+fieldset.spots legend { float: left; width: 100%; padding: 0; margin-bottom: .4rem; font-weight: 600; }
+fieldset.spots legend + * { clear: both; }
+fieldset.spots > label:first-of-type { margin-top: .6rem; }
+.search-row { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; max-width: 26rem; }
+.search-row input[type=search] { flex: 1 1 8rem; width: auto; min-width: 0; }
+.search-row button { margin-top: 0; }
+.found-title { margin: .7rem 0 .2rem; font-weight: 600; }
+.choices { list-style: none; padding: 0; margin: 0 0 .4rem; }
+.choices label { display: flex; gap: .6rem; align-items: baseline; font-weight: 400; margin: 0; padding: .3rem .1rem; cursor: pointer; }
+.choices input { flex: none; width: 1.1rem; height: 1.1rem; margin: 0; transform: translateY(.15rem); }
+.spot-name { font-weight: 600; }
 .inline-form { display: flex; flex-wrap: wrap; gap: .5rem; align-items: flex-end; margin-top: .6rem; }
 form.inline-form { margin-top: 0; }
 .inline-form label { margin: 0 0 .25rem; }
@@ -61,7 +75,7 @@ table { border-collapse: collapse; width: 100%; font-size: .95rem; }
 th, td { text-align: left; padding: .45rem .65rem; border-bottom: 1px solid var(--line); white-space: nowrap; }
 th { background: #eef3f6; font-weight: 600; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
-tr:last-child td { border-bottom: 0; }
+tr:last-child td, tr:last-child th { border-bottom: 0; }
 .status-active { color: var(--ok); font-weight: 600; }
 .status-revoked, .status-disabled { color: var(--danger); font-weight: 600; }
 code, pre { font-family: ui-monospace, "SF Mono", Menlo, Consolas, monospace; font-size: .88rem; }
@@ -76,17 +90,34 @@ meter { width: 100%; height: 1.2rem; }
 .meter-row { margin: .5rem 0 .9rem; }
 .meter-row .label { display: flex; justify-content: space-between; gap: 1rem; flex-wrap: wrap; }
 .chart { margin: 0 0 1rem; }
-.chart .plot { overflow-x: auto; }
-.chart .plot > svg { width: 100%; min-width: 34rem; height: auto; display: block; }
+.usage-chart { display: block; width: 100%; overflow: visible; }
+.usage-chart .grid { stroke: var(--line); }
+.usage-chart .axis { font-size: 12px; fill: var(--muted); }
+.usage-chart .value { paint-order: stroke; stroke: var(--card); stroke-width: 4px; stroke-linejoin: round; }
+.usage-chart rect { stroke: var(--card); stroke-width: .5px; }
 tbody th { background: none; }
 .legend { list-style: none; padding: 0; margin: .4rem 0 0; display: flex; flex-wrap: wrap; gap: .3rem 1rem; font-size: .9rem; }
-.legend svg { vertical-align: -2px; margin-right: .3rem; }
+svg.swatch { vertical-align: -1px; margin-right: .35rem; flex: none; }
+.table-wrap.fit { width: fit-content; max-width: 100%; }
+table.compact { min-width: 18rem; }
+/* A table wider than the screen scrolls in its frame, never the page: the hint says so (narrow screens only),
+   the day column stays put, and a shadow at the right edge shows there is more (it goes once scrolled there). */
+.scroll-hint { display: none; margin: 0 0 .3rem; font-size: .9rem; color: var(--muted); }
+.table-wrap.wide {
+  background: linear-gradient(to left, var(--card) 30%, rgba(255,255,255,0)) right / 2rem 100% no-repeat local,
+    radial-gradient(farthest-side at 100% 50%, rgba(20,34,43,.22), rgba(20,34,43,0)) right / .9rem 100% no-repeat scroll, var(--card);
+}
+.table-wrap.wide table { background: none; }
+.table-wrap.wide th[scope=row], .table-wrap.wide thead th:first-child { position: sticky; left: 0; z-index: 1; background: var(--card); box-shadow: 1px 0 0 var(--line); }
+.table-wrap.wide thead th:first-child { background: #eef3f6; }
+.table-wrap.wide thead th { white-space: normal; vertical-align: bottom; }
 .pager { display: flex; gap: 1rem; align-items: center; flex-wrap: wrap; }
 details summary { cursor: pointer; font-weight: 600; }
 .actions { display: flex; gap: .6rem; flex-wrap: wrap; align-items: center; }
 .actions form { margin: 0; }
 .actions button { margin-top: 0; }
 @media (max-width: 40rem) {
+  .scroll-hint { display: block; }
   h1 { font-size: 1.35rem; }
   main { padding: 1rem .75rem 2rem; }
   th, td { padding: .4rem .45rem; }

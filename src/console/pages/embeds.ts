@@ -8,14 +8,64 @@ import type { EmbedView } from "../../embed/service";
 import { MAX_EMBED_ORIGINS, MAX_EMBED_SPOTS, embedLimitsOf } from "../../embed/service";
 import { confirmCard, copyBlock, csrfField, formatDay, page } from "./layout";
 import type { OwnerPage } from "./owner";
+import type { SpotChoice, SpotPicker } from "../service";
 
-/** What the owner typed, kept when the form comes back with an error. */
+/** What the owner typed and ticked, kept when the form comes back (an error, or a search for spots). */
 export interface EmbedForm {
   keyId?: string;
+  /** Spot ids typed, comma-separated. */
   spots?: string;
+  /** Spot ids ticked (found by name). */
+  chosen?: string[];
+  /** The last name searched for. */
+  q?: string;
   origins?: string;
   units?: string;
   theme?: string;
+}
+
+/** The picture form as sent (POST /console/embeds): a search for spots (the Search button) or a picture to make. */
+export function readEmbedForm(form: URLSearchParams): EmbedForm & { find: boolean } {
+  return {
+    find: form.has("find"),
+    keyId: form.get("key") ?? "",
+    spots: form.get("spots") ?? "",
+    chosen: form.getAll("spot"),
+    q: form.get("q") ?? "",
+    origins: form.get("origins") ?? "",
+    units: form.get("units") ?? "",
+    theme: form.get("theme") ?? "",
+  };
+}
+
+/** The spots to show: those ticked, then those typed; each once (ticked and typed too is no mistake). */
+export function embedSpotIds(f: EmbedForm): string[] {
+  const typed = (f.spots ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
+  return [...new Set([...(f.chosen ?? []).map((s) => s.trim()).filter((s) => s !== ""), ...typed])];
+}
+
+function spotOption(s: SpotChoice, checked: boolean): string {
+  const where = [s.region, s.country].filter((part) => part !== null && part !== "").join(", ");
+  return html`<li><label><input type="checkbox" name="spot" value="${s.id}"!${checked ? " checked" : ""}> <span><span class="spot-name">${s.name}</span> <span class="muted">${where} &middot; <code>${s.id}</code></span></span></label></li>`;
+}
+
+/** Find by name (a search that posts the form back, so ticked spots and typed fields are kept), tick, or type ids. */
+function spotFields(f: EmbedForm, picker: SpotPicker): string {
+  const found =
+    picker.found === null
+      ? ""
+      : picker.found.length > 0
+        ? html`<p class="found-title" id="spot-results" role="status">Spots matching &ldquo;${picker.query}&rdquo;: tick the ones to show.</p><ul class="choices" aria-labelledby="spot-results">!${picker.found.map((s) => spotOption(s, false))}</ul>`
+        : (picker.problem ? html`<p class="muted" role="status">${picker.problem}</p>` : html`<p class="muted" role="status">No spot matches &ldquo;${picker.query}&rdquo;. Try another spelling, a town or a region.</p>`);
+  return html`<fieldset class="spots" id="spot-search">
+  <legend>Spots <span class="hint">1 to ${MAX_EMBED_SPOTS}: find them by name and tick them, or type their ids.</span></legend>
+  !${picker.chosen.length > 0 ? html`<p class="found-title" id="spot-chosen">Chosen:</p><ul class="choices" aria-labelledby="spot-chosen">!${picker.chosen.map((s) => spotOption(s, true))}</ul>` : ""}
+  <label for="embed-q">Find a spot by name <span class="hint">a spot, a town, a region or a country, e.g. &ldquo;Supertubos&rdquo; or &ldquo;Peniche&rdquo;.</span></label>
+  <div class="search-row"><input id="embed-q" name="q" type="search" value="${picker.found === null ? (f.q ?? "") : picker.query}" maxlength="200" autocomplete="off"><button type="submit" name="find" value="1" class="secondary" formaction="/console/embeds#spot-search" formnovalidate>Search</button></div>
+  !${found}
+  <label for="embed-spots">Or spot ids <span class="hint">comma-separated, e.g. &ldquo;pipeline, supertubos&rdquo; (the <code>id</code> of <code>GET /v1/spots?q=&hellip;</code>).</span></label>
+  <input id="embed-spots" name="spots" type="text" value="${f.spots ?? ""}" spellcheck="false" autocomplete="off">
+</fieldset>`;
 }
 
 /** About one spot's height at 1000 px wide (now, chart, legend). */
@@ -39,7 +89,7 @@ function embedCard(e: EmbedView, keys: readonly KeyView[]): string {
 </li>`;
 }
 
-export function embedsSection(p: OwnerPage, o: { embeds: readonly EmbedView[]; keys: readonly KeyView[]; form?: EmbedForm }): string {
+export function embedsSection(p: OwnerPage, o: { embeds: readonly EmbedView[]; keys: readonly KeyView[]; form?: EmbedForm; picker?: SpotPicker }): string {
   // Switched on, of a key that is not revoked (an embed of a key revoked before revoking switched embeds off with
   // it is no longer served: docs/embeds.md "Limits per account").
   const active = o.embeds.filter((e) => e.revokedAt === null && o.keys.some((k) => k.id === e.keyId && k.revokedAt === null));
@@ -52,12 +102,11 @@ export function embedsSection(p: OwnerPage, o: { embeds: readonly EmbedView[]; k
   const form =
     keys.length === 0
       ? html`<p>Create a key first: a forecast picture counts its views on one of your keys.</p>`
-      : html`<form method="post" action="/console/embeds" class="card">
+      : html`<form method="post" action="/console/embeds" class="card" id="embed-form">
   !${csrfField(p.viewer.csrf)}
   <label for="embed-key">Key <span class="hint">Views never use this key's API quota: the first view of each minute shows as &ldquo;embed&rdquo; in its usage, later views that minute are not counted.${allowance} The key itself never appears in the page.</span></label>
   <select id="embed-key" name="key">!${keys.map((k) => option(k.id, `${k.name} (${k.prefix}...)`, f.keyId))}</select>
-  <label for="embed-spots">Spots <span class="hint">1 to ${MAX_EMBED_SPOTS} spot ids, comma-separated, e.g. &ldquo;pipeline, supertubos&rdquo; (the <code>id</code> of <code>GET /v1/spots?q=&hellip;</code>).</span></label>
-  <input id="embed-spots" name="spots" type="text" required value="${f.spots ?? ""}">
+  !${spotFields(f, o.picker ?? { chosen: [], query: f.q ?? "", found: null })}
   <label for="embed-origins">Sites allowed to show it <span class="hint">Up to ${MAX_EMBED_ORIGINS}, one per line: scheme and host (and port) only, like https://shop.example and https://www.shop.example; no paths or wildcards. Leave empty to allow only this server's own pages.</span></label>
   <textarea id="embed-origins" name="origins" rows="2">${f.origins ?? ""}</textarea>
   <div class="inline-form">

@@ -1,9 +1,9 @@
 /** The account owner's pages: overview with quick start, keys, usage. */
 import { html } from "ghtml";
 import type { KeyView } from "../../access/accounts";
-import type { ConsoleKey, Overview, UsageTable } from "../service";
+import type { ConsoleKey, Overview, SpotPicker, UsageTable } from "../service";
 import { KEY_NAME_MAX } from "../service";
-import { usageChart } from "./chart";
+import { endpointTotals, seriesCount, swatch, usageChart, usageSeries } from "./chart";
 import { confirmCard, copyBlock, csrfField, formatDay, formatNumber, page, type Viewer } from "./layout";
 import { embedsSection, type EmbedForm } from "./embeds";
 import type { EmbedView } from "../../embed/service";
@@ -113,7 +113,7 @@ function keyRow(k: ConsoleKey): string {
 
 export function keysPage(
   p: OwnerPage,
-  o: { keys: ConsoleKey[]; activeKeys: number; maxKeys: number; plan: string; created?: { key: string; name: string } | null; name?: string; embeds: readonly EmbedView[]; embedForm?: EmbedForm },
+  o: { keys: ConsoleKey[]; activeKeys: number; maxKeys: number; plan: string; created?: { key: string; name: string } | null; name?: string; embeds: readonly EmbedView[]; embedForm?: EmbedForm; spotPicker?: SpotPicker },
 ): string {
   const full = o.activeKeys >= o.maxKeys;
   const created = o.created
@@ -138,14 +138,15 @@ export function keysPage(
     html`!${created}
 <p>${o.activeKeys} of ${o.maxKeys} active keys in use.</p>
 !${form}
-<div class="table-wrap" role="region" aria-label="Your keys" tabindex="0">
+!${o.keys.length > 0 ? html`<p class="scroll-hint" id="keys-hint">Swipe the table sideways for every column &rarr;</p>` : ""}
+<div class="table-wrap wide" role="region" aria-label="Your keys"!${o.keys.length > 0 ? ' aria-describedby="keys-hint"' : ""} tabindex="0">
 <table>
 <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>!${o.keys.length > 0 ? o.keys.map(keyRow) : html`<tr><td colspan="6">No keys yet.</td></tr>`}</tbody>
 </table>
 </div>
 <p class="muted">A new or revoked key takes effect on the API within a second. &ldquo;Last used&rdquo; is a UTC day.</p>
-!${embedsSection(p, { embeds: o.embeds, keys: o.keys, form: o.embedForm })}`,
+!${embedsSection(p, { embeds: o.embeds, keys: o.keys, form: o.embedForm, picker: o.spotPicker })}`,
   );
 }
 
@@ -162,15 +163,34 @@ export function revokeConfirmPage(p: OwnerPage, key: KeyView, action: string, ba
   );
 }
 
+/** An endpoint's name with line-break opportunities after its dots and underscores (narrow table headers). */
+function breakable(name: string): string {
+  return name
+    .split(/(?<=[._])/)
+    .map((part) => html`${part}`)
+    .join("<wbr>");
+}
+
 export function usagePage(p: OwnerPage, o: { usage: UsageTable; keys: KeyView[]; keyId: string | null }): string {
   const { usage } = o;
   const selected = o.keys.find((k) => k.id === o.keyId);
   const scope = selected ? `key "${selected.name}"` : "all keys";
   const options = [html`<option value="">All keys</option>`, ...o.keys.map((k) => html`<option value="${k.id}"!${k.id === o.keyId ? " selected" : ""}>${k.name} (${k.prefix}&hellip;)${k.revokedAt ? " &mdash; revoked" : ""}</option>`)];
-  const head = usage.endpoints.map((e) => html`<th scope="col" class="num">${e}</th>`);
+  const series = usageSeries(usage);
+  const grouped = series.some((s) => s.endpoints.length > 1);
+  const totals = endpointTotals(usage);
+  const today = usage.days.at(-1)!;
+  const colorOf = (endpoint: string) => series.find((s) => s.endpoints.includes(endpoint))!.color;
+  const head = series.map((s) => html`<th scope="col" class="num">!${swatch(s.color)}!${breakable(s.label)}</th>`);
   const rows = [...usage.days].reverse().map(
-    (d) => html`<tr><th scope="row">${d.date}</th>!${usage.endpoints.map((e) => html`<td class="num">${formatNumber(d.byEndpoint[e] ?? 0)}</td>`)}<td class="num">${formatNumber(d.total)}</td></tr>`,
+    (d) => html`<tr><th scope="row">${d.date}</th>!${series.map((s) => html`<td class="num">${formatNumber(seriesCount(s, d.byEndpoint))}</td>`)}<td class="num">${formatNumber(d.total)}</td></tr>`,
   );
+  // Busiest first (ties in the table's order), as the chart picks its series.
+  const byEndpoint = usage.endpoints.toSorted((a, b) => totals.get(b)! - totals.get(a)!).map(
+    (e) => html`<tr><th scope="row">!${swatch(colorOf(e))}${e}</th><td class="num">${formatNumber(totals.get(e)!)}</td><td class="num">${formatNumber(today.byEndpoint[e] ?? 0)}</td></tr>`,
+  );
+  // Day, the series and the total: beyond five columns the table is wider than a phone and scrolls in its frame.
+  const wide = series.length + 2 > 5;
   const csv = `/console/usage.csv${o.keyId ? `?key=${encodeURIComponent(o.keyId)}` : ""}`;
   return page(
     { title: "Usage", viewer: p.viewer, section: "usage", notice: p.notice, error: p.error, assetVersion: p.assetVersion },
@@ -179,10 +199,21 @@ export function usagePage(p: OwnerPage, o: { usage: UsageTable; keys: KeyView[];
   <button type="submit" class="secondary">Show</button>
 </form>
 <p>${formatNumber(usage.total)} request${usage.total === 1 ? "" : "s"} in the last 30 UTC days (${scope}). The same figures as <code>GET /v1/usage</code>; <code>/v1/usage</code> itself is not counted.</p>
-!${usageChart(usage, `Requests per UTC day over the last 30 days, ${scope}, stacked by endpoint`)}
-<p><a class="button secondary" href="${csv}" download>Download CSV</a></p>
-<div class="table-wrap" role="region" aria-label="Requests per day" tabindex="0">
-<table>
+!${usageChart(usage, series, `Requests per UTC day over the last 30 days, ${scope}, stacked by ${grouped ? "endpoint, the busiest ones alone and the others per API family" : "endpoint"}`)}
+!${usage.endpoints.length > 0
+  ? html`<h2 id="by-endpoint">By endpoint</h2>
+<div class="table-wrap fit" role="region" aria-labelledby="by-endpoint" tabindex="0">
+<table class="compact">
+<thead><tr><th scope="col">Endpoint</th><th scope="col" class="num">30 days</th><th scope="col" class="num">Today</th></tr></thead>
+<tbody>!${byEndpoint}</tbody>
+</table>
+</div>`
+  : ""}
+<h2 id="by-day">By day</h2>
+<p><a class="button secondary" href="${csv}" download>Download CSV</a> <span class="muted">one column per endpoint</span></p>
+!${wide ? html`<p class="scroll-hint" id="by-day-hint">Swipe the table sideways for every column &rarr;</p>` : ""}
+<div class="table-wrap!${wide ? " wide" : ""}" role="region" aria-labelledby="by-day"!${wide ? ' aria-describedby="by-day-hint"' : ""} tabindex="0">
+<table class="by-day">
 <thead><tr><th scope="col">UTC day</th>!${head}<th scope="col" class="num">Total</th></tr></thead>
 <tbody>!${rows}</tbody>
 </table>
