@@ -15,7 +15,7 @@ const ROUNDS = 6;
 async function handlerOf(root: string) {
   const { loadConfig } = await import(join(root, "src/config.ts"));
   const { openApp } = await import(join(root, "src/app.ts"));
-  const { createFetchHandler } = await import(join(root, "src/http/server.ts"));
+  const { createFetchHandler } = await import(join(root, "src/server/http.ts"));
   const { createAccount, createKey } = await import(join(root, "src/access/accounts.ts"));
   const { writeDocuments } = await import(join(root, "src/forecast/store.ts"));
   const dir = mkdtempSync(join(tmpdir(), "ab-"));

@@ -11,7 +11,7 @@ import { openApp } from "../src/app";
 import { ManualClock } from "../src/core/clock";
 import { createAccount, createKey } from "../src/access/accounts";
 import { createEmbedHandler } from "../src/embed/http";
-import { refreshForecasts } from "../src/forecast/refresh";
+import { refreshForecasts } from "../src/server/refresh";
 import { startFakeOpenMeteo } from "../test/support/fake-open-meteo";
 import { tempDir } from "../test/support/env";
 import { fmt, renderSection, type Section } from "./report";

@@ -10,7 +10,7 @@
 import { openApp, type App } from "../src/app";
 import { loadConfig } from "../src/config";
 import { createKeyedRoutes } from "../src/http/routes";
-import { createFetchHandler } from "../src/http/server";
+import { createFetchHandler } from "../src/server/http";
 import type { BenchCase } from "./http";
 import { floorHandler } from "./floor";
 import { fmt, type Section } from "./report";

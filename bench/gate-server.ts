@@ -10,7 +10,7 @@
 import { loadConfig } from "../src/config";
 import { openApp } from "../src/app";
 import { createKeyedRoutes } from "../src/http/routes";
-import { createFetchHandler } from "../src/http/server";
+import { createFetchHandler } from "../src/server/http";
 import { floorHandler } from "./floor";
 
 /** As in `surfcast serve`, usage counts and burst windows are written to SQLite every half second. */

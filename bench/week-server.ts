@@ -9,8 +9,8 @@
  */
 import { loadConfig } from "../src/config";
 import { openApp } from "../src/app";
-import { startHttpServer } from "../src/http/server";
-import { refreshForecasts } from "../src/forecast/refresh";
+import { startHttpServer } from "../src/server/http";
+import { refreshForecasts } from "../src/server/refresh";
 import type { Clock } from "../src/core/clock";
 import { heapStats } from "bun:jsc";
 import { releaseMemory, startIdleRelease, startMemoryGovernor } from "../src/ops/memory";

@@ -4,7 +4,6 @@
  */
 import type { Config } from "./config";
 import { ForecastDemand } from "./forecast/demand";
-import { refreshForecasts } from "./forecast/refresh";
 import { setCacheBudget } from "./core/caches";
 import { systemClock, type Clock } from "./core/clock";
 import { openDatabase, closeDatabase, databaseFailure, databasePath, type Db } from "./db";
@@ -78,10 +77,6 @@ export function openApp(config: Config, clock: Clock = systemClock, busyTimeoutM
       // Without the scheduler the server calls no upstream at all, on demand neither (`serve --no-scheduler`).
       config.scheduler ? config.refreshScope : "all",
       (spotId) => (spots.find(spotId) === undefined ? "unknown" : forecasts.current(spotId, clock.now())?.hour != null ? "current" : "missing"),
-      async (spotIds) => {
-        const wanted = new Set(spotIds);
-        return (await refreshForecasts(app, { spots: spots.all().filter((s) => wanted.has(s.id)) })).failedSpotIds;
-      },
     ),
     close() {
       app.demand.flush();

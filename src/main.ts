@@ -12,7 +12,8 @@ import { ACCOUNTS_HELP, runAccounts } from "./cli/accounts";
 import { ADMINS_HELP, runAdmins } from "./cli/admins";
 import { KEYS_HELP, runKeys } from "./cli/keys";
 import { REFRESH_HELP, runRefresh } from "./cli/refresh";
-import { ANNOUNCED_URL, SERVE_HELP, assertPortFree, parseServeArgs, runServe } from "./cli/serve";
+import { SERVE_HELP, announceServing, parseServeArgs } from "./cli/serve";
+import { ANNOUNCED_URL, assertPortFree, runServe } from "./server/serve";
 import { readMeta } from "./db/meta";
 import { SPOTS_HELP, runSpots } from "./cli/spots";
 import { editDistance } from "./cli/args";
@@ -123,7 +124,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === "serve") {
     try {
-      return await runServe(app);
+      return await runServe(app, (address) => announceServing(address, config.dataDir, config.demo));
     } catch (err) {
       // A first start that failed (a busy metrics port) leaves no directory behind to confuse the next one.
       if (newInstall) rmSync(config.dataDir, { recursive: true, force: true });

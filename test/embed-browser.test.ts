@@ -13,7 +13,7 @@ import { ManualClock, startTestServer, type TestServer } from "./support/inproce
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "./support/fake-open-meteo";
 import { launchBrowser, seriousViolations, smallText } from "./support/browser";
 import { ROOT } from "./support/env";
-import { refreshForecasts } from "../src/forecast/refresh";
+import { refreshForecasts } from "../src/server/refresh";
 import { createAccount, createKey } from "../src/access/accounts";
 import { invitedOwner } from "./support/console-client";
 

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ManualClock, startTestServer, type TestServer } from "./support/inprocess";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "./support/fake-open-meteo";
-import { refreshForecasts } from "../src/forecast/refresh";
+import { refreshForecasts } from "../src/server/refresh";
 import { createAccount, createKey, revokeKey, setAccountDisabled } from "../src/access/accounts";
 import { UserError } from "../src/core/errors";
 import { contentSecurityPolicy } from "../src/embed/http";

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { ManualClock, startTestServer, type TestServer } from "./support/inprocess";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "./support/fake-open-meteo";
-import { refreshForecasts } from "../src/forecast/refresh";
+import { refreshForecasts } from "../src/server/refresh";
 import type { ForecastResponse } from "../src/forecast/types";
 import type { Spot } from "../src/spots/types";
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { refreshForecasts } from "../src/forecast/refresh";
+import { refreshForecasts } from "../src/server/refresh";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "./support/fake-open-meteo";
 import { apiFetch } from "./support/http";
 import { ManualClock, startTestServer, type TestServer } from "./support/inprocess";

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ManualClock, startTestServer, type TestServer } from "./support/inprocess";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "./support/fake-open-meteo";
-import { refreshForecasts } from "../src/forecast/refresh";
+import { refreshForecasts } from "../src/server/refresh";
 import type { ForecastResponse } from "../src/forecast/types";
 import type { TidesResponse } from "../src/tides/types";
 import type { NowManyResponse, NowResponse } from "../src/now/types";

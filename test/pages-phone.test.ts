@@ -16,7 +16,7 @@ import { startFakeOpenMeteo, type FakeOpenMeteo } from "./support/fake-open-mete
 import { launchBrowser, seriousViolations, smallText } from "./support/browser";
 import { ROOT } from "./support/env";
 import { invitedOwner, type ConsoleClient } from "./support/console-client";
-import { refreshForecasts } from "../src/forecast/refresh";
+import { refreshForecasts } from "../src/server/refresh";
 import { createKey } from "../src/access/accounts";
 import { ENDPOINTS } from "../src/access/meter";
 import { utcDay, DAY_MS } from "../src/core/clock";

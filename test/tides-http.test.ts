@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startTestServer, ManualClock, type TestServer } from "./support/inprocess";
-import { startTideJobs } from "../src/tides/jobs";
+import { startTideJobs } from "../src/server/tide-jobs";
 import type { TidesResponse } from "../src/tides/types";
 import type { Spot } from "../src/spots/types";
 

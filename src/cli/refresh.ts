@@ -2,7 +2,8 @@
 import type { App } from "../app";
 import { ApiError, UserError } from "../core/errors";
 import { escapeControls } from "../core/log";
-import { GIVE_UP_AFTER_BATCHES, outcomeOf, refreshForecasts, type RefreshProgress, type RefreshSummary } from "../forecast/refresh";
+import { GIVE_UP_AFTER_BATCHES, outcomeOf, type RefreshProgress, type RefreshSummary } from "../forecast/refresh";
+import { refreshForecasts } from "../server/refresh";
 import { noExtraPositionals, parse } from "./args";
 
 export const REFRESH_HELP = `Usage: surfcast refresh [--spots ID,...]

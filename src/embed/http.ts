@@ -6,12 +6,14 @@
  * strict Content-Security-Policy whose frame-ancestors are the embed's origins.
  */
 import { queryOf } from "../http/target";
-import type { App } from "../app";
+import type { UsageMeter } from "../access/meter";
+import type { ForecastDemand } from "../forecast/demand";
+import type { EmbedService } from "./service";
 import { log } from "../core/log";
 import { nextUtcMidnight } from "../core/clock";
 import { EMBED_CSS, EMBED_ICON, SCREEN_JS } from "./assets";
 import { messagePage, type Mode } from "./page";
-import { EmbedRenderer } from "./render";
+import { EmbedRenderer, type RenderServices } from "./render";
 import type { EmbedRecord } from "./store";
 
 /** Whether a canonical path belongs to the embeds. */
@@ -25,7 +27,14 @@ export function contentSecurityPolicy(origins: readonly string[]): string {
 
 const BASE_HEADERS = { "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer" };
 
-export function createEmbedHandler(app: App): (req: Request, path: string) => Response | Promise<Response> {
+/** The narrow services an embed's page uses: drawing, the embeds and their allowance, usage, first forecasts. */
+export interface EmbedHandlerServices extends RenderServices {
+  embeds: Pick<EmbedService, "servable" | "admitView">;
+  meter: Pick<UsageMeter, "record">;
+  demand: Pick<ForecastDemand, "ready">;
+}
+
+export function createEmbedHandler(app: EmbedHandlerServices): (req: Request, path: string) => Response | Promise<Response> {
   const assetVersion = Bun.hash(EMBED_CSS + SCREEN_JS).toString(36);
   const renderer = new EmbedRenderer(app, assetVersion);
   const assets = new Map([

@@ -4,13 +4,15 @@
  * charts and tables, the bulk of the work, are kept apart per spot and stamp (forecast versions, tide rows, hour),
  * so the page of a new minute rebuilds only its "now" blocks. A repeated view is a map lookup and a comparison.
  */
-import type { App } from "../app";
+import type { Clock } from "../core/clock";
+import type { ForecastService } from "../forecast/service";
+import type { TideService } from "../tides/service";
 import { budgetShare } from "../core/caches";
 import { Lru } from "../core/lru";
 import { MINUTE_MS } from "../tides/now";
 import { credits, heading, shell, spotSection, spotWeek, titleOf, type Mode } from "./page";
 import type { EmbedRecord } from "./store";
-import { spotPicture, type SpotPicture } from "./view";
+import { spotPicture, type PictureServices, type SpotPicture } from "./view";
 
 const HOUR_MS = 3_600_000;
 
@@ -23,13 +25,21 @@ export interface RenderedPage {
 
 const hashOf = (text: string) => Bun.hash(text).toString(36);
 
+/** What drawing a picture reads: the services /v1 answers from, the clock and the public address for its credits. */
+export interface RenderServices extends PictureServices {
+  clock: Clock;
+  config: { publicUrl: string };
+  forecasts: Pick<ForecastService, "get" | "generation" | "versionOf">;
+  tides: Pick<TideService, "get" | "stamp">;
+}
+
 export class EmbedRenderer {
   /** Rendered pages and week charts in their shares of the cache budget (#22): a page is ~90 KB, a week chart ~60 KB (~17 and ~40 at the default 16 MB). */
   private readonly pages = new Lru<{ key: string; page: RenderedPage }>(budgetShare(0.1));
   private readonly weeks = new Lru<string>(budgetShare(0.15));
 
   constructor(
-    private readonly app: App,
+    private readonly app: RenderServices,
     private readonly assetVersion: string,
   ) {}
 

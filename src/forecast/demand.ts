@@ -36,6 +36,7 @@ export class ForecastDemand {
   private readonly failedAt = new Map<string, number>();
   private fetching: Promise<void> | null = null;
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
+  private fetchSpots: FetchSpots | null = null;
 
   constructor(
     private readonly db: Db,
@@ -43,8 +44,12 @@ export class ForecastDemand {
     readonly scope: RefreshScope,
     /** Whether the spot has a forecast for the current hour, or is no spot of the catalog. */
     private readonly forecastOf: (spotId: string) => "current" | "missing" | "unknown",
-    private readonly fetchSpots: FetchSpots,
   ) {}
+
+  /** How first forecasts are fetched: the server wires its refresh in; until then nothing is fetched on demand. */
+  fetchWith(fetchSpots: FetchSpots): void {
+    this.fetchSpots = fetchSpots;
+  }
 
   /**
    * Notes that these spots' forecasts were asked for and, in the `requested` scope, fetches those without a current
@@ -53,7 +58,7 @@ export class ForecastDemand {
    * so a caller with every forecast at hand answers without a turn of the event loop.
    */
   ready(spotIds: readonly string[]): Promise<void> | undefined {
-    if (this.scope === "all") return undefined;
+    if (this.scope === "all" || this.fetchSpots === null) return undefined;
     const now = this.clock.now();
     const missing: string[] = [];
     for (const id of spotIds.slice(0, MAX_SPOTS_PER_REQUEST)) {
@@ -115,7 +120,7 @@ export class ForecastDemand {
           log.info("fetching forecasts asked for for the first time", { spots: ids.length });
           let failed: readonly string[];
           try {
-            failed = await this.fetchSpots(ids);
+            failed = await this.fetchSpots!(ids);
           } catch (err) {
             log.warn("on-demand forecast fetch failed", { error: String(err) });
             failed = ids;

@@ -8,7 +8,7 @@
 import { statSync } from "node:fs";
 import type { App } from "../app";
 import { databasePath } from "../db";
-import { nextRefreshAt } from "../forecast/jobs";
+import { nextRefreshAt } from "../forecast/schedule";
 import { dataMode, documentSpan, lastRefresh, retryAt, type RefreshRecord } from "../forecast/store";
 import { RECENT_MS, SCOPE_META, type RefreshScope } from "../forecast/demand";
 import { readMeta } from "../db/meta";

@@ -6,7 +6,7 @@ import { loadConfig, type Config } from "../../src/config";
 import { openApp, type App } from "../../src/app";
 import { ManualClock, systemClock, type Clock } from "../../src/core/clock";
 import { createAccount, createKey } from "../../src/access/accounts";
-import { startHttpServer } from "../../src/http/server";
+import { startHttpServer } from "../../src/server/http";
 import { tempDir } from "./env";
 import { apiFetch } from "./http";
 

@@ -4,9 +4,9 @@
 import type { Server } from "bun";
 import type { App } from "../app";
 import { log } from "../core/log";
-import { createGate, type McpHandler } from "./gate";
-import { errorResponse, internalError } from "./respond";
-import { createKeyedRoutes, createOpenRoutes } from "./routes";
+import { createGate, type McpHandler } from "../http/gate";
+import { errorResponse, internalError } from "../http/respond";
+import { createKeyedRoutes, createOpenRoutes } from "../http/routes";
 import { createConsoleHandler } from "../console/http";
 import type { Peer } from "../core/proxy";
 import type { Metrics } from "../ops/metrics";

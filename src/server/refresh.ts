@@ -1,0 +1,73 @@
+/**
+ * The forecast refresh with the app's configuration, facings and tides (forecast/refresh.ts runs it): what the
+ * scheduled jobs, on-demand fetches and `surfcast refresh` call.
+ */
+import type { App } from "../app";
+import { reclaimSpace } from "../db";
+import { log } from "../core/log";
+import { demoFetch } from "../forecast/demo";
+import { ensureFacings, loadFacings } from "../forecast/facings";
+import { OpenMeteoClient, type OpenMeteoOptions } from "../forecast/openmeteo";
+import { outcomeOf, refreshListeners, runForecastRefresh, summaryFields, type RefreshProgress, type RefreshSpot, type RefreshSummary } from "../forecast/refresh";
+import { recordRefresh } from "../forecast/store";
+
+export interface RefreshOptions {
+  /** Default: every spot of the catalog. */
+  spots?: readonly RefreshSpot[];
+  onProgress?: (p: RefreshProgress) => void;
+  signal?: AbortSignal;
+  /** Test hooks for the upstream client (fast backoff). */
+  client?: Partial<Pick<OpenMeteoOptions, "sleep" | "backoffMs" | "timeformat">>;
+}
+
+/** A refresh with the app's configuration, facings and tides; logs one summary line. */
+export async function refreshForecasts(app: App, options: RefreshOptions = {}): Promise<RefreshSummary> {
+  const spots = options.spots ?? app.spots.all();
+  // Demo mode: the synthetic upstream answers in place of fetch; nothing leaves the process.
+  const client = new OpenMeteoClient({ ...app.config.openMeteo, ...options.client, ...(app.config.demo ? { fetch: demoFetch } : {}) });
+  if (app.config.demo) log.warn("forecast refresh uses DEMO data: synthetic values made inside the binary, not a real forecast", { spots: spots.length });
+  const summary = await runForecastRefresh(
+    {
+      db: app.db,
+      clock: app.clock,
+      client,
+      batchSize: app.config.openMeteo.batchSize,
+      tides: app.tides,
+      facings: () => {
+        ensureFacings(app.db, spots);
+        return loadFacings(app.db);
+      },
+      onProgress: options.onProgress,
+      onWritten: () => app.forecasts.invalidate(),
+      signal: options.signal,
+      giveUpAfter: app.config.refreshGiveUpAfter,
+      demo: app.config.demo,
+    },
+    spots,
+  );
+  const outcome = outcomeOf(summary);
+  for (const listener of refreshListeners) listener(summary);
+  try {
+    recordRefresh(app.db, { at: new Date(app.clock.now()).toISOString(), outcome, spots: summary.spots, ok: summary.ok, failed: summary.failed, durationMs: summary.durationMs, reason: summary.errors[0] });
+  } catch (err) {
+    log.warn("could not record the refresh outcome", { error: String(err) });
+  }
+  try {
+    const reclaimed = reclaimSpace(app.db);
+    if (reclaimed > 0) log.info("database space given back after the refresh", { mb: Math.round(reclaimed / 1048576) });
+  } catch (err) {
+    log.warn("could not give the database's free space back", { error: String(err) });
+  }
+  // Upstream text goes into a field, never into the message.
+  const { errors } = summary;
+  const fields = {
+    ...summaryFields(summary),
+    demo: app.config.demo || undefined,
+    reason: errors[0] ?? (outcome === "complete" ? undefined : "spots came back without data"),
+    stopped: errors.length > 1 && !errors.at(-1)!.startsWith("batch ") ? errors.at(-1) : undefined,
+  };
+  if (outcome === "complete") log.info("forecast refresh done", fields);
+  else if (outcome === "partial") log.warn(`forecast refresh partial: ${summary.ok} of ${summary.spots} spots refreshed, the others keep their previous forecast`, fields);
+  else log.error("forecast refresh failed: no spot refreshed, every previous forecast kept", fields);
+  return summary;
+}

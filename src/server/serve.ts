@@ -1,0 +1,122 @@
+/**
+ * `surfcast serve`'s life cycle, wired above the app: the lock, the web server, the scheduled jobs, memory, the usage
+ * flusher and the graceful stop.
+ */
+import type { App } from "../app";
+import type { Config } from "../config";
+import { UserError } from "../core/errors";
+import { log } from "../core/log";
+import { lockDataDir } from "../db/lock";
+import { writeMeta } from "../db/meta";
+import { SCOPE_META } from "../forecast/demand";
+import type { Metrics } from "../ops/metrics";
+import { startIdleRelease, startMemoryGovernor } from "../ops/memory";
+import { startForecastJobs } from "./forecast-jobs";
+import { startHttpServer } from "./http";
+import { refreshForecasts } from "./refresh";
+import { startTideJobs } from "./tide-jobs";
+
+/** Usage counts are flushed this often (the crash-loss bound: a kill -9 loses at most this much). */
+const FLUSH_MS = 500;
+/** How long after listening the warm-up starts (see runServe). */
+const WARM_UP_DELAY_MS = 50;
+
+/** The meta key of the public URL the last server on this data directory answered at. */
+export const ANNOUNCED_URL = "serve.public_url";
+
+/** How to show the bound address: IPv6 literals in brackets; the wildcard says what it means. */
+function shownAddress(host: string, port: number): string {
+  const literal = host.includes(":") ? `[${host}]` : host;
+  const url = `http://${literal}:${port}`;
+  return host === "0.0.0.0" || host === "::" ? `${url} (every interface)` : url;
+}
+
+const portInUse = (config: Pick<Config, "host" | "port">) =>
+  new UserError(`port ${config.port} on ${config.host} is already in use (another surfcast or another program): stop it, or choose another with --port or PORT`);
+
+/** Fails before the database is opened when the port is taken, so a mistaken start changes no file. */
+export function assertPortFree(config: Pick<Config, "host" | "port">): void {
+  if (config.port === 0) return;
+  try {
+    Bun.serve({ port: config.port, hostname: config.host, fetch: () => new Response(null) }).stop(true);
+  } catch (err) {
+    if ((err as { code?: string }).code === "EADDRINUSE") throw portInUse(config);
+    throw new UserError(`cannot listen on ${config.host}:${config.port}: ${(err as Error).message}`);
+  }
+}
+
+function listen(app: App, metrics?: Metrics) {
+  try {
+    return startHttpServer(app, app.config.port, app.config.host, metrics);
+  } catch (err) {
+    if ((err as { code?: string }).code === "EADDRINUSE") throw portInUse(app.config);
+    throw err;
+  }
+}
+
+/**
+ * Runs the server until SIGTERM or SIGINT: the data directory's lock, the HTTP server (and metrics), the jobs, the
+ * memory governor and idle release, the usage flusher, the graceful stop. `announce` is called with the address once
+ * it accepts connections and its signal handlers are armed.
+ */
+export async function runServe(app: App, announce: (address: string) => void): Promise<number> {
+  const { config } = app;
+  // A spot asked for without a forecast is fetched by the same refresh as the scheduled runs (refresh scope).
+  app.demand.fetchWith(async (spotIds) => {
+    const wanted = new Set(spotIds);
+    return (await refreshForecasts(app, { spots: app.spots.all().filter((s) => wanted.has(s.id)) })).failedSpotIds;
+  });
+  const lock = lockDataDir(config.dataDir);
+  // prom-client is loaded only when metrics are on: other starts and console commands do not pay for it.
+  const ops = config.metrics.enabled ? await import("../ops/metrics") : undefined;
+  const metrics = ops ? new ops.Metrics(app) : undefined;
+  const server = listen(app, metrics);
+  const metricsServer = ops && metrics ? ops.startMetricsServer(metrics, config.metrics.port) : undefined;
+  // Warm-up: the search and nearby indexes (~0.2 s of one core) are built before the first query needs them, but
+  // only once the server has been listening for a moment, so that health probes and the first requests of a restart
+  // are answered at once (a request that needs them sooner builds them itself). The tide database is not loaded:
+  // predictions use stored station records, and the tide job loads it (in a worker) only to choose stations.
+  setTimeout(() => app.spots.warm(), WARM_UP_DELAY_MS);
+  const jobs = config.scheduler ? [startTideJobs(app), startForecastJobs(app)] : [];
+  const memory = startMemoryGovernor(config.memoryTargetMb);
+  const idle = startIdleRelease(config.idleReleaseMs);
+  const flusher = setInterval(() => {
+    try {
+      app.meter.flush();
+    } catch (err) {
+      log.error("usage flush failed; will retry", { error: String(err) });
+    }
+  }, FLUSH_MS);
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      log.info("stopping: finishing in-flight requests", { signal });
+      for (const job of jobs) job.stop();
+      memory.stop();
+      idle.stop();
+      await server.stop(false);
+      metricsServer?.stop(true);
+      metrics?.close();
+      clearInterval(flusher);
+      app.close();
+      lock.release();
+      log.info("stopped cleanly");
+      resolve(0);
+    };
+    process.on("SIGTERM", () => void stop("SIGTERM"));
+    process.on("SIGINT", () => void stop("SIGINT"));
+    // Announced once the signal handlers are in place (the runtime arms them on its next turn): a supervisor or test
+    // that stops the server as soon as it reads this line gets the graceful stop, not the default kill (exit 143).
+    setImmediate(() => {
+      const shown = shownAddress(config.host, server.port ?? config.port);
+      // The commands that print links (invitations, embeds) use this when SURFCAST_PUBLIC_URL is not set for them.
+      writeMeta(app.db, ANNOUNCED_URL, config.publicUrl);
+      writeMeta(app.db, SCOPE_META, app.demand.scope);
+      if (config.demo) log.warn("DEMO MODE: forecasts are synthetic, made inside the binary; not real data, no upstream is called", { dataDir: config.dataDir });
+      log.info("surfcast listening", { address: shown, demo: config.demo || undefined, dataDir: config.dataDir, scheduler: config.scheduler, console: config.console ? `${config.publicUrl}/console` : "off" });
+      announce(shown);
+    });
+  });
+}
