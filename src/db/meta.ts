@@ -1,4 +1,7 @@
-/** The `meta` table's small facts, read and written through drizzle. */
+/**
+ * The `meta` table's small facts, read and written through drizzle: the one helper every room uses (the tide store
+ * keeps its own prepared statements for its window bounds, read on every tide answer).
+ */
 import { eq } from "drizzle-orm";
 import type { Db } from ".";
 import { meta } from "./schema";
@@ -15,6 +18,8 @@ export function metaOnce(db: Db, key: string, make: () => string): string {
   return readMeta(db, key)!;
 }
 
-export function writeMeta(db: Db, key: string, value: string): void {
-  db.insert(meta).values({ key, value }).onConflictDoUpdate({ target: meta.key, set: { value } }).run();
+/** Stores `value` under `key`; null removes the key. */
+export function writeMeta(db: Db, key: string, value: string | null): void {
+  if (value === null) db.delete(meta).where(eq(meta.key, key)).run();
+  else db.insert(meta).values({ key, value }).onConflictDoUpdate({ target: meta.key, set: { value } }).run();
 }

@@ -2,6 +2,7 @@
  * forecast_documents access: batch writes in one transaction (readers see old or new, never a mix). A server
  * notices documents written by another process (`surfcast refresh`) through db/changes.ts.
  */
+import { readMeta, writeMeta } from "../db/meta";
 import { brotliCompressSync, brotliDecompressSync, constants } from "node:zlib";
 import { writeTransaction, type Db } from "../db";
 
@@ -62,31 +63,22 @@ export interface RefreshRecord {
 const LAST_REFRESH = "refresh.last";
 const RETRY_AT = "refresh.retry_at";
 
-function putMeta(db: Db, key: string, value: string | null): void {
-  if (value === null) db.$client.query("DELETE FROM meta WHERE key = ?").run(key);
-  else db.$client.query("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(key, value);
-}
-
-function getMeta(db: Db, key: string): string | null {
-  return (db.$client.query("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | null)?.value ?? null;
-}
-
 export function recordRefresh(db: Db, record: RefreshRecord): void {
-  putMeta(db, LAST_REFRESH, JSON.stringify(record));
+  writeMeta(db, LAST_REFRESH, JSON.stringify(record));
 }
 
 export function lastRefresh(db: Db): RefreshRecord | null {
-  const value = getMeta(db, LAST_REFRESH);
+  const value = readMeta(db, LAST_REFRESH);
   return value === null ? null : (JSON.parse(value) as RefreshRecord);
 }
 
 /** When the scheduler will retry what the last run missed (ISO time), or null. */
 export function recordRetryAt(db: Db, at: Date | null): void {
-  putMeta(db, RETRY_AT, at?.toISOString() ?? null);
+  writeMeta(db, RETRY_AT, at?.toISOString() ?? null);
 }
 
 export function retryAt(db: Db): string | null {
-  return getMeta(db, RETRY_AT);
+  return readMeta(db, RETRY_AT);
 }
 
 /** Oldest and newest document update times (epoch ms), and how many documents there are. */
@@ -105,11 +97,11 @@ const DATA_MODE = "data.mode";
  * A database with forecasts but no marker predates demo mode: it is real.
  */
 export function dataMode(db: Db): "demo" | "real" | null {
-  const value = getMeta(db, DATA_MODE);
+  const value = readMeta(db, DATA_MODE);
   if (value === "demo" || value === "real") return value;
   return documentSpan(db).count > 0 ? "real" : null;
 }
 
 export function recordDataMode(db: Db, mode: "demo" | "real"): void {
-  putMeta(db, DATA_MODE, mode);
+  writeMeta(db, DATA_MODE, mode);
 }

@@ -3,6 +3,7 @@
  * import plan in one transaction. Removing a spot cascades to every per-spot row of other domains.
  */
 import type { Db } from "../db";
+import { readMeta, writeMeta } from "../db/meta";
 import type { StoredSpot } from "./catalog";
 import type { DerivedSpotFacts } from "./types";
 
@@ -84,17 +85,12 @@ export interface CatalogMeta {
 }
 
 export function readCatalogMeta(db: Db): CatalogMeta {
-  const get = (key: string) => (db.$client.query("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | null)?.value ?? null;
-  return { source: get(META_SOURCE) as CatalogSource | null, defaultSha256: get(META_DEFAULT_SHA) };
+  return { source: readMeta(db, META_SOURCE) as CatalogSource | null, defaultSha256: readMeta(db, META_DEFAULT_SHA) };
 }
 
 /** The catalog's version: changes with every applied import (seeding included). */
 export function readCatalogVersion(db: Db): string {
-  return (db.$client.query("SELECT value FROM meta WHERE key = ?").get(META_VERSION) as { value: string } | null)?.value ?? "0";
-}
-
-function writeMeta(db: Db, key: string, value: string): void {
-  db.$client.query("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(key, value);
+  return readMeta(db, META_VERSION) ?? "0";
 }
 
 /** What an import does to the tables; built by `planImport` (import.ts). */
