@@ -55,13 +55,15 @@ export class ForecastDemand {
    * Notes that these spots' forecasts were asked for and, in the `requested` scope, fetches those without a current
    * forecast, waiting up to FIRST_FETCH_WAIT_MS. Resolves either way: the caller answers with what there is then.
    * Unknown ids are the caller's to refuse; they are passed over here. Undefined when there is nothing to wait for,
-   * so a caller with every forecast at hand answers without a turn of the event loop.
+   * so a caller with every forecast at hand answers without a turn of the event loop. Ids that cost work to find (a
+   * best-spots search's candidates) come as a function, called only when first forecasts can be fetched.
    */
-  ready(spotIds: readonly string[]): Promise<void> | undefined {
+  ready(spotIds: readonly string[] | (() => readonly string[])): Promise<void> | undefined {
     if (this.scope === "all" || this.fetchSpots === null) return undefined;
     const now = this.clock.now();
     const missing: string[] = [];
-    for (const id of spotIds.slice(0, MAX_SPOTS_PER_REQUEST)) {
+    const asked = typeof spotIds === "function" ? spotIds() : spotIds;
+    for (const id of asked.slice(0, MAX_SPOTS_PER_REQUEST)) {
       const state = this.forecastOf(id);
       if (state === "unknown") continue;
       this.note(id, now);

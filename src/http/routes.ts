@@ -87,7 +87,7 @@ export function createKeyedRoutes(app: App, use: RoutesUse = "serve") {
    * Answers once these spots' first forecasts are fetched, in the refresh scope `requested` (forecast/demand.ts);
    * at once, without a turn of the event loop, when there is nothing to wait for.
    */
-  const afterFirstForecasts = (spotIds: readonly string[], answer: () => Response): Response | Promise<Response> => {
+  const afterFirstForecasts = (spotIds: Parameters<typeof app.demand.ready>[0], answer: () => Response): Response | Promise<Response> => {
     const waiting = app.demand.ready(spotIds);
     return waiting ? waiting.then(answer) : answer();
   };
@@ -101,7 +101,7 @@ export function createKeyedRoutes(app: App, use: RoutesUse = "serve") {
       routerPath("bestSpots"),
       ({ request }) => {
         const params = parseBestSpotsParams(queryOf(request));
-        return afterFirstForecasts(app.bestSpots.candidates(params), () => json(app.bestSpots.find(params), 200, headersFor(request)));
+        return afterFirstForecasts(() => app.bestSpots.candidates(params), () => json(app.bestSpots.find(params), 200, headersFor(request)));
       },
       hooks("bestSpots", { query: bestSpotsQuery }),
     )

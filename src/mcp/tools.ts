@@ -178,7 +178,7 @@ export const TOOLS: readonly ToolDefinition[] = [
         () => parseBestSpotsParams({ lat: args.lat, lng: args.lng, radius: args.radius_km, level: args.level, hours: args.hours, limit: args.limit }),
         { radius: "radius_km" },
       );
-      await app.demand.ready(app.bestSpots.candidates(params));
+      await app.demand.ready(() => app.bestSpots.candidates(params));
       const spots = app.bestSpots.find(params);
       return { text: bestSpotsText(params, spots, isDemo(app, {})), structured: { spots } };
     },
