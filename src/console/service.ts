@@ -281,10 +281,12 @@ export class ConsoleService {
   accountsPage(query: string, requestedPage: number) {
     this.app.meter.flush();
     const read = (page: number) => listAccountsPage(this.app.db, { query, offset: (page - 1) * ACCOUNTS_PAGE_SIZE, limit: ACCOUNTS_PAGE_SIZE });
-    const first = read(1);
-    const pages = Math.max(1, Math.ceil(first.total / ACCOUNTS_PAGE_SIZE));
-    const page = Math.min(Math.max(1, Math.floor(requestedPage) || 1), pages);
-    const { accounts, total } = page === 1 ? first : read(page);
+    const asked = Math.max(1, Math.floor(requestedPage) || 1);
+    let { accounts, total } = read(asked);
+    const pages = Math.max(1, Math.ceil(total / ACCOUNTS_PAGE_SIZE));
+    const page = Math.min(asked, pages);
+    // Past the last page (rare: an edited URL), the last page is read again.
+    if (page !== asked) ({ accounts, total } = read(page));
     const today = dayTotalsByAccount(this.app.db, accounts.map((a) => a.id), utcDay(this.app.clock.now()));
     return { rows: accounts.map((account) => ({ account, today: today.get(account.id) ?? 0 })), total, pages, page };
   }
