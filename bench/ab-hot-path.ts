@@ -3,7 +3,7 @@
  * in-process handler (gate, key, limiter, meter, route) answering GET /v1/spots/{id}/forecast and /v1/spots/{id},
  * no socket. Usage: bun bench/ab-hot-path.ts OTHER_ROOT  (prints mean µs per request per tree, interleaved runs).
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -15,7 +15,9 @@ const ROUNDS = 6;
 async function handlerOf(root: string) {
   const { loadConfig } = await import(join(root, "src/config.ts"));
   const { openApp } = await import(join(root, "src/app.ts"));
-  const { createFetchHandler } = await import(join(root, "src/server/http.ts"));
+  // The web server moved from http/ to server/: either tree can be the other one.
+  const serverModule = ["src/server/http.ts", "src/http/server.ts"].map((p) => join(root, p)).find((p) => existsSync(p))!;
+  const { createFetchHandler } = await import(serverModule);
   const { createAccount, createKey } = await import(join(root, "src/access/accounts.ts"));
   const { writeDocuments } = await import(join(root, "src/forecast/store.ts"));
   const dir = mkdtempSync(join(tmpdir(), "ab-"));

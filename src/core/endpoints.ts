@@ -26,7 +26,8 @@ export type UsageKey = CountedUsage | "embed" | `mcp.${string}`;
 
 const byOperation = new Map<string, V1Endpoint>(V1_ENDPOINTS.map((e) => [e.operationId, e]));
 const fixed = new Map<string, V1Endpoint>(V1_ENDPOINTS.filter((e) => !e.path.includes("{")).map((e) => [e.path, e]));
-const templated = V1_ENDPOINTS.filter((e) => e.path.includes("{")).map((e) => ({ endpoint: e, segments: e.path.split("/") }));
+/** Each template as the text before and after its one parameter: a match allocates nothing (every request asks). */
+const templated = V1_ENDPOINTS.filter((e) => e.path.includes("{")).map((e) => ({ endpoint: e, before: e.path.slice(0, e.path.indexOf("{")), after: e.path.slice(e.path.indexOf("}") + 1) }));
 
 export function endpointById(operationId: OperationId): V1Endpoint {
   return byOperation.get(operationId)!;
@@ -48,9 +49,10 @@ export function routerPath<O extends OperationId>(operationId: O): RouterPath<Ex
 export function endpointAt(path: string): V1Endpoint | null {
   const exact = fixed.get(path);
   if (exact) return exact;
-  const segments = path.split("/");
-  for (const { endpoint, segments: template } of templated) {
-    if (template.length === segments.length && template.every((part, i) => (part.startsWith("{") ? segments[i] !== "" : part === segments[i]))) return endpoint;
+  for (const { endpoint, before, after } of templated) {
+    if (path.length <= before.length + after.length || !path.startsWith(before) || !path.endsWith(after)) continue;
+    const slash = path.indexOf("/", before.length);
+    if (slash === -1 ? after === "" : slash === path.length - after.length && after !== "") return endpoint;
   }
   return null;
 }
