@@ -7,6 +7,7 @@ import { openApp } from "./app";
 import { BUSY_TIMEOUT_MS, databaseFailure, databasePath } from "./db";
 import { systemClock } from "./core/clock";
 import { UserError } from "./core/errors";
+import { cliWording } from "./cli/wording";
 import { setLogLevel } from "./core/log";
 import { ACCOUNTS_HELP, runAccounts } from "./cli/accounts";
 import { ADMINS_HELP, runAdmins } from "./cli/admins";
@@ -166,7 +167,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err) => {
-    if (err instanceof UserError) console.error(`surfcast: ${err.message}`);
+    if (err instanceof UserError) console.error(`surfcast: ${cliWording(err)}`);
     else console.error(`surfcast: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     process.exit(err instanceof UserError ? 2 : 1);
   },

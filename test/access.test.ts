@@ -8,7 +8,11 @@ import { apiFetch } from "./support/http";
 import { tempDir } from "./support/env";
 import { cli, createKey, startServer } from "./support/binary";
 import { ConsoleClient, text } from "./support/console-client";
-import { setAccountDisabled, revokeKey, listKeys } from "../src/access/accounts";
+import { openDatabase, closeDatabase } from "../src/db";
+import { seedPlans } from "../src/access/plans";
+import { createAccount, setAccountDisabled, setAccountPlan, revokeKey, listKeys } from "../src/access/accounts";
+import type { RuleError } from "../src/core/errors";
+import { consoleWording } from "../src/console/wording";
 import { BurstWindow, decide, fixedRateLimitHeaders, varyingRateLimitHeaders } from "../src/access/limiter";
 import { keyFromHeaders } from "../src/access/keys";
 import { UsageMeter } from "../src/access/meter";
@@ -357,6 +361,21 @@ describe("one set of key rules (CLI and console alike)", () => {
       expect(viaCli("shop").stderr.trim()).toBe(`surfcast: ${duplicate}`);
       expect((await viaConsole("shop")).text).toContain(duplicate);
       expect(viaCli(" laptop ").code).toBe(0);
+      // A limit rule's refusal names the field as each adapter's people know it: a flag, a form label.
+      const limit = cli(server.dataDir, ["accounts", "set-plan", "rules@example.com", "--plan", "pro", "--daily-limit", "0"]);
+      expect([limit.code, limit.stderr.trim()]).toEqual([2, "surfcast: --daily-limit must be an integer from 1 to 100000000"]);
+      const db = openDatabase(tempDir("rules"));
+      let refusal: unknown;
+      try {
+        seedPlans(db);
+        createAccount(db, new ManualClock(0), "rules@example.com", "pro");
+        setAccountPlan(db, "rules@example.com", "pro", { dailyLimit: 0 });
+      } catch (err) {
+        refusal = err;
+      } finally {
+        closeDatabase(db);
+      }
+      expect(consoleWording(refusal as RuleError)).toBe("The daily limit must be an integer from 1 to 100000000.");
       expect((await viaConsole("laptop")).text).toContain('An active key named "laptop" exists already.');
     } finally {
       await server.stop();

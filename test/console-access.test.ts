@@ -118,7 +118,7 @@ describe("invitations, passwords, sessions", () => {
     expect(inspectLink(app.db, clock, tokenOf(first.url))).toEqual({ ok: false, problem: "used" });
     clock.advance(7 * 86_400_000);
     expect(inspectLink(app.db, clock, tokenOf(second.url))).toEqual({ ok: false, problem: "expired" });
-    expect(() => issueInvitation(app.db, clock, "http://x", { email: "nobody@example.com" })).toThrow("--plan is required");
+    expect(() => issueInvitation(app.db, clock, "http://x", { email: "nobody@example.com" })).toThrow("plan is required for a new account");
   }, 30_000);
 
   test("sign-in: unknown e-mail and wrong password answer alike; success starts a session", async () => {

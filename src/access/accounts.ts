@@ -5,7 +5,7 @@
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { writeTransaction, type Db } from "../db";
 import { accounts, apiKeys, consoleSessions, embeds } from "../db/schema";
-import { UserError } from "../core/errors";
+import { RuleError, UserError, type RuleField } from "../core/errors";
 import type { Clock } from "../core/clock";
 import { PLAN_DEFAULTS, PLAN_NAMES, isPlanName, type PlanName } from "./plans";
 import { displayPrefix, generateKey, generateKeyId, hashKey } from "./keys";
@@ -44,9 +44,9 @@ export interface CustomLimits {
   maxKeys?: number;
 }
 
-function checkLimit(name: string, value: number | undefined, max: number): void {
+function checkLimit(field: RuleField, value: number | undefined, max: number): void {
   if (value === undefined) return;
-  if (!Number.isInteger(value) || value < 1 || value > max) throw new UserError(`${name} must be an integer from 1 to ${max}`);
+  if (!Number.isInteger(value) || value < 1 || value > max) throw new RuleError("out_of_range", `must be an integer from 1 to ${max}`, field);
 }
 
 function requireAccount(db: Db, email: string) {
@@ -87,9 +87,9 @@ function toAccountView(db: Db, row: typeof accounts.$inferSelect, activeKeys = a
 
 function checkPlanAndLimits(plan: string, limits: CustomLimits): asserts plan is PlanName {
   if (!isPlanName(plan)) throw new UserError(`unknown plan "${plan}" (one of: ${PLAN_NAMES.join(", ")})`);
-  checkLimit("--daily-limit", limits.dailyLimit, 100_000_000);
-  checkLimit("--minute-limit", limits.minuteLimit, 100_000);
-  checkLimit("--max-keys", limits.maxKeys, 10_000);
+  checkLimit("dailyLimit", limits.dailyLimit, 100_000_000);
+  checkLimit("minuteLimit", limits.minuteLimit, 100_000);
+  checkLimit("maxKeys", limits.maxKeys, 10_000);
 }
 
 export function createAccount(db: Db, clock: Clock, email: string, plan: string, limits: CustomLimits = {}): AccountView {

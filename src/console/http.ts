@@ -20,6 +20,7 @@ import { randomToken } from "./secrets";
 import { ConsoleService, type AttemptSource } from "./service";
 import { clientAddress, type Peer } from "../core/proxy";
 import { routeLabel } from "../http/route-label";
+import { consoleWording } from "./wording";
 import { changePasswordPage, choosePasswordPage, messagePage, signInPage } from "./pages/auth";
 import type { Viewer } from "./pages/layout";
 import { keysPage, overviewPage, revokeConfirmPage, usageCsv, usagePage, type OwnerPage } from "./pages/owner";
@@ -237,7 +238,7 @@ export function createConsoleHandler(app: App): ConsoleHandler {
         const { key, view } = service.createKey(accountId, name);
         return show({ created: { key, name: view.name } }, 201);
       } catch (err) {
-        if (err instanceof UserError) return show({ error: err.message, name }, 400);
+        if (err instanceof UserError) return show({ error: consoleWording(err), name }, 400);
         throw err;
       }
     }
@@ -262,8 +263,7 @@ export function createConsoleHandler(app: App): ConsoleHandler {
         return redirect(ctx, "/console/keys?notice=embed-created#embeds");
       } catch (err) {
         if (!(err instanceof UserError)) throw err;
-        // The embed service speaks to operators in flags (--spots); the owner filled in a form.
-        return showKeys({ error: err.message.replace(/^--(\w+)/, (_, flag: string) => flag[0]!.toUpperCase() + flag.slice(1)), embedForm }, 400);
+        return showKeys({ error: consoleWording(err), embedForm }, 400);
       }
     }
     if (first === "embeds" && second && third === "revoke" && parts.length === 3) {
@@ -316,7 +316,7 @@ export function createConsoleHandler(app: App): ConsoleHandler {
       } catch (err) {
         if (!(err instanceof UserError)) throw err;
         const result = service.accountsPage("", 1);
-        return html(ctx, accountsPage(ownerPage(ctx, { error: err.message.replace(/^--plan/, "A plan") }), { ...result, query: "" }), 400);
+        return html(ctx, accountsPage(ownerPage(ctx, { error: consoleWording(err) }), { ...result, query: "" }), 400);
       }
     }
     if (first === "accounts" && second && /^\d+$/.test(second)) {
@@ -331,7 +331,7 @@ export function createConsoleHandler(app: App): ConsoleHandler {
           return redirect(ctx, `/console/admin/accounts/${id}?notice=plan-saved`);
         } catch (err) {
           if (!(err instanceof UserError)) throw err;
-          return html(ctx, accountPage(ownerPage(ctx, { error: err.message.replace(/--([a-z-]+)/, "The $1") }), { account: service.account(id), keys: service.keys(id), custom: service.customLimits(id) }), 400);
+          return html(ctx, accountPage(ownerPage(ctx, { error: consoleWording(err) }), { account: service.account(id), keys: service.keys(id), custom: service.customLimits(id) }), 400);
         }
       }
       if ((third === "disable" || third === "enable") && id !== me) {

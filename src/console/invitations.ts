@@ -7,7 +7,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { writeTransaction, type Db } from "../db";
 import { accounts, consoleSessions, invitations } from "../db/schema";
 import type { Clock } from "../core/clock";
-import { UserError } from "../core/errors";
+import { RuleError } from "../core/errors";
 import { createAccount, findAccount, setAccountAdmin, setAccountPlan, type AccountView, type CustomLimits } from "../access/accounts";
 import { hashPassword, hashToken, passwordProblem, randomToken } from "./secrets";
 
@@ -44,12 +44,12 @@ export function issueInvitation(db: Db, clock: Clock, publicUrl: string, request
     let account = findAccount(db, request.email);
     const created = account === null;
     if (account === null) {
-      if (!request.plan) throw new UserError(`--plan is required for a new account`);
+      if (!request.plan) throw new RuleError("required", "is required for a new account", "plan");
       account = createAccount(db, clock, request.email, request.plan, limits);
     } else if (request.plan) {
       account = setAccountPlan(db, account.email, request.plan, limits);
     } else if (hasLimits) {
-      throw new UserError("custom limits need --plan");
+      throw new RuleError("required", "is required to set custom limits", "plan");
     }
     if (request.admin && !account.admin) account = setAccountAdmin(db, account.email, true);
     const hasPassword = db.select({ hash: accounts.passwordHash }).from(accounts).where(eq(accounts.id, account.id)).get()!.hash !== null;

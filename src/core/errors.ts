@@ -47,3 +47,23 @@ export class UserError extends Error {
     this.name = "UserError";
   }
 }
+
+/**
+ * A rule's refusal as a value: a code, the field it concerns (if any) and the rest of a plain sentence about it
+ * ("must be an integer from 1 to 100000"). The rule does not know who asked: the CLI names the field by its flag
+ * (cli/wording.ts), the console by its form label (console/wording.ts); its message names the field by its key.
+ */
+export class RuleError extends UserError {
+  constructor(
+    readonly code: RuleCode,
+    readonly rest: string,
+    readonly field?: RuleField,
+  ) {
+    super(field === undefined ? rest : `${field} ${rest}`);
+    this.name = "RuleError";
+  }
+}
+
+export type RuleCode = "out_of_range" | "required" | "not_one_of";
+/** The inputs a rule may concern, by the name the services take them under. */
+export type RuleField = "dailyLimit" | "minuteLimit" | "maxKeys" | "plan" | "spots" | "units" | "theme";

@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import type { Clock } from "../core/clock";
 import type { Config } from "../config";
 import type { Db } from "../db";
-import { ApiError, UserError } from "../core/errors";
+import { ApiError, RuleError, UserError, type RuleField } from "../core/errors";
 import { changeCheck } from "../db/changes";
 import { keyById, listKeys, type KeyView } from "../access/accounts";
 import { EMBED_LIMITS, MAX_EMBEDS_MADE, type PlanName } from "../access/plans";
@@ -115,8 +115,8 @@ export class EmbedService {
       keyId: key.id,
       spots: this.spotIds(request.spots),
       origins: [...new Set(origins.map(originOf))],
-      units: this.choice(request.units ?? "metric", UNITS, "--units"),
-      theme: this.choice(request.theme ?? "light", THEMES, "--theme"),
+      units: this.choice(request.units ?? "metric", UNITS, "units"),
+      theme: this.choice(request.theme ?? "light", THEMES, "theme"),
       createdAt: this.clock.now(),
       revokedAt: null,
     };
@@ -194,7 +194,7 @@ export class EmbedService {
 
   private spotIds(requested: readonly string[]): string[] {
     const ids = requested.map((s) => s.trim());
-    if (ids.length === 0 || ids.some((s) => s === "")) throw new UserError("--spots needs 1 to 12 spot ids, comma-separated (find them with GET /v1/spots?q=…)");
+    if (ids.length === 0 || ids.some((s) => s === "")) throw new RuleError("out_of_range", `needs 1 to ${MAX_EMBED_SPOTS} spot ids, comma-separated (find them with GET /v1/spots?q=…)`, "spots");
     if (ids.length > MAX_EMBED_SPOTS) throw new UserError(`an embed shows at most ${MAX_EMBED_SPOTS} spots, got ${ids.length}`);
     const canonical = ids.map((id) => {
       try {
@@ -209,8 +209,8 @@ export class EmbedService {
     return canonical;
   }
 
-  private choice<T extends string>(value: string, allowed: readonly T[], flag: string): T {
-    if (!(allowed as readonly string[]).includes(value)) throw new UserError(`${flag} must be ${allowed.join(" or ")}, got "${value}"`);
+  private choice<T extends string>(value: string, allowed: readonly T[], field: RuleField): T {
+    if (!(allowed as readonly string[]).includes(value)) throw new RuleError("not_one_of", `must be ${allowed.join(" or ")}, got "${value}"`, field);
     return value as T;
   }
 }

@@ -1,0 +1,16 @@
+/** How the command line words a refusal: a rule's field by the flag that sets it. */
+import { RuleError, type RuleField } from "../core/errors";
+
+const FLAG: Record<RuleField, string> = {
+  dailyLimit: "--daily-limit",
+  minuteLimit: "--minute-limit",
+  maxKeys: "--max-keys",
+  plan: "--plan",
+  spots: "--spots",
+  units: "--units",
+  theme: "--theme",
+};
+
+export function cliWording(err: Error): string {
+  return err instanceof RuleError && err.field !== undefined ? `${FLAG[err.field]} ${err.rest}` : err.message;
+}

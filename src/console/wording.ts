@@ -1,0 +1,18 @@
+/** How the console words a refusal: a rule's field by the label of the form field that sets it. */
+import { RuleError, type RuleField, type UserError } from "../core/errors";
+
+const LABEL: Record<RuleField, string> = {
+  dailyLimit: "The daily limit",
+  minuteLimit: "The per-minute limit",
+  maxKeys: "The key limit",
+  plan: "A plan",
+  spots: "An embed",
+  units: "Units",
+  theme: "The theme",
+};
+
+export function consoleWording(err: UserError): string {
+  if (!(err instanceof RuleError) || err.field === undefined) return err.message;
+  const sentence = `${LABEL[err.field]} ${err.rest}`;
+  return sentence.endsWith(".") ? sentence : `${sentence}.`;
+}
