@@ -10,7 +10,7 @@ import { availableParallelism, loadavg } from "node:os";
 import { loadConfig } from "../src/config";
 import { openApp, type App } from "../src/app";
 import { DAY_MS, utcDay } from "../src/core/clock";
-import { ENDPOINTS } from "../src/access/meter";
+import { USAGE_KEYS } from "../src/core/endpoints";
 import { createConsoleHandler } from "../src/console/http";
 import { startSession } from "../src/console/sessions";
 import { tempDir } from "../test/support/env";
@@ -39,7 +39,7 @@ function seed(app: App): { ownerId: number; adminId: number; keyId: string } {
         addKey.run(id, a, `key ${k}`, `${id}-hash`, "sk_live_abcd", now - 40 * DAY_MS, k === 9 ? now - DAY_MS : null);
         for (let d = 0; d < DAYS; d++) {
           const day = utcDay(now - d * DAY_MS);
-          for (const endpoint of ENDPOINTS) if (next() < 0.5) addCount.run(id, day, endpoint, 1 + Math.floor(next() * 400));
+          for (const endpoint of USAGE_KEYS) if (next() < 0.5) addCount.run(id, day, endpoint, 1 + Math.floor(next() * 400));
         }
       }
     }

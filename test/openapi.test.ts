@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import SwaggerParser from "@apidevtools/swagger-parser";
-import { MCP_TOOLS } from "../src/http/openapi";
+import { MCP_ENDPOINTS } from "../src/core/endpoints";
 import { TOOLS } from "../src/mcp/tools";
 import { ROOT, tempDir } from "./support/env";
 import { apiFetch } from "./support/http";
@@ -254,10 +254,11 @@ describe("what the document declares", () => {
     expect(text).toContain("UTC day");
     expect(text).toContain("Not counted: `GET /v1/usage`, requests refused with 429");
     expect(text).toContain("`/mcp` (Streamable HTTP");
-    const documented = Object.fromEntries(MCP_TOOLS.map(([name, args]) => [name, args.replaceAll("?", "").split(", ")]));
+    expect(TOOLS.map((t) => t.name)).toEqual(MCP_ENDPOINTS.map((e) => e.tool));
+    const documented = Object.fromEntries(MCP_ENDPOINTS.map(({ tool, args }) => [tool, args.replaceAll("?", "").split(", ")]));
     const real = Object.fromEntries(TOOLS.map((t) => [t.name, Object.keys(t.input.shape)]));
     expect(documented).toEqual(real);
-    for (const [name] of MCP_TOOLS) expect(text).toContain(`\`${name}\``);
+    for (const { tool } of MCP_ENDPOINTS) expect(text).toContain(`\`${tool}\``);
   });
 });
 

@@ -18,7 +18,7 @@ import { ROOT } from "./support/env";
 import { invitedOwner, type ConsoleClient } from "./support/console-client";
 import { refreshForecasts } from "../src/server/refresh";
 import { createKey } from "../src/access/accounts";
-import { ENDPOINTS } from "../src/access/meter";
+import { USAGE_KEYS } from "../src/core/endpoints";
 import { utcDay, DAY_MS } from "../src/core/clock";
 
 const MCP_TOOLS = ["search_spots", "spots_nearby", "get_forecast", "get_tides", "spot_now", "best_spots", "surf_summary", "unknown_tool"];
@@ -48,7 +48,7 @@ beforeAll(async () => {
   server.app.keys.reload();
   // 30 days of traffic on 16 endpoints: the /v1 ones, embed views and eight MCP tools, busier on some days.
   const insert = server.app.db.$client.prepare("insert into usage_counters (key_id, day, endpoint, count) values (?, ?, ?, ?)");
-  const endpoints = [...ENDPOINTS, ...MCP_TOOLS.map((t) => `mcp.${t}`)];
+  const endpoints = [...USAGE_KEYS, ...MCP_TOOLS.map((t) => `mcp.${t}`)];
   expect(endpoints).toHaveLength(16);
   for (let d = 0; d < 30; d++) {
     const day = utcDay(server.app.clock.now() - d * DAY_MS);

@@ -12,17 +12,13 @@ import { DAY_MS, utcDay, type Clock } from "../core/clock";
 import { BurstWindow, decide, fixedRateLimitHeaders, varyingRateLimitHeaders, type Limits, type Verdict } from "./limiter";
 import type { Principal } from "./registry";
 
-/** The endpoint names usage is reported under (core/endpoints.ts). MCP tools add `mcp.<tool>`. */
-export const ENDPOINTS = USAGE_KEYS;
-export type EndpointName = UsageKey;
-
 /**
  * Endpoints reported in a key's usage but outside its daily quota and burst window: an embed's view-minutes
  * (docs/embeds.md), which have an allowance of their own, so anonymous viewers of a public page can never make the
  * owner's API calls 429. They appear in `days[].byEndpoint` and `days[].total`, not in `today` (what the quota
  * counted: `limit - today` is X-RateLimit-Remaining).
  */
-export const UNMETERED = ["embed"] as const satisfies readonly EndpointName[];
+export const UNMETERED = ["embed"] as const satisfies readonly UsageKey[];
 const isUnmetered = (endpoint: string) => (UNMETERED as readonly string[]).includes(endpoint);
 
 /**
@@ -44,7 +40,7 @@ interface KeyState {
   usedToday: number;
   window: BurstWindow;
   /** This day's pending-count key per endpoint (`keyId \u0000 day \u0000 endpoint`), built once, not per request. */
-  pendingKeys: Map<EndpointName, string>;
+  pendingKeys: Map<UsageKey, string>;
   /** Header values fixed for the day and the key's limits, built once (hot path). */
   fixed: { headers: Headers; dailyLimit: number; minuteLimit: number };
 }
@@ -153,7 +149,7 @@ export class UsageMeter {
   /** When usage was last written to the database (epoch ms): the flush lag of /metrics. */
   lastFlushAt = Date.now();
 
-  admit(principal: Principal, endpoint: EndpointName | null, weight = 1): Verdict {
+  admit(principal: Principal, endpoint: UsageKey | null, weight = 1): Verdict {
     const now = this.clock.now();
     const s = this.state(principal, now);
     const verdict = decide(principal, endpoint === null ? 0 : s.usedToday, s.window, now, weight);
@@ -178,7 +174,7 @@ export class UsageMeter {
   }
 
   /** Adds an admitted or recorded use to the pending counts and to the key's kept report. */
-  private count(principal: Principal, s: KeyState, endpoint: EndpointName, weight: number, metered: boolean): void {
+  private count(principal: Principal, s: KeyState, endpoint: UsageKey, weight: number, metered: boolean): void {
     this.admitted.set(endpoint, (this.admitted.get(endpoint) ?? 0) + weight);
     let k = s.pendingKeys.get(endpoint);
     if (k === undefined) s.pendingKeys.set(endpoint, (k = `${principal.keyId}\u0000${s.day}\u0000${endpoint}`));
@@ -276,7 +272,7 @@ export class UsageMeter {
     for (let i = 29; i >= 0; i--) {
       const date = utcDay(now - i * DAY_MS);
       const byEndpoint: Record<string, number> = {};
-      for (const e of ENDPOINTS) byEndpoint[e] = 0;
+      for (const e of USAGE_KEYS) byEndpoint[e] = 0;
       const day = { date, total: 0, byEndpoint };
       days.push(day);
       byDate.set(date, day);

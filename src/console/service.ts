@@ -9,7 +9,8 @@ import { DAY_MS, utcDay } from "../core/clock";
 import { UserError } from "../core/errors";
 import { log } from "../core/log";
 import { accountById, createKey, credentialsOf, customLimitsOf, findAccount, keyById, listAccountsPage, listKeys, revokeKey, setAccountDisabled, setAccountPlan, type AccountView, type CustomLimits, type KeyView } from "../access/accounts";
-import { ENDPOINTS, type UsageDay } from "../access/meter";
+import type { UsageDay } from "../access/meter";
+import { USAGE_KEYS } from "../core/endpoints";
 import { PLAN_DEFAULTS } from "../access/plans";
 import { countsByDay, dayTotalsByAccount, dayTotalsByKey, lastUsedDays } from "../access/usage-summary";
 import { issueInvitation, setPassword, type Invitation, type InviteRequest } from "./invitations";
@@ -270,8 +271,8 @@ export class ConsoleService {
       target.byEndpoint[endpoint] = (target.byEndpoint[endpoint] ?? 0) + n;
       used.add(endpoint);
     }
-    const known = ENDPOINTS as readonly string[];
-    const endpoints = [...ENDPOINTS.filter((e) => used.has(e)), ...[...used].filter((e) => !known.includes(e)).sort()];
+    const known = USAGE_KEYS as readonly string[];
+    const endpoints = [...USAGE_KEYS.filter((e) => used.has(e)), ...[...used].filter((e) => !known.includes(e)).sort()];
     return { endpoints, days, total: days.reduce((n, d) => n + d.total, 0) };
   }
 

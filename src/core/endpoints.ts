@@ -20,9 +20,28 @@ export type V1Endpoint = (typeof V1_ENDPOINTS)[number];
 export type OperationId = V1Endpoint["operationId"];
 type CountedUsage = NonNullable<V1Endpoint["usage"]>;
 
+/**
+ * Every MCP tool: its name, its arguments as the OpenAPI overview lists them (`?` optional), and the /v1 operation
+ * it answers with (its structured content is that operation's JSON). Counted as `mcp.<tool>`. The spec's four come
+ * first.
+ */
+export const MCP_ENDPOINTS = [
+  { tool: "search_spots", args: "query, limit?", operationId: "searchSpots" },
+  { tool: "spots_nearby", args: "lat, lng, radius_km?, limit?", operationId: "spotsNearby" },
+  { tool: "get_forecast", args: "spot_id, days?", operationId: "getForecast" },
+  { tool: "get_tides", args: "spot_id, days?", operationId: "getTides" },
+  // Beyond the spec.
+  { tool: "spot_now", args: "spot_id, units?", operationId: "getSpotNow" },
+  { tool: "best_spots", args: "lat, lng, radius_km?, level?, hours?, limit?", operationId: "bestSpots" },
+  // Its structured content is the forecast's summary, not a /v1 answer.
+  { tool: "surf_summary", args: "spot_id, days?, level?", operationId: null },
+] as const satisfies readonly { tool: string; args: string; operationId: OperationId | null }[];
+
+export type McpToolName = (typeof MCP_ENDPOINTS)[number]["tool"];
+
 /** Usage keys in the order GET /v1/usage reports them: the endpoints', then embed view-minutes. MCP tools add `mcp.<tool>`. */
 export const USAGE_KEYS: readonly (CountedUsage | "embed")[] = [...new Set<CountedUsage>(V1_ENDPOINTS.flatMap((e) => (e.usage === null ? [] : [e.usage]))), "embed"];
-export type UsageKey = CountedUsage | "embed" | `mcp.${string}`;
+export type UsageKey = CountedUsage | "embed" | `mcp.${McpToolName}`;
 
 const byOperation = new Map<string, V1Endpoint>(V1_ENDPOINTS.map((e) => [e.operationId, e]));
 const fixed = new Map<string, V1Endpoint>(V1_ENDPOINTS.filter((e) => !e.path.includes("{")).map((e) => [e.path, e]));

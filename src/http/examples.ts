@@ -7,7 +7,7 @@
 import { ATTRIBUTION } from "../forecast/types";
 import { NOW_ATTRIBUTION } from "../now/service";
 import type { OperationId } from "../core/endpoints";
-import { ENDPOINTS } from "../access/meter";
+import { USAGE_KEYS } from "../core/endpoints";
 
 /** A forecast hour (also the current hour of the spot now). */
 const FORECAST_HOURS = [
@@ -142,7 +142,7 @@ function usageExample() {
   const totals = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 120, 95, 180, 142, 8];
   const days = totals.map((total, i) => {
     // Every counted endpoint (a new one is listed without a change here); the day's requests spread over four.
-    const byEndpoint: Record<string, number> = Object.fromEntries(ENDPOINTS.map((name) => [name, 0]));
+    const byEndpoint: Record<string, number> = Object.fromEntries(USAGE_KEYS.map((name) => [name, 0]));
     Object.assign(byEndpoint, { "spots.search": Math.floor(total / 6), forecast: Math.floor(total / 2), tides: Math.floor(total / 6) });
     byEndpoint.now = total - byEndpoint["spots.search"]! - byEndpoint.forecast! - byEndpoint.tides!;
     return { date: new Date(today - (29 - i) * 86_400_000).toISOString().slice(0, 10), total, byEndpoint };

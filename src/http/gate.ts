@@ -16,7 +16,7 @@ import type { App } from "../app";
 import { ApiError, invalidRequest } from "../core/errors";
 import { log, tally } from "../core/log";
 import { keyFromHeaders } from "../access/keys";
-import type { EndpointName } from "../access/meter";
+import type { UsageKey } from "../core/endpoints";
 import { refusalMessage } from "../access/limiter";
 import { nowWeight } from "../now/params";
 import type { Principal } from "../access/registry";
@@ -68,7 +68,7 @@ function preflight(path: string): Response {
 }
 
 /** Which usage counter a /v1 path belongs to; null = not counted (usage itself, unknown paths). */
-export function endpointOf(path: string): EndpointName | null {
+export function endpointOf(path: string): UsageKey | null {
   return endpointAt(path)?.usage ?? null;
 }
 

@@ -11,6 +11,7 @@
  * The document is built on first request and served from memory. The package's `openapi()` plugin is not
  * mounted: its route serves the generator's raw output, and its HTML viewer loads from a CDN.
  */
+import { MCP_ENDPOINTS, type OperationId } from "../core/endpoints";
 import { Elysia, type AnyElysia, type DocumentDecoration } from "elysia";
 import { toOpenAPISchema } from "@elysiajs/openapi";
 import { LIVE_KEY_PREFIX } from "../access/keys";
@@ -130,7 +131,6 @@ const ERROR_RESPONSE_STATUS: Record<ErrorResponseName, number> = {
 
 // ---------------------------------------------------------------- operations
 
-import type { OperationId } from "../core/endpoints";
 export type { OperationId };
 
 interface OperationDoc {
@@ -262,17 +262,6 @@ function planTable(): string {
 
 const early = PLAN_DEFAULTS["early-access"];
 
-/** The MCP tools: the spec's four, then those beyond it (`?` marks an optional argument). */
-export const MCP_TOOLS = [
-  ["search_spots", "query, limit?"],
-  ["spots_nearby", "lat, lng, radius_km?, limit?"],
-  ["get_forecast", "spot_id, days?"],
-  ["get_tides", "spot_id, days?"],
-  // Beyond the spec.
-  ["spot_now", "spot_id, units?"],
-  ["best_spots", "lat, lng, radius_km?, level?, hours?, limit?"],
-  ["surf_summary", "spot_id, days?, level?"],
-] as const;
 
 const OVERVIEW = `Surf spots worldwide, hourly surf forecasts with a 1..5 rating for three surfer levels, and tide extremes: a read-only JSON API. Every operation is a GET. Units are metric (meters, km/h, Celsius, seconds, degrees); all times are UTC, ISO 8601. Weather inputs come from Open-Meteo under CC BY 4.0, and every forecast carries a fixed \`attribution\` string saying so.
 
@@ -304,7 +293,7 @@ The same data is available to AI agents as Model Context Protocol tools at \`/mc
 
 | Tool | Arguments (? = optional) |
 |---|---|
-${MCP_TOOLS.map(([name, args]) => `| \`${name}\` | ${args} |`).join("\n")}
+${MCP_ENDPOINTS.map(({ tool, args }) => `| \`${tool}\` | ${args} |`).join("\n")}
 
 \`best_spots\` and \`surf_summary\` go beyond the spec: \`best_spots\` answers what \`GET /v1/spots/best\` answers; \`surf_summary\` condenses a spot's forecast and tides to one line per day.
 

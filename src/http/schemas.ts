@@ -8,7 +8,8 @@
 import { t, type Static, type TSchema } from "elysia";
 import { BOUNDS } from "../core/bounds";
 import { ERROR_STATUS, type ErrorCode } from "../core/errors";
-import { ENDPOINTS, type UsageReport } from "../access/meter";
+import type { UsageReport } from "../access/meter";
+import { USAGE_KEYS } from "../core/endpoints";
 import type { Spot, SpotDetail, SpotWithDistance } from "../spots/types";
 import type { ForecastResponse, SwellKind, WindDirectionType } from "../forecast/types";
 import type { TideStationInfo, TidesResponse } from "../tides/types";
@@ -411,7 +412,7 @@ export const TidesResponseSchema = t.Object(
   },
 );
 
-const ENDPOINT_KEY = `^(?:${ENDPOINTS.map((e) => e.replace(".", "\\.")).join("|")}|mcp\\.[a-z0-9_]+)$`;
+const ENDPOINT_KEY = `^(?:${USAGE_KEYS.map((e) => e.replace(".", "\\.")).join("|")}|mcp\\.[a-z0-9_]+)$`;
 
 export const UsageDaySchema = t.Object(
   {
@@ -421,7 +422,7 @@ export const UsageDaySchema = t.Object(
       type: "object",
       propertyNames: { pattern: ENDPOINT_KEY },
       additionalProperties: { type: "integer", minimum: 0 },
-      description: `Request counts keyed by ${ENDPOINTS.join(", ")} and mcp.<tool> (one key per MCP tool name).`,
+      description: `Request counts keyed by ${USAGE_KEYS.join(", ")} and mcp.<tool> (one key per MCP tool name).`,
     }),
   },
   { description: "One UTC day of usage." },

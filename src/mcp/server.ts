@@ -11,7 +11,7 @@
  * window only, uncounted. An exhausted key is refused before a server object is built.
  */
 import { refusalMessage, type Verdict } from "../access/limiter";
-import type { EndpointName } from "../access/meter";
+import type { McpToolName, UsageKey } from "../core/endpoints";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { ErrorCode, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -52,9 +52,9 @@ async function callTool(app: App, tool: ToolDefinition, args: Record<string, unk
   }
 }
 
-const TOOL_NAMES = new Set(TOOLS.map((t) => t.name));
 /** Each tool's argument names, in the order tools/list shows them. */
-const TOOL_ARGUMENTS = new Map(TOOLS.map((t) => [t.name, Object.keys(t.input.shape)]));
+const TOOL_ARGUMENTS = new Map<string, string[]>(TOOLS.map((t) => [t.name, Object.keys(t.input.shape)]));
+const isToolName = (name: string): name is McpToolName => TOOL_ARGUMENTS.has(name);
 
 type Message = Record<string, unknown>;
 const rpcError = (id: unknown, code: number, message: string) => ({ jsonrpc: "2.0", id: id ?? null, error: { code, message } });
@@ -78,7 +78,7 @@ function earlyAnswer(message: Message): unknown {
   if (!paramsObject || typeof params.name !== "string") {
     return rpcError(id, ErrorCode.InvalidParams, "tools/call needs params.name, the name of a tool from tools/list.");
   }
-  if (!TOOL_NAMES.has(params.name)) return { jsonrpc: "2.0", id, result: toolError(notFound(`Unknown tool '${params.name.slice(0, 64)}': the tools are ${[...TOOL_NAMES].join(", ")}.`)) };
+  if (!isToolName(params.name)) return { jsonrpc: "2.0", id, result: toolError(notFound(`Unknown tool '${params.name.slice(0, 64)}': the tools are ${[...TOOL_ARGUMENTS.keys()].join(", ")}.`)) };
   const args = params.arguments;
   if (args === undefined) return null;
   if (typeof args === "object" && args !== null && !Array.isArray(args)) {
@@ -89,10 +89,10 @@ function earlyAnswer(message: Message): unknown {
 }
 
 /** The usage counter of a message: `mcp.<tool>` for a call of one of our tools, else null (burst only). */
-function endpointOfMessage(message: Message): EndpointName | null {
+function endpointOfMessage(message: Message): UsageKey | null {
   if (message.method !== "tools/call") return null;
   const name = (message.params as { name?: unknown } | undefined)?.name;
-  return typeof name === "string" && TOOL_NAMES.has(name) ? `mcp.${name}` : null;
+  return typeof name === "string" && isToolName(name) ? `mcp.${name}` : null;
 }
 
 /** The one JSON-RPC message of a POST body, or the response that refuses the body. */

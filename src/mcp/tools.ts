@@ -30,6 +30,7 @@ import {
 import { bestSpotsText, forecastText, nearbyText, searchText, tidesText, withDemoBanner } from "./text";
 import { parseNowParams } from "../now/params";
 import { nowSummary } from "../now/summary";
+import type { McpToolName } from "../core/endpoints";
 
 export interface ToolOutput {
   /** What a model reads: a compact view of `structured`, at most TEXT_LIMIT bytes (text.ts). */
@@ -39,7 +40,7 @@ export interface ToolOutput {
 }
 
 export interface ToolDefinition {
-  name: string;
+  name: McpToolName;
   title: string;
   description: string;
   input: z.ZodObject;
