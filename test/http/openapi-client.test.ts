@@ -2,7 +2,7 @@
  * A typed client generated from the served document (openapi-typescript → test/generated/surfcast-api.d.ts,
  * committed) drives the server through openapi-fetch. `tsc` type-checks this file against the generated
  * types, and the first test fails when they no longer match the served document.
- * After changing the document: SURFCAST_REGENERATE=1 bun test test/openapi-client.test.ts, then commit.
+ * After changing the document: SURFCAST_REGENERATE=1 bun test test/http/openapi-client.test.ts, then commit.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";

@@ -1,7 +1,7 @@
 /**
  * The security headers of /docs (Scalar's 4 MB bundle, on the console's origin) and /openapi.json, through the
  * compiled binary: a strict Content-Security-Policy, no framing, nosniff. That the reference still renders under
- * the policy with no violation is test/docs-page.test.ts (headless Chromium).
+ * the policy with no violation is test/http/docs-page.test.ts (headless Chromium).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startServer, type RunningServer } from "../support/binary";

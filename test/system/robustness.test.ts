@@ -4,7 +4,7 @@
  * SQL-ish strings, encoded path traversal, 5k-character ids, broken Authorization, oversized headers — the
  * answer is never a 5xx, and every error has the spec's shape with a listed code other than `internal`.
  * Inputs come from a seeded PRNG: a failure names the seed and the exact request so it reproduces
- * (ROBUSTNESS_SEED=<n> bun test test/robustness.test.ts).
+ * (ROBUSTNESS_SEED=<n> bun test test/system/robustness.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
