@@ -1,6 +1,7 @@
 # Surfcast — the two commands a newcomer needs: `make run` and `make test`.
 BUN := node_modules/.bin/bun
-SOURCES := $(shell find src scripts drizzle -type f 2>/dev/null) package.json
+# Unit tests sit beside their modules in src/ (test/README.md) and are not part of the binary: they never trigger a rebuild.
+SOURCES := $(shell find src scripts drizzle -type f -not -name '*.test.ts' 2>/dev/null) package.json
 SPOTS_SOURCE ?= ../shared/data/spots/surfspots.json
 export SPOTS_SOURCE
 

@@ -104,7 +104,7 @@ export function upstreamWeightSection(catalogPath: string, count: number): Secti
       rowFor("#16 + #15 without the tertiary swell", MARINE_HOURLY.length + 1 - 3),
     ],
     notes: [
-      "Combined with #15 the marine request has 17 variables (1.7 per location) and a full refresh exceeds the budget by about 2 %. Dropping the tertiary swell (the smallest partition, rarely the one that breaks) brings it to 14 variables and ~1.35 ×; `test/refresh.test.ts` fails when the budget is exceeded, so the merge must choose.",
+      "Combined with #15 the marine request has 17 variables (1.7 per location) and a full refresh exceeds the budget by about 2 %. Dropping the tertiary swell (the smallest partition, rarely the one that breaks) brings it to 14 variables and ~1.35 ×; `test/forecast/refresh.test.ts` fails when the budget is exceeded, so the merge must choose.",
     ],
   };
 }

@@ -1,6 +1,8 @@
 export {};
 /**
- * Runs the whole suite with `bun test` and ends with the line CI reads: `N passed, N failed`.
+ * Runs the whole suite with `bun test` and ends with the line CI reads: `N passed, N failed`. The suite is every
+ * `*.test.ts` under test/ (integration tests, a folder per room: test/README.md) and under src/ (unit tests, beside
+ * their module).
  * Exits non-zero when any test failed or none ran. Extra arguments go to a single `bun test` (e.g. a file filter).
  *
  * Without arguments the suite runs as two `bun test` processes side by side: the files in WAITING spend their
@@ -8,7 +10,7 @@ export {};
  * use almost no CPU, so on a 2-core machine they overlap the rest for free (~100 s off the wall time). Their report
  * is printed after the main one.
  */
-const WAITING = ["test/soak.test.ts", "test/refresh-cli.test.ts"];
+const WAITING = ["test/system/soak.test.ts", "test/forecast/refresh-cli.test.ts"];
 
 type Run = { report: string; code: number };
 
@@ -43,7 +45,9 @@ let runs: Run[];
 if (extra.length > 0) {
   runs = [await bunTest(extra, true)];
 } else {
-  const files = [...new Bun.Glob("test/**/*.test.ts").scanSync(".")].sort();
+  const files = ["test", "src"].flatMap((dir) => [...new Bun.Glob(`${dir}/**/*.test.ts`).scanSync(".")]).sort();
+  const missing = WAITING.filter((f) => !files.includes(f));
+  if (missing.length > 0) throw new Error(`scripts/test.ts: WAITING names files that do not exist: ${missing.join(", ")}`);
   const main = files.filter((f) => !WAITING.includes(f)).map((f) => `./${f}`);
   const waiting = bunTest(WAITING.map((f) => `./${f}`), false);
   const first = await bunTest(main, true);
