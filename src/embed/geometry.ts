@@ -1,6 +1,6 @@
 /**
  * Chart geometry, pure: scales, SVG path data, the tide curve's points and the nights between sunsets and
- * sunrises. No markup and no I/O here (chart.ts draws with these); table-tested in test/embed-chart.test.ts.
+ * sunrises. No markup and no I/O here (chart.ts draws with these); table-tested in chart.test.ts.
  */
 
 export type Point = readonly [x: number, y: number];

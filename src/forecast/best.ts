@@ -1,6 +1,6 @@
 /**
  * Best windows: per surfer level, the best run of consecutive daylight hours. Pure; the rule is documented in
- * docs/forecast.md ("Best windows") and table-tested in test/best.test.ts.
+ * docs/forecast.md ("Best windows") and table-tested in best.test.ts.
  */
 import type { BestWindow, DailyWeather, DayBest, Level, Rating } from "./types";
 

@@ -4,7 +4,7 @@
  * fetched from elsewhere (system fonts), so it works offline and behind strict firewalls.
  *
  * The page runs 4 MB of third-party script on the server's own origin (the console's too), so it is held to the
- * strictest policy the bundle renders under (checked in headless Chromium, test/security-headers.test.ts):
+ * strictest policy the bundle renders under (checked in headless Chromium, test/http/security-headers.test.ts):
  *  - script-src 'self': the bundle and the few lines that start it are files (/docs/scalar.js, /docs/init.js);
  *    the page has no inline script, so no hash to keep in step with it and no 'unsafe-inline'.
  *  - style-src 'unsafe-inline' (and nothing else: no stylesheet is loaded): the bundle carries its CSS in the

@@ -2,7 +2,7 @@
  * Realistic examples for the OpenAPI document (src/http/openapi.ts): one body per operation's 200 and per error
  * response. The 200 bodies are real answers of this server (shortened to one hour, one day, one or two spots),
  * with the spots renamed to invented ones (the catalog's data is not ours to publish).
- * test/openapi-examples.test.ts checks each against its schema.
+ * test/http/openapi-examples.test.ts checks each against its schema.
  */
 import { ATTRIBUTION } from "../forecast/types";
 import { NOW_ATTRIBUTION } from "../now/service";

@@ -2,7 +2,7 @@
  * Imperial units for GET /v1/spots/{id}/now (the spec's endpoints stay metric): feet, mph and °F. Pure.
  *
  * A forecast hour is converted by field name, so fields added to stored hours later pass through unchanged unless
- * they carry a unit: such a field must be added to `HOUR_UNITS` (test/now.test.ts checks every numeric field of
+ * they carry a unit: such a field must be added to `HOUR_UNITS` (test/now/now.test.ts checks every numeric field of
  * the served ForecastHour schema against this table).
  */
 import type { ForecastHour } from "../forecast/types";
