@@ -18,7 +18,7 @@ import { inspectLink, redeemLink } from "./invitations";
 import { endSession, findSession, startSession, ABSOLUTE_MS, type Session } from "./sessions";
 import { randomToken } from "./secrets";
 import { ConsoleService, type AttemptSource } from "./service";
-import { clientAddress, type Peer } from "../core/proxy";
+import { clientAddress, warnUntrustedForwarding, type Peer } from "../core/proxy";
 import { routeLabel } from "../http/route-label";
 import { consoleWording } from "./wording";
 import { changePasswordPage, choosePasswordPage, messagePage, signInPage } from "./pages/auth";
@@ -83,17 +83,6 @@ function intField(form: URLSearchParams, name: string, label: string): number | 
   if (raw === "") return undefined;
   if (!/^\d+$/.test(raw)) throw new UserError(`${label} must be a whole number.`);
   return Number(raw);
-}
-
-let warnedUntrustedProxy = false;
-
-/** Said once per process: every client behind an unnamed proxy shares its address, and so its sign-in throttle. */
-function warnUntrustedProxy(peer: string): void {
-  if (warnedUntrustedProxy) return;
-  warnedUntrustedProxy = true;
-  log.warn(
-    `console: requests from ${peer} carry X-Forwarded-For, but ${peer} is not a trusted proxy, so the sign-in throttle counts every client behind it as one address; if it is your reverse proxy, set SURFCAST_TRUST_PROXY=${peer}`,
-  );
 }
 
 export function createConsoleHandler(app: App): ConsoleHandler {
@@ -403,7 +392,7 @@ export function createConsoleHandler(app: App): ConsoleHandler {
       address: clientAddress(peer, forwardedFor, app.config.trustProxy),
       setCookies: [],
     };
-    if (forwardedFor !== null && ctx.address === peer) warnUntrustedProxy(peer);
+    if (forwardedFor !== null) warnUntrustedForwarding(peer, app.config.trustProxy, "the sign-in throttle counts every client behind it as one address");
     if (sessionToken && !session) ctx.setCookies.push(cookie(SESSION_COOKIE, "", 0));
     try {
       return await route(ctx);

@@ -6,6 +6,7 @@
  */
 import { BlockList, isIP } from "node:net";
 import { UserError } from "./errors";
+import { log } from "./log";
 
 /** Who is on the other end of a connection (Bun's Server, fetch's second argument): its socket address. */
 export interface Peer {
@@ -49,4 +50,16 @@ export function clientAddress(peer: string, forwardedFor: string | null, trusted
   for (let i = hops.length - 1; i >= 0; i--) if (!isTrusted(hops[i]!)) return plain(hops[i]!);
   // Every hop is one of our proxies: the left-most is the closest thing to a client.
   return hops.length > 0 ? plain(hops[0]!) : peer;
+}
+
+let warnedUntrusted = false;
+
+/**
+ * Said once per process when a peer that is not a trusted proxy sends X-Forwarded-For: every client behind an
+ * unnamed proxy shares its address, and `consequence` says what that costs them.
+ */
+export function warnUntrustedForwarding(peer: string, trusted: TrustedProxies, consequence: string): void {
+  if (warnedUntrusted || (trusted !== null && isIP(peer) !== 0 && trusted.check(plain(peer), familyOf(plain(peer))))) return;
+  warnedUntrusted = true;
+  log.warn(`requests from ${peer} carry X-Forwarded-For, but ${peer} is not a trusted proxy, so ${consequence}; if it is your reverse proxy, set SURFCAST_TRUST_PROXY=${peer}`);
 }

@@ -5,7 +5,7 @@
  * in its key's usage, outside the key's quota and burst), then the cached page or a 304. Every answer carries a
  * strict Content-Security-Policy whose frame-ancestors are the embed's origins.
  */
-import { queryOf } from "../http/target";
+import { queryOf } from "../core/query";
 import type { UsageMeter } from "../access/meter";
 import type { ForecastDemand } from "../forecast/demand";
 import type { EmbedService } from "./service";

@@ -10,7 +10,7 @@
 import { routerPath } from "../core/endpoints";
 import type { ServedForecast } from "../forecast/service";
 import { homeResponse } from "./home";
-import { queryOf } from "./target";
+import { queryOf } from "../core/query";
 import { Elysia, type TSchema } from "elysia";
 import type { App } from "../app";
 import { ApiError, notFound } from "../core/errors";

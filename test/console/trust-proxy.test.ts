@@ -45,7 +45,18 @@ describe("console sign-in throttling per client address", () => {
   });
 
   test("without the setting a forged X-Forwarded-For changes nothing: the socket's peer is throttled", async () => {
-    for (let i = 0; i < 10; i++) expect(await failSignIn(direct, `192.0.2.${i + 1}`)).toBe(401);
+    const write = process.stderr.write.bind(process.stderr);
+    const lines: string[] = [];
+    process.stderr.write = ((chunk: string | Uint8Array) => (lines.push(String(chunk)), true)) as typeof process.stderr.write;
+    try {
+      for (let i = 0; i < 10; i++) expect(await failSignIn(direct, `192.0.2.${i + 1}`)).toBe(401);
+    } finally {
+      process.stderr.write = write;
+    }
+    // The operator is told once which setting would make the throttle see the clients behind that proxy.
+    const warnings = lines.filter((l) => l.includes("X-Forwarded-For, but"));
+    expect(warnings.length).toBe(1);
+    expect(warnings[0]).toContain("SURFCAST_TRUST_PROXY=");
     expect(await failSignIn(direct, "192.0.2.200")).toBe(429);
     expect(await failSignIn(direct)).toBe(429);
   });

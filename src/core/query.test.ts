@@ -1,6 +1,6 @@
 /** http/target.ts's queryOf: a plain query read by hand gives what URLSearchParams gives, for every name. */
 import { expect, test } from "bun:test";
-import { queryOf } from "./target";
+import { queryOf } from "./query";
 
 const QUERIES = [
   "",
