@@ -19,11 +19,12 @@ import { endSession, findSession, startSession, ABSOLUTE_MS, type Session } from
 import { randomToken } from "./secrets";
 import { ConsoleService, type AttemptSource } from "./service";
 import { clientAddress, warnUntrustedForwarding, type Peer } from "../core/proxy";
-import { routeLabel } from "../http/route-label";
+import { routeLabel } from "../core/route-label";
 import { consoleWording } from "./wording";
 import { changePasswordPage, choosePasswordPage, messagePage, signInPage } from "./pages/auth";
 import type { Viewer } from "./pages/layout";
-import { keysPage, overviewPage, revokeConfirmPage, usageCsv, usagePage, type OwnerPage } from "./pages/owner";
+import { keysPage, overviewPage, revokeConfirmPage, usageCsv, usagePage } from "./pages/owner";
+import type { OwnerPage } from "./pages/layout";
 import { embedSpotIds, readEmbedForm, revokeEmbedPage, type EmbedForm } from "./pages/embeds";
 import { accountPage, accountsPage, invitationPage } from "./pages/operator";
 

@@ -7,7 +7,7 @@
  * terminal), and long texts are cut.
  *
  * Secrets cannot reach a line either, whoever writes it: callers log route templates and ids, never request paths
- * or queries (http/route-label.ts), and as a last line of defence every written line has what looks like a live
+ * or queries (core/route-label.ts), and as a last line of defence every written line has what looks like a live
  * key, a console invitation's token or a secret-named query parameter replaced (`redactSecrets`).
  */
 type Level = "debug" | "info" | "warn" | "error";

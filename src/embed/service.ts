@@ -5,7 +5,6 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Clock } from "../core/clock";
-import type { Config } from "../config";
 import type { Db } from "../db";
 import { ApiError, RuleError, UserError, type RuleField } from "../core/errors";
 import { changeCheck } from "../db/changes";
@@ -91,7 +90,7 @@ export class EmbedService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-    private readonly config: Pick<Config, "publicUrl">,
+    private readonly config: { readonly publicUrl: string },
     private readonly spots: Pick<SpotService, "get">,
     private readonly keys: KeyRegistry,
   ) {

@@ -25,7 +25,7 @@ import { targetOf } from "./target";
 import { queryOf } from "../core/query";
 import { bodyRefusal, CLOSE } from "./body";
 import { activity } from "../ops/memory";
-import { routeLabel } from "./route-label";
+import { routeLabel } from "../core/route-label";
 
 export type Handler = (req: Request) => Response | Promise<Response>;
 /** The open side: the path is the canonical one the gate decided on. */

@@ -19,7 +19,7 @@ import { publicStatus } from "../ops/status";
 import { docsBundle, docsInit, docsPage } from "./docs";
 import { parseBestSpotsParams, parseDaysParams, parseNearbyParams, parseSearchParams } from "../core/params";
 import { principalOf } from "./gate";
-import { routeLabel } from "./route-label";
+import { routeLabel } from "../core/route-label";
 import { openApiRoute, operationDoc, type OperationId } from "./openapi";
 import { errorResponse, headersFor, internalError, json, JSON_TYPE, respond } from "./respond";
 import { acceptedEncoding, compressedOnce, encodedEtag } from "./compress";

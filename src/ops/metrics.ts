@@ -6,7 +6,7 @@
  * latencies are kept in plain counters and handed to prom-client at scrape time, like the gauges read from the
  * database (forecast ages, tide window) and the meter (429s by limit, MCP tool calls, flush lag).
  */
-import { routeLabel } from "../http/route-label";
+import { routeLabel } from "../core/route-label";
 import type { Peer } from "../core/proxy";
 import client from "prom-client";
 import type { Server } from "bun";

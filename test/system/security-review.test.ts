@@ -13,7 +13,7 @@ import { createKey, startServer, type RunningServer } from "../support/binary";
 import { startFakeOpenMeteo } from "../support/fake-open-meteo";
 import { rawRequest } from "../support/raw-http";
 import { redactSecrets, tally } from "../../src/core/log";
-import { routeLabel } from "../../src/http/route-label";
+import { routeLabel } from "../../src/core/route-label";
 
 let server: RunningServer;
 let metricsUrl: string;

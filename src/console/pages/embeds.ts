@@ -6,8 +6,7 @@ import { html } from "ghtml";
 import type { KeyView } from "../../access/accounts";
 import type { EmbedView } from "../../embed/service";
 import { MAX_EMBED_ORIGINS, MAX_EMBED_SPOTS, embedLimitsOf } from "../../embed/service";
-import { confirmCard, copyBlock, csrfField, formatDay, page } from "./layout";
-import type { OwnerPage } from "./owner";
+import { confirmCard, copyBlock, csrfField, formatDay, page, type OwnerPage } from "./layout";
 import type { SpotChoice, SpotPicker } from "../service";
 
 /** What the owner typed and ticked, kept when the form comes back (an error, or a search for spots). */

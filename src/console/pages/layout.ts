@@ -11,6 +11,15 @@ export interface Viewer {
   csrf: string;
 }
 
+/** What every page of a signed-in owner is drawn with. */
+export interface OwnerPage {
+  viewer: Viewer;
+  publicUrl: string;
+  assetVersion: string;
+  notice?: string | null;
+  error?: string | null;
+}
+
 export type Section = "overview" | "keys" | "usage" | "password" | "admin" | null;
 
 export interface PageOptions {

@@ -4,8 +4,7 @@ import type { AccountView } from "../../access/accounts";
 import { PLAN_DEFAULTS, PLAN_NAMES } from "../../access/plans";
 import type { Invitation } from "../invitations";
 import type { ConsoleKey } from "../service";
-import { copyBlock, csrfField, formatDay, formatNumber, page } from "./layout";
-import type { OwnerPage } from "./owner";
+import { copyBlock, csrfField, formatDay, formatNumber, page, type OwnerPage } from "./layout";
 
 function planOptions(selected: string): string[] {
   return PLAN_NAMES.map((name) => {

@@ -4,17 +4,9 @@ import type { KeyView } from "../../access/accounts";
 import type { ConsoleKey, Overview, SpotPicker, UsageTable } from "../service";
 import { KEY_NAME_MAX } from "../service";
 import { endpointTotals, seriesCount, swatch, usageChart, usageSeries } from "./chart";
-import { confirmCard, copyBlock, csrfField, formatDay, formatNumber, page, type Viewer } from "./layout";
+import { confirmCard, copyBlock, csrfField, formatDay, formatNumber, page, type OwnerPage } from "./layout";
 import { embedsSection, type EmbedForm } from "./embeds";
 import type { EmbedView } from "../../embed/service";
-
-export interface OwnerPage {
-  viewer: Viewer;
-  publicUrl: string;
-  assetVersion: string;
-  notice?: string | null;
-  error?: string | null;
-}
 
 const PLACEHOLDER = "YOUR_API_KEY";
 

@@ -3,7 +3,7 @@
  * must not reach a log — a console invitation's token (/console/invite/TOKEN), an embed's id (it stands for a
  * key) — and the query string is never looked at. Unknown paths are "other": their text is the client's.
  */
-import { endpointAt } from "../core/endpoints";
+import { endpointAt } from "./endpoints";
 
 /** The paths outside /v1 that are their own label (/v1 paths are labelled by the endpoint table). */
 const FIXED = new Set([

@@ -1,0 +1,101 @@
+/**
+ * The folders are the architecture (docs/architecture.md, "Rooms and layers"): imports run from a higher layer to a
+ * lower one or within a room, and no module imports itself back through others. Read from the sources' own import
+ * statements, so a new upward import or circle fails here before review.
+ */
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { ROOT } from "../support/env";
+
+/** Each room's layer: a room may import rooms of lower layers only (and itself). */
+const LAYERS: Record<string, number> = {
+  core: 0,
+  db: 1,
+  access: 2,
+  spots: 2,
+  tides: 3,
+  forecast: 4,
+  now: 5,
+  embed: 6,
+  config: 7,
+  app: 8,
+  ops: 9,
+  http: 10,
+  console: 10,
+  mcp: 11,
+  server: 12,
+  cli: 13,
+  main: 14,
+};
+
+const SRC = join(ROOT, "src");
+const sources = [...new Bun.Glob("**/*.ts").scanSync(SRC)].filter((f) => !f.endsWith(".test.ts") && !f.endsWith(".d.ts") && !f.endsWith(".gen.ts"));
+const roomOf = (file: string) => (file.includes("/") ? file.slice(0, file.indexOf("/")) : file.replace(/\.ts$/, ""));
+
+/** file → the src files it imports (type-only imports included: they tie the rooms together all the same). */
+const imports = new Map<string, string[]>();
+for (const file of sources) {
+  const text = readFileSync(join(SRC, file), "utf8");
+  const targets: string[] = [];
+  for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s+"(\.[^"]+)"|\bimport\(\s*"(\.[^"]+)"\s*\)/g)) {
+    const resolved = join(dirname(join(SRC, file)), m[1] ?? m[2]!);
+    const target = [resolved, `${resolved}.ts`, join(resolved, "index.ts")].find((p) => p.endsWith(".ts") && existsSync(p));
+    if (target && target.startsWith(SRC + "/")) targets.push(relative(SRC, target));
+  }
+  imports.set(file, targets);
+}
+
+describe("rooms and layers", () => {
+  test("every room has a layer", () => {
+    expect([...new Set(sources.map(roomOf))].filter((r) => LAYERS[r] === undefined)).toEqual([]);
+    // The reading of imports works: the composition root imports every domain room.
+    expect(new Set(imports.get("app.ts")!.map(roomOf))).toEqual(new Set(["access", "config", "core", "db", "embed", "forecast", "now", "spots", "tides"]));
+  });
+
+  test("no import runs from a lower room to a higher one, or sideways to another room of its layer", () => {
+    const wrong: string[] = [];
+    for (const [file, targets] of imports) {
+      for (const target of targets) {
+        const from = roomOf(file);
+        const to = roomOf(target);
+        if (from !== to && LAYERS[to]! >= LAYERS[from]!) wrong.push(`${file} → ${target}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  test("no circle of modules", () => {
+    // Tarjan's strongly connected components: any component of more than one module is a circle.
+    const index = new Map<string, number>();
+    const low = new Map<string, number>();
+    const stack: string[] = [];
+    const onStack = new Set<string>();
+    const circles: string[][] = [];
+    let next = 0;
+    const visit = (v: string) => {
+      index.set(v, next);
+      low.set(v, next++);
+      stack.push(v);
+      onStack.add(v);
+      for (const w of imports.get(v) ?? []) {
+        if (!index.has(w)) {
+          visit(w);
+          low.set(v, Math.min(low.get(v)!, low.get(w)!));
+        } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      }
+      if (low.get(v) === index.get(v)) {
+        const component: string[] = [];
+        let w: string;
+        do {
+          w = stack.pop()!;
+          onStack.delete(w);
+          component.push(w);
+        } while (w !== v);
+        if (component.length > 1) circles.push(component.sort());
+      }
+    };
+    for (const file of imports.keys()) if (!index.has(file)) visit(file);
+    expect(circles).toEqual([]);
+  });
+});
