@@ -18,6 +18,11 @@ export interface RefreshOptions {
   signal?: AbortSignal;
   /** Test hooks for the upstream client (fast backoff). */
   client?: Partial<Pick<OpenMeteoOptions, "sleep" | "backoffMs" | "timeformat">>;
+  /**
+   * A first forecast fetched because a client asked for the spot (the `requested` refresh scope): it is not "the
+   * last refresh" of status and health, and a few rows written give no space back worth a pass over the file.
+   */
+  onDemand?: boolean;
 }
 
 /** A refresh with the app's configuration, facings and tides; logs one summary line. */
@@ -47,6 +52,13 @@ export async function refreshForecasts(app: App, options: RefreshOptions = {}): 
   );
   const outcome = outcomeOf(summary);
   for (const listener of refreshListeners) listener(summary);
+  if (!options.onDemand) recordRun(app, summary, outcome);
+  logSummary(app, summary, outcome);
+  return summary;
+}
+
+/** What status and health show as the last refresh; then the space the replaced documents freed goes back. */
+function recordRun(app: App, summary: RefreshSummary, outcome: ReturnType<typeof outcomeOf>): void {
   try {
     recordRefresh(app.db, { at: new Date(app.clock.now()).toISOString(), outcome, spots: summary.spots, ok: summary.ok, failed: summary.failed, durationMs: summary.durationMs, reason: summary.errors[0] });
   } catch (err) {
@@ -58,7 +70,10 @@ export async function refreshForecasts(app: App, options: RefreshOptions = {}): 
   } catch (err) {
     log.warn("could not give the database's free space back", { error: String(err) });
   }
-  // Upstream text goes into a field, never into the message.
+}
+
+/** One line per refresh; upstream text goes into a field, never into the message. */
+function logSummary(app: App, summary: RefreshSummary, outcome: ReturnType<typeof outcomeOf>): void {
   const { errors } = summary;
   const fields = {
     ...summaryFields(summary),
@@ -69,5 +84,4 @@ export async function refreshForecasts(app: App, options: RefreshOptions = {}): 
   if (outcome === "complete") log.info("forecast refresh done", fields);
   else if (outcome === "partial") log.warn(`forecast refresh partial: ${summary.ok} of ${summary.spots} spots refreshed, the others keep their previous forecast`, fields);
   else log.error("forecast refresh failed: no spot refreshed, every previous forecast kept", fields);
-  return summary;
 }

@@ -64,7 +64,7 @@ export async function runServe(app: App, announce: (address: string) => void): P
   // A spot asked for without a forecast is fetched by the same refresh as the scheduled runs (refresh scope).
   app.demand.fetchWith(async (spotIds) => {
     const wanted = new Set(spotIds);
-    return (await refreshForecasts(app, { spots: app.spots.all().filter((s) => wanted.has(s.id)) })).failedSpotIds;
+    return (await refreshForecasts(app, { spots: app.spots.all().filter((s) => wanted.has(s.id)), onDemand: true })).failedSpotIds;
   });
   const lock = lockDataDir(config.dataDir);
   // prom-client is loaded only when metrics are on: other starts and console commands do not pay for it.

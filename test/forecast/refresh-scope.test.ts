@@ -64,6 +64,8 @@ describe("refresh scope `requested` (the default)", () => {
     const r = await cliAsync(server.dataDir, ["status", "--json"]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).refreshScope).toEqual({ scope: "requested", requestedSpots: 2 });
+    // A first fetch on demand is not the last refresh: status keeps saying no refresh has run.
+    expect(JSON.parse(r.stdout).lastRefresh).toBeNull();
     expect((await cliAsync(server.dataDir, ["status"])).stdout).toContain("Refresh scope: requested: the 2 spots asked for in the last 7 days");
   }, 30_000);
 });
