@@ -8,8 +8,8 @@
  *  - a deadline per command, which Bun's client has no option for: a Redis that hangs (paused, swapping, a long
  *    fork) must not hold requests;
  *  - reconnection of our own. Bun's `autoReconnect` retries with a backoff but gives up for good after
- *    `maxRetries` (about half a minute with the defaults) and never reconnects again, so a longer outage would leave
- *    the node answering 503 until restarted. Instead, every lost connection and every failed attempt schedules one
+ *    `maxRetries` attempts and never reconnects again, so a longer outage would leave the node answering 503 until
+ *    restarted. Instead, every lost connection and every failed attempt schedules one
  *    new attempt shortly after: the node recovers within about RECONNECT_DELAY_MS once Redis is back.
  */
 import { RedisClient } from "bun";
