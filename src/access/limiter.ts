@@ -127,14 +127,17 @@ export class BurstWindow {
  * Retry-After is whole seconds, at least 1, until the blocking limit lets a request through.
  */
 export function decide(limits: Limits, usedToday: number, window: BurstWindow, now: number, weight = 1): Verdict {
-  if (usedToday + weight > limits.dailyLimit) {
-    return { allowed: false, blockedBy: "daily", retryAfterSeconds: Math.max(1, Math.ceil((nextUtcMidnight(now) - now) / 1000)) };
-  }
+  if (usedToday + weight > limits.dailyLimit) return dailyRefusal(now);
   if (window.used(now) + weight > limits.minuteLimit) {
     // Room for `weight` requests is room for one request under a limit `weight - 1` lower.
     return { allowed: false, blockedBy: "burst", retryAfterSeconds: window.retryAfterSeconds(Math.max(1, limits.minuteLimit - weight + 1), now) };
   }
   return ALLOWED;
+}
+
+/** A refusal by the daily quota: it frees at the next UTC midnight, whatever the burst window holds. */
+export function dailyRefusal(now: number): Extract<Verdict, { allowed: false }> {
+  return { allowed: false, blockedBy: "daily", retryAfterSeconds: Math.max(1, Math.ceil((nextUtcMidnight(now) - now) / 1000)) };
 }
 
 /** The rate-limit header values that stay the same for a key all UTC day. */
@@ -154,10 +157,24 @@ export function fixedRateLimitHeaders(limits: Limits, now: number): FixedRateLim
 
 /** The values that change per request: `X-RateLimit-Remaining` and the draft's `RateLimit`. */
 export function varyingRateLimitHeaders(limits: Limits, usedToday: number, window: BurstWindow, now: number): { remaining: string; rateLimit: string } {
+  return varyingHeadersOfCounts(limits, usedToday, window.used(now), window.resetSeconds(now), now);
+}
+
+/**
+ * The same values from the counts alone, wherever they are kept (a BurstWindow here, Redis for several servers):
+ * what the quota counted today, what the burst window holds at `now`, and the seconds until that window is empty.
+ */
+export function varyingHeadersOfCounts(
+  limits: Limits,
+  usedToday: number,
+  windowUsed: number,
+  burstResetSeconds: number,
+  now: number,
+): { remaining: string; rateLimit: string } {
   const dailyRemaining = Math.max(0, limits.dailyLimit - usedToday);
-  const burstRemaining = Math.max(0, limits.minuteLimit - window.used(now));
+  const burstRemaining = Math.max(0, limits.minuteLimit - windowUsed);
   const dailyReset = Math.ceil((nextUtcMidnight(now) - now) / 1000);
-  return { remaining: String(dailyRemaining), rateLimit: rateLimitField(burstRemaining, window.resetSeconds(now), dailyRemaining, dailyReset) };
+  return { remaining: String(dailyRemaining), rateLimit: rateLimitField(burstRemaining, burstResetSeconds, dailyRemaining, dailyReset) };
 }
 
 /** The draft's `RateLimit` field: what is left of each window and the seconds until it resets. */
