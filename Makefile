@@ -25,9 +25,11 @@ typecheck: node_modules/.installed
 	node_modules/.bin/tsc -p tsconfig.json
 
 # Debian packages some tests need, installed when missing: chromium for the browser tests, qemu-user for the arm64
-# binary (scripts/system-deps.sh).
+# binary (scripts/system-deps.sh); PostgreSQL and Redis for the several-servers tests, installed and started when
+# they do not answer on 127.0.0.1 (scripts/services.sh).
 system-deps:
 	@sh scripts/system-deps.sh
+	@bash scripts/services.sh
 
 test: build typecheck system-deps
 	$(BUN) scripts/test.ts

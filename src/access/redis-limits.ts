@@ -15,7 +15,7 @@
  */
 import { DAY_MS, utcDay } from "../core/clock";
 import { dailyRefusal, type Limits, type Verdict } from "./limiter";
-import type { EndpointName, UNMETERED } from "./meter";
+import type { UsageKey, UNMETERED } from "./meter";
 import { RedisUnavailable, type RedisConnection } from "./redis-connection";
 import { RedisScript } from "./redis-script";
 
@@ -171,7 +171,7 @@ export class RedisLimits {
    * counts it when admitted. `endpoint` null passes the burst window but never uses the daily quota (GET
    * /v1/usage). Rejects with RedisUnavailable when Redis cannot decide: the request must then not be served.
    */
-  async admit(keyId: string, limits: Limits, endpoint: EndpointName | null, weight: number, now: number): Promise<Admission> {
+  async admit(keyId: string, limits: Limits, endpoint: UsageKey | null, weight: number, now: number): Promise<Admission> {
     const keys = limitKeys(this.prefix, keyId, utcDay(now));
     const reply = await this.redis.run(
       ADMIT,

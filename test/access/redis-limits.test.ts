@@ -7,11 +7,11 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { RedisClient } from "bun";
-import { DAY_MS, utcDay } from "../src/core/clock";
-import { BurstWindow, decide, varyingHeadersOfCounts, varyingRateLimitHeaders, type Limits } from "../src/access/limiter";
-import type { EndpointName } from "../src/access/meter";
-import { RedisConnection, RedisUnavailable } from "../src/access/redis-connection";
-import { admissionOf, lastDays, limitKeys, RedisLimits, usageOf, type Admission } from "../src/access/redis-limits";
+import { DAY_MS, utcDay } from "../../src/core/clock";
+import { BurstWindow, decide, varyingHeadersOfCounts, varyingRateLimitHeaders, type Limits } from "../../src/access/limiter";
+import type { UsageKey } from "../../src/core/endpoints";
+import { RedisConnection, RedisUnavailable } from "../../src/access/redis-connection";
+import { admissionOf, lastDays, limitKeys, RedisLimits, usageOf, type Admission } from "../../src/access/redis-limits";
 
 const REDIS_URL = "redis://127.0.0.1:6379";
 
@@ -124,7 +124,7 @@ class MemoryLimits {
 
   constructor(private readonly limits: Limits) {}
 
-  admit(endpoint: EndpointName | null, weight: number, now: number) {
+  admit(endpoint: UsageKey | null, weight: number, now: number) {
     const dayNumber = Math.floor(now / DAY_MS);
     const verdict = decide(this.limits, endpoint === null ? 0 : (this.usedByDay.get(dayNumber) ?? 0), this.window, now, weight);
     if (verdict.allowed) {
@@ -139,7 +139,7 @@ class MemoryLimits {
     return { verdict, ...counts, headers: varyingRateLimitHeaders(this.limits, usedToday, this.window, now) };
   }
 
-  record(endpoint: EndpointName, weight: number, now: number): void {
+  record(endpoint: UsageKey, weight: number, now: number): void {
     const counts = this.usage.get(utcDay(now)) ?? {};
     counts[endpoint] = (counts[endpoint] ?? 0) + weight;
     this.usage.set(utcDay(now), counts);
