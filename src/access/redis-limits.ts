@@ -15,7 +15,8 @@
  */
 import { DAY_MS, utcDay } from "../core/clock";
 import { dailyRefusal, type Limits, type Verdict } from "./limiter";
-import type { UsageKey, UNMETERED } from "./meter";
+import type { UNMETERED } from "./meter";
+import type { UsageKey } from "../core/endpoints";
 import { RedisUnavailable, type RedisConnection } from "./redis-connection";
 import { RedisScript } from "./redis-script";
 
