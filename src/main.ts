@@ -16,7 +16,7 @@ import { SERVE_HELP, announceServing, parseServeArgs } from "./cli/serve";
 import { ANNOUNCED_URL, assertPortFree, runServe } from "./server/serve";
 import { readMeta } from "./db/meta";
 import { SPOTS_HELP, runSpots } from "./cli/spots";
-import { editDistance } from "./cli/args";
+import { editDistance, extractGlobalOptions } from "./cli/args";
 import { STATUS_HELP, runStatus } from "./cli/status";
 import { BACKUP_HELP, runBackup } from "./cli/backup";
 import { HEALTHCHECK_HELP, runHealthcheck } from "./cli/healthcheck";
@@ -46,6 +46,9 @@ Commands:
 
 Global options:
   --data-dir DIR        where the database lives (env SURFCAST_DATA_DIR, default ./var)
+  --database-url URL    postgres://user:password@host:port/database shared by several servers
+                        (env SURFCAST_DATABASE_URL, better than the flag: a flag shows in ps); see docs/postgres.md
+  --redis-url URL       redis://host:port (or rediss://) for counters shared by several servers (env SURFCAST_REDIS_URL)
   -h, --help            show help (also after any command: surfcast keys --help)
   -v, --version         print the version
 
@@ -66,23 +69,8 @@ function mayCreate(command: string, args: string[]): boolean {
   return command === "serve" || (command === "accounts" && (sub === "create" || sub === "invite")) || (command === "admins" && sub === "create") || (command === "spots" && sub === "import");
 }
 
-/** Takes the global `--data-dir` out of argv wherever it stands. */
-function extractDataDir(argv: string[]): { dataDir?: string; rest: string[] } {
-  const rest: string[] = [];
-  let dataDir: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === "--data-dir") {
-      dataDir = argv[++i];
-      if (dataDir === undefined || dataDir === "") throw new UserError("--data-dir needs a directory");
-    } else if (a.startsWith("--data-dir=")) dataDir = a.slice("--data-dir=".length);
-    else rest.push(a);
-  }
-  return { dataDir, rest };
-}
-
 async function main(argv: string[]): Promise<number> {
-  const { dataDir, rest } = extractDataDir(argv);
+  const { global, rest } = extractGlobalOptions(argv);
   const [command, ...args] = rest;
   if (command === undefined || command === "help" || command === "--help" || command === "-h") {
     console.log(HELP);
@@ -104,7 +92,7 @@ async function main(argv: string[]): Promise<number> {
 
   if (command === "healthcheck") return runHealthcheck(args);
   const serveFlags = command === "serve" ? parseServeArgs(args) : {};
-  const config = loadConfig({ dataDir, ...serveFlags });
+  const config = loadConfig({ ...global, ...serveFlags });
   setLogLevel(config.logLevel);
   if (command === "serve") assertPortFree(config);
   const newInstall = !existsSync(config.dataDir);

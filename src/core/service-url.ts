@@ -22,7 +22,7 @@ export function serviceUrl(value: string | undefined, name: string, protocols: r
   try {
     parsed = new URL(url);
   } catch {
-    throw new UserError(`${name} is not a valid URL: "${maskPassword(url)}" (expected ${expected}user:password@host:port/…; a password with @, : or / must be percent-encoded)`);
+    throw new UserError(`${name} is not a valid URL: "${maskPassword(url)}" (expected ${protocols[0]}//user:password@host:port/…; a password with @, : or / must be percent-encoded)`);
   }
   if (!protocols.includes(parsed.protocol)) throw new UserError(`${name} must be a ${expected} URL, got "${maskPassword(url)}"`);
   return url;
