@@ -21,6 +21,7 @@ import { STATUS_HELP, runStatus } from "./cli/status";
 import { BACKUP_HELP, runBackup } from "./cli/backup";
 import { HEALTHCHECK_HELP, runHealthcheck } from "./cli/healthcheck";
 import { EMBEDS_HELP, runEmbeds } from "./cli/embeds";
+import { MIGRATE_HELP, runMigrate } from "./cli/migrate";
 import { claimDataMode } from "./forecast/demo";
 import { dataMode } from "./forecast/store";
 
@@ -43,6 +44,7 @@ Commands:
   status                forecast ages, last and next refresh, tide window, database size
   backup FILE           a consistent copy of the database, while the server runs
   healthcheck           exit 0 if the local server answers /healthz (for container health checks)
+  migrate               copy the data directory into the PostgreSQL database (--database-url), checked row by row
 
 Global options:
   --data-dir DIR        where the database lives (env SURFCAST_DATA_DIR, default ./var)
@@ -58,7 +60,7 @@ Start here: surfcast serve        (no Open-Meteo call until a spot's forecast is
 Offline:    surfcast serve --demo (synthetic forecasts in ./var-demo: give the commands --data-dir ./var-demo)
 Or let customers make their own keys: surfcast accounts invite them@example.com --plan starter`;
 
-const COMMAND_HELP: Record<string, string> = { serve: SERVE_HELP, accounts: ACCOUNTS_HELP, admins: ADMINS_HELP, keys: KEYS_HELP, refresh: REFRESH_HELP, spots: SPOTS_HELP, status: STATUS_HELP, backup: BACKUP_HELP, healthcheck: HEALTHCHECK_HELP, embeds: EMBEDS_HELP };
+const COMMAND_HELP: Record<string, string> = { serve: SERVE_HELP, accounts: ACCOUNTS_HELP, admins: ADMINS_HELP, keys: KEYS_HELP, refresh: REFRESH_HELP, spots: SPOTS_HELP, status: STATUS_HELP, backup: BACKUP_HELP, healthcheck: HEALTHCHECK_HELP, embeds: EMBEDS_HELP, migrate: MIGRATE_HELP };
 
 /** Commands that print links: without SURFCAST_PUBLIC_URL they use the address the server last answered at. */
 const LINK_COMMANDS = ["accounts invite", "admins create", "embeds create", "embeds list"];
@@ -94,6 +96,8 @@ async function main(argv: string[]): Promise<number> {
   const serveFlags = command === "serve" ? parseServeArgs(args) : {};
   const config = loadConfig({ ...global, ...serveFlags });
   setLogLevel(config.logLevel);
+  // Reads the data directory without opening it as the app does: opening migrates, and migrate changes nothing there.
+  if (command === "migrate") return await runMigrate(config, args);
   if (command === "serve") assertPortFree(config);
   const newInstall = !existsSync(config.dataDir);
   const app = openApp(config, systemClock, command === "serve" ? BUSY_TIMEOUT_MS.server : BUSY_TIMEOUT_MS.command, mayCreate(command, args));
