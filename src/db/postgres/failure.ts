@@ -45,7 +45,7 @@ export function postgresFailure(err: unknown, url: string, connectTimeoutS: numb
     return new UserError(`${where} refused user "${t.user}" (${reason}): ${SETTING} — the user and password`);
   }
   if (code.startsWith("ERR_POSTGRES_TLS")) return new UserError(`${where}: ${reason}: ${SETTING} — its sslmode`);
-  if (state === "42501") return new UserError(`user "${t.user}" may not create Surfcast's tables in database "${t.database}" on ${where} (${reason}): use the database's owner, or grant it CREATE on the schema`);
+  if (state === "42501") return new UserError(`user "${t.user}" may not create Surfcast's tables in database "${t.database}" on ${where} (${reason}): use the database's owner, or grant this user CREATE on the database and its public schema`);
   // Class 53 (out of connections, memory, disk) and 57P03 (starting up, shutting down): the server's own words.
   if (state.startsWith("53") || state.startsWith("57P0")) return new UserError(`${where} cannot take this connection now (${reason})`);
   return err;
