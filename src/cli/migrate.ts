@@ -3,9 +3,6 @@ import type { Config } from "../config";
 import { UserError } from "../core/errors";
 import { maskPassword } from "../core/service-url";
 import { databasePath } from "../db";
-import { closePostgres, openPostgres } from "../db/postgres";
-import { copySqliteToPostgres } from "../db/postgres/copy-from-sqlite";
-import { openSqliteSource } from "../db/postgres/sqlite-source";
 import { noExtraPositionals, parse } from "./args";
 
 export const MIGRATE_HELP = `Usage: surfcast migrate [--replace]   (with --data-dir DIR and --database-url URL)
@@ -29,6 +26,8 @@ export async function runMigrate(config: Config, argv: string[]): Promise<number
   noExtraPositionals(positionals, 0, MIGRATE_HELP);
   if (config.databaseUrl === undefined) throw new UserError("migrate needs the PostgreSQL database to copy into: --database-url postgres://user:password@host:port/database (or SURFCAST_DATABASE_URL)");
   const started = performance.now();
+  // Loaded by this command only: the other commands, serve among them, never load PostgreSQL's client and dialect.
+  const [{ closePostgres, openPostgres }, { copySqliteToPostgres }, { openSqliteSource }] = await Promise.all([import("../db/postgres"), import("../db/postgres/copy-from-sqlite"), import("../db/postgres/sqlite-source")]);
   const source = openSqliteSource(config.dataDir);
   try {
     const target = await openPostgres(config.databaseUrl);
