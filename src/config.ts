@@ -7,6 +7,7 @@ import { DEFAULT_CACHE_MB } from "./core/caches";
 import { UserError } from "./core/errors";
 import { REFRESH_SCOPES, type RefreshScope } from "./forecast/demand";
 import { parseTrustedProxies, type TrustedProxies } from "./core/proxy";
+import { DATABASE_URL_PROTOCOLS, REDIS_URL_PROTOCOLS, serviceUrl } from "./core/service-url";
 
 export interface Config {
   dataDir: string;
@@ -53,6 +54,10 @@ export interface Config {
   idleReleaseMs: number;
   /** MB the byte-bounded caches share (SURFCAST_CACHE_MB; core/caches.ts). */
   cacheMb: number;
+  /** postgres://… shared by several servers (SURFCAST_DATABASE_URL, --database-url); unset = the data dir's SQLite file. Holds a password: print it through maskPassword only. */
+  databaseUrl: string | undefined;
+  /** redis://… for the counters several servers share (SURFCAST_REDIS_URL, --redis-url). Holds a password: print it through maskPassword only. */
+  redisUrl: string | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -112,7 +117,12 @@ function scopeFrom(value: string | undefined, name: string): RefreshScope {
   return value as RefreshScope;
 }
 
-export function loadConfig(flags: Partial<{ dataDir: string; port: number; host: string; scheduler: boolean; console: boolean; demo: boolean; refreshScope: string }> = {}, env: Env = process.env): Config {
+/** A service URL from its flag, else its environment variable, checked against `protocols`. */
+function serviceUrlFrom(flag: string | undefined, flagName: string, envValue: string | undefined, envName: string, protocols: readonly string[]): string | undefined {
+  return flag !== undefined ? serviceUrl(flag, flagName, protocols) : serviceUrl(envValue, envName, protocols);
+}
+
+export function loadConfig(flags: Partial<{ dataDir: string; port: number; host: string; scheduler: boolean; console: boolean; demo: boolean; refreshScope: string; databaseUrl: string; redisUrl: string }> = {}, env: Env = process.env): Config {
   const batchSize = intFrom(env.SURFCAST_OPEN_METEO_BATCH_SIZE, DEFAULT_BATCH_SIZE, "SURFCAST_OPEN_METEO_BATCH_SIZE");
   if (batchSize < 1 || batchSize > 1000) throw new UserError("SURFCAST_OPEN_METEO_BATCH_SIZE must be between 1 and 1000");
   const level = (env.SURFCAST_LOG_LEVEL ?? "info") as Config["logLevel"];
@@ -148,5 +158,7 @@ export function loadConfig(flags: Partial<{ dataDir: string; port: number; host:
     memoryTargetMb: intFrom(env.SURFCAST_MEMORY_TARGET_MB, DEFAULT_MEMORY_TARGET_MB, "SURFCAST_MEMORY_TARGET_MB"),
     idleReleaseMs: 1000 * intFrom(env.SURFCAST_IDLE_RELEASE_S, DEFAULT_IDLE_RELEASE_S, "SURFCAST_IDLE_RELEASE_S"),
     cacheMb: intFrom(env.SURFCAST_CACHE_MB, DEFAULT_CACHE_MB, "SURFCAST_CACHE_MB"),
+    databaseUrl: serviceUrlFrom(flags.databaseUrl, "--database-url", env.SURFCAST_DATABASE_URL, "SURFCAST_DATABASE_URL", DATABASE_URL_PROTOCOLS),
+    redisUrl: serviceUrlFrom(flags.redisUrl, "--redis-url", env.SURFCAST_REDIS_URL, "SURFCAST_REDIS_URL", REDIS_URL_PROTOCOLS),
   };
 }

@@ -17,11 +17,12 @@ import { SERVE_HELP, announceServing, parseServeArgs } from "./cli/serve";
 import { ANNOUNCED_URL, assertPortFree, runServe } from "./server/serve";
 import { readMeta } from "./db/meta";
 import { SPOTS_HELP, runSpots } from "./cli/spots";
-import { editDistance } from "./cli/args";
+import { editDistance, extractGlobalOptions } from "./cli/args";
 import { STATUS_HELP, runStatus } from "./cli/status";
 import { BACKUP_HELP, runBackup } from "./cli/backup";
 import { HEALTHCHECK_HELP, runHealthcheck } from "./cli/healthcheck";
 import { EMBEDS_HELP, runEmbeds } from "./cli/embeds";
+import { MIGRATE_HELP, runMigrate } from "./cli/migrate";
 import { claimDataMode } from "./forecast/demo";
 import { dataMode } from "./forecast/store";
 
@@ -44,9 +45,13 @@ Commands:
   status                forecast ages, last and next refresh, tide window, database size
   backup FILE           a consistent copy of the database, while the server runs
   healthcheck           exit 0 if the local server answers /healthz (for container health checks)
+  migrate               copy the data directory into the PostgreSQL database (--database-url), checked row by row
 
 Global options:
   --data-dir DIR        where the database lives (env SURFCAST_DATA_DIR, default ./var)
+  --database-url URL    postgres://user:password@host:port/database shared by several servers
+                        (env SURFCAST_DATABASE_URL, better than the flag: a flag shows in ps); see docs/postgres.md
+  --redis-url URL       redis://host:port (or rediss://) for counters shared by several servers (env SURFCAST_REDIS_URL)
   -h, --help            show help (also after any command: surfcast keys --help)
   -v, --version         print the version
 
@@ -56,7 +61,7 @@ Start here: surfcast serve        (no Open-Meteo call until a spot's forecast is
 Offline:    surfcast serve --demo (synthetic forecasts in ./var-demo: give the commands --data-dir ./var-demo)
 Or let customers make their own keys: surfcast accounts invite them@example.com --plan starter`;
 
-const COMMAND_HELP: Record<string, string> = { serve: SERVE_HELP, accounts: ACCOUNTS_HELP, admins: ADMINS_HELP, keys: KEYS_HELP, refresh: REFRESH_HELP, spots: SPOTS_HELP, status: STATUS_HELP, backup: BACKUP_HELP, healthcheck: HEALTHCHECK_HELP, embeds: EMBEDS_HELP };
+const COMMAND_HELP: Record<string, string> = { serve: SERVE_HELP, accounts: ACCOUNTS_HELP, admins: ADMINS_HELP, keys: KEYS_HELP, refresh: REFRESH_HELP, spots: SPOTS_HELP, status: STATUS_HELP, backup: BACKUP_HELP, healthcheck: HEALTHCHECK_HELP, embeds: EMBEDS_HELP, migrate: MIGRATE_HELP };
 
 /** Commands that print links: without SURFCAST_PUBLIC_URL they use the address the server last answered at. */
 const LINK_COMMANDS = ["accounts invite", "admins create", "embeds create", "embeds list"];
@@ -67,23 +72,8 @@ function mayCreate(command: string, args: string[]): boolean {
   return command === "serve" || (command === "accounts" && (sub === "create" || sub === "invite")) || (command === "admins" && sub === "create") || (command === "spots" && sub === "import");
 }
 
-/** Takes the global `--data-dir` out of argv wherever it stands. */
-function extractDataDir(argv: string[]): { dataDir?: string; rest: string[] } {
-  const rest: string[] = [];
-  let dataDir: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === "--data-dir") {
-      dataDir = argv[++i];
-      if (dataDir === undefined || dataDir === "") throw new UserError("--data-dir needs a directory");
-    } else if (a.startsWith("--data-dir=")) dataDir = a.slice("--data-dir=".length);
-    else rest.push(a);
-  }
-  return { dataDir, rest };
-}
-
 async function main(argv: string[]): Promise<number> {
-  const { dataDir, rest } = extractDataDir(argv);
+  const { global, rest } = extractGlobalOptions(argv);
   const [command, ...args] = rest;
   if (command === undefined || command === "help" || command === "--help" || command === "-h") {
     console.log(HELP);
@@ -105,8 +95,10 @@ async function main(argv: string[]): Promise<number> {
 
   if (command === "healthcheck") return runHealthcheck(args);
   const serveFlags = command === "serve" ? parseServeArgs(args) : {};
-  const config = loadConfig({ dataDir, ...serveFlags });
+  const config = loadConfig({ ...global, ...serveFlags });
   setLogLevel(config.logLevel);
+  // Reads the data directory without opening it as the app does: opening migrates, and migrate changes nothing there.
+  if (command === "migrate") return await runMigrate(config, args);
   if (command === "serve") assertPortFree(config);
   const newInstall = !existsSync(config.dataDir);
   const app = openApp(config, systemClock, command === "serve" ? BUSY_TIMEOUT_MS.server : BUSY_TIMEOUT_MS.command, mayCreate(command, args));

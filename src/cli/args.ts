@@ -57,6 +57,28 @@ export function requirePositional(positionals: string[], index: number, what: st
   return value;
 }
 
+/** The options every command takes, by flag. */
+const GLOBAL_OPTIONS = { "--data-dir": "dataDir", "--database-url": "databaseUrl", "--redis-url": "redisUrl" } as const;
+export type GlobalOptions = Partial<Record<(typeof GLOBAL_OPTIONS)[keyof typeof GLOBAL_OPTIONS], string>>;
+
+/** Takes the global options out of argv wherever they stand (`--flag VALUE` or `--flag=VALUE`). */
+export function extractGlobalOptions(argv: string[]): { global: GlobalOptions; rest: string[] } {
+  const global: GlobalOptions = {};
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const flag = Object.keys(GLOBAL_OPTIONS).find((f) => arg === f || arg.startsWith(`${f}=`)) as keyof typeof GLOBAL_OPTIONS | undefined;
+    if (flag === undefined) {
+      rest.push(arg);
+      continue;
+    }
+    const value = arg === flag ? argv[++i] : arg.slice(flag.length + 1);
+    if (value === undefined || value === "") throw new UserError(`${flag} needs ${flag === "--data-dir" ? "a directory" : "a URL"}`);
+    global[GLOBAL_OPTIONS[flag]] = value;
+  }
+  return { global, rest };
+}
+
 export function noExtraPositionals(positionals: string[], max: number, help: string): void {
   if (positionals.length > max) throw new UserError(`unexpected argument "${positionals[max]}"\n\n${help}`);
 }

@@ -1,0 +1,227 @@
+/**
+ * The PostgreSQL schema: the same tables, columns, keys and indexes as the SQLite schema (drizzle/*.sql is the
+ * truth), so a row copies across unchanged (docs/postgres.md, "Types"). `drizzle-kit generate --config
+ * drizzle-pg.config.ts` turns changes here into SQL under `drizzle-pg/`, embedded into `migrations.gen.ts`.
+ *
+ * Type mapping: SQLite INTEGER is 64-bit, so every integer is `bigint` (read as a JS number, like bun:sqlite does);
+ * REAL is a double, so `double precision` (PostgreSQL's `real` is 32-bit); the 0/1 flags the code reads as booleans
+ * are `boolean`; the brotli forecast bodies are `bytea`.
+ */
+import { bigint, boolean, customType, doublePrecision, index, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+
+const bytes = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType: () => "bytea",
+});
+
+/** Epoch milliseconds (UTC), and every other integer: SQLite holds 64 bits, so does `bigint`. */
+const int64 = (name: string) => bigint(name, { mode: "number" });
+
+// ── spots ────────────────────────────────────────────────────────────────────────────────────────
+export const spots = pgTable(
+  "spots",
+  {
+    id: text("id").primaryKey(),
+    hexId: text("hex_id").notNull().unique(),
+    name: text("name").notNull(),
+    country: text("country").notNull(),
+    region: text("region"),
+    lat: doublePrecision("lat").notNull(),
+    lng: doublePrecision("lng").notNull(),
+    facingOverride: doublePrecision("facing_override"),
+    tidelessOverride: boolean("tideless_override"),
+  },
+  (t) => [index("spots_country_idx").on(t.country)],
+);
+
+export const spotAliases = pgTable(
+  "spot_aliases",
+  {
+    spotId: text("spot_id")
+      .notNull()
+      .references(() => spots.id, { onDelete: "cascade" }),
+    alias: text("alias").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.spotId, t.alias] })],
+);
+
+export const spotFacing = pgTable("spot_facing", {
+  spotId: text("spot_id")
+    .primaryKey()
+    .references(() => spots.id, { onDelete: "cascade" }),
+  facing: doublePrecision("facing"),
+  method: text("method").notNull(),
+  computedAt: int64("computed_at").notNull(),
+});
+
+export const spotTideStation = pgTable("spot_tide_station", {
+  spotId: text("spot_id")
+    .primaryKey()
+    .references(() => spots.id, { onDelete: "cascade" }),
+  tideless: boolean("tideless").notNull(),
+  stationId: text("station_id"),
+  stationName: text("station_name"),
+  stationSource: text("station_source"),
+  distanceKm: doublePrecision("distance_km"),
+  datum: text("datum"),
+  reason: text("reason").notNull(),
+  computedAt: int64("computed_at").notNull(),
+});
+
+export const tideStations = pgTable("tide_stations", {
+  id: text("id").primaryKey(),
+  record: text("record").notNull(),
+});
+
+// ── access ───────────────────────────────────────────────────────────────────────────────────────
+export const plans = pgTable("plans", {
+  name: text("name").primaryKey(),
+  dailyLimit: int64("daily_limit").notNull(),
+  minuteLimit: int64("minute_limit").notNull(),
+  maxKeys: int64("max_keys").notNull(),
+  attributionRequired: boolean("attribution_required").notNull(),
+});
+
+export const accounts = pgTable("accounts", {
+  /** By default, not always: `surfcast migrate` copies the ids SQLite gave, then moves the sequence past them. */
+  id: int64("id").primaryKey().generatedByDefaultAsIdentity(),
+  email: text("email").notNull().unique(),
+  plan: text("plan")
+    .notNull()
+    .references(() => plans.name),
+  dailyLimit: int64("daily_limit"),
+  minuteLimit: int64("minute_limit"),
+  maxKeys: int64("max_keys"),
+  disabled: boolean("disabled").notNull().default(false),
+  createdAt: int64("created_at").notNull(),
+  passwordHash: text("password_hash"),
+  admin: boolean("admin").notNull().default(false),
+});
+
+export const invitations = pgTable(
+  "invitations",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    accountId: int64("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    createdAt: int64("created_at").notNull(),
+    expiresAt: int64("expires_at").notNull(),
+    usedAt: int64("used_at"),
+  },
+  (t) => [index("invitations_account_idx").on(t.accountId)],
+);
+
+export const consoleSessions = pgTable(
+  "console_sessions",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    accountId: int64("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    createdAt: int64("created_at").notNull(),
+    lastSeenAt: int64("last_seen_at").notNull(),
+  },
+  (t) => [index("console_sessions_account_idx").on(t.accountId)],
+);
+
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    accountId: int64("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    name: text("name").notNull(),
+    hash: text("hash").notNull().unique(),
+    prefix: text("prefix").notNull(),
+    createdAt: int64("created_at").notNull(),
+    revokedAt: int64("revoked_at"),
+  },
+  (t) => [index("api_keys_account_idx").on(t.accountId)],
+);
+
+export const embeds = pgTable(
+  "embeds",
+  {
+    id: text("id").primaryKey(),
+    keyId: text("key_id")
+      .notNull()
+      .references(() => apiKeys.id),
+    spots: text("spots").notNull(),
+    origins: text("origins").notNull(),
+    units: text("units", { enum: ["metric", "imperial"] }).notNull(),
+    theme: text("theme", { enum: ["light", "dark"] }).notNull(),
+    createdAt: int64("created_at").notNull(),
+    revokedAt: int64("revoked_at"),
+  },
+  (t) => [index("embeds_key_idx").on(t.keyId)],
+);
+
+export const usageCounters = pgTable(
+  "usage_counters",
+  {
+    keyId: text("key_id").notNull(),
+    day: text("day").notNull(),
+    endpoint: text("endpoint").notNull(),
+    count: int64("count").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.keyId, t.day, t.endpoint] })],
+);
+
+export const rateLimitState = pgTable("rate_limit_state", {
+  keyId: text("key_id").primaryKey(),
+  recent: text("recent").notNull(),
+  updatedAt: int64("updated_at").notNull(),
+});
+
+// ── forecasts and tides ─────────────────────────────────────────────────────────────────────────
+export const forecastDocuments = pgTable("forecast_documents", {
+  spotId: text("spot_id")
+    .primaryKey()
+    .references(() => spots.id, { onDelete: "cascade" }),
+  updatedAt: int64("updated_at").notNull(),
+  /** Always brotli-compressed JSON: `surfcast migrate` compresses the text bodies SQLite kept from before compression. */
+  body: bytes("body").notNull(),
+});
+
+export const spotDemand = pgTable("spot_demand", {
+  spotId: text("spot_id")
+    .primaryKey()
+    .references(() => spots.id, { onDelete: "cascade" }),
+  requestedAt: int64("requested_at").notNull(),
+});
+
+const extremesTable = (name: string) =>
+  pgTable(
+    name,
+    {
+      spotId: text("spot_id")
+        .notNull()
+        .references(() => spots.id, { onDelete: "cascade" }),
+      time: int64("time").notNull(),
+      type: text("type", { enum: ["high", "low"] }).notNull(),
+      height: doublePrecision("height").notNull(),
+    },
+    (t) => [primaryKey({ columns: [t.spotId, t.time] })],
+  );
+
+export const tideExtremes = extremesTable("tide_extremes");
+
+export const spotTideModel = pgTable("spot_tide_model", {
+  spotId: text("spot_id")
+    .primaryKey()
+    .references(() => spots.id, { onDelete: "cascade" }),
+  hasData: boolean("has_data").notNull(),
+  rangeM: doublePrecision("range_m").notNull(),
+  stationRangeM: doublePrecision("station_range_m"),
+  windowRangeM: doublePrecision("window_range_m").notNull(),
+  since: int64("since").notNull(),
+  fetchedAt: int64("fetched_at").notNull(),
+});
+
+export const tideModelExtremes = extremesTable("tide_model_extremes");
+
+export const meta = pgTable("meta", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+});
