@@ -99,6 +99,11 @@ async function main(argv: string[]): Promise<number> {
   setLogLevel(config.logLevel);
   // Reads the data directory without opening it as the app does: opening migrates, and migrate changes nothing there.
   if (command === "migrate") return await runMigrate(config, args);
+  // Refused rather than quietly ignored: an operator who set these expects a shared database and shared limits.
+  if (config.databaseUrl !== undefined || config.redisUrl !== undefined) {
+    const flag = config.databaseUrl !== undefined ? "--database-url (SURFCAST_DATABASE_URL)" : "--redis-url (SURFCAST_REDIS_URL)";
+    throw new UserError(`${flag}: this version runs \`${command}\` on the data directory's SQLite only; PostgreSQL is used by \`surfcast migrate\` so far (docs/postgres.md). Unset it to run on --data-dir`);
+  }
   if (command === "serve") assertPortFree(config);
   const newInstall = !existsSync(config.dataDir);
   const app = openApp(config, systemClock, command === "serve" ? BUSY_TIMEOUT_MS.server : BUSY_TIMEOUT_MS.command, mayCreate(command, args));
