@@ -9,7 +9,7 @@ import { brotliCompressSync, brotliDecompressSync, constants } from "node:zlib";
 import { writeTransaction, type Db } from "../db";
 import { readMeta, writeMeta } from "../db/meta";
 import { forecastDocuments, spotDemand, spotFacing, spots } from "../db/schema";
-import { excluded, preparedPerConnection } from "../db/statements";
+import { excluded, excludedAll, placeholders, preparedPerConnection } from "../db/statements";
 
 export interface StoredRow {
   updatedAt: number;
@@ -31,12 +31,14 @@ export function documentText(body: string | Uint8Array): string {
   return typeof body === "string" ? body : brotliDecompressSync(body).toString("utf8");
 }
 
+const documentColumns = { updatedAt: forecastDocuments.updatedAt, body: forecastDocuments.body };
+
 /** The document statements run per request and per refresh batch, prepared once per connection. */
 const documentStatements = preparedPerConnection((db) => ({
   upsert: db
     .insert(forecastDocuments)
-    .values({ spotId: sql.placeholder("spotId"), updatedAt: sql.placeholder("updatedAt"), body: sql.placeholder("body") })
-    .onConflictDoUpdate({ target: forecastDocuments.spotId, set: { updatedAt: excluded(forecastDocuments.updatedAt), body: excluded(forecastDocuments.body) } })
+    .values({ spotId: sql.placeholder("spotId"), ...placeholders(documentColumns) })
+    .onConflictDoUpdate({ target: forecastDocuments.spotId, set: excludedAll(documentColumns) })
     .prepare(),
   // The body as stored, bytes or text (the column's buffer mapping would copy the bytes and turn text into bytes).
   read: db
@@ -73,13 +75,11 @@ export function spotsWithFacing(db: Db, method: string): Set<string> {
 
 /** Stores computed facings, replacing the spots' earlier ones, in one transaction. */
 export function writeFacings(db: Db, rows: readonly { spotId: string; facing: number | null; method: string; computedAt: number }[]): void {
+  const columns = { facing: spotFacing.facing, method: spotFacing.method, computedAt: spotFacing.computedAt };
   const upsert = db
     .insert(spotFacing)
-    .values({ spotId: sql.placeholder("spotId"), facing: sql.placeholder("facing"), method: sql.placeholder("method"), computedAt: sql.placeholder("computedAt") })
-    .onConflictDoUpdate({
-      target: spotFacing.spotId,
-      set: { facing: excluded(spotFacing.facing), method: excluded(spotFacing.method), computedAt: excluded(spotFacing.computedAt) },
-    })
+    .values({ spotId: sql.placeholder("spotId"), ...placeholders(columns) })
+    .onConflictDoUpdate({ target: spotFacing.spotId, set: excludedAll(columns) })
     .prepare();
   writeTransaction(db, () => {
     for (const row of rows) upsert.run(row);
