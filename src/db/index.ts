@@ -138,6 +138,11 @@ export function writeTransaction<T>(db: Db, work: () => T): T {
   return db.$client.transaction(work).immediate();
 }
 
+/** Runs `work`'s reads in one transaction, so that they all see the same commit of every other connection. */
+export function readTransaction<T>(db: Db, work: () => T): T {
+  return db.$client.transaction(work).deferred();
+}
+
 const WAL_SIZE_LIMIT = 16 * 1024 * 1024;
 /** Free pages worth giving back to the file system. */
 const RECLAIM_ABOVE_BYTES = 16 * 1024 * 1024;

@@ -1,7 +1,4 @@
-/**
- * The `meta` table's small facts, read and written through drizzle: the one helper every room uses (the tide store
- * keeps its own prepared statements for its window bounds, read on every tide answer).
- */
+/** The `meta` table's small facts, read and written through drizzle: the one helper every room uses. */
 import { eq } from "drizzle-orm";
 import type { Db } from ".";
 import { meta } from "./schema";

@@ -4,11 +4,10 @@
  * RECENT_MS (by /v1, MCP, embeds), and a spot asked for without a current forecast is fetched at once, the request
  * waiting up to FIRST_FETCH_WAIT_MS for it — a new install spends no Open-Meteo call before someone asks.
  */
-import { gte, sql } from "drizzle-orm";
-import { writeTransaction, type Db } from "../db";
-import { spotDemand } from "../db/schema";
+import type { Db } from "../db";
 import type { Clock } from "../core/clock";
 import { log } from "../core/log";
+import { demandedSince, writeDemand } from "./store";
 
 export const REFRESH_SCOPES = ["all", "requested"] as const;
 export type RefreshScope = (typeof REFRESH_SCOPES)[number];
@@ -80,8 +79,7 @@ export class ForecastDemand {
   /** The spots asked for since `since` (epoch ms), with what is not written yet. */
   requestedSince(since: number): Set<string> {
     this.flush();
-    const rows = this.db.select({ spotId: spotDemand.spotId }).from(spotDemand).where(gte(spotDemand.requestedAt, since)).all();
-    return new Set(rows.map((r) => r.spotId));
+    return demandedSince(this.db, since);
   }
 
   /** Writes the request times noted since the last flush. */
@@ -92,11 +90,7 @@ export class ForecastDemand {
     const rows = [...this.unwritten].map(([spotId, requestedAt]) => ({ spotId, requestedAt }));
     this.unwritten.clear();
     try {
-      writeTransaction(this.db, () => {
-        for (const row of rows) {
-          this.db.insert(spotDemand).values(row).onConflictDoUpdate({ target: spotDemand.spotId, set: { requestedAt: sql`excluded.requested_at` } }).run();
-        }
-      });
+      writeDemand(this.db, rows);
     } catch (err) {
       // A spot removed by an import in the meantime, or a busy database: the next request notes it again.
       for (const row of rows) this.noted.delete(row.spotId);

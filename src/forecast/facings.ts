@@ -2,11 +2,9 @@
  * Spot facings as the forecast pipeline reads them: the import override wins over the computed value.
  * Computed facings (src/spots/orientation.ts) are stored once per spot in `spot_facing`.
  */
-import { eq } from "drizzle-orm";
-import { schema, writeTransaction, type Db } from "../db";
+import type { Db } from "../db";
 import { computeFacing, loadLand, FACING_METHOD } from "../spots/orientation";
-
-const { spots: spotsTable, spotFacing } = schema;
+import { spotsWithFacing, storedFacings, writeFacings } from "./store";
 
 const CHUNK = 500;
 
@@ -19,9 +17,7 @@ export function ensureFacings(
   spots: readonly { id: string; lat: number; lng: number }[],
   onProgress?: (done: number, total: number) => void,
 ): number {
-  const current = new Set(
-    db.select({ spotId: spotFacing.spotId }).from(spotFacing).where(eq(spotFacing.method, FACING_METHOD)).all().map((r) => r.spotId),
-  );
+  const current = spotsWithFacing(db, FACING_METHOD);
   const missing = spots.filter((s) => !current.has(s.id));
   if (missing.length === 0) return 0;
   const land = loadLand();
@@ -33,14 +29,7 @@ export function ensureFacings(
       method: FACING_METHOD,
       computedAt,
     }));
-    writeTransaction(db, () => {
-      for (const row of rows) {
-        db.insert(spotFacing)
-          .values(row)
-          .onConflictDoUpdate({ target: spotFacing.spotId, set: { facing: row.facing, method: row.method, computedAt } })
-          .run();
-      }
-    });
+    writeFacings(db, rows);
     onProgress?.(done + rows.length, missing.length);
   }
   return missing.length;
@@ -48,10 +37,5 @@ export function ensureFacings(
 
 /** spot id → facing in degrees (bearing toward open water), or null when unknown. */
 export function loadFacings(db: Db): Map<string, number | null> {
-  const rows = db
-    .select({ id: spotsTable.id, override: spotsTable.facingOverride, facing: spotFacing.facing })
-    .from(spotsTable)
-    .leftJoin(spotFacing, eq(spotFacing.spotId, spotsTable.id))
-    .all();
-  return new Map(rows.map((r) => [r.id, r.override ?? r.facing ?? null]));
+  return new Map(storedFacings(db).map((r) => [r.id, r.override ?? r.facing]));
 }

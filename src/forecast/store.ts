@@ -1,10 +1,15 @@
 /**
- * forecast_documents access: batch writes in one transaction (readers see old or new, never a mix). A server
- * notices documents written by another process (`surfcast refresh`) through db/changes.ts.
+ * Every statement of the forecast room: the documents (forecast_documents; batch writes in one transaction, so
+ * readers see old or new, never a mix), the computed facings (spot_facing), when spots were asked for (spot_demand)
+ * and the refresh's facts in `meta`. A server notices documents written by another process (`surfcast refresh`)
+ * through db/changes.ts.
  */
-import { readMeta, writeMeta } from "../db/meta";
+import { count, eq, gte, max, min, sql } from "drizzle-orm";
 import { brotliCompressSync, brotliDecompressSync, constants } from "node:zlib";
 import { writeTransaction, type Db } from "../db";
+import { readMeta, writeMeta } from "../db/meta";
+import { forecastDocuments, spotDemand, spotFacing, spots } from "../db/schema";
+import { excluded, excludedAll, placeholders, preparedPerConnection } from "../db/statements";
 
 export interface StoredRow {
   updatedAt: number;
@@ -26,27 +31,76 @@ export function documentText(body: string | Uint8Array): string {
   return typeof body === "string" ? body : brotliDecompressSync(body).toString("utf8");
 }
 
+const documentColumns = { updatedAt: forecastDocuments.updatedAt, body: forecastDocuments.body };
+
+/** The document statements run per request and per refresh batch, prepared once per connection. */
+const documentStatements = preparedPerConnection((db) => ({
+  upsert: db
+    .insert(forecastDocuments)
+    .values({ spotId: sql.placeholder("spotId"), ...placeholders(documentColumns) })
+    .onConflictDoUpdate({ target: forecastDocuments.spotId, set: excludedAll(documentColumns) })
+    .prepare(),
+  // The body as stored, bytes or text (the column's buffer mapping would copy the bytes and turn text into bytes).
+  read: db
+    .select({ updatedAt: forecastDocuments.updatedAt, body: sql<string | Uint8Array>`${forecastDocuments.body}` })
+    .from(forecastDocuments)
+    .where(eq(forecastDocuments.spotId, sql.placeholder("spotId")))
+    .prepare(),
+}));
+
 /** Upserts every document of a batch, atomically. A JSON string is compressed here; bytes are stored as given. */
 export function writeDocuments(db: Db, updatedAt: number, documents: readonly { spotId: string; body: string | Uint8Array }[]): void {
-  const sqlite = db.$client;
-  const upsert = sqlite.prepare(
-    "INSERT INTO forecast_documents (spot_id, updated_at, body) VALUES (?, ?, ?) ON CONFLICT(spot_id) DO UPDATE SET updated_at = excluded.updated_at, body = excluded.body",
-  );
+  const { upsert } = documentStatements(db);
   const packed = documents.map((d) => ({ spotId: d.spotId, body: typeof d.body === "string" ? packDocument(d.body) : d.body }));
   writeTransaction(db, () => {
-    for (const d of packed) upsert.run(d.spotId, updatedAt, d.body);
+    for (const d of packed) upsert.run({ spotId: d.spotId, updatedAt, body: d.body });
   });
 }
 
 export function readDocument(db: Db, spotId: string): StoredRow | null {
-  const row = db.$client.query("SELECT updated_at AS updatedAt, body FROM forecast_documents WHERE spot_id = ?").get(spotId) as { updatedAt: number; body: string | Uint8Array } | null;
+  const row = documentStatements(db).read.get({ spotId });
   return row ? { updatedAt: row.updatedAt, body: documentText(row.body) } : null;
 }
 
 /** spot id → updatedAt of its document, for the spots that have one. */
 export function documentAges(db: Db): Map<string, number> {
-  const rows = db.$client.query("SELECT spot_id AS spotId, updated_at AS updatedAt FROM forecast_documents").all() as { spotId: string; updatedAt: number }[];
+  const rows = db.select({ spotId: forecastDocuments.spotId, updatedAt: forecastDocuments.updatedAt }).from(forecastDocuments).all();
   return new Map(rows.map((r) => [r.spotId, r.updatedAt]));
+}
+
+/** The spots whose stored facing was computed by `method` (forecast/facings.ts). */
+export function spotsWithFacing(db: Db, method: string): Set<string> {
+  return new Set(db.select({ spotId: spotFacing.spotId }).from(spotFacing).where(eq(spotFacing.method, method)).all().map((r) => r.spotId));
+}
+
+/** Stores computed facings, replacing the spots' earlier ones, in one transaction. */
+export function writeFacings(db: Db, rows: readonly { spotId: string; facing: number | null; method: string; computedAt: number }[]): void {
+  const columns = { facing: spotFacing.facing, method: spotFacing.method, computedAt: spotFacing.computedAt };
+  const upsert = db
+    .insert(spotFacing)
+    .values({ spotId: sql.placeholder("spotId"), ...placeholders(columns) })
+    .onConflictDoUpdate({ target: spotFacing.spotId, set: excludedAll(columns) })
+    .prepare();
+  writeTransaction(db, () => {
+    for (const row of rows) upsert.run(row);
+  });
+}
+
+/** Every spot's facing import override and computed facing (null when not given, not computed or unknown). */
+export function storedFacings(db: Db): { id: string; override: number | null; facing: number | null }[] {
+  return db.select({ id: spots.id, override: spots.facingOverride, facing: spotFacing.facing }).from(spots).leftJoin(spotFacing, eq(spotFacing.spotId, spots.id)).all();
+}
+
+/** Stores when spots were last asked for (forecast/demand.ts), in one transaction. */
+export function writeDemand(db: Db, rows: readonly { spotId: string; requestedAt: number }[]): void {
+  writeTransaction(db, () => {
+    for (const row of rows) db.insert(spotDemand).values(row).onConflictDoUpdate({ target: spotDemand.spotId, set: { requestedAt: excluded(spotDemand.requestedAt) } }).run();
+  });
+}
+
+/** The spots last asked for at or after `since` (epoch ms). */
+export function demandedSince(db: Db, since: number): Set<string> {
+  return new Set(db.select({ spotId: spotDemand.spotId }).from(spotDemand).where(gte(spotDemand.requestedAt, since)).all().map((r) => r.spotId));
 }
 
 /** The last refresh as recorded for `surfcast status` and `/healthz?verbose=1` (any process: server or console). */
@@ -83,11 +137,8 @@ export function retryAt(db: Db): string | null {
 
 /** Oldest and newest document update times (epoch ms), and how many documents there are. */
 export function documentSpan(db: Db): { count: number; oldest: number | null; newest: number | null } {
-  return db.$client.query("SELECT COUNT(*) AS count, MIN(updated_at) AS oldest, MAX(updated_at) AS newest FROM forecast_documents").get() as {
-    count: number;
-    oldest: number | null;
-    newest: number | null;
-  };
+  const { updatedAt } = forecastDocuments;
+  return db.select({ count: count(), oldest: min(updatedAt), newest: max(updatedAt) }).from(forecastDocuments).get()!;
 }
 
 const DATA_MODE = "data.mode";

@@ -20,7 +20,7 @@ import { matchTowns, readTowns, type TownMatch } from "./towns";
 import { changeCheck } from "../db/changes";
 import { Lru } from "../core/lru";
 import { registerCache } from "../core/caches";
-import { applyImport, countSpots, derivedFactsVersion, loadDerivedFacts, loadSpots, readCatalogMeta, readCatalogVersion } from "./store";
+import { applyImport, countSpots, derivedFactsVersion, loadCatalog, loadDerivedFacts, loadSpots, readCatalogMeta, readCatalogVersion } from "./store";
 import { timezoneAt } from "./timezone";
 import { spotGuide, type SpotGuide } from "./guide";
 import type { DerivedSpotFacts, Spot, SpotDetail, SpotWithDistance } from "./types";
@@ -174,7 +174,8 @@ export class SpotService {
   }
 
   private static load(db: Db): Snapshot {
-    return db.$client.transaction(() => new Snapshot(loadSpots(db), readCatalogVersion(db), loadDerivedFacts(db), derivedFactsVersion(db)))();
+    const stored = loadCatalog(db);
+    return new Snapshot(stored.spots, stored.version, stored.derived, stored.derivedVersion);
   }
 
   /**

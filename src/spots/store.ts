@@ -2,8 +2,11 @@
  * The spot tables (`spots`, `spot_aliases`) and the catalog's facts in `meta`: loading, and applying an
  * import plan in one transaction. Removing a spot cascades to every per-spot row of other domains.
  */
-import type { Db } from "../db";
+import { count, eq, max, sql } from "drizzle-orm";
+import { readTransaction, writeTransaction, type Db } from "../db";
 import { readMeta, writeMeta } from "../db/meta";
+import { spotAliases, spotFacing, spots, spotTideStation } from "../db/schema";
+import { placeholderAsGiven } from "../db/statements";
 import type { StoredSpot } from "./catalog";
 import type { DerivedSpotFacts } from "./types";
 
@@ -15,31 +18,29 @@ const META_DEFAULT_SHA = "spots.default_sha256";
 /** Bumped by every applied import, so a running server can tell that the catalog changed under it. */
 const META_VERSION = "spots.version";
 
-interface SpotRow {
-  id: string;
-  hexId: string;
-  name: string;
-  country: string;
-  region: string | null;
-  lat: number;
-  lng: number;
-  facing: number | null;
-  tideless: number | null;
-}
-
 export function countSpots(db: Db): number {
-  return (db.$client.query("SELECT count(*) AS n FROM spots").get() as { n: number }).n;
+  return db.select({ n: count() }).from(spots).get()!.n;
 }
 
 export function loadSpots(db: Db): StoredSpot[] {
-  const aliasRows = db.$client.query("SELECT spot_id AS spotId, alias FROM spot_aliases ORDER BY spot_id, alias").all() as { spotId: string; alias: string }[];
+  const aliasRows = db.select({ spotId: spotAliases.spotId, alias: spotAliases.alias }).from(spotAliases).orderBy(spotAliases.spotId, spotAliases.alias).all();
   const aliases = Map.groupBy(aliasRows, (r) => r.spotId);
-  const rows = db.$client
-    .query(
-      "SELECT id, hex_id AS hexId, name, country, region, lat, lng, facing_override AS facing, tideless_override AS tideless FROM spots ORDER BY id",
-    )
-    .all() as SpotRow[];
-  return rows.map((r) => ({ ...r, tideless: r.tideless === null ? null : r.tideless !== 0, aliases: aliases.get(r.id)?.map((a) => a.alias) ?? [] }));
+  const rows = db
+    .select({
+      id: spots.id,
+      hexId: spots.hexId,
+      name: spots.name,
+      country: spots.country,
+      region: spots.region,
+      lat: spots.lat,
+      lng: spots.lng,
+      facing: spots.facingOverride,
+      tideless: spots.tidelessOverride,
+    })
+    .from(spots)
+    .orderBy(spots.id)
+    .all();
+  return rows.map((r) => ({ ...r, aliases: aliases.get(r.id)?.map((a) => a.alias) ?? [] }));
 }
 
 /**
@@ -48,19 +49,26 @@ export function loadSpots(db: Db): StoredSpot[] {
  * applied by `toSpot`.
  */
 export function loadDerivedFacts(db: Db): Map<string, DerivedSpotFacts> {
-  const rows = db.$client
-    .query(
-      "SELECT s.id AS id, f.facing AS facing, t.tideless AS tideless, t.station_id AS stationId, t.station_name AS stationName, t.distance_km AS distanceKm " +
-        "FROM spots s LEFT JOIN spot_facing f ON f.spot_id = s.id LEFT JOIN spot_tide_station t ON t.spot_id = s.id",
-    )
-    .all() as { id: string; facing: number | null; tideless: number | null; stationId: string | null; stationName: string | null; distanceKm: number | null }[];
+  const rows = db
+    .select({
+      id: spots.id,
+      facing: spotFacing.facing,
+      tideless: spotTideStation.tideless,
+      stationId: spotTideStation.stationId,
+      stationName: spotTideStation.stationName,
+      distanceKm: spotTideStation.distanceKm,
+    })
+    .from(spots)
+    .leftJoin(spotFacing, eq(spotFacing.spotId, spots.id))
+    .leftJoin(spotTideStation, eq(spotTideStation.spotId, spots.id))
+    .all();
   return new Map(
     rows.map((r) => [
       r.id,
       {
         facing: r.facing,
-        tideless: r.tideless === null ? null : r.tideless !== 0,
-        station: r.tideless === 0 && r.stationId ? { id: r.stationId, name: r.stationName ?? r.stationId, distanceKm: r.distanceKm ?? 0 } : null,
+        tideless: r.tideless,
+        station: r.tideless === false && r.stationId ? { id: r.stationId, name: r.stationName ?? r.stationId, distanceKm: r.distanceKm ?? 0 } : null,
       },
     ]),
   );
@@ -71,12 +79,21 @@ export function loadDerivedFacts(db: Db): Map<string, DerivedSpotFacts> {
  * times of both tables (~1 ms; every write sets `computed_at`, and re-choosing after a rule change deletes rows).
  */
 export function derivedFactsVersion(db: Db): string {
-  const row = db.$client
-    .query(
-      "SELECT (SELECT count(*) || ':' || ifnull(max(computed_at), 0) FROM spot_facing) || '/' || (SELECT count(*) || ':' || ifnull(max(computed_at), 0) FROM spot_tide_station) AS v",
-    )
-    .get() as { v: string };
-  return row.v;
+  const facings = db.select({ n: count(), last: max(spotFacing.computedAt) }).from(spotFacing).get()!;
+  const choices = db.select({ n: count(), last: max(spotTideStation.computedAt) }).from(spotTideStation).get()!;
+  return `${facings.n}:${facings.last ?? 0}/${choices.n}:${choices.last ?? 0}`;
+}
+
+/** What the catalog is built from, read in one transaction: the spots, the derived facts and their versions. */
+export interface StoredCatalog {
+  spots: StoredSpot[];
+  version: string;
+  derived: Map<string, DerivedSpotFacts>;
+  derivedVersion: string;
+}
+
+export function loadCatalog(db: Db): StoredCatalog {
+  return readTransaction(db, () => ({ spots: loadSpots(db), version: readCatalogVersion(db), derived: loadDerivedFacts(db), derivedVersion: derivedFactsVersion(db) }));
 }
 
 export interface CatalogMeta {
@@ -107,31 +124,36 @@ export interface ImportPlan {
  * under the write lock; it returns false to skip.
  */
 export function applyImport(db: Db, plan: ImportPlan, source: { kind: CatalogSource; defaultSha256?: string }, check: () => boolean = () => true): boolean {
-  const sql = db.$client;
-  const insert = sql.prepare(
-    "INSERT INTO spots (id, hex_id, name, country, region, lat, lng, facing_override, tideless_override) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-  );
-  const update = sql.prepare(
-    "UPDATE spots SET name = ?, country = ?, region = ?, lat = ?, lng = ?, facing_override = ?, tideless_override = ? WHERE id = ?",
-  );
-  const remove = sql.prepare("DELETE FROM spots WHERE id = ?");
-  const clearAliases = sql.prepare("DELETE FROM spot_aliases WHERE spot_id = ?");
-  const addAlias = sql.prepare("INSERT OR IGNORE INTO spot_aliases (spot_id, alias) VALUES (?, ?)");
-  const flag = (b: boolean | null) => (b === null ? null : b ? 1 : 0);
+  // Bound as given (see placeholderAsGiven), the tideless flag as 1, 0 or null.
+  const importedColumns = {
+    name: placeholderAsGiven("name"),
+    country: placeholderAsGiven("country"),
+    region: placeholderAsGiven("region"),
+    lat: placeholderAsGiven("lat"),
+    lng: placeholderAsGiven("lng"),
+    facingOverride: placeholderAsGiven("facing"),
+    tidelessOverride: placeholderAsGiven("tideless"),
+  };
+  const byId = eq(spots.id, sql.placeholder("id"));
+  const insert = db.insert(spots).values({ id: sql.placeholder("id"), hexId: sql.placeholder("hexId"), ...importedColumns }).prepare();
+  const update = db.update(spots).set(importedColumns).where(byId).prepare();
+  const remove = db.delete(spots).where(byId).prepare();
+  const clearAliases = db.delete(spotAliases).where(eq(spotAliases.spotId, sql.placeholder("id"))).prepare();
+  const addAlias = db.insert(spotAliases).values({ spotId: sql.placeholder("id"), alias: sql.placeholder("alias") }).onConflictDoNothing().prepare();
+  const parameters = (s: StoredSpot) => ({ ...s, tideless: s.tideless === null ? null : s.tideless ? 1 : 0 });
 
-  const run = sql.transaction((): boolean => {
+  return writeTransaction(db, (): boolean => {
     if (!check()) return false;
-    for (const id of plan.remove) remove.run(id);
+    for (const id of plan.remove) remove.run({ id });
     for (const s of plan.update) {
-      update.run(s.name, s.country, s.region, s.lat, s.lng, s.facing, flag(s.tideless), s.id);
-      clearAliases.run(s.id);
+      update.run(parameters(s));
+      clearAliases.run({ id: s.id });
     }
-    for (const s of plan.add) insert.run(s.id, s.hexId, s.name, s.country, s.region, s.lat, s.lng, s.facing, flag(s.tideless));
-    for (const s of [...plan.update, ...plan.add]) for (const alias of s.aliases) addAlias.run(s.id, alias);
+    for (const s of plan.add) insert.run(parameters(s));
+    for (const s of [...plan.update, ...plan.add]) for (const alias of s.aliases) addAlias.run({ id: s.id, alias });
     writeMeta(db, META_SOURCE, source.kind);
     if (source.defaultSha256) writeMeta(db, META_DEFAULT_SHA, source.defaultSha256);
     writeMeta(db, META_VERSION, String(Number(readCatalogVersion(db)) + 1));
     return true;
   });
-  return run.immediate();
 }
