@@ -9,7 +9,8 @@ import type { Db } from "../db";
 import type { DocumentTide, SeaLevelSeries } from "../tides/types";
 import { assembleDocument } from "./document";
 import { allNull, UpstreamError, type Endpoint, type LocationSeries, type OpenMeteoClient, type Point } from "./openmeteo";
-import { packDocument, writeDocuments } from "./store";
+import { writeDocuments } from "./store";
+import { packDocument } from "../db/document-codec";
 
 export interface RefreshSpot {
   id: string;

@@ -5,7 +5,7 @@
  * through db/changes.ts.
  */
 import { count, eq, gte, max, min, sql } from "drizzle-orm";
-import { brotliCompressSync, brotliDecompressSync, constants } from "node:zlib";
+import { documentText, packDocument } from "../db/document-codec";
 import { writeTransaction, type Db } from "../db";
 import { readMeta, writeMeta } from "../db/meta";
 import { forecastDocuments, spotDemand, spotFacing, spots } from "../db/schema";
@@ -15,20 +15,6 @@ export interface StoredRow {
   updatedAt: number;
   /** The document's JSON text. */
   body: string;
-}
-
-/**
- * A document as stored: brotli at quality 2 — ~9 KB instead of ~96 KB of JSON (the full catalog in ~55 MB), 0.3 ms
- * to compress and 0.14 ms to read back. Quality 4 saves 3.5 % of the bytes for 1.9× the time (a full refresh paid
- * ~4.5 s for it instead of ~2.5); the stored bytes are never sent to a client as they are (docs/forecast.md, "Storage").
- */
-export function packDocument(json: string): Uint8Array {
-  return brotliCompressSync(json, { params: { [constants.BROTLI_PARAM_QUALITY]: 2, [constants.BROTLI_PARAM_SIZE_HINT]: json.length } });
-}
-
-/** The JSON text of a stored body: compressed, or text as written before documents were compressed. */
-export function documentText(body: string | Uint8Array): string {
-  return typeof body === "string" ? body : brotliDecompressSync(body).toString("utf8");
 }
 
 const documentColumns = { updatedAt: forecastDocuments.updatedAt, body: forecastDocuments.body };

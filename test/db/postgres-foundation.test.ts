@@ -161,7 +161,7 @@ describeWithPostgres("PostgreSQL", () => {
 
   test("the other commands refuse a database or Redis URL in one line rather than quietly run on SQLite", async () => {
     const dir = installDir("pg-not-yet");
-    for (const env of [{ SURFCAST_DATABASE_URL: `postgres://postgres:${PASSWORD}@127.0.0.1:5432/x` }, { SURFCAST_REDIS_URL: "redis://127.0.0.1:6379" }]) {
+    for (const env of [{ SURFCAST_DATABASE_URL: `postgres://postgres:${PASSWORD}@127.0.0.1:5432/x` }, { SURFCAST_REDIS_URL: "redis://127.0.0.1:6379" }] as Record<string, string>[]) {
       const r = cli(dir, ["status"], env);
       expect(r.code).toBe(2);
       expect(r.stderr.trim().split("\n")).toHaveLength(1);

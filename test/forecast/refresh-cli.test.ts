@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { BINARY } from "../support/env";
 import { installDir, startServer } from "../support/binary";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../support/fake-open-meteo";
-import { documentText } from "../../src/forecast/store";
+import { documentText } from "../../src/db/document-codec";
 
 let fake: FakeOpenMeteo;
 beforeAll(async () => {

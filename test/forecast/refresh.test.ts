@@ -13,7 +13,8 @@ import { ManualClock } from "../../src/core/clock";
 import { forecastCell, marineCell, planBatches, runForecastRefresh, type RefreshSpot, type RefreshSummary } from "../../src/forecast/refresh";
 import { FIRST_RETRY_MS, nextRefreshAt, retryAt, startupRefreshReason, STALE_AFTER_MS } from "../../src/forecast/schedule";
 import { startForecastJobs } from "../../src/server/forecast-jobs";
-import { documentAges, documentText } from "../../src/forecast/store";
+import { documentAges } from "../../src/forecast/store";
+import { documentText } from "../../src/db/document-codec";
 import { CATALOG_PATH, tempDir } from "../support/env";
 import { startFakeOpenMeteo, type Fault, type FakeOpenMeteo } from "../support/fake-open-meteo";
 

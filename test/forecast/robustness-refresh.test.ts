@@ -16,7 +16,7 @@ import { BINARY, CATALOG_PATH, tempDir } from "../support/env";
 import { cli, createKey, startServer } from "../support/binary";
 import { apiFetch } from "../support/http";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../support/fake-open-meteo";
-import { documentText } from "../../src/forecast/store";
+import { documentText } from "../../src/db/document-codec";
 
 const DAY_MS = 86_400_000;
 const today = new Date().toISOString().slice(0, 10);

@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { UserError } from "../../core/errors";
-import { packDocument } from "../../forecast/store";
+import { packDocument } from "../document-codec";
 import type { ColumnKind, TableShape } from "./tables";
 
 /** What bun:sqlite returns with `safeIntegers` (every INTEGER as a bigint, so no 64-bit value is rounded). */

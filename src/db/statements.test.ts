@@ -4,10 +4,10 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
-import { closeDatabase, openDatabase } from "../src/db";
-import { spots, spotTideModel } from "../src/db/schema";
-import { excludedAll, placeholderAsGiven, placeholders, preparedPerConnection, preparedRows } from "../src/db/statements";
-import { tempDir } from "./support/env";
+import { closeDatabase, openDatabase } from "./index";
+import { spots, spotTideModel } from "./schema";
+import { excludedAll, placeholderAsGiven, placeholders, preparedPerConnection, preparedRows } from "./statements";
+import { tempDir } from "../../test/support/env";
 
 const db = openDatabase(tempDir("db-statements"));
 afterAll(() => closeDatabase(db));
