@@ -68,64 +68,86 @@ const KEEPALIVE = { idle: "10", interval: "5", count: "3" };
 export async function runOnce<T>(db: PgDb, lease: Lease, job: (signal: AbortSignal) => Promise<T>, options: LeaseOptions = {}): Promise<LeaseOutcome<T>> {
   const checkMs = options.checkMs ?? CHECK_MS;
   for (;;) {
-    const outcome = await attempt(db, lease, job, options.clock ?? systemClock, checkMs, options.signal);
+    const outcome = await attempt(db, lease, job, { clock: options.clock ?? systemClock, checkMs, stop: options.signal });
     if (outcome.ran || outcome.reason !== "held-elsewhere" || !options.follow) return outcome;
     if (!(await pause(checkMs, options.signal))) return outcome;
   }
 }
 
-async function attempt<T>(db: PgDb, lease: Lease, job: (signal: AbortSignal) => Promise<T>, clock: Clock, checkMs: number, stop?: AbortSignal): Promise<LeaseOutcome<T>> {
-  if (stop?.aborted) return { ran: false, reason: "held-elsewhere" };
+interface Settings {
+  clock: Clock;
+  checkMs: number;
+  stop: AbortSignal | undefined;
+}
+
+/** The connection reserved for one attempt, the same through drizzle, and whether it holds the lock or lost it. */
+interface Session {
+  connection: ReservedSQL;
+  runs: ReturnType<typeof drizzle>;
+  locked: boolean;
+  lost: boolean;
+}
+
+const thisSlot = (lease: Lease) => and(eq(jobRuns.name, lease.name), eq(jobRuns.slot, lease.slot));
+
+async function attempt<T>(db: PgDb, lease: Lease, job: (signal: AbortSignal) => Promise<T>, settings: Settings): Promise<LeaseOutcome<T>> {
+  if (settings.stop?.aborted) return { ran: false, reason: "held-elsewhere" };
   const connection = await db.$client.reserve();
-  const runs = drizzle({ client: connection });
-  let locked = false;
-  let lost = false;
+  const session: Session = { connection, runs: drizzle({ client: connection }), locked: false, lost: false };
+  let held: LeaseOutcome<T> | { failed: unknown };
   try {
     const [lock] = await connection`SELECT pg_try_advisory_lock(${LEASE_LOCKS}, hashtext(${lease.name})) AS locked`;
-    locked = lock.locked === true;
-    const [run] = await runs.select().from(jobRuns).where(and(eq(jobRuns.name, lease.name), eq(jobRuns.slot, lease.slot)));
+    session.locked = lock.locked === true;
+    const [run] = await session.runs.select().from(jobRuns).where(thisSlot(lease));
     if (run?.finishedAt != null) return { ran: false, reason: "done-elsewhere", by: run.node };
-    if (!locked) return { ran: false, reason: "held-elsewhere", by: run?.node };
-
-    await connection`SELECT set_config('tcp_keepalives_idle', ${KEEPALIVE.idle}, false), set_config('tcp_keepalives_interval', ${KEEPALIVE.interval}, false), set_config('tcp_keepalives_count', ${KEEPALIVE.count}, false)`;
-    const started = { node: lease.node, startedAt: clock.now() };
-    await runs
-      .insert(jobRuns)
-      .values({ name: lease.name, slot: lease.slot, ...started })
-      .onConflictDoUpdate({ target: [jobRuns.name, jobRuns.slot], set: started });
-
-    const leaseLost = new AbortController();
-    const stopWatching = watchLease(connection, checkMs, () => {
-      lost = true;
-      leaseLost.abort();
-    });
-    const signal = stop ? AbortSignal.any([leaseLost.signal, stop]) : leaseLost.signal;
-    let finished: { outcome: "ok"; result: T } | { outcome: "failed"; error: unknown };
-    try {
-      finished = { outcome: "ok", result: await job(signal) };
-    } catch (error) {
-      finished = { outcome: "failed", error };
-    } finally {
-      stopWatching();
-    }
-    if (signal.aborted) return { ran: false, reason: "interrupted" };
-
-    const now = clock.now();
-    try {
-      await runs.update(jobRuns).set({ finishedAt: now, outcome: finished.outcome }).where(and(eq(jobRuns.name, lease.name), eq(jobRuns.slot, lease.slot)));
-      await runs.delete(jobRuns).where(and(eq(jobRuns.name, lease.name), isNotNull(jobRuns.finishedAt), lt(jobRuns.startedAt, now - KEEP_RUNS_MS)));
-    } catch {
-      lost = true;
-      return { ran: false, reason: "interrupted" };
-    }
-    if (finished.outcome === "failed") throw finished.error;
-    return { ran: true, result: finished.result };
+    if (!session.locked) return { ran: false, reason: "held-elsewhere", by: run?.node };
+    held = await hold(session, lease, job, settings);
   } catch (err) {
-    lost = true;
+    session.lost = true;
     throw err;
   } finally {
-    await letGo(connection, lease.name, { locked, lost });
+    await letGo(session, lease.name);
   }
+  // A job's own error is rethrown only now, with the lock released and the connection back in the pool.
+  if ("failed" in held) throw held.failed;
+  return held;
+}
+
+/** Runs the job under the lock: records this server as the slot's runner, then the slot's end unless interrupted. */
+async function hold<T>(session: Session, lease: Lease, job: (signal: AbortSignal) => Promise<T>, { clock, checkMs, stop }: Settings): Promise<LeaseOutcome<T> | { failed: unknown }> {
+  const { connection, runs } = session;
+  await connection`SELECT set_config('tcp_keepalives_idle', ${KEEPALIVE.idle}, false), set_config('tcp_keepalives_interval', ${KEEPALIVE.interval}, false), set_config('tcp_keepalives_count', ${KEEPALIVE.count}, false)`;
+  const started = { node: lease.node, startedAt: clock.now() };
+  await runs
+    .insert(jobRuns)
+    .values({ name: lease.name, slot: lease.slot, ...started })
+    .onConflictDoUpdate({ target: [jobRuns.name, jobRuns.slot], set: started });
+
+  const leaseLost = new AbortController();
+  const stopWatching = watchLease(connection, checkMs, () => {
+    session.lost = true;
+    leaseLost.abort();
+  });
+  const signal = stop ? AbortSignal.any([leaseLost.signal, stop]) : leaseLost.signal;
+  let finished: { outcome: "ok"; result: T } | { outcome: "failed"; error: unknown };
+  try {
+    finished = { outcome: "ok", result: await job(signal) };
+  } catch (error) {
+    finished = { outcome: "failed", error };
+  } finally {
+    stopWatching();
+  }
+  if (signal.aborted) return { ran: false, reason: "interrupted" };
+
+  const now = clock.now();
+  try {
+    await runs.update(jobRuns).set({ finishedAt: now, outcome: finished.outcome }).where(thisSlot(lease));
+    await runs.delete(jobRuns).where(and(eq(jobRuns.name, lease.name), isNotNull(jobRuns.finishedAt), lt(jobRuns.startedAt, now - KEEP_RUNS_MS)));
+  } catch {
+    session.lost = true;
+    return { ran: false, reason: "interrupted" };
+  }
+  return finished.outcome === "ok" ? { ran: true, result: finished.result } : { failed: finished.error };
 }
 
 /**
@@ -149,10 +171,10 @@ function watchLease(connection: ReservedSQL, everyMs: number, onLost: () => void
 }
 
 /** Unlocks and returns a healthy connection to the pool; closes any other, which releases a lock it may hold. */
-async function letGo(connection: ReservedSQL, name: string, state: { locked: boolean; lost: boolean }): Promise<void> {
-  if (!state.lost) {
+async function letGo({ connection, locked, lost }: Session, name: string): Promise<void> {
+  if (!lost) {
     try {
-      if (state.locked) await connection`SELECT pg_advisory_unlock(${LEASE_LOCKS}, hashtext(${name}))`;
+      if (locked) await connection`SELECT pg_advisory_unlock(${LEASE_LOCKS}, hashtext(${name}))`;
       await connection.release();
       return;
     } catch {
