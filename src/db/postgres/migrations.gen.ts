@@ -45,5 +45,16 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795693859723,
     "hash": "9d6b41d560b5deb08c480d60bb5b374eaa780555e45b76640db1091bc881b932"
+  },
+  {
+    "sql": [
+      "CREATE SCHEMA \"cluster\";\n",
+      "\nCREATE TABLE \"cluster\".\"change_counters\" (\n\t\"topic\" text PRIMARY KEY NOT NULL,\n\t\"version\" bigint NOT NULL\n);\n",
+      "\nCREATE TABLE \"cluster\".\"job_runs\" (\n\t\"name\" text NOT NULL,\n\t\"slot\" text NOT NULL,\n\t\"node\" text NOT NULL,\n\t\"started_at\" bigint NOT NULL,\n\t\"finished_at\" bigint,\n\t\"outcome\" text,\n\tCONSTRAINT \"job_runs_name_slot_pk\" PRIMARY KEY(\"name\",\"slot\")\n);\n",
+      "\nCREATE TABLE \"cluster\".\"nodes\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"host\" text NOT NULL,\n\t\"pid\" integer NOT NULL,\n\t\"version\" text NOT NULL,\n\t\"started_at\" bigint NOT NULL,\n\t\"seen_at\" bigint NOT NULL,\n\t\"address\" text\n);\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795696120927,
+    "hash": "4426293710b6c458bdee415d930f73533f79a3ae1f19b7b7b480ef81a3fbd56a"
   }
 ];

@@ -1,13 +1,14 @@
 /**
- * The PostgreSQL schema: the same tables, columns, keys and indexes as the SQLite schema (drizzle/*.sql is the
- * truth), so a row copies across unchanged (docs/postgres.md, "Types"). `drizzle-kit generate --config
+ * The PostgreSQL schema: in `public`, the same tables, columns, keys and indexes as the SQLite schema (drizzle/*.sql
+ * is the truth), so a row copies across unchanged (docs/postgres.md, "Types"); in `cluster`, what several servers
+ * need to cooperate, which has no SQLite counterpart. `drizzle-kit generate --config
  * drizzle-pg.config.ts` turns changes here into SQL under `drizzle-pg/`, embedded into `migrations.gen.ts`.
  *
  * Type mapping: SQLite INTEGER is 64-bit, so every integer is `bigint` (read as a JS number, like bun:sqlite does);
  * REAL is a double, so `double precision` (PostgreSQL's `real` is 32-bit); the 0/1 flags the code reads as booleans
  * are `boolean`; the brotli forecast bodies are `bytea`.
  */
-import { bigint, boolean, customType, doublePrecision, index, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { bigint, boolean, customType, doublePrecision, index, integer, pgSchema, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 
 const bytes = customType<{ data: Uint8Array; driverData: Uint8Array }>({
   dataType: () => "bytea",
@@ -224,4 +225,44 @@ export const tideModelExtremes = extremesTable("tide_model_extremes");
 export const meta = pgTable("meta", {
   key: text("key").primaryKey(),
   value: text("value").notNull(),
+});
+
+// ── cluster ─────────────────────────────────────────────────────────────────────────────────────
+/**
+ * What only several servers on one database need to cooperate (docs/postgres.md, "Several servers"): the state of
+ * the running processes, not data. Its own PostgreSQL schema, so `public` stays the mirror of the SQLite tables
+ * that `surfcast migrate` copies.
+ */
+export const cluster = pgSchema("cluster");
+
+/** One row per run of a job for one slot (a scheduled time): a slot finished by one server is skipped by the rest. */
+export const jobRuns = cluster.table(
+  "job_runs",
+  {
+    name: text("name").notNull(),
+    slot: text("slot").notNull(),
+    node: text("node").notNull(),
+    startedAt: int64("started_at").notNull(),
+    /** Null while it runs, and for good when its server died during the run: the next holder takes the slot over. */
+    finishedAt: int64("finished_at"),
+    outcome: text("outcome", { enum: ["ok", "failed"] }),
+  },
+  (t) => [primaryKey({ columns: [t.name, t.slot] })],
+);
+
+/** Bumped in the transaction of every change a server keeps a copy of: the safety net under LISTEN/NOTIFY. */
+export const changeCounters = cluster.table("change_counters", {
+  topic: text("topic").primaryKey(),
+  version: int64("version").notNull(),
+});
+
+/** The servers running on this database, each refreshing `seen_at` while it lives. */
+export const nodes = cluster.table("nodes", {
+  id: text("id").primaryKey(),
+  host: text("host").notNull(),
+  pid: integer("pid").notNull(),
+  version: text("version").notNull(),
+  startedAt: int64("started_at").notNull(),
+  seenAt: int64("seen_at").notNull(),
+  address: text("address"),
 });

@@ -1,5 +1,6 @@
 /**
- * Every table of the PostgreSQL schema as `surfcast migrate` walks it: parents before the tables whose foreign keys
+ * Every table of the PostgreSQL schema that mirrors a SQLite one (not the `cluster` schema: the servers' own state),
+ * as `surfcast migrate` walks it: parents before the tables whose foreign keys
  * point at them, each column with the kind of value it holds, the primary key (the order rows are compared in) and
  * the identity columns (whose sequence must move past the copied ids).
  */
@@ -49,4 +50,6 @@ function parentsFirst(tables: PgTable[]): PgTable[] {
   return ordered;
 }
 
-export const TABLES: readonly TableShape[] = parentsFirst(Object.values(schema).filter((value) => is(value, PgTable))).map(shapeOf);
+const mirrored = (Object.values(schema) as unknown[]).filter((value): value is PgTable => is(value, PgTable) && getTableConfig(value).schema === undefined);
+
+export const TABLES: readonly TableShape[] = parentsFirst(mirrored).map(shapeOf);

@@ -1,0 +1,50 @@
+/**
+ * A TCP relay in front of a server that a test can cut (every connection through it dropped, new ones closed at once)
+ * and restore: the server goes away for the clients behind the relay only, not for the other tests sharing it.
+ */
+import { connect, createServer, type Socket } from "node:net";
+
+export interface TcpProxy {
+  port: number;
+  cut(): void;
+  restore(): void;
+  close(): Promise<void>;
+}
+
+export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+  const open = new Set<Socket>();
+  let cut = false;
+  const track = (socket: Socket) => {
+    open.add(socket);
+    socket.on("close", () => open.delete(socket));
+    socket.on("error", () => socket.destroy());
+  };
+  const server = createServer((client) => {
+    if (cut) return void client.destroy();
+    const upstream = connect(target.port, target.host);
+    track(client);
+    track(upstream);
+    client.on("close", () => upstream.destroy());
+    upstream.on("close", () => client.destroy());
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const dropAll = () => {
+    for (const socket of open) socket.destroy();
+  };
+  return {
+    port: (server.address() as { port: number }).port,
+    cut() {
+      cut = true;
+      dropAll();
+    },
+    restore() {
+      cut = false;
+    },
+    close() {
+      dropAll();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
