@@ -25,6 +25,7 @@ import { isolatedGateSection } from "./gate-inprocess";
 import { tideSourcesSection } from "./tide-sources";
 import { embedSection } from "./embed";
 import { memorySection } from "./memory";
+import { redisSection } from "./redis";
 
 const quick = process.argv.includes("--quick");
 /** Only what the endpoint tables need (the refresh fills the forecasts); RESULTS.md is left alone. */
@@ -90,6 +91,7 @@ if (!httpOnly) show(await isolatedGateSection(dataDir, keys, benchCases(spot), q
 app.close();
 if (!httpOnly) show(await consoleSection());
 if (!httpOnly) show(await embedSection(dataDir));
+if (!httpOnly) show(await redisSection(quick));
 
 const http = await httpSections({ dataDir, keys, cases: benchCases(spot), ...settings });
 show(http.endpoints);
