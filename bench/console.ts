@@ -106,7 +106,7 @@ export async function consoleSection(): Promise<Section> {
       notes: [`load average during the run: ${loadavg().map((n) => n.toFixed(1)).join(", ")} (1, 5, 15 min) on ${availableParallelism()} cores; p95 moves with other work on the machine, p50 much less`],
     };
   } finally {
-    app.close();
+    await app.close();
   }
 }
 

@@ -8,7 +8,9 @@ import { writeTransaction, type Db } from "../db";
 import { accounts, consoleSessions, invitations } from "../db/schema";
 import type { Clock } from "../core/clock";
 import { RuleError } from "../core/errors";
-import { createAccount, findAccount, setAccountAdmin, setAccountPlan, type AccountView, type CustomLimits } from "../access/accounts";
+import { accountView, newAccount, planChange, type AccountView, type CustomLimits } from "../access/accounts";
+import { sqliteAccountStatements } from "../access/sqlite-store";
+import type { AccountChange, AccountUpdate, StoredAccount } from "../access/store";
 import { hashPassword, hashToken, passwordProblem, randomToken } from "./secrets";
 
 export const INVITATION_TTL_MS = 7 * 86_400_000;
@@ -35,33 +37,37 @@ export function invitationUrl(publicUrl: string, token: string): string {
   return `${publicUrl}/console/invite/${token}`;
 }
 
-export function issueInvitation(db: Db, clock: Clock, publicUrl: string, request: InviteRequest): Invitation {
+/** What an invitation does to its account (null: none has the e-mail yet), by the account rules of access/. */
+function accountChange(clock: Clock, request: InviteRequest, found: StoredAccount | null): AccountChange {
   const limits = request.limits ?? {};
-  const hasLimits = Object.values(limits).some((v) => v !== undefined);
+  if (found === null) {
+    if (!request.plan) throw new RuleError("required", "is required for a new account", "plan");
+    return { create: { ...newAccount(clock, request.email, request.plan, limits), admin: request.admin === true } };
+  }
+  const update: AccountUpdate = {};
+  if (request.plan) Object.assign(update, planChange(request.plan, limits));
+  else if (Object.values(limits).some((v) => v !== undefined)) throw new RuleError("required", "is required to set custom limits", "plan");
+  if (request.admin && !found.admin) update.admin = true;
+  return { update };
+}
+
+export function issueInvitation(db: Db, clock: Clock, publicUrl: string, request: InviteRequest): Invitation {
   const token = randomToken();
   const now = clock.now();
+  const statements = sqliteAccountStatements(db);
   return writeTransaction(db, () => {
-    let account = findAccount(db, request.email);
-    const created = account === null;
-    if (account === null) {
-      if (!request.plan) throw new RuleError("required", "is required for a new account", "plan");
-      account = createAccount(db, clock, request.email, request.plan, limits);
-    } else if (request.plan) {
-      account = setAccountPlan(db, account.email, request.plan, limits);
-    } else if (hasLimits) {
-      throw new RuleError("required", "is required to set custom limits", "plan");
-    }
-    if (request.admin && !account.admin) account = setAccountAdmin(db, account.email, true);
-    const hasPassword = db.select({ hash: accounts.passwordHash }).from(accounts).where(eq(accounts.id, account.id)).get()!.hash !== null;
+    const found = statements.byEmail(request.email.toLowerCase());
+    const change = accountChange(clock, request, found);
+    const account = "create" in change ? statements.insert(change.create) : statements.update(found!, change.update);
     db.update(invitations)
       .set({ usedAt: now })
       .where(and(eq(invitations.accountId, account.id), isNull(invitations.usedAt)))
       .run();
     db.insert(invitations).values({ tokenHash: hashToken(token), accountId: account.id, createdAt: now, expiresAt: now + INVITATION_TTL_MS }).run();
     return {
-      account,
-      created,
-      kind: hasPassword ? "set-password" : "invitation",
+      account: accountView(account),
+      created: found === null,
+      kind: account.passwordHash !== null ? "set-password" : "invitation",
       url: invitationUrl(publicUrl, token),
       expiresAt: new Date(now + INVITATION_TTL_MS).toISOString(),
     };

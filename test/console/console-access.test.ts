@@ -111,7 +111,7 @@ describe("invitations, passwords, sessions", () => {
   }, 30_000);
 
   test("an existing account gets a set-password link; a newer link replaces older ones; links expire after 7 days", async () => {
-    createAccount(app.db, clock, "old@example.com", "pro");
+    await createAccount(app.stores.access, clock, "old@example.com", "pro");
     const first = issueInvitation(app.db, clock, "http://x", { email: "old@example.com" });
     expect(first.created).toBe(false);
     const second = issueInvitation(app.db, clock, "http://x", { email: "old@example.com" });
@@ -164,11 +164,11 @@ describe("invitations, passwords, sessions", () => {
     expect(findSession(app.db, clock, beforeChange)).toBeNull();
 
     const beforeDisable = s();
-    setAccountDisabled(app.db, "new@example.com", true);
+    await setAccountDisabled(app.stores.access, "new@example.com", true);
     expect(findSession(app.db, clock, beforeDisable)).toBeNull();
     expect(await service.signIn("new@example.com", "another long password", at("10.9.0.2"))).toEqual({ problem: "invalid" });
     expect(inspectLink(app.db, clock, tokenOf(issueInvitation(app.db, clock, "http://x", { email: "new@example.com" }).url))).toEqual({ ok: false, problem: "disabled" });
-    setAccountDisabled(app.db, "new@example.com", false);
+    await setAccountDisabled(app.stores.access, "new@example.com", false);
   }, 30_000);
 });
 
