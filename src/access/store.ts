@@ -31,9 +31,6 @@ export type NewAccount = Omit<AccountRecord, "id" | "disabled" | "passwordHash">
 
 export type AccountUpdate = Partial<Pick<AccountRecord, "plan" | "dailyLimit" | "minuteLimit" | "maxKeys" | "admin">>;
 
-/** What an invitation does to its account: makes it, or changes it (nothing, when the update is empty). */
-export type AccountChange = { create: NewAccount } | { update: AccountUpdate };
-
 export interface KeyRecord {
   id: string;
   accountId: number;

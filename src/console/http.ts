@@ -14,8 +14,7 @@ import { log, tally } from "../core/log";
 import { MAX_EMAIL_LENGTH, type CustomLimits } from "../access/accounts";
 import { CLIENT_SCRIPT } from "./assets/client";
 import { FAVICON, STYLE } from "./assets/style";
-import { inspectLink, redeemLink } from "./invitations";
-import { endSession, findSession, startSession, ABSOLUTE_MS, type Session } from "./sessions";
+import { ABSOLUTE_MS, type Session } from "./sessions";
 import { randomToken } from "./secrets";
 import { ConsoleService, type AttemptSource } from "./service";
 import { clientAddress, warnUntrustedForwarding, type Peer } from "../core/proxy";
@@ -192,7 +191,7 @@ export function createConsoleHandler(app: App): ConsoleHandler {
   };
 
   async function invitation(ctx: Ctx, token: string, form: URLSearchParams | null): Promise<Response> {
-    const state = inspectLink(app.db, app.clock, token);
+    const state = await service.linkState(token);
     if (!state.ok) {
       return html(ctx, messagePage({ title: "Link not usable", message: LINK_PROBLEMS[state.problem]!, viewer: null, link: { href: "/console/sign-in", label: "Go to sign-in" }, assetVersion }), state.problem === "unknown" ? 404 : 410);
     }
@@ -200,11 +199,11 @@ export function createConsoleHandler(app: App): ConsoleHandler {
     if (form === null) return show(null, 200);
     const password = form.get("password") ?? "";
     if (password !== (form.get("confirm") ?? "")) return show("The two passwords differ.", 400);
-    const result = await redeemLink(app.db, app.clock, token, password);
+    const result = await service.redeemLink(token, password);
     if ("problem" in result) return show(LINK_PROBLEMS[result.problem] ?? result.problem, 400);
-    if (ctx.session) endSession(app.db, ctx.session.tokenHash);
+    if (ctx.session) await service.endSession(ctx.session.tokenHash);
     log.info("console password set through a link", { account: result.accountId });
-    return startSignedIn(ctx, startSession(app.db, app.clock, result.accountId), "/console/overview?notice=welcome");
+    return startSignedIn(ctx, await service.startSession(result.accountId), "/console/overview?notice=welcome");
   }
 
   // ── owner routes ───────────────────────────────────────────────────────────────────────────────────
@@ -363,7 +362,7 @@ export function createConsoleHandler(app: App): ConsoleHandler {
     if (first === "sign-in" && parts.length === 1) return signIn(ctx, form);
     if (first === "invite" && second && parts.length === 2) return invitation(ctx, second, form);
     if (first === "sign-out" && parts.length === 1 && form) {
-      if (ctx.session) endSession(app.db, ctx.session.tokenHash);
+      if (ctx.session) await service.endSession(ctx.session.tokenHash);
       ctx.setCookies.push(cookie(SESSION_COOKIE, "", 0));
       return redirect(ctx, "/console/sign-in?notice=signed-out");
     }
@@ -379,7 +378,7 @@ export function createConsoleHandler(app: App): ConsoleHandler {
     const url = new URL(req.url);
     const cookies = new Bun.CookieMap(req.headers.get("cookie") ?? "");
     const sessionToken = cookies.get(SESSION_COOKIE) || null;
-    const session = sessionToken ? findSession(app.db, app.clock, sessionToken) : null;
+    const session = sessionToken ? await service.session(sessionToken) : null;
     const peer = server?.requestIP(req)?.address ?? "unknown";
     const forwardedFor = req.headers.get("x-forwarded-for");
     const ctx: Ctx = {

@@ -1,7 +1,7 @@
 /**
- * What the console's pages ask and do, over the access services (accounts, keys, meter, registry). The HTTP
- * handler turns requests into these calls and their results into pages; the rules live here, never in a
- * template. Every owner operation takes the signed-in account's id and checks ownership itself, so an id
+ * What the console's pages ask and do, over the access services (accounts, keys, meter, registry) and the
+ * console's own store (sessions, links). The HTTP handler turns requests into these calls and their results into
+ * pages; the rules live here, never in a template. Every owner operation takes the signed-in account's id and checks ownership itself, so an id
  * changed in a URL or a form can never reach another account.
  */
 import type { App } from "../app";
@@ -12,11 +12,12 @@ import { accountById, createKey, credentialsOf, customLimitsOf, findAccount, key
 import type { UsageDay } from "../access/meter";
 import { USAGE_KEYS } from "../core/endpoints";
 import { PLAN_DEFAULTS } from "../access/plans";
-import { issueInvitation, setPassword, type Invitation, type InviteRequest } from "./invitations";
+import { inspectLink, issueInvitation, redeemLink, setPassword, type Invitation, type InviteRequest, type LinkState } from "./invitations";
 import { mailInvitation } from "./mailer";
-import { metaOnce } from "../db/meta";
 import { deviceCookie, deviceOf, hashPassword, passwordProblem, randomToken, verifyPassword } from "./secrets";
-import { startSession } from "./sessions";
+import { findSession, startSession, type Session } from "./sessions";
+import { sqliteConsoleStore } from "./sqlite-store";
+import type { ConsoleStore } from "./store";
 import { SignInThrottle, WorkQueue } from "./throttle";
 import { MAX_EMBED_SPOTS, type EmbedRequest, type EmbedView } from "../embed/service";
 import type { Spot } from "../spots/types";
@@ -87,14 +88,44 @@ const DEVICE_SECRET = "console.device_secret";
 export class ConsoleService {
   private readonly throttle = new SignInThrottle(SIGN_IN_RULE);
   private readonly passwordChecks = new WorkQueue(PASSWORD_CHECKS.concurrent, PASSWORD_CHECKS.waiting);
-  private deviceSecretValue: string | undefined;
+  private deviceSecretValue: Promise<string> | undefined;
+  /** Made here, not in App: the console is above the composition root (docs/architecture.md). */
+  private readonly store: ConsoleStore;
 
   constructor(private readonly app: App) {
+    this.store = sqliteConsoleStore(app.db);
     setInterval(() => this.throttle.sweep(this.app.clock.now()), SWEEP_MS).unref();
   }
 
-  private deviceSecret(): string {
-    return (this.deviceSecretValue ??= metaOnce(this.app.db, DEVICE_SECRET, randomToken));
+  private deviceSecret(): Promise<string> {
+    return (this.deviceSecretValue ??= this.store.valueOnce(DEVICE_SECRET, randomToken).catch((err: unknown) => {
+      this.deviceSecretValue = undefined;
+      throw err;
+    }));
+  }
+
+  /** The live session of a cookie token, or null (unknown, expired, account disabled). */
+  session(token: string): Promise<Session | null> {
+    return findSession(this.store, this.app.clock, token);
+  }
+
+  /** A new session of the account; its cookie token. */
+  startSession(accountId: number): Promise<string> {
+    return startSession(this.store, this.app.clock, accountId);
+  }
+
+  endSession(tokenHash: string): Promise<void> {
+    return this.store.endSession(tokenHash);
+  }
+
+  /** What a presented one-time link is worth right now. */
+  linkState(token: string): Promise<LinkState> {
+    return inspectLink(this.store, this.app.clock, token);
+  }
+
+  /** Sets the password through a link (see invitations.ts): the account id, or the link's or the password's problem. */
+  redeemLink(token: string, password: string): Promise<{ accountId: number } | { problem: string }> {
+    return redeemLink(this.store, this.app.clock, token, password);
   }
 
   /**
@@ -104,7 +135,7 @@ export class ConsoleService {
    */
   async signIn(email: string, password: string, source: AttemptSource): Promise<SignInResult> {
     const emailKey = email.trim().toLowerCase();
-    const secret = this.deviceSecret();
+    const secret = await this.deviceSecret();
     const device = deviceOf(secret, emailKey, source.deviceCookie);
     const admission = this.throttle.admit({ email: emailKey, address: source.address, device }, this.app.clock.now());
     if (!admission.admitted) return { problem: "throttled", retryAfterSeconds: admission.retryAfterSeconds };
@@ -120,7 +151,7 @@ export class ConsoleService {
     }
     this.throttle.succeeded(admission.reservation);
     log.info("console sign-in", { account: row.id });
-    return { token: startSession(this.app.db, this.app.clock, row.id), accountId: row.id, device: deviceCookie(secret, emailKey) };
+    return { token: await this.startSession(row.id), accountId: row.id, device: deviceCookie(secret, emailKey) };
   }
 
   findAccount(email: string): Promise<AccountView | null> {
@@ -135,7 +166,7 @@ export class ConsoleService {
     const account = await this.account(accountId);
     const weak = passwordProblem(next);
     if (weak) return { problem: weak };
-    const device = deviceOf(this.deviceSecret(), account.email, source.deviceCookie);
+    const device = deviceOf(await this.deviceSecret(), account.email, source.deviceCookie);
     const admission = this.throttle.admit({ email: account.email, address: source.address, device }, this.app.clock.now());
     if (!admission.admitted) return { problem: "Too many failed attempts. Try again later." };
     const hash = await this.passwordChecks.run(async () =>
@@ -147,9 +178,9 @@ export class ConsoleService {
     }
     if (hash === false) return { problem: "The current password is wrong." };
     this.throttle.succeeded(admission.reservation);
-    setPassword(this.app.db, this.app.clock, accountId, hash);
+    await setPassword(this.store, this.app.clock, accountId, hash);
     log.info("console password changed", { account: accountId });
-    return { token: startSession(this.app.db, this.app.clock, accountId) };
+    return { token: await this.startSession(accountId) };
   }
 
   async account(accountId: number): Promise<AccountView> {
@@ -292,7 +323,7 @@ export class ConsoleService {
   }
 
   async invite(request: InviteRequest): Promise<{ invitation: Invitation; mailProblem: string | null }> {
-    const invitation = issueInvitation(this.app.db, this.app.clock, this.app.config.publicUrl, request);
+    const invitation = await issueInvitation(this.store, this.app.clock, this.app.config.publicUrl, request);
     await this.app.keys.reload();
     const mailProblem = this.app.config.smtpUrl ? await mailInvitation(this.app.config, invitation) : null;
     log.info("console invitation issued", { account: invitation.account.id, emailed: this.app.config.smtpUrl ? mailProblem === null : undefined });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestServer, type TestServer } from "../support/inprocess";
 import { ConsoleClient, invitedOwner, text } from "../support/console-client";
 import { issueInvitation } from "../../src/console/invitations";
+import { sqliteConsoleStore } from "../../src/console/sqlite-store";
 import { keyById } from "../../src/access/accounts";
 
 const PASSWORD = "a long enough password";
@@ -210,7 +211,7 @@ describe("security", () => {
   }, 30_000);
 
   test("an invitation link works once; unknown links say so", async () => {
-    const link = issueInvitation(server.app.db, server.app.clock, server.url, { email: "once@example.com", plan: "starter" }).url;
+    const link = (await issueInvitation(sqliteConsoleStore(server.app.db), server.app.clock, server.url, { email: "once@example.com", plan: "starter" })).url;
     const first = new ConsoleClient(server.url);
     await first.get(link);
     expect((await first.post(link, { password: PASSWORD, confirm: "something else!" })).status).toBe(400);
