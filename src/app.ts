@@ -19,6 +19,8 @@ import { NowService } from "./now/service";
 import { BestSpotsService } from "./forecast/best-spots";
 import { SurfSummaryService } from "./forecast/summary";
 import { EmbedService } from "./embed/service";
+import { sqliteEmbedStore } from "./embed/sqlite-store";
+import type { EmbedStore } from "./embed/store";
 
 /**
  * The tide station worker's entrypoint, resolved here: in the compiled binary every module shares the bundle's URL,
@@ -27,9 +29,10 @@ import { EmbedService } from "./embed/service";
  */
 const STATION_WORKER_URL = new URL("./tides/station-worker.ts", import.meta.url);
 
-/** Where the rooms keep their state: small asynchronous functions over the database (one store per room). */
+/** The rooms' state in the database, as small asynchronous functions (the console, above App, makes its own store). */
 export interface Stores {
   access: AccessStore;
+  embeds: EmbedStore;
 }
 
 export interface App {
@@ -63,7 +66,7 @@ export function openApp(config: Config, clock: Clock = systemClock, busyTimeoutM
     closeDatabase(db);
     throw databaseFailure(err, databasePath(config.dataDir));
   }
-  const stores: Stores = { access: sqliteAccessStore(db) };
+  const stores: Stores = { access: sqliteAccessStore(db), embeds: sqliteEmbedStore(db) };
   const meter = new UsageMeter(stores.access, clock);
   const forecasts = new ForecastService(db, clock, spots);
   const tides = new TideService(db, clock, spots, STATION_WORKER_URL);
@@ -81,7 +84,7 @@ export function openApp(config: Config, clock: Clock = systemClock, busyTimeoutM
     now: new NowService(clock, spots, forecasts, tides),
     bestSpots: new BestSpotsService(spots, forecasts, clock),
     summaries: new SurfSummaryService(spots, forecasts, tides),
-    embeds: new EmbedService(db, stores.access, clock, config, spots, keys, changeCheck(db)),
+    embeds: new EmbedService(stores, clock, config, spots, keys, changeCheck(db)),
     demand: new ForecastDemand(
       db,
       clock,

@@ -5,16 +5,15 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Clock } from "../core/clock";
-import type { Db } from "../db";
 import { ApiError, RuleError, UserError, type RuleField } from "../core/errors";
 import { Reloader } from "../core/reloader";
-import { keyById, listKeys, type KeyView } from "../access/accounts";
+import { keyById, listKeys } from "../access/accounts";
 import type { AccountStore } from "../access/store";
 import { EMBED_LIMITS, MAX_EMBEDS_MADE, type PlanName } from "../access/plans";
 import type { KeyRegistry, Principal } from "../access/registry";
 import type { SpotService } from "../spots/service";
 import { UNITS, type Units } from "../now/units";
-import { activeEmbeds, embedById, embedsOfKeys, insertEmbed, markRevoked, type EmbedRecord, type Theme } from "./store";
+import type { EmbedRecord, EmbedStore, Theme } from "./store";
 import { originOf } from "./origin";
 import { ViewAllowance, type ViewVerdict } from "./allowance";
 
@@ -85,15 +84,14 @@ export class EmbedService {
   private active = new Map<string, EmbedRecord>();
   private stale = true;
   private readonly reloads = new Reloader(async () => {
-    this.active = new Map(activeEmbeds(this.db).map((e) => [e.id, e]));
+    this.active = new Map((await this.stores.embeds.activeEmbeds()).map((e) => [e.id, e]));
   });
   /** Each embed's view-minutes today (allowance.ts). */
   private readonly allowance = new ViewAllowance();
 
   /** `changed` tells whether another process may have changed embeds or keys since its last call, and says so on its first (db/changes.ts). */
   constructor(
-    private readonly db: Db,
-    private readonly accounts: AccountStore,
+    private readonly stores: { embeds: EmbedStore; access: AccountStore },
     private readonly clock: Clock,
     private readonly config: { readonly publicUrl: string },
     private readonly spots: Pick<SpotService, "get">,
@@ -108,7 +106,7 @@ export class EmbedService {
 
   /** Creates an embed for a key (CLI: any key; the console goes through `createForAccount`). */
   async create(keyId: string, request: EmbedRequest, audience: Audience = "operator"): Promise<EmbedView> {
-    const key = await keyById(this.accounts, keyId);
+    const key = await keyById(this.stores.access, keyId);
     if (!key) throw new UserError(`no key with id ${keyId} ("surfcast keys list EMAIL" shows the ids)`);
     if (key.revokedAt !== null) throw new UserError(`key ${keyId} is revoked; an embed needs an active key`);
     const origins = request.origins ?? [];
@@ -123,30 +121,33 @@ export class EmbedService {
       createdAt: this.clock.now(),
       revokedAt: null,
     };
-    const limits = embedLimitsOf(key.plan);
-    const refused = insertEmbed(this.db, record, { accountId: key.accountId, active: limits.activeEmbeds, made: MAX_EMBEDS_MADE });
-    if (refused) throw new UserError(capMessage(refused, key.account, key.plan, audience));
+    const { activeEmbeds } = embedLimitsOf(key.plan);
+    await this.stores.embeds.insertEmbed(record, key.accountId, (counts) => {
+      const refused = counts.made >= MAX_EMBEDS_MADE ? "made" : counts.active >= activeEmbeds ? "active" : null;
+      if (refused) throw new UserError(capMessage(refused, key.account, key.plan, audience));
+    });
     this.stale = true;
     return this.view(record);
   }
 
   /** Every embed of an account's keys (revoked ones too), oldest first. */
   async list(email: string): Promise<EmbedView[]> {
-    return this.ofKeys(await listKeys(this.accounts, email));
+    const keys = await listKeys(this.stores.access, email);
+    return (await this.stores.embeds.embedsOfKeys(keys.map((k) => k.id))).map((e) => this.view(e));
   }
 
   async revoke(id: string): Promise<EmbedView> {
-    const embed = isEmbedId(id) ? embedById(this.db, id) : null;
+    const embed = isEmbedId(id) ? await this.stores.embeds.embedById(id) : null;
     if (!embed) throw new UserError(`no embed with id ${id} ("surfcast embeds list EMAIL" shows the ids)`);
-    if (embed.revokedAt !== null || !markRevoked(this.db, id, this.clock.now())) throw new UserError(`embed ${id} is already revoked`);
+    if (embed.revokedAt !== null || !(await this.stores.embeds.markRevoked(id, this.clock.now()))) throw new UserError(`embed ${id} is already revoked`);
     this.stale = true;
-    return this.view(embedById(this.db, id)!);
+    return this.view((await this.stores.embeds.embedById(id))!);
   }
 
   // ── the console: only the signed-in account's keys and embeds ─────────────────────────────────────
 
   async createForAccount(accountId: number, keyId: string, request: EmbedRequest): Promise<EmbedView> {
-    const key = await keyById(this.accounts, keyId);
+    const key = await keyById(this.stores.access, keyId);
     if (!key || key.accountId !== accountId) throw new UserError("Choose one of your keys.");
     if (key.revokedAt !== null) throw new UserError("That key is revoked; choose an active key.");
     return this.create(keyId, request, "owner");
@@ -154,8 +155,8 @@ export class EmbedService {
 
   /** Revokes an embed of the account; null when it is not the account's (another account's is as absent as an unknown one). */
   async revokeForAccount(accountId: number, id: string): Promise<EmbedView | null> {
-    const embed = isEmbedId(id) ? embedById(this.db, id) : null;
-    if (!embed || embed.revokedAt !== null || (await keyById(this.accounts, embed.keyId))?.accountId !== accountId) return null;
+    const embed = isEmbedId(id) ? await this.stores.embeds.embedById(id) : null;
+    if (!embed || embed.revokedAt !== null || (await keyById(this.stores.access, embed.keyId))?.accountId !== accountId) return null;
     return this.revoke(id);
   }
 
@@ -190,10 +191,6 @@ export class EmbedService {
       this.stale = true;
       throw err;
     });
-  }
-
-  private ofKeys(keys: readonly KeyView[]): EmbedView[] {
-    return embedsOfKeys(this.db, keys.map((k) => k.id)).map((e) => this.view(e));
   }
 
   private view(e: EmbedRecord): EmbedView {
