@@ -19,7 +19,10 @@ class LateUsageStore implements UsageStore {
 
   async saveUsage(counts: readonly UsageCount[], windows: readonly { keyId: string; recent: string }[]): Promise<void> {
     await Bun.sleep(3);
-    for (const c of counts) this.counts.set(`${c.keyId} ${c.day} ${c.endpoint}`, (this.counts.get(`${c.keyId} ${c.day} ${c.endpoint}`) ?? 0) + c.count);
+    for (const c of counts) {
+      const k = `${c.keyId} ${c.day} ${c.endpoint}`;
+      this.counts.set(k, (this.counts.get(k) ?? 0) + c.count);
+    }
     for (const w of windows) this.windows.set(w.keyId, w.recent);
   }
 
