@@ -22,9 +22,11 @@ async function handlerOf(root: string) {
   const { writeDocuments } = await import(join(root, "src/forecast/store.ts"));
   const dir = mkdtempSync(join(tmpdir(), "ab-"));
   const app = openApp(loadConfig({ dataDir: dir, port: 0, scheduler: false, console: false }, {}));
-  createAccount(app.db, app.clock, "ab@example.com", "scale", { dailyLimit: 100_000_000, minuteLimit: 100_000 });
-  const key = createKey(app.db, app.clock, "ab@example.com", "ab").key as string;
-  app.keys.reload();
+  // Trees before the stores take the database itself, synchronously; awaiting their answers changes nothing.
+  const accounts = app.stores?.access ?? app.db;
+  await createAccount(accounts, app.clock, "ab@example.com", "scale", { dailyLimit: 100_000_000, minuteLimit: 100_000 });
+  const key = (await createKey(accounts, app.clock, "ab@example.com", "ab")).key as string;
+  await app.keys.reload();
   // One stored document for the forecast route (the same body in both trees).
   const hour = Math.floor(Date.now() / 3_600_000) * 3_600_000;
   const hours = Array.from({ length: 48 }, (_, i) => ({
@@ -35,7 +37,11 @@ async function handlerOf(root: string) {
   const day = new Date(hour).toISOString().slice(0, 10);
   writeDocuments(app.db, Date.now(), [{ spotId: "supertubos", body: JSON.stringify({ hours, daily: [{ date: day, sunrise: null, sunset: null, uvIndexMax: 2 }] }) }]);
   const handle = createFetchHandler(app);
-  return { handle, key, close: () => (app.close(), rmSync(dir, { recursive: true, force: true })) };
+  const close = async () => {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { handle, key, close };
 }
 
 const trees = await Promise.all(ROOTS.map(handlerOf));
@@ -57,4 +63,4 @@ for (const path of ["/v1/spots/supertubos/forecast?days=1", "/v1/spots/supertubo
   }
   console.log(path, ROOTS.map((root, i) => `${root}: ${(totals[i]! / ROUNDS).toFixed(2)} µs`).join(" | "), `Δ ${((totals[0]! - totals[1]!) / ROUNDS).toFixed(2)} µs`);
 }
-for (const tree of trees) tree.close();
+for (const tree of trees) await tree.close();

@@ -117,5 +117,5 @@ if (import.meta.main) {
   const app = openApp(loadConfig({ dataDir: tempDir("bench-best"), port: 0, host: "127.0.0.1", scheduler: false }));
   console.log(renderSection(bestSpotsSection(app, process.argv.includes("--quick"))));
   console.log(renderSection(upstreamWeightSection(CATALOG_PATH, app.spots.all().length)));
-  app.close();
+  await app.close();
 }

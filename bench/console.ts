@@ -13,6 +13,7 @@ import { DAY_MS, utcDay } from "../src/core/clock";
 import { USAGE_KEYS } from "../src/core/endpoints";
 import { createConsoleHandler } from "../src/console/http";
 import { startSession } from "../src/console/sessions";
+import { sqliteConsoleStore } from "../src/console/sqlite-store";
 import { tempDir } from "../test/support/env";
 import { fmt, renderSection, type Section } from "./report";
 
@@ -59,8 +60,9 @@ export async function consoleSection(): Promise<Section> {
     const seedSeconds = (performance.now() - seeding) / 1000;
     const counters = (app.db.$client.query("select count(*) n from usage_counters").get() as { n: number }).n;
     const handler = createConsoleHandler(app);
-    const owner = `surfcast_session=${startSession(app.db, app.clock, ownerId)}`;
-    const admin = `surfcast_session=${startSession(app.db, app.clock, adminId)}`;
+    const sessions = sqliteConsoleStore(app.db);
+    const owner = `surfcast_session=${await startSession(sessions, app.clock, ownerId)}`;
+    const admin = `surfcast_session=${await startSession(sessions, app.clock, adminId)}`;
     const pages: [string, string, string][] = [
       ["overview (10 keys)", "/console/overview", owner],
       ["keys (10 keys)", "/console/keys", owner],
@@ -106,7 +108,7 @@ export async function consoleSection(): Promise<Section> {
       notes: [`load average during the run: ${loadavg().map((n) => n.toFixed(1)).join(", ")} (1, 5, 15 min) on ${availableParallelism()} cores; p95 moves with other work on the machine, p50 much less`],
     };
   } finally {
-    app.close();
+    await app.close();
   }
 }
 

@@ -28,10 +28,10 @@ export async function embedSection(dataDir: string): Promise<Section> {
   try {
     const spots = app.spots.nearby({ lat: 21.66, lng: -158.05, radius: 30, limit: 50 }).filter((s) => app.forecasts.versionOf(s.id) !== null).slice(0, 3);
     if (spots.length < 3) return { title, notes: ["not measured: fewer than 3 spots with a forecast near Pipeline"] };
-    createAccount(app.db, clock, "embed-bench@example.com", "scale", { dailyLimit: 100_000_000, minuteLimit: 100_000 });
-    const key = createKey(app.db, clock, "embed-bench@example.com", "embed bench");
-    app.keys.reload();
-    const embed = app.embeds.create(key.id, { spots: spots.map((s) => s.id) });
+    await createAccount(app.stores.access, clock, "embed-bench@example.com", "scale", { dailyLimit: 100_000_000, minuteLimit: 100_000 });
+    const key = await createKey(app.stores.access, clock, "embed-bench@example.com", "embed bench");
+    await app.keys.reload();
+    const embed = await app.embeds.create(key.id, { spots: spots.map((s) => s.id) });
     const handler = createEmbedHandler(app);
     const path = `/embed/${embed.id}`;
     const view = (query = "") => {
@@ -67,7 +67,7 @@ export async function embedSection(dataDir: string): Promise<Section> {
       notes: [`page size: ${(size / 1024).toFixed(1)} KB of HTML, target < 150 KB: ${fmt.verdict(size < 150 * 1024)}; plus the stylesheet, fetched once.`],
     };
   } finally {
-    app.close();
+    await app.close();
   }
 }
 
@@ -76,7 +76,7 @@ if (import.meta.main) {
   const fake = await startFakeOpenMeteo({ firstDay: new Date().toISOString().slice(0, 10) });
   const app = openApp(loadConfig({ dataDir, port: 0, host: "127.0.0.1", scheduler: false }, { ...process.env, SURFCAST_LOG_LEVEL: "warn", SURFCAST_OPEN_METEO_MARINE_URL: fake.url, SURFCAST_OPEN_METEO_FORECAST_URL: fake.url }));
   await refreshForecasts(app, { spots: app.spots.nearby({ lat: 21.66, lng: -158.05, radius: 30, limit: 3 }) });
-  app.close();
+  await app.close();
   await fake.close();
   console.log(renderSection(await embedSection(dataDir)));
 }

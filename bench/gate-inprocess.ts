@@ -53,7 +53,7 @@ export async function gateInProcessSection(app: App, keys: string[], cases: Benc
     const above = best.gated - best.floor;
     section.rows!.push([bench.name, fmt.us(best.gated), fmt.us(best.floor), fmt.us(above), `≤ ${TARGET_US}`, fmt.verdict(above <= TARGET_US)]);
   }
-  app.meter.flush();
+  await app.meter.flush();
   return section;
 }
 
@@ -68,5 +68,5 @@ if (import.meta.main) {
   const app = openApp(loadConfig({ dataDir, port: 0, host: "127.0.0.1", scheduler: false }));
   app.spots.warm();
   console.log(JSON.stringify(await gateInProcessSection(app, keys, cases, quick)));
-  app.close();
+  await app.close();
 }

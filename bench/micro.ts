@@ -121,5 +121,5 @@ if (import.meta.main) {
   const app = openApp(loadConfig({ dataDir: process.argv[2]!, port: 0, host: "127.0.0.1", scheduler: false }));
   app.spots.warm();
   console.log(JSON.stringify(microSection(app, process.argv.includes("--quick"))));
-  app.close();
+  await app.close();
 }

@@ -88,7 +88,7 @@ if (!httpOnly) show(bestSpotsSection(app, quick));
 if (!httpOnly) show(upstreamWeightSection(CATALOG_PATH, app.spots.all().length));
 if (!httpOnly) show(await metricsSection(app, quick));
 if (!httpOnly) show(await isolatedGateSection(dataDir, keys, benchCases(spot), quick));
-app.close();
+await app.close();
 if (!httpOnly) show(await consoleSection());
 if (!httpOnly) show(await embedSection(dataDir));
 if (!httpOnly) show(await redisSection(quick));

@@ -74,7 +74,7 @@ export function tideSourcesSection(dataDir: string, refresh?: { weight: number; 
       notes,
     };
   } finally {
-    app.close();
+    void app.close(); // nothing pending: the database closes once the empty flush resolves
   }
 }
 

@@ -28,6 +28,6 @@ export async function tideWindowSection(): Promise<Section> {
       ],
     };
   } finally {
-    app.close();
+    await app.close();
   }
 }

@@ -7,7 +7,9 @@ import { ForecastDemand } from "./forecast/demand";
 import { setCacheBudget } from "./core/caches";
 import { systemClock, type Clock } from "./core/clock";
 import { openDatabase, closeDatabase, databaseFailure, databasePath, type Db } from "./db";
-import { seedPlans } from "./access/plans";
+import { changeCheck } from "./db/changes";
+import { seedPlans, sqliteAccessStore } from "./access/sqlite-store";
+import type { AccessStore } from "./access/store";
 import { KeyRegistry } from "./access/registry";
 import { UsageMeter } from "./access/meter";
 import { SpotService } from "./spots/service";
@@ -17,6 +19,8 @@ import { NowService } from "./now/service";
 import { BestSpotsService } from "./forecast/best-spots";
 import { SurfSummaryService } from "./forecast/summary";
 import { EmbedService } from "./embed/service";
+import { sqliteEmbedStore } from "./embed/sqlite-store";
+import type { EmbedStore } from "./embed/store";
 
 /**
  * The tide station worker's entrypoint, resolved here: in the compiled binary every module shares the bundle's URL,
@@ -25,10 +29,17 @@ import { EmbedService } from "./embed/service";
  */
 const STATION_WORKER_URL = new URL("./tides/station-worker.ts", import.meta.url);
 
+/** The rooms' state in the database, as small asynchronous functions (the console, above App, makes its own store). */
+export interface Stores {
+  access: AccessStore;
+  embeds: EmbedStore;
+}
+
 export interface App {
   config: Config;
   clock: Clock;
   db: Db;
+  stores: Stores;
   keys: KeyRegistry;
   meter: UsageMeter;
   spots: SpotService;
@@ -40,7 +51,8 @@ export interface App {
   embeds: EmbedService;
   /** Which spots were asked for; in the `requested` refresh scope it fetches a first forecast on demand. */
   demand: ForecastDemand;
-  close(): void;
+  /** Writes what is pending (forecast demand, usage) and closes the database. */
+  close(): Promise<void>;
 }
 
 export function openApp(config: Config, clock: Clock = systemClock, busyTimeoutMs?: number, create = true): App {
@@ -54,14 +66,16 @@ export function openApp(config: Config, clock: Clock = systemClock, busyTimeoutM
     closeDatabase(db);
     throw databaseFailure(err, databasePath(config.dataDir));
   }
-  const meter = new UsageMeter(db, clock);
+  const stores: Stores = { access: sqliteAccessStore(db), embeds: sqliteEmbedStore(db) };
+  const meter = new UsageMeter(stores.access, clock);
   const forecasts = new ForecastService(db, clock, spots);
   const tides = new TideService(db, clock, spots, STATION_WORKER_URL);
-  const keys = new KeyRegistry(db);
+  const keys = new KeyRegistry(stores.access, changeCheck(db));
   const app: App = {
     config,
     clock,
     db,
+    stores,
     keys,
     meter,
     spots,
@@ -70,7 +84,7 @@ export function openApp(config: Config, clock: Clock = systemClock, busyTimeoutM
     now: new NowService(clock, spots, forecasts, tides),
     bestSpots: new BestSpotsService(spots, forecasts, clock),
     summaries: new SurfSummaryService(spots, forecasts, tides),
-    embeds: new EmbedService(db, clock, config, spots, keys),
+    embeds: new EmbedService(stores, clock, config, spots, keys, changeCheck(db)),
     demand: new ForecastDemand(
       db,
       clock,
@@ -78,10 +92,10 @@ export function openApp(config: Config, clock: Clock = systemClock, busyTimeoutM
       config.scheduler ? config.refreshScope : "all",
       (spotId) => (spots.find(spotId) === undefined ? "unknown" : forecasts.current(spotId, clock.now())?.hour != null ? "current" : "missing"),
     ),
-    close() {
+    async close() {
       app.demand.flush();
       tides.close();
-      meter.flush();
+      await meter.flush();
       closeDatabase(db);
     },
   };

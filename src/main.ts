@@ -112,7 +112,7 @@ async function main(argv: string[]): Promise<number> {
     if (command === "serve") claimDataMode(app.db, config.demo, config.dataDir);
     else if (command === "refresh") app.config.demo = dataMode(app.db) === "demo";
   } catch (err) {
-    app.close();
+    await app.close();
     throw err;
   }
   if (LINK_COMMANDS.includes(`${command} ${args.find((a) => !a.startsWith("-"))}`) && !config.publicUrlSet) {
@@ -138,10 +138,10 @@ async function main(argv: string[]): Promise<number> {
         await runAdmins(app, args);
         return 0;
       case "keys":
-        runKeys(app, args);
+        await runKeys(app, args);
         return 0;
       case "embeds":
-        runEmbeds(app, args);
+        await runEmbeds(app, args);
         return 0;
       case "refresh":
         return await runRefresh(app, args);
@@ -157,7 +157,7 @@ async function main(argv: string[]): Promise<number> {
   } catch (err) {
     throw databaseFailure(err, databasePath(config.dataDir));
   } finally {
-    app.close();
+    await app.close();
   }
 }
 

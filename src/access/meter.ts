@@ -1,16 +1,20 @@
 /**
  * The usage meter: per-key daily counts and burst windows in memory, admitted or refused per request, and
- * flushed to SQLite (usage_counters, rate_limit_state) at least once a second and on shutdown. A graceful stop
+ * flushed to the store (usage counts, burst windows) at least once a second and on shutdown. A graceful stop
  * loses no count; a kill -9 loses at most the counts of the last flush interval. A flush writes only what
  * changed, and each key's window is at most 60 small pairs, so its cost does not grow with traffic.
+ *
+ * admit(), record() and headers() read memory only, synchronously (the request path). What memory lacks of a key —
+ * its stored count of the UTC day and, the first time, its burst window — ready() loads before: the request path
+ * waits for it only at a key's first request of the day in this process. Loads, report builds and flushes take
+ * turns (core/serial.ts), so stored counts plus pending ones count every use exactly once.
  */
 import { USAGE_KEYS, type UsageKey } from "../core/endpoints";
-import { and, eq, gte, notInArray, sql } from "drizzle-orm";
-import { writeTransaction, type Db } from "../db";
-import { rateLimitState, usageCounters } from "../db/schema";
 import { DAY_MS, utcDay, type Clock } from "../core/clock";
+import { Serial } from "../core/serial";
 import { BurstWindow, decide, fixedRateLimitHeaders, varyingRateLimitHeaders, type Limits, type Verdict } from "./limiter";
 import type { Principal } from "./registry";
+import type { UsageStore } from "./store";
 
 /**
  * Endpoints reported in a key's usage but outside its daily quota and burst window: an embed's view-minutes
@@ -58,6 +62,14 @@ export interface UsageReport {
   days: UsageDay[];
 }
 
+interface KeptReport {
+  dayNumber: number;
+  report: UsageReport;
+  text: string | null;
+}
+
+const textOf = (kept: KeptReport) => (kept.text ??= JSON.stringify(kept.report));
+
 export class UsageMeter {
   private states = new Map<string, KeyState>();
   /** `keyId \u0000 day \u0000 endpoint` → count not yet written. */
@@ -68,44 +80,64 @@ export class UsageMeter {
    * usage: one serve per data dir), so GET /v1/usage reads memory, not 30 days of rows. Its JSON text is kept
    * until the next counted request of that key.
    */
-  private reports = new Map<string, { dayNumber: number; report: UsageReport; text: string | null }>();
+  private reports = new Map<string, KeptReport>();
 
-  /** The flush's two upserts, prepared once: a flush writes up to two rows per active key. */
-  private readonly writes;
+  /** Keys whose day is being loaded (ready()), so that concurrent first requests share one load. */
+  private loading = new Map<string, Promise<void>>();
+  private readonly turns = new Serial();
 
   constructor(
-    private readonly db: Db,
+    private readonly store: UsageStore,
     private readonly clock: Clock,
-  ) {
-    const excluded = (column: string) => sql.raw(`excluded."${column}"`);
-    this.writes = {
-      addCount: db
-        .insert(usageCounters)
-        .values({ keyId: sql.placeholder("keyId"), day: sql.placeholder("day"), endpoint: sql.placeholder("endpoint"), count: sql.placeholder("count") })
-        .onConflictDoUpdate({
-          target: [usageCounters.keyId, usageCounters.day, usageCounters.endpoint],
-          set: { count: sql`${usageCounters.count} + ${excluded("count")}` },
-        })
-        .prepare(),
-      saveWindow: db
-        .insert(rateLimitState)
-        .values({ keyId: sql.placeholder("keyId"), recent: sql.placeholder("recent"), updatedAt: sql.placeholder("updatedAt") })
-        .onConflictDoUpdate({ target: rateLimitState.keyId, set: { recent: excluded("recent"), updatedAt: excluded("updated_at") } })
-        .prepare(),
-    };
+  ) {}
+
+  /**
+   * Loads what admit(), record() and headers() need of a key's current UTC day unless memory has it: null then
+   * (every request but a key's first of the day in this process), else the load to wait for.
+   */
+  ready(principal: Principal): Promise<void> | null {
+    const s = this.states.get(principal.keyId);
+    if (s !== undefined && s.dayNumber === Math.floor(this.clock.now() / DAY_MS)) return null;
+    let loading = this.loading.get(principal.keyId);
+    if (loading === undefined) {
+      loading = this.turns.run(() => this.loadDay(principal)).finally(() => this.loading.delete(principal.keyId));
+      this.loading.set(principal.keyId, loading);
+    }
+    return loading;
+  }
+
+  private async loadDay(principal: Principal): Promise<void> {
+    const now = this.clock.now();
+    const day = utcDay(now);
+    const known = this.states.get(principal.keyId);
+    const [counts, window] = await Promise.all([this.store.countsByDay([principal.keyId], day), known ? null : this.store.burstWindow(principal.keyId)]);
+    // What the quota counted (unmetered endpoints left out) of this very day: a clock set back finds later days too.
+    const stored = counts.reduce((n, c) => (c.day === day && !isUnmetered(c.endpoint) ? n + c.count : n), 0);
+    this.enterDay(principal, now, stored, BurstWindow.parse(window ?? undefined));
+  }
+
+  /** Starts the key's day at `now` with what the store holds of it; a new key starts with `window`. */
+  private enterDay(principal: Principal, now: number, stored: number, window: BurstWindow): KeyState {
+    const dayNumber = Math.floor(now / DAY_MS);
+    const day = utcDay(now);
+    const usedToday = stored + this.pendingTotal(principal.keyId, day);
+    let s = this.states.get(principal.keyId);
+    if (!s) {
+      s = { dayNumber, day, usedToday, window, pendingKeys: new Map(), fixed: this.fixed(principal, now) };
+      this.states.set(principal.keyId, s);
+    } else Object.assign(s, { dayNumber, day, usedToday, pendingKeys: new Map(), fixed: this.fixed(principal, now) });
+    return s;
   }
 
   private state(principal: Principal, now: number): KeyState {
-    const dayNumber = Math.floor(now / DAY_MS);
-    let s = this.states.get(principal.keyId);
-    if (!s || s.dayNumber !== dayNumber) {
-      const day = utcDay(now);
-      const usedToday = this.storedTotal(principal.keyId, day) + this.pendingTotal(principal.keyId, day);
-      if (!s) {
-        s = { dayNumber, day, usedToday, window: this.storedWindow(principal.keyId), pendingKeys: new Map(), fixed: this.fixed(principal, now) };
-        this.states.set(principal.keyId, s);
-      } else Object.assign(s, { dayNumber, day, usedToday, pendingKeys: new Map(), fixed: this.fixed(principal, now) });
-    } else if (s.fixed.dailyLimit !== principal.dailyLimit || s.fixed.minuteLimit !== principal.minuteLimit) {
+    const s = this.states.get(principal.keyId);
+    if (s === undefined) throw new Error(`usage meter: key ${principal.keyId} used before ready()`);
+    if (s.dayNumber !== Math.floor(now / DAY_MS)) {
+      // The UTC day turned after ready() (a request that crossed midnight). This process alone counts the key's
+      // usage on its database and has counted none of the new day, so none is stored (unless the clock went back).
+      return this.enterDay(principal, now, 0, s.window);
+    }
+    if (s.fixed.dailyLimit !== principal.dailyLimit || s.fixed.minuteLimit !== principal.minuteLimit) {
       s.fixed = this.fixed(principal, now); // the operator changed the account's limits
     }
     return s;
@@ -115,16 +147,6 @@ export class UsageMeter {
     return { headers: dayHeaders(principal, now), dailyLimit: principal.dailyLimit, minuteLimit: principal.minuteLimit };
   }
 
-  /** What the quota counted of a key's day in the database (unmetered endpoints left out). */
-  private storedTotal(keyId: string, day: string): number {
-    const row = this.db
-      .select({ n: sql<number>`coalesce(sum(${usageCounters.count}), 0)` })
-      .from(usageCounters)
-      .where(and(eq(usageCounters.keyId, keyId), eq(usageCounters.day, day), notInArray(usageCounters.endpoint, [...UNMETERED])))
-      .get();
-    return row?.n ?? 0;
-  }
-
   private pendingTotal(keyId: string, day: string): number {
     let n = 0;
     const prefix = `${keyId}\u0000${day}\u0000`;
@@ -132,16 +154,6 @@ export class UsageMeter {
     return n;
   }
 
-  private storedWindow(keyId: string): BurstWindow {
-    const row = this.db.select().from(rateLimitState).where(eq(rateLimitState.keyId, keyId)).get();
-    return BurstWindow.parse(row?.recent);
-  }
-
-  /**
-   * Admits or refuses one request of `principal`, counted `weight` times (a GET /v1/now counts once per spot).
-   * `endpoint` null means "not counted" (GET /v1/usage): it still passes through the burst window but never
-   * uses the daily quota.
-   */
   /** Requests refused since start, by the limit that refused them (for /metrics). */
   readonly refusals = { daily: 0, burst: 0 };
   /** Admitted calls per endpoint since start (for /metrics: MCP tool calls). */
@@ -149,6 +161,11 @@ export class UsageMeter {
   /** When usage was last written to the database (epoch ms): the flush lag of /metrics. */
   lastFlushAt = Date.now();
 
+  /**
+   * Admits or refuses one request of `principal`, counted `weight` times (a GET /v1/now counts once per spot).
+   * `endpoint` null means "not counted" (GET /v1/usage): it still passes through the burst window but never
+   * uses the daily quota.
+   */
   admit(principal: Principal, endpoint: UsageKey | null, weight = 1): Verdict {
     const now = this.clock.now();
     const s = this.state(principal, now);
@@ -203,70 +220,72 @@ export class UsageMeter {
     return { shared: s.fixed.headers, own: { "X-RateLimit-Remaining": varying.remaining, RateLimit: varying.rateLimit } };
   }
 
-  /** Writes pending counts and changed windows in one transaction. */
-  flush(): void {
-    if (this.pending.size === 0 && this.dirtyWindows.size === 0) {
-      this.lastFlushAt = this.clock.now();
-      return;
-    }
-    const pending = this.pending;
-    const windows = this.dirtyWindows;
-    this.pending = new Map();
-    this.dirtyWindows = new Set();
-    const now = this.clock.now();
-    try {
-      writeTransaction(this.db, () => {
-        for (const [k, count] of pending) {
-          const [keyId, day, endpoint] = k.split("\u0000") as [string, string, string];
-          this.writes.addCount.run({ keyId, day, endpoint, count });
-        }
-        for (const keyId of windows) {
-          const s = this.states.get(keyId);
-          if (s) this.writes.saveWindow.run({ keyId, recent: s.window.serialize(now), updatedAt: now });
-        }
+  /** Writes pending counts and changed windows in one transaction; resolves once they are stored. */
+  flush(): Promise<void> {
+    return this.turns.run(async () => {
+      const now = this.clock.now();
+      if (this.pending.size === 0 && this.dirtyWindows.size === 0) {
+        this.lastFlushAt = now;
+        return;
+      }
+      const pending = this.pending;
+      const windows = this.dirtyWindows;
+      this.pending = new Map();
+      this.dirtyWindows = new Set();
+      const counts = [...pending].map(([k, count]) => {
+        const [keyId, day, endpoint] = k.split("\u0000") as [string, string, string];
+        return { keyId, day, endpoint, count };
       });
-      this.lastFlushAt = now;
-    } catch (err) {
-      // Keep the counts for the next flush rather than lose them.
-      for (const [k, n] of pending) this.pending.set(k, (this.pending.get(k) ?? 0) + n);
-      for (const keyId of windows) this.dirtyWindows.add(keyId);
-      throw err;
-    }
+      const saved = [...windows].flatMap((keyId) => {
+        const s = this.states.get(keyId);
+        return s ? [{ keyId, recent: s.window.serialize(now), updatedAt: now }] : [];
+      });
+      try {
+        await this.store.saveUsage(counts, saved);
+        this.lastFlushAt = now;
+      } catch (err) {
+        // Keep the counts for the next flush rather than lose them.
+        for (const [k, n] of pending) this.pending.set(k, (this.pending.get(k) ?? 0) + n);
+        for (const keyId of windows) this.dirtyWindows.add(keyId);
+        throw err;
+      }
+    });
   }
 
   /** Usage of one key over the last 30 UTC days, today last, zero-filled: stored counts plus unflushed ones. */
-  report(principal: Principal): UsageReport {
-    return this.keptReport(principal).report;
+  async report(principal: Principal): Promise<UsageReport> {
+    return (this.keptToday(principal) ?? (await this.keep(principal))).report;
   }
 
-  /** The same report as JSON text, built once per change. */
-  reportText(principal: Principal): string {
-    const kept = this.keptReport(principal);
-    return (kept.text ??= JSON.stringify(kept.report));
+  /** The same report as JSON text, built once per change; from memory (synchronously) once kept. */
+  reportText(principal: Principal): string | Promise<string> {
+    const kept = this.keptToday(principal);
+    return kept ? textOf(kept) : this.keep(principal).then(textOf);
   }
 
-  private keptReport(principal: Principal): { dayNumber: number; report: UsageReport; text: string | null } {
-    const dayNumber = Math.floor(this.clock.now() / DAY_MS);
-    let kept = this.reports.get(principal.keyId);
-    if (kept === undefined || kept.dayNumber !== dayNumber) {
-      kept = { dayNumber, report: this.buildReport(principal), text: null };
-      this.reports.set(principal.keyId, kept);
-    } else if (kept.report.plan !== principal.plan || kept.report.limit !== principal.dailyLimit) {
+  /** The key's kept report when it is today's, its plan and limit brought up to date; else null. */
+  private keptToday(principal: Principal): KeptReport | null {
+    const kept = this.reports.get(principal.keyId);
+    if (kept === undefined || kept.dayNumber !== Math.floor(this.clock.now() / DAY_MS)) return null;
+    if (kept.report.plan !== principal.plan || kept.report.limit !== principal.dailyLimit) {
       Object.assign(kept.report, { plan: principal.plan, limit: principal.dailyLimit }); // the operator changed the plan
       kept.text = null;
     }
     return kept;
   }
 
-  private buildReport(principal: Principal): UsageReport {
-    const now = this.clock.now();
+  private keep(principal: Principal): Promise<KeptReport> {
+    return this.turns.run(async () => {
+      const now = this.clock.now();
+      const kept: KeptReport = { dayNumber: Math.floor(now / DAY_MS), report: await this.buildReport(principal, now), text: null };
+      this.reports.set(principal.keyId, kept);
+      return kept;
+    });
+  }
+
+  private async buildReport(principal: Principal, now: number): Promise<UsageReport> {
     const today = utcDay(now);
-    const first = utcDay(now - 29 * DAY_MS);
-    const rows = this.db
-      .select()
-      .from(usageCounters)
-      .where(and(eq(usageCounters.keyId, principal.keyId), gte(usageCounters.day, first)))
-      .all();
+    const rows = await this.store.countsByDay([principal.keyId], utcDay(now - 29 * DAY_MS));
     const days: UsageDay[] = [];
     const byDate = new Map<string, UsageDay>();
     for (let i = 29; i >= 0; i--) {

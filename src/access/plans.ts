@@ -1,7 +1,4 @@
-/** Plans and their default limits, from the spec's Limits table. */
-import { writeTransaction, type Db } from "../db";
-import { plans } from "../db/schema";
-import { sql } from "drizzle-orm";
+/** Plans and their default limits, from the spec's Limits table (the stores write them to the plan table). */
 
 export const PLAN_NAMES = ["starter", "growth", "pro", "scale", "early-access"] as const;
 export type PlanName = (typeof PLAN_NAMES)[number];
@@ -47,39 +44,4 @@ export const MAX_EMBEDS_MADE = 100;
 
 export function isPlanName(value: string): value is PlanName {
   return (PLAN_NAMES as readonly string[]).includes(value);
-}
-
-/** Whether the stored plan table already says what PLAN_DEFAULTS says. */
-function plansCurrent(db: Db): boolean {
-  const stored = new Map(db.select().from(plans).all().map((row) => [row.name, row]));
-  return PLAN_NAMES.every((name) => {
-    const row = stored.get(name);
-    const p = PLAN_DEFAULTS[name];
-    return row !== undefined && row.dailyLimit === p.dailyLimit && row.minuteLimit === p.minuteLimit && row.maxKeys === p.maxKeys && row.attributionRequired === p.attributionRequired;
-  });
-}
-
-/**
- * Writes the plan table from PLAN_DEFAULTS (idempotent; run at every open). Only when it differs: every console
- * command opens the database, and a write here would make each of them queue for the write lock.
- */
-export function seedPlans(db: Db): void {
-  if (plansCurrent(db)) return;
-  writeTransaction(db, () => {
-    for (const name of PLAN_NAMES) {
-      const p = PLAN_DEFAULTS[name];
-      db.insert(plans)
-        .values({ name, ...p })
-        .onConflictDoUpdate({
-          target: plans.name,
-          set: {
-            dailyLimit: sql`excluded.daily_limit`,
-            minuteLimit: sql`excluded.minute_limit`,
-            maxKeys: sql`excluded.max_keys`,
-            attributionRequired: sql`excluded.attribution_required`,
-          },
-        })
-        .run();
-    }
-  });
 }

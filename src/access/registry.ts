@@ -1,17 +1,15 @@
 /**
  * In-memory map from key hash to the principal it authenticates, so a request costs one hash and one Map
- * lookup. Console changes made by another process are picked up within about a second (db/changes.ts).
+ * lookup, synchronously. Console changes made by another process are picked up within about a second (poll).
  * Only keys that are not revoked are loaded: a revoked key answers exactly as an unknown one (401 invalid_key),
  * and what a reload reads stays bounded by the accounts' active-key caps however many keys were made and revoked.
  */
-import { eq, isNull } from "drizzle-orm";
-import type { Db } from "../db";
-import { accounts, apiKeys } from "../db/schema";
 import { ApiError } from "../core/errors";
-import { changeCheck } from "../db/changes";
+import { Reloader } from "../core/reloader";
 import { PLAN_DEFAULTS, type PlanName } from "./plans";
 import { hashKey, isWellFormedKey } from "./keys";
 import type { Limits } from "./limiter";
+import type { AccountStore } from "./store";
 
 export interface Principal extends Limits {
   keyId: string;
@@ -30,25 +28,32 @@ export class KeyRegistry {
   private byKey = new Map<string, Entry>();
   /** Key id → entry: embeds (src/embed/) count their views on the key they belong to, which they never hold. */
   private byId = new Map<string, Entry>();
-  private readonly changed: () => boolean;
+  private readonly reloads = new Reloader(() => this.load());
 
-  constructor(private readonly db: Db) {
-    this.changed = changeCheck(db);
-    this.reload();
+  /**
+   * `changed` tells whether another process may have changed keys or accounts since its last call, and says so on
+   * its first call (db/changes.ts): the registry is empty until the first poll() loads it.
+   */
+  constructor(
+    private readonly store: Pick<AccountStore, "activeKeys">,
+    private readonly changed: () => boolean,
+  ) {}
+
+  /**
+   * Reloads when another process has committed since the last look; cheap, call on every request. Answers the
+   * reload to wait for before authenticating, or null (nearly always): the maps are current.
+   */
+  poll(): Promise<void> | null {
+    return this.changed() ? this.reloads.reload() : this.reloads.inFlight;
   }
 
-  /** Reloads when another connection has committed since the last look. Cheap; call often. */
-  poll(): void {
-    if (this.changed()) this.reload();
+  /** Reloads after a change of this process's own; resolves once the maps hold it. */
+  reload(): Promise<void> {
+    return this.reloads.reload();
   }
 
-  reload(): void {
-    const rows = this.db
-      .select({ key: apiKeys, account: accounts })
-      .from(apiKeys)
-      .innerJoin(accounts, eq(apiKeys.accountId, accounts.id))
-      .where(isNull(apiKeys.revokedAt))
-      .all();
+  private async load(): Promise<void> {
+    const rows = await this.store.activeKeys();
     const next = new Map<string, Entry>();
     const byId = new Map<string, Entry>();
     for (const { key, account } of rows) {

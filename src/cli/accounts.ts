@@ -63,7 +63,7 @@ export async function runAccounts(app: App, argv: string[]): Promise<void> {
       noExtraPositionals(positionals, 1, ACCOUNTS_HELP);
       const email = requirePositional(positionals, 0, "EMAIL", ACCOUNTS_HELP);
       if (!values.plan) throw new UserError(`--plan is required (one of: ${PLAN_NAMES.join(", ")})`);
-      const account = createAccount(app.db, app.clock, email, values.plan, limitsFrom(values));
+      const account = await createAccount(app.stores.access, app.clock, email, values.plan, limitsFrom(values));
       console.log(values.json ? JSON.stringify(account) : `created account ${account.email} (${account.plan}: ${account.dailyLimit}/day, ${account.minuteLimit}/min, ${account.maxKeys} keys)`);
       return;
     }
@@ -78,20 +78,20 @@ export async function runAccounts(app: App, argv: string[]): Promise<void> {
       noExtraPositionals(positionals, 1, ACCOUNTS_HELP);
       const email = requirePositional(positionals, 0, "EMAIL", ACCOUNTS_HELP);
       if (!values.plan) throw new UserError(`--plan is required (one of: ${PLAN_NAMES.join(", ")})`);
-      const account = setAccountPlan(app.db, email, values.plan, limitsFrom(values));
+      const account = await setAccountPlan(app.stores.access, email, values.plan, limitsFrom(values));
       console.log(values.json ? JSON.stringify(account) : `account ${account.email} is now on ${account.plan} (${account.dailyLimit}/day, ${account.minuteLimit}/min, ${account.maxKeys} keys)`);
       return;
     }
     case "disable":
     case "enable": {
       noExtraPositionals(positionals, 1, ACCOUNTS_HELP);
-      const account = setAccountDisabled(app.db, requirePositional(positionals, 0, "EMAIL", ACCOUNTS_HELP), sub === "disable");
+      const account = await setAccountDisabled(app.stores.access, requirePositional(positionals, 0, "EMAIL", ACCOUNTS_HELP), sub === "disable");
       console.log(`${sub}d account ${account.email}`);
       return;
     }
     case "list": {
       noExtraPositionals(positionals, 0, ACCOUNTS_HELP);
-      const all = listAccounts(app.db);
+      const all = await listAccounts(app.stores.access);
       if (values.json) console.log(JSON.stringify(all, null, 2));
       else if (all.length === 0) console.log("no accounts yet — create one with: surfcast accounts create EMAIL --plan starter");
       else for (const a of all) console.log(row(a));

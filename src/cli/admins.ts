@@ -23,7 +23,7 @@ export async function runAdmins(app: App, argv: string[]): Promise<void> {
   noExtraPositionals(positionals, 1, ADMINS_HELP);
   const email = requirePositional(positionals, 0, "EMAIL", ADMINS_HELP);
   const service = new ConsoleService(app);
-  const existing = service.findAccount(email);
+  const existing = await service.findAccount(email);
   const result = await service.invite({ email, plan: existing ? undefined : "early-access", admin: true });
   await printInvitation(app, result, values.json === true);
 }

@@ -32,7 +32,7 @@ function line(e: EmbedView): string {
   return `${e.id}  key ${e.keyId}  ${e.spots.join(",")}  ${e.units}/${e.theme}  origins ${e.origins.join(" ") || "(this server)"}  created ${e.createdAt}  ${status}`;
 }
 
-export function runEmbeds(app: App, argv: string[]): void {
+export async function runEmbeds(app: App, argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
   const { values, positionals } = parse(
     rest,
@@ -48,7 +48,7 @@ export function runEmbeds(app: App, argv: string[]): void {
       noExtraPositionals(positionals, 1, EMBEDS_HELP);
       const keyId = requirePositional(positionals, 0, "KEY_ID", EMBEDS_HELP);
       if (values.spots === undefined) throw new UserError("--spots is required: 1 to 12 spot ids, comma-separated");
-      const embed = app.embeds.create(keyId, { spots: values.spots.split(","), origins: values.origin, units: values.units, theme: values.theme });
+      const embed = await app.embeds.create(keyId, { spots: values.spots.split(","), origins: values.origin, units: values.units, theme: values.theme });
       if (values.json) console.log(JSON.stringify(embed));
       else {
         console.log(`created embed ${embed.id} of key ${embed.keyId}: ${embed.spots.join(", ")} (${embed.units}, ${embed.theme})`);
@@ -59,7 +59,7 @@ export function runEmbeds(app: App, argv: string[]): void {
     }
     case "list": {
       noExtraPositionals(positionals, 1, EMBEDS_HELP);
-      const embeds = app.embeds.list(requirePositional(positionals, 0, "EMAIL", EMBEDS_HELP));
+      const embeds = await app.embeds.list(requirePositional(positionals, 0, "EMAIL", EMBEDS_HELP));
       if (values.json) console.log(JSON.stringify(embeds, null, 2));
       else if (embeds.length === 0) console.log("no embeds");
       else for (const e of embeds) console.log(`${line(e)}\n  ${e.url}`);
@@ -67,7 +67,7 @@ export function runEmbeds(app: App, argv: string[]): void {
     }
     case "revoke": {
       noExtraPositionals(positionals, 1, EMBEDS_HELP);
-      const embed = app.embeds.revoke(requirePositional(positionals, 0, "EMBED_ID", EMBEDS_HELP));
+      const embed = await app.embeds.revoke(requirePositional(positionals, 0, "EMBED_ID", EMBEDS_HELP));
       console.log(`revoked embed ${embed.id} of key ${embed.keyId}; its page answers 404 within a second`);
       return;
     }

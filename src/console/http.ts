@@ -14,8 +14,7 @@ import { log, tally } from "../core/log";
 import { MAX_EMAIL_LENGTH, type CustomLimits } from "../access/accounts";
 import { CLIENT_SCRIPT } from "./assets/client";
 import { FAVICON, STYLE } from "./assets/style";
-import { inspectLink, redeemLink } from "./invitations";
-import { endSession, findSession, startSession, ABSOLUTE_MS, type Session } from "./sessions";
+import { ABSOLUTE_MS, type Session } from "./sessions";
 import { randomToken } from "./secrets";
 import { ConsoleService, type AttemptSource } from "./service";
 import { clientAddress, warnUntrustedForwarding, type Peer } from "../core/proxy";
@@ -192,7 +191,7 @@ export function createConsoleHandler(app: App): ConsoleHandler {
   };
 
   async function invitation(ctx: Ctx, token: string, form: URLSearchParams | null): Promise<Response> {
-    const state = inspectLink(app.db, app.clock, token);
+    const state = await service.linkState(token);
     if (!state.ok) {
       return html(ctx, messagePage({ title: "Link not usable", message: LINK_PROBLEMS[state.problem]!, viewer: null, link: { href: "/console/sign-in", label: "Go to sign-in" }, assetVersion }), state.problem === "unknown" ? 404 : 410);
     }
@@ -200,11 +199,11 @@ export function createConsoleHandler(app: App): ConsoleHandler {
     if (form === null) return show(null, 200);
     const password = form.get("password") ?? "";
     if (password !== (form.get("confirm") ?? "")) return show("The two passwords differ.", 400);
-    const result = await redeemLink(app.db, app.clock, token, password);
+    const result = await service.redeemLink(token, password);
     if ("problem" in result) return show(LINK_PROBLEMS[result.problem] ?? result.problem, 400);
-    if (ctx.session) endSession(app.db, ctx.session.tokenHash);
+    if (ctx.session) await service.endSession(ctx.session.tokenHash);
     log.info("console password set through a link", { account: result.accountId });
-    return startSignedIn(ctx, startSession(app.db, app.clock, result.accountId), "/console/overview?notice=welcome");
+    return startSignedIn(ctx, await service.startSession(result.accountId), "/console/overview?notice=welcome");
   }
 
   // ── owner routes ───────────────────────────────────────────────────────────────────────────────────
@@ -212,12 +211,12 @@ export function createConsoleHandler(app: App): ConsoleHandler {
   async function owner(ctx: Ctx, parts: string[], form: URLSearchParams | null): Promise<Response | null> {
     const accountId = ctx.session!.accountId;
     const [first, second, third] = parts;
-    if (first === "overview" && !second && !form) return html(ctx, overviewPage(ownerPage(ctx), service.overview(accountId)));
-    const showKeys = (extra: { created?: { key: string; name: string }; error?: string; name?: string; embedForm?: EmbedForm; search?: boolean }, status = 200) => {
-      const fresh = service.account(accountId);
+    if (first === "overview" && !second && !form) return html(ctx, overviewPage(ownerPage(ctx), await service.overview(accountId)));
+    const showKeys = async (extra: { created?: { key: string; name: string }; error?: string; name?: string; embedForm?: EmbedForm; search?: boolean }, status = 200) => {
+      const fresh = await service.account(accountId);
       const f = extra.embedForm;
       const spotPicker = f ? service.spotPicker(f.chosen ?? [], extra.search ? (f.q ?? "") : null) : undefined;
-      const page = { keys: service.keys(accountId), activeKeys: fresh.activeKeys, maxKeys: fresh.maxKeys, plan: fresh.plan, created: extra.created, name: extra.name, embeds: service.embeds(accountId), embedForm: f, spotPicker };
+      const page = { keys: await service.keys(accountId), activeKeys: fresh.activeKeys, maxKeys: fresh.maxKeys, plan: fresh.plan, created: extra.created, name: extra.name, embeds: await service.embeds(accountId), embedForm: f, spotPicker };
       return html(ctx, keysPage(ownerPage(ctx, extra), page), status);
     };
     if (first === "keys" && !second) {
@@ -225,7 +224,7 @@ export function createConsoleHandler(app: App): ConsoleHandler {
       if (!form) return show({});
       const name = form.get("name") ?? "";
       try {
-        const { key, view } = service.createKey(accountId, name);
+        const { key, view } = await service.createKey(accountId, name);
         return show({ created: { key, name: view.name } }, 201);
       } catch (err) {
         if (err instanceof UserError) return show({ error: consoleWording(err), name }, 400);
@@ -233,10 +232,10 @@ export function createConsoleHandler(app: App): ConsoleHandler {
       }
     }
     if (first === "keys" && second && third === "revoke" && parts.length === 3) {
-      const key = service.ownKey(accountId, second);
+      const key = await service.ownKey(accountId, second);
       if (!key || key.revokedAt !== null) return null;
       if (!form) return html(ctx, revokeConfirmPage(ownerPage(ctx), key, `/console/keys/${key.id}/revoke`, "/console/keys"));
-      service.revokeOwnKey(accountId, key.id);
+      await service.revokeOwnKey(accountId, key.id);
       return redirect(ctx, "/console/keys?notice=revoked");
     }
     if (first === "embeds" && !second && form) {
@@ -244,7 +243,7 @@ export function createConsoleHandler(app: App): ConsoleHandler {
       // The form's Search button: the same page with the spots found by name, what was typed and ticked kept.
       if (find) return showKeys({ embedForm, search: true });
       try {
-        service.createEmbed(accountId, embedForm.keyId!, {
+        await service.createEmbed(accountId, embedForm.keyId!, {
           spots: embedSpotIds(embedForm),
           origins: embedForm.origins!.split(/\s+/).filter((o) => o !== ""),
           units: embedForm.units || undefined,
@@ -257,17 +256,17 @@ export function createConsoleHandler(app: App): ConsoleHandler {
       }
     }
     if (first === "embeds" && second && third === "revoke" && parts.length === 3) {
-      const embed = service.ownEmbed(accountId, second);
+      const embed = await service.ownEmbed(accountId, second);
       if (!embed) return null;
       if (!form) return html(ctx, revokeEmbedPage(ownerPage(ctx), embed));
-      service.revokeOwnEmbed(accountId, embed.id);
+      await service.revokeOwnEmbed(accountId, embed.id);
       return redirect(ctx, "/console/keys?notice=embed-revoked#embeds");
     }
     if ((first === "usage" || first === "usage.csv") && !second && !form) {
       const requested = ctx.url.searchParams.get("key") || null;
-      const keys = service.keyList(accountId);
+      const keys = await service.keyList(accountId);
       if (requested !== null && !keys.some((k) => k.id === requested)) return null;
-      const usage = service.usage(accountId, requested);
+      const usage = await service.usage(accountId, requested);
       if (first === "usage.csv") {
         const name = `surfcast-usage-${requested ?? "all-keys"}-${usage.days.at(-1)!.date}.csv`;
         return respond(ctx, usageCsv(usage), 200, { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="${name}"` });
@@ -294,7 +293,7 @@ export function createConsoleHandler(app: App): ConsoleHandler {
       const query = (ctx.url.searchParams.get("q") ?? "").trim().slice(0, 200);
       // Any digits are a page number (past the last is the last); anything else is the first page.
       const requested = ctx.url.searchParams.get("page") ?? "";
-      const result = service.accountsPage(query, /^\d{1,9}$/.test(requested) ? Number(requested) : 1);
+      const result = await service.accountsPage(query, /^\d{1,9}$/.test(requested) ? Number(requested) : 1);
       return html(ctx, accountsPage(ownerPage(ctx), { ...result, query }));
     }
     if (first === "invite" && !second && form) {
@@ -305,37 +304,37 @@ export function createConsoleHandler(app: App): ConsoleHandler {
         return html(ctx, invitationPage(ownerPage(ctx), { ...result, smtp: app.config.smtpUrl !== undefined }), 201);
       } catch (err) {
         if (!(err instanceof UserError)) throw err;
-        const result = service.accountsPage("", 1);
+        const result = await service.accountsPage("", 1);
         return html(ctx, accountsPage(ownerPage(ctx, { error: consoleWording(err) }), { ...result, query: "" }), 400);
       }
     }
     if (first === "accounts" && second && /^\d+$/.test(second)) {
       const id = Number(second);
-      if (!service.accountExists(id)) return null;
-      if (third === undefined && !form) return html(ctx, accountPage(ownerPage(ctx), { account: service.account(id), keys: service.keys(id), custom: service.customLimits(id) }));
+      if (!(await service.accountExists(id))) return null;
+      if (third === undefined && !form) return html(ctx, accountPage(ownerPage(ctx), { account: await service.account(id), keys: await service.keys(id), custom: await service.customLimits(id) }));
       if (!form || parts.length !== 3) return null;
       if (third === "plan") {
         try {
           const limits: CustomLimits = { dailyLimit: intField(form, "dailyLimit", "Daily limit"), minuteLimit: intField(form, "minuteLimit", "Per-minute limit"), maxKeys: intField(form, "maxKeys", "Key limit") };
-          service.setPlan(id, form.get("plan") ?? "", limits);
+          await service.setPlan(id, form.get("plan") ?? "", limits);
           return redirect(ctx, `/console/admin/accounts/${id}?notice=plan-saved`);
         } catch (err) {
           if (!(err instanceof UserError)) throw err;
-          return html(ctx, accountPage(ownerPage(ctx, { error: consoleWording(err) }), { account: service.account(id), keys: service.keys(id), custom: service.customLimits(id) }), 400);
+          return html(ctx, accountPage(ownerPage(ctx, { error: consoleWording(err) }), { account: await service.account(id), keys: await service.keys(id), custom: await service.customLimits(id) }), 400);
         }
       }
       if ((third === "disable" || third === "enable") && id !== me) {
-        service.setDisabled(id, third === "disable");
+        await service.setDisabled(id, third === "disable");
         return redirect(ctx, `/console/admin/accounts/${id}?notice=${third}d`);
       }
       return null;
     }
     if (first === "keys" && second && third === "revoke" && parts.length === 3) {
-      const key = service.anyKey(second);
+      const key = await service.anyKey(second);
       if (!key || key.revokedAt !== null) return null;
       const back = `/console/admin/accounts/${key.accountId}`;
       if (!form) return html(ctx, revokeConfirmPage(ownerPage(ctx), key, `/console/admin/keys/${key.id}/revoke`, back));
-      service.revokeAnyKey(key.id, me);
+      await service.revokeAnyKey(key.id, me);
       return redirect(ctx, `${back}?notice=revoked`);
     }
     return null;
@@ -363,7 +362,7 @@ export function createConsoleHandler(app: App): ConsoleHandler {
     if (first === "sign-in" && parts.length === 1) return signIn(ctx, form);
     if (first === "invite" && second && parts.length === 2) return invitation(ctx, second, form);
     if (first === "sign-out" && parts.length === 1 && form) {
-      if (ctx.session) endSession(app.db, ctx.session.tokenHash);
+      if (ctx.session) await service.endSession(ctx.session.tokenHash);
       ctx.setCookies.push(cookie(SESSION_COOKIE, "", 0));
       return redirect(ctx, "/console/sign-in?notice=signed-out");
     }
@@ -379,7 +378,7 @@ export function createConsoleHandler(app: App): ConsoleHandler {
     const url = new URL(req.url);
     const cookies = new Bun.CookieMap(req.headers.get("cookie") ?? "");
     const sessionToken = cookies.get(SESSION_COOKIE) || null;
-    const session = sessionToken ? findSession(app.db, app.clock, sessionToken) : null;
+    const session = sessionToken ? await service.session(sessionToken) : null;
     const peer = server?.requestIP(req)?.address ?? "unknown";
     const forwardedFor = req.headers.get("x-forwarded-for");
     const ctx: Ctx = {

@@ -3,13 +3,12 @@
  * link lets its owner set (or reset) the password. Valid 7 days, single use; a newer link for the same account
  * replaces the older ones. Only the token's SHA-256 is stored.
  */
-import { and, eq, isNull } from "drizzle-orm";
-import { writeTransaction, type Db } from "../db";
-import { accounts, consoleSessions, invitations } from "../db/schema";
 import type { Clock } from "../core/clock";
 import { RuleError } from "../core/errors";
-import { createAccount, findAccount, setAccountAdmin, setAccountPlan, type AccountView, type CustomLimits } from "../access/accounts";
+import { accountView, newAccount, planChange, type AccountView, type CustomLimits } from "../access/accounts";
+import type { AccountUpdate } from "../access/store";
 import { hashPassword, hashToken, passwordProblem, randomToken } from "./secrets";
+import type { AccountChange, ConsoleStore, LinkWithAccount } from "./store";
 
 export const INVITATION_TTL_MS = 7 * 86_400_000;
 
@@ -35,85 +34,75 @@ export function invitationUrl(publicUrl: string, token: string): string {
   return `${publicUrl}/console/invite/${token}`;
 }
 
-export function issueInvitation(db: Db, clock: Clock, publicUrl: string, request: InviteRequest): Invitation {
+/** What an invitation does to its account, by the account rules of access/. */
+function accountChange(clock: Clock, request: InviteRequest): AccountChange {
   const limits = request.limits ?? {};
-  const hasLimits = Object.values(limits).some((v) => v !== undefined);
-  const token = randomToken();
-  const now = clock.now();
-  return writeTransaction(db, () => {
-    let account = findAccount(db, request.email);
-    const created = account === null;
-    if (account === null) {
+  return {
+    create() {
       if (!request.plan) throw new RuleError("required", "is required for a new account", "plan");
-      account = createAccount(db, clock, request.email, request.plan, limits);
-    } else if (request.plan) {
-      account = setAccountPlan(db, account.email, request.plan, limits);
-    } else if (hasLimits) {
-      throw new RuleError("required", "is required to set custom limits", "plan");
-    }
-    if (request.admin && !account.admin) account = setAccountAdmin(db, account.email, true);
-    const hasPassword = db.select({ hash: accounts.passwordHash }).from(accounts).where(eq(accounts.id, account.id)).get()!.hash !== null;
-    db.update(invitations)
-      .set({ usedAt: now })
-      .where(and(eq(invitations.accountId, account.id), isNull(invitations.usedAt)))
-      .run();
-    db.insert(invitations).values({ tokenHash: hashToken(token), accountId: account.id, createdAt: now, expiresAt: now + INVITATION_TTL_MS }).run();
-    return {
-      account,
-      created,
-      kind: hasPassword ? "set-password" : "invitation",
-      url: invitationUrl(publicUrl, token),
-      expiresAt: new Date(now + INVITATION_TTL_MS).toISOString(),
-    };
-  });
+      return { ...newAccount(clock, request.email, request.plan, limits), admin: request.admin === true };
+    },
+    update(found) {
+      const update: AccountUpdate = {};
+      if (request.plan) Object.assign(update, planChange(request.plan, limits));
+      else if (Object.values(limits).some((v) => v !== undefined)) throw new RuleError("required", "is required to set custom limits", "plan");
+      if (request.admin && !found.admin) update.admin = true;
+      return update;
+    },
+  };
 }
 
-export type LinkState = { ok: true; accountId: number; email: string; hasPassword: boolean } | { ok: false; problem: "unknown" | "used" | "expired" | "disabled" };
+export async function issueInvitation(store: ConsoleStore, clock: Clock, publicUrl: string, request: InviteRequest): Promise<Invitation> {
+  const token = randomToken();
+  const now = clock.now();
+  const link = { tokenHash: hashToken(token), createdAt: now, expiresAt: now + INVITATION_TTL_MS };
+  const { account, created } = await store.issueLink(request.email.toLowerCase(), accountChange(clock, request), link);
+  return {
+    account: accountView(account),
+    created,
+    kind: account.passwordHash !== null ? "set-password" : "invitation",
+    url: invitationUrl(publicUrl, token),
+    expiresAt: new Date(link.expiresAt).toISOString(),
+  };
+}
+
+export type LinkProblem = "unknown" | "used" | "expired" | "disabled";
+export type LinkState = { ok: true; accountId: number; email: string; hasPassword: boolean } | { ok: false; problem: LinkProblem };
+
+/** Why a stored link cannot be used now, or null when it can. */
+function problemOf(found: LinkWithAccount, now: number): Exclude<LinkProblem, "unknown"> | null {
+  if (found.link.usedAt !== null) return "used";
+  if (found.link.expiresAt <= now) return "expired";
+  if (found.account.disabled) return "disabled";
+  return null;
+}
 
 /** What a presented link token is worth right now. */
-export function inspectLink(db: Db, clock: Clock, token: string): LinkState {
-  const row = db
-    .select({ invitation: invitations, account: accounts })
-    .from(invitations)
-    .innerJoin(accounts, eq(invitations.accountId, accounts.id))
-    .where(eq(invitations.tokenHash, hashToken(token)))
-    .get();
-  if (!row) return { ok: false, problem: "unknown" };
-  if (row.invitation.usedAt !== null) return { ok: false, problem: "used" };
-  if (row.invitation.expiresAt <= clock.now()) return { ok: false, problem: "expired" };
-  if (row.account.disabled) return { ok: false, problem: "disabled" };
-  return { ok: true, accountId: row.account.id, email: row.account.email, hasPassword: row.account.passwordHash !== null };
+export async function inspectLink(store: ConsoleStore, clock: Clock, token: string): Promise<LinkState> {
+  const found = await store.link(hashToken(token));
+  if (!found) return { ok: false, problem: "unknown" };
+  const problem = problemOf(found, clock.now());
+  if (problem) return { ok: false, problem };
+  return { ok: true, accountId: found.account.id, email: found.account.email, hasPassword: found.account.passwordHash !== null };
 }
 
 /**
  * Sets the password through a link and uses the link up. Every existing session of the account ends (a
  * password change signs everyone out). Returns the account id, or the link's problem / the password's.
  */
-export async function redeemLink(db: Db, clock: Clock, token: string, password: string): Promise<{ accountId: number } | { problem: string }> {
+export async function redeemLink(store: ConsoleStore, clock: Clock, token: string, password: string): Promise<{ accountId: number } | { problem: string }> {
   const weak = passwordProblem(password);
   if (weak) return { problem: weak };
   const passwordHash = await hashPassword(password);
-  // Checked again inside the transaction: two tabs racing on one link, only one wins.
-  return writeTransaction(db, () => {
-    const state = inspectLink(db, clock, token);
-    if (!state.ok) return { problem: state.problem };
-    db.update(invitations).set({ usedAt: clock.now() }).where(eq(invitations.tokenHash, hashToken(token))).run();
-    setPassword(db, clock, state.accountId, passwordHash);
-    return { accountId: state.accountId };
-  });
+  const now = clock.now();
+  // The link is checked in the transaction that uses it up: two tabs racing on one link, only one wins.
+  return (await store.redeemLink(hashToken(token), passwordHash, now, (found) => problemOf(found, now))) ?? { problem: "unknown" };
 }
 
 /**
  * Stores a new password hash, ends every console session of the account and uses up its outstanding links (a
  * set-password link mailed before the change must not undo it).
  */
-export function setPassword(db: Db, clock: Clock, accountId: number, passwordHash: string): void {
-  writeTransaction(db, () => {
-    db.update(accounts).set({ passwordHash }).where(eq(accounts.id, accountId)).run();
-    db.delete(consoleSessions).where(eq(consoleSessions.accountId, accountId)).run();
-    db.update(invitations)
-      .set({ usedAt: clock.now() })
-      .where(and(eq(invitations.accountId, accountId), isNull(invitations.usedAt)))
-      .run();
-  });
+export function setPassword(store: ConsoleStore, clock: Clock, accountId: number, passwordHash: string): Promise<void> {
+  return store.setPassword(accountId, passwordHash, clock.now());
 }

@@ -1,7 +1,7 @@
 /**
- * What the console's pages ask and do, over the access services (accounts, keys, meter, registry). The HTTP
- * handler turns requests into these calls and their results into pages; the rules live here, never in a
- * template. Every owner operation takes the signed-in account's id and checks ownership itself, so an id
+ * What the console's pages ask and do, over the access services (accounts, keys, meter, registry) and the
+ * console's own store (sessions, links). The HTTP handler turns requests into these calls and their results into
+ * pages; the rules live here, never in a template. Every owner operation takes the signed-in account's id and checks ownership itself, so an id
  * changed in a URL or a form can never reach another account.
  */
 import type { App } from "../app";
@@ -12,12 +12,12 @@ import { accountById, createKey, credentialsOf, customLimitsOf, findAccount, key
 import type { UsageDay } from "../access/meter";
 import { USAGE_KEYS } from "../core/endpoints";
 import { PLAN_DEFAULTS } from "../access/plans";
-import { countsByDay, dayTotalsByAccount, dayTotalsByKey, lastUsedDays } from "../access/usage-summary";
-import { issueInvitation, setPassword, type Invitation, type InviteRequest } from "./invitations";
+import { inspectLink, issueInvitation, redeemLink, setPassword, type Invitation, type InviteRequest, type LinkState } from "./invitations";
 import { mailInvitation } from "./mailer";
-import { metaOnce } from "../db/meta";
 import { deviceCookie, deviceOf, hashPassword, passwordProblem, randomToken, verifyPassword } from "./secrets";
-import { startSession } from "./sessions";
+import { findSession, startSession, type Session } from "./sessions";
+import { sqliteConsoleStore } from "./sqlite-store";
+import type { ConsoleStore } from "./store";
 import { SignInThrottle, WorkQueue } from "./throttle";
 import { MAX_EMBED_SPOTS, type EmbedRequest, type EmbedView } from "../embed/service";
 import type { Spot } from "../spots/types";
@@ -88,14 +88,44 @@ const DEVICE_SECRET = "console.device_secret";
 export class ConsoleService {
   private readonly throttle = new SignInThrottle(SIGN_IN_RULE);
   private readonly passwordChecks = new WorkQueue(PASSWORD_CHECKS.concurrent, PASSWORD_CHECKS.waiting);
-  private deviceSecretValue: string | undefined;
+  private deviceSecretValue: Promise<string> | undefined;
+  /** Made here, not in App: the console is above the composition root (docs/architecture.md). */
+  private readonly store: ConsoleStore;
 
   constructor(private readonly app: App) {
+    this.store = sqliteConsoleStore(app.db);
     setInterval(() => this.throttle.sweep(this.app.clock.now()), SWEEP_MS).unref();
   }
 
-  private deviceSecret(): string {
-    return (this.deviceSecretValue ??= metaOnce(this.app.db, DEVICE_SECRET, randomToken));
+  private deviceSecret(): Promise<string> {
+    return (this.deviceSecretValue ??= this.store.valueOnce(DEVICE_SECRET, randomToken).catch((err: unknown) => {
+      this.deviceSecretValue = undefined;
+      throw err;
+    }));
+  }
+
+  /** The live session of a cookie token, or null (unknown, expired, account disabled). */
+  session(token: string): Promise<Session | null> {
+    return findSession(this.store, this.app.clock, token);
+  }
+
+  /** A new session of the account; its cookie token. */
+  startSession(accountId: number): Promise<string> {
+    return startSession(this.store, this.app.clock, accountId);
+  }
+
+  endSession(tokenHash: string): Promise<void> {
+    return this.store.endSession(tokenHash);
+  }
+
+  /** What a presented one-time link is worth right now. */
+  linkState(token: string): Promise<LinkState> {
+    return inspectLink(this.store, this.app.clock, token);
+  }
+
+  /** Sets the password through a link (see invitations.ts): the account id, or the link's or the password's problem. */
+  redeemLink(token: string, password: string): Promise<{ accountId: number } | { problem: string }> {
+    return redeemLink(this.store, this.app.clock, token, password);
   }
 
   /**
@@ -105,11 +135,11 @@ export class ConsoleService {
    */
   async signIn(email: string, password: string, source: AttemptSource): Promise<SignInResult> {
     const emailKey = email.trim().toLowerCase();
-    const secret = this.deviceSecret();
+    const secret = await this.deviceSecret();
     const device = deviceOf(secret, emailKey, source.deviceCookie);
     const admission = this.throttle.admit({ email: emailKey, address: source.address, device }, this.app.clock.now());
     if (!admission.admitted) return { problem: "throttled", retryAfterSeconds: admission.retryAfterSeconds };
-    const row = credentialsOf(this.app.db, emailKey);
+    const row = await credentialsOf(this.app.stores.access, emailKey);
     const ok = await this.passwordChecks.run(() => verifyPassword(password, row?.passwordHash ?? null));
     if (ok === null) {
       this.throttle.withdrawn(admission.reservation);
@@ -121,11 +151,11 @@ export class ConsoleService {
     }
     this.throttle.succeeded(admission.reservation);
     log.info("console sign-in", { account: row.id });
-    return { token: startSession(this.app.db, this.app.clock, row.id), accountId: row.id, device: deviceCookie(secret, emailKey) };
+    return { token: await this.startSession(row.id), accountId: row.id, device: deviceCookie(secret, emailKey) };
   }
 
-  findAccount(email: string): AccountView | null {
-    return findAccount(this.app.db, email);
+  findAccount(email: string): Promise<AccountView | null> {
+    return findAccount(this.app.stores.access, email);
   }
 
   /**
@@ -133,14 +163,14 @@ export class ConsoleService {
    * end and a new session starts for the caller. The check is throttled and counted like a sign-in.
    */
   async changePassword(accountId: number, current: string, next: string, source: AttemptSource): Promise<{ token: string } | { problem: string }> {
-    const account = this.account(accountId);
+    const account = await this.account(accountId);
     const weak = passwordProblem(next);
     if (weak) return { problem: weak };
-    const device = deviceOf(this.deviceSecret(), account.email, source.deviceCookie);
+    const device = deviceOf(await this.deviceSecret(), account.email, source.deviceCookie);
     const admission = this.throttle.admit({ email: account.email, address: source.address, device }, this.app.clock.now());
     if (!admission.admitted) return { problem: "Too many failed attempts. Try again later." };
     const hash = await this.passwordChecks.run(async () =>
-      (await verifyPassword(current, credentialsOf(this.app.db, account.email)?.passwordHash ?? null)) ? hashPassword(next) : false,
+      (await verifyPassword(current, (await credentialsOf(this.app.stores.access, account.email))?.passwordHash ?? null)) ? hashPassword(next) : false,
     );
     if (hash === null) {
       this.throttle.withdrawn(admission.reservation);
@@ -148,35 +178,35 @@ export class ConsoleService {
     }
     if (hash === false) return { problem: "The current password is wrong." };
     this.throttle.succeeded(admission.reservation);
-    setPassword(this.app.db, this.app.clock, accountId, hash);
+    await setPassword(this.store, this.app.clock, accountId, hash);
     log.info("console password changed", { account: accountId });
-    return { token: startSession(this.app.db, this.app.clock, accountId) };
+    return { token: await this.startSession(accountId) };
   }
 
-  account(accountId: number): AccountView {
-    const account = accountById(this.app.db, accountId);
+  async account(accountId: number): Promise<AccountView> {
+    const account = await accountById(this.app.stores.access, accountId);
     if (!account) throw new UserError("This account no longer exists.");
     return account;
   }
 
-  keys(accountId: number): ConsoleKey[] {
-    const account = this.account(accountId);
-    this.app.meter.flush();
-    const keys = listKeys(this.app.db, account.email);
+  async keys(accountId: number): Promise<ConsoleKey[]> {
+    const account = await this.account(accountId);
+    await this.app.meter.flush();
+    const keys = await listKeys(this.app.stores.access, account.email);
     const ids = keys.map((k) => k.id);
-    const lastUsed = lastUsedDays(this.app.db, ids);
-    const today = dayTotalsByKey(this.app.db, ids, utcDay(this.app.clock.now()));
+    const lastUsed = await this.app.stores.access.lastUsedDays(ids);
+    const today = await this.app.stores.access.dayTotalsByKey(ids, utcDay(this.app.clock.now()));
     return keys.map((k) => ({ ...k, lastUsed: lastUsed.get(k.id) ?? null, today: today.get(k.id) ?? 0 }));
   }
 
   /** The account's keys without usage figures (the usage page's key choice). */
-  keyList(accountId: number): KeyView[] {
-    return listKeys(this.app.db, this.account(accountId).email);
+  async keyList(accountId: number): Promise<KeyView[]> {
+    return listKeys(this.app.stores.access, (await this.account(accountId)).email);
   }
 
-  overview(accountId: number): Overview {
-    const account = this.account(accountId);
-    const keys = this.keys(accountId);
+  async overview(accountId: number): Promise<Overview> {
+    const account = await this.account(accountId);
+    const keys = await this.keys(accountId);
     return {
       account,
       attributionRequired: PLAN_DEFAULTS[account.plan].attributionRequired,
@@ -186,34 +216,34 @@ export class ConsoleService {
   }
 
   /** Creates a key for the account; the full key is in the result and nowhere else, ever. */
-  createKey(accountId: number, name: string): { key: string; view: KeyView } {
-    const account = this.account(accountId);
-    const { key, ...view } = createKey(this.app.db, this.app.clock, account.email, name);
-    this.app.keys.reload();
+  async createKey(accountId: number, name: string): Promise<{ key: string; view: KeyView }> {
+    const account = await this.account(accountId);
+    const { key, ...view } = await createKey(this.app.stores.access, this.app.clock, account.email, name);
+    await this.app.keys.reload();
     log.info("console key created", { account: account.id, key: view.id });
     return { key, view };
   }
 
   /** The account's key with this id, or null: another account's key is as absent as an unknown one. */
-  ownKey(accountId: number, keyId: string): KeyView | null {
-    return listKeys(this.app.db, this.account(accountId).email).find((k) => k.id === keyId) ?? null;
+  async ownKey(accountId: number, keyId: string): Promise<KeyView | null> {
+    return (await this.keyList(accountId)).find((k) => k.id === keyId) ?? null;
   }
 
-  revokeOwnKey(accountId: number, keyId: string): KeyView | null {
-    const key = this.ownKey(accountId, keyId);
+  async revokeOwnKey(accountId: number, keyId: string): Promise<KeyView | null> {
+    const key = await this.ownKey(accountId, keyId);
     if (!key || key.revokedAt !== null) return null;
     return this.revokeAnyKey(keyId, accountId);
   }
 
   /** The account's forecast pictures (embeds), revoked ones too, oldest first. */
-  embeds(accountId: number): EmbedView[] {
-    return this.app.embeds.list(this.account(accountId).email);
+  async embeds(accountId: number): Promise<EmbedView[]> {
+    return this.app.embeds.list((await this.account(accountId)).email);
   }
 
   /** A forecast picture for one of the account's keys; the embed service holds the rules (UserError on a mistake). */
-  createEmbed(accountId: number, keyId: string, request: EmbedRequest): EmbedView {
+  async createEmbed(accountId: number, keyId: string, request: EmbedRequest): Promise<EmbedView> {
     if (request.spots.length === 0) throw new UserError(`Choose 1 to ${MAX_EMBED_SPOTS} spots: find them by name and tick them, or type their ids.`);
-    const embed = this.app.embeds.createForAccount(accountId, keyId, request);
+    const embed = await this.app.embeds.createForAccount(accountId, keyId, request);
     log.info("console embed created", { account: accountId, key: keyId, embed: embed.id });
     return embed;
   }
@@ -235,12 +265,12 @@ export class ConsoleService {
   }
 
   /** The account's active embed with this id, or null (another account's is as absent as an unknown one). */
-  ownEmbed(accountId: number, embedId: string): EmbedView | null {
-    return this.embeds(accountId).find((e) => e.id === embedId && e.revokedAt === null) ?? null;
+  async ownEmbed(accountId: number, embedId: string): Promise<EmbedView | null> {
+    return (await this.embeds(accountId)).find((e) => e.id === embedId && e.revokedAt === null) ?? null;
   }
 
-  revokeOwnEmbed(accountId: number, embedId: string): EmbedView | null {
-    const embed = this.app.embeds.revokeForAccount(accountId, embedId);
+  async revokeOwnEmbed(accountId: number, embedId: string): Promise<EmbedView | null> {
+    const embed = await this.app.embeds.revokeForAccount(accountId, embedId);
     if (embed) log.info("console embed revoked", { account: accountId, embed: embedId });
     return embed;
   }
@@ -249,10 +279,10 @@ export class ConsoleService {
    * Daily totals per endpoint over the last 30 UTC days, for one of the account's keys or all of them: the
    * counters GET /v1/usage reports (meter.report), read after a flush and summed over the keys in one query.
    */
-  usage(accountId: number, keyId: string | null): UsageTable {
-    const account = this.account(accountId);
-    this.app.meter.flush();
-    const keyIds = listKeys(this.app.db, account.email)
+  async usage(accountId: number, keyId: string | null): Promise<UsageTable> {
+    const account = await this.account(accountId);
+    await this.app.meter.flush();
+    const keyIds = (await listKeys(this.app.stores.access, account.email))
       .filter((k) => keyId === null || k.id === keyId)
       .map((k) => k.id);
     const now = this.app.clock.now();
@@ -264,7 +294,7 @@ export class ConsoleService {
       byDate.set(day.date, day);
     }
     const used = new Set<string>();
-    for (const { day, endpoint, n } of countsByDay(this.app.db, keyIds, days[0]!.date)) {
+    for (const { day, endpoint, count: n } of await this.app.stores.access.countsByDay(keyIds, days[0]!.date)) {
       const target = byDate.get(day);
       if (!target || n === 0) continue;
       target.total += n;
@@ -279,58 +309,58 @@ export class ConsoleService {
   // ── operator ──────────────────────────────────────────────────────────────────────────────────────
 
   /** A page of accounts; a page past the last (any number) shows the last. */
-  accountsPage(query: string, requestedPage: number) {
-    this.app.meter.flush();
-    const read = (page: number) => listAccountsPage(this.app.db, { query, offset: (page - 1) * ACCOUNTS_PAGE_SIZE, limit: ACCOUNTS_PAGE_SIZE });
+  async accountsPage(query: string, requestedPage: number) {
+    await this.app.meter.flush();
+    const read = (page: number) => listAccountsPage(this.app.stores.access, { query, offset: (page - 1) * ACCOUNTS_PAGE_SIZE, limit: ACCOUNTS_PAGE_SIZE });
     const asked = Math.max(1, Math.floor(requestedPage) || 1);
-    let { accounts, total } = read(asked);
+    let { accounts, total } = await read(asked);
     const pages = Math.max(1, Math.ceil(total / ACCOUNTS_PAGE_SIZE));
     const page = Math.min(asked, pages);
     // Past the last page (rare: an edited URL), the last page is read again.
-    if (page !== asked) ({ accounts, total } = read(page));
-    const today = dayTotalsByAccount(this.app.db, accounts.map((a) => a.id), utcDay(this.app.clock.now()));
+    if (page !== asked) ({ accounts, total } = await read(page));
+    const today = await this.app.stores.access.dayTotalsByAccount(accounts.map((a) => a.id), utcDay(this.app.clock.now()));
     return { rows: accounts.map((account) => ({ account, today: today.get(account.id) ?? 0 })), total, pages, page };
   }
 
   async invite(request: InviteRequest): Promise<{ invitation: Invitation; mailProblem: string | null }> {
-    const invitation = issueInvitation(this.app.db, this.app.clock, this.app.config.publicUrl, request);
-    this.app.keys.reload();
+    const invitation = await issueInvitation(this.store, this.app.clock, this.app.config.publicUrl, request);
+    await this.app.keys.reload();
     const mailProblem = this.app.config.smtpUrl ? await mailInvitation(this.app.config, invitation) : null;
     log.info("console invitation issued", { account: invitation.account.id, emailed: this.app.config.smtpUrl ? mailProblem === null : undefined });
     return { invitation, mailProblem };
   }
 
-  accountExists(accountId: number): boolean {
-    return accountById(this.app.db, accountId) !== null;
+  async accountExists(accountId: number): Promise<boolean> {
+    return (await accountById(this.app.stores.access, accountId)) !== null;
   }
 
   /** Any account's key by id (operators). */
-  anyKey(keyId: string): (KeyView & { accountId: number }) | null {
-    return keyById(this.app.db, keyId);
+  anyKey(keyId: string): Promise<(KeyView & { accountId: number }) | null> {
+    return keyById(this.app.stores.access, keyId);
   }
 
-  customLimits(accountId: number) {
-    return customLimitsOf(this.app.db, accountId) ?? { dailyLimit: null, minuteLimit: null, maxKeys: null };
+  async customLimits(accountId: number) {
+    return (await customLimitsOf(this.app.stores.access, accountId)) ?? { dailyLimit: null, minuteLimit: null, maxKeys: null };
   }
 
-  setPlan(accountId: number, plan: string, limits: CustomLimits): AccountView {
-    const account = setAccountPlan(this.app.db, this.account(accountId).email, plan, limits);
-    this.app.keys.reload();
+  async setPlan(accountId: number, plan: string, limits: CustomLimits): Promise<AccountView> {
+    const account = await setAccountPlan(this.app.stores.access, (await this.account(accountId)).email, plan, limits);
+    await this.app.keys.reload();
     return account;
   }
 
-  setDisabled(accountId: number, disabled: boolean): AccountView {
-    const account = setAccountDisabled(this.app.db, this.account(accountId).email, disabled);
-    this.app.keys.reload();
+  async setDisabled(accountId: number, disabled: boolean): Promise<AccountView> {
+    const account = await setAccountDisabled(this.app.stores.access, (await this.account(accountId)).email, disabled);
+    await this.app.keys.reload();
     log.info(disabled ? "console account disabled" : "console account enabled", { account: accountId });
     return account;
   }
 
   /** Revokes a key of any account (operators; owners go through revokeOwnKey). Null when unknown or revoked. */
-  revokeAnyKey(keyId: string, byAccount: number): KeyView | null {
+  async revokeAnyKey(keyId: string, byAccount: number): Promise<KeyView | null> {
     try {
-      const key = revokeKey(this.app.db, this.app.clock, keyId);
-      this.app.keys.reload();
+      const key = await revokeKey(this.app.stores.access, this.app.clock, keyId);
+      await this.app.keys.reload();
       log.info("console key revoked", { key: keyId, by: byAccount });
       return key;
     } catch (err) {

@@ -1,14 +1,12 @@
 /**
- * Console sessions: a random token in the cookie, its SHA-256 in the database. A session ends after 7 days
+ * Console sessions: a random token in the cookie, its SHA-256 in the store. A session ends after 7 days
  * without use or 30 days after sign-in, whichever comes first, and with sign-out, a password change or the
  * account being disabled. Every lookup re-reads the account, so a disable made by another process (the CLI)
  * takes effect on the next request.
  */
-import { eq, lt, or } from "drizzle-orm";
-import { writeTransaction, type Db } from "../db";
-import { accounts, consoleSessions } from "../db/schema";
 import type { Clock } from "../core/clock";
 import { hashToken, randomToken } from "./secrets";
+import type { ConsoleStore } from "./store";
 
 export const IDLE_MS = 7 * 86_400_000;
 export const ABSOLUTE_MS = 30 * 86_400_000;
@@ -22,40 +20,25 @@ export interface Session {
   admin: boolean;
 }
 
-export function startSession(db: Db, clock: Clock, accountId: number): string {
+/** A new session of the account (expired sessions of anyone are cleared on the way); its cookie token. */
+export async function startSession(store: ConsoleStore, clock: Clock, accountId: number): Promise<string> {
   const token = randomToken();
   const now = clock.now();
-  writeTransaction(db, () => {
-    db.delete(consoleSessions)
-      .where(or(lt(consoleSessions.lastSeenAt, now - IDLE_MS), lt(consoleSessions.createdAt, now - ABSOLUTE_MS)))
-      .run();
-    db.insert(consoleSessions).values({ tokenHash: hashToken(token), accountId, createdAt: now, lastSeenAt: now }).run();
-  });
+  await store.startSession({ tokenHash: hashToken(token), accountId, createdAt: now, lastSeenAt: now }, { lastSeenBefore: now - IDLE_MS, createdBefore: now - ABSOLUTE_MS });
   return token;
 }
 
 /** The live session of a cookie token, or null (unknown, expired, account disabled). */
-export function findSession(db: Db, clock: Clock, token: string): Session | null {
+export async function findSession(store: ConsoleStore, clock: Clock, token: string): Promise<Session | null> {
   const tokenHash = hashToken(token);
-  const row = db
-    .select({ session: consoleSessions, email: accounts.email, admin: accounts.admin, disabled: accounts.disabled })
-    .from(consoleSessions)
-    .innerJoin(accounts, eq(consoleSessions.accountId, accounts.id))
-    .where(eq(consoleSessions.tokenHash, tokenHash))
-    .get();
-  if (!row) return null;
+  const found = await store.session(tokenHash);
+  if (!found) return null;
   const now = clock.now();
-  const { session } = row;
-  if (row.disabled || now - session.lastSeenAt >= IDLE_MS || now - session.createdAt >= ABSOLUTE_MS) {
-    endSession(db, tokenHash);
+  const { session } = found;
+  if (found.disabled || now - session.lastSeenAt >= IDLE_MS || now - session.createdAt >= ABSOLUTE_MS) {
+    await store.endSession(tokenHash);
     return null;
   }
-  if (now - session.lastSeenAt >= TOUCH_MS) {
-    db.update(consoleSessions).set({ lastSeenAt: now }).where(eq(consoleSessions.tokenHash, tokenHash)).run();
-  }
-  return { tokenHash, accountId: session.accountId, email: row.email, admin: row.admin };
-}
-
-export function endSession(db: Db, tokenHash: string): void {
-  db.delete(consoleSessions).where(eq(consoleSessions.tokenHash, tokenHash)).run();
+  if (now - session.lastSeenAt >= TOUCH_MS) await store.touchSession(tokenHash, now);
+  return { tokenHash, accountId: session.accountId, email: found.email, admin: found.admin };
 }

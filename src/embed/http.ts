@@ -8,7 +8,7 @@
 import { queryOf } from "../core/query";
 import type { UsageMeter } from "../access/meter";
 import type { ForecastDemand } from "../forecast/demand";
-import type { EmbedService } from "./service";
+import type { EmbedService, ServableEmbed } from "./service";
 import { log } from "../core/log";
 import { nextUtcMidnight } from "../core/clock";
 import { EMBED_CSS, EMBED_ICON, SCREEN_JS } from "./assets";
@@ -30,7 +30,7 @@ const BASE_HEADERS = { "X-Content-Type-Options": "nosniff", "Referrer-Policy": "
 /** The narrow services an embed's page uses: drawing, the embeds and their allowance, usage, first forecasts. */
 export interface EmbedHandlerServices extends RenderServices {
   embeds: Pick<EmbedService, "servable" | "admitView">;
-  meter: Pick<UsageMeter, "record">;
+  meter: Pick<UsageMeter, "ready" | "record">;
   demand: Pick<ForecastDemand, "ready">;
 }
 
@@ -85,14 +85,8 @@ export function createEmbedHandler(app: EmbedHandlerServices): (req: Request, pa
     }
   }
 
-  return (req, path) => {
-    const asset = assets.get(path);
-    const readable = req.method === "GET" || req.method === "HEAD";
-    if (asset && readable) return answer(req, asset.body, 200, { "Content-Type": asset.type, "Cache-Control": "public, max-age=31536000, immutable" });
-    if (!readable) return answer(req, null, 405, { Allow: "GET, HEAD" });
-    const [id, tail, ...more] = path.slice("/embed/".length).split("/");
-    const found = id && more.length === 0 ? app.embeds.servable(id) : null;
-    if (!found) return notFound(req);
+  /** A view of a servable embed: its screen mode's stamp, or its page within its own allowance. */
+  async function served(req: Request, found: ServableEmbed, tail: string | undefined): Promise<Response> {
     const { embed, principal } = found;
     if (tail === "stamp") {
       // Screen mode polls this once a minute: not counted (the stamp is kept per embed until a forecast or tide
@@ -103,10 +97,22 @@ export function createEmbedHandler(app: EmbedHandlerServices): (req: Request, pa
     const verdict = app.embeds.admitView(found);
     // Spent: the same page and Retry-After (the next UTC midnight) whatever the key's state: nothing of its use shows.
     if (verdict === "spent") return spent(req, embed.origins);
-    if (verdict === "counted") app.meter.record(principal, "embed");
+    if (verdict === "counted") {
+      await app.meter.ready(principal);
+      app.meter.record(principal, "embed");
+    }
     const mode: Mode = queryOf(req).get("mode") === "screen" ? "screen" : "page";
-    const waiting = app.demand.ready(embed.spots);
-    return waiting ? waiting.then(() => shown(req, embed, mode)) : shown(req, embed, mode);
-  };
+    await app.demand.ready(embed.spots);
+    return shown(req, embed, mode);
+  }
 
+  return (req, path) => {
+    const asset = assets.get(path);
+    const readable = req.method === "GET" || req.method === "HEAD";
+    if (asset && readable) return answer(req, asset.body, 200, { "Content-Type": asset.type, "Cache-Control": "public, max-age=31536000, immutable" });
+    if (!readable) return answer(req, null, 405, { Allow: "GET, HEAD" });
+    const [id, tail, ...more] = path.slice("/embed/".length).split("/");
+    if (!id || more.length > 0) return notFound(req);
+    return app.embeds.servable(id).then((found) => (found ? served(req, found, tail) : notFound(req)));
+  };
 }

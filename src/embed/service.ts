@@ -5,15 +5,15 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Clock } from "../core/clock";
-import type { Db } from "../db";
 import { ApiError, RuleError, UserError, type RuleField } from "../core/errors";
-import { changeCheck } from "../db/changes";
-import { keyById, listKeys, type KeyView } from "../access/accounts";
+import { Reloader } from "../core/reloader";
+import { keyById, listKeys } from "../access/accounts";
+import type { AccountStore } from "../access/store";
 import { EMBED_LIMITS, MAX_EMBEDS_MADE, type PlanName } from "../access/plans";
 import type { KeyRegistry, Principal } from "../access/registry";
 import type { SpotService } from "../spots/service";
 import { UNITS, type Units } from "../now/units";
-import { activeEmbeds, embedById, embedsOfKeys, insertEmbed, markRevoked, type EmbedRecord, type Theme } from "./store";
+import type { EmbedRecord, EmbedStore, Theme } from "./store";
 import { originOf } from "./origin";
 import { ViewAllowance, type ViewVerdict } from "./allowance";
 
@@ -80,22 +80,24 @@ export function isEmbedId(id: string): boolean {
 }
 
 export class EmbedService {
-  /** Active embeds by id, reloaded when another process commits (db/changes.ts) or this one writes. */
+  /** Active embeds by id, reloaded when another process commits or this one writes. */
   private active = new Map<string, EmbedRecord>();
   private stale = true;
-  private readonly changed: () => boolean;
+  private readonly reloads = new Reloader(async () => {
+    this.active = new Map((await this.stores.embeds.activeEmbeds()).map((e) => [e.id, e]));
+  });
   /** Each embed's view-minutes today (allowance.ts). */
   private readonly allowance = new ViewAllowance();
 
+  /** `changed` tells whether another process may have changed embeds or keys since its last call, and says so on its first (db/changes.ts). */
   constructor(
-    private readonly db: Db,
+    private readonly stores: { embeds: EmbedStore; access: AccountStore },
     private readonly clock: Clock,
     private readonly config: { readonly publicUrl: string },
     private readonly spots: Pick<SpotService, "get">,
     private readonly keys: KeyRegistry,
-  ) {
-    this.changed = changeCheck(db);
-  }
+    private readonly changed: () => boolean,
+  ) {}
 
   /** The page's public address (the public URL is read per call: a server on port 0 learns its port late). */
   urlOf(id: string): string {
@@ -103,8 +105,8 @@ export class EmbedService {
   }
 
   /** Creates an embed for a key (CLI: any key; the console goes through `createForAccount`). */
-  create(keyId: string, request: EmbedRequest, audience: Audience = "operator"): EmbedView {
-    const key = keyById(this.db, keyId);
+  async create(keyId: string, request: EmbedRequest, audience: Audience = "operator"): Promise<EmbedView> {
+    const key = await keyById(this.stores.access, keyId);
     if (!key) throw new UserError(`no key with id ${keyId} ("surfcast keys list EMAIL" shows the ids)`);
     if (key.revokedAt !== null) throw new UserError(`key ${keyId} is revoked; an embed needs an active key`);
     const origins = request.origins ?? [];
@@ -119,39 +121,42 @@ export class EmbedService {
       createdAt: this.clock.now(),
       revokedAt: null,
     };
-    const limits = embedLimitsOf(key.plan);
-    const refused = insertEmbed(this.db, record, { accountId: key.accountId, active: limits.activeEmbeds, made: MAX_EMBEDS_MADE });
-    if (refused) throw new UserError(capMessage(refused, key.account, key.plan, audience));
+    const { activeEmbeds } = embedLimitsOf(key.plan);
+    await this.stores.embeds.insertEmbed(record, key.accountId, (counts) => {
+      const refused = counts.made >= MAX_EMBEDS_MADE ? "made" : counts.active >= activeEmbeds ? "active" : null;
+      if (refused) throw new UserError(capMessage(refused, key.account, key.plan, audience));
+    });
     this.stale = true;
     return this.view(record);
   }
 
   /** Every embed of an account's keys (revoked ones too), oldest first. */
-  list(email: string): EmbedView[] {
-    return this.ofKeys(listKeys(this.db, email));
+  async list(email: string): Promise<EmbedView[]> {
+    const keys = await listKeys(this.stores.access, email);
+    return (await this.stores.embeds.embedsOfKeys(keys.map((k) => k.id))).map((e) => this.view(e));
   }
 
-  revoke(id: string): EmbedView {
-    const embed = isEmbedId(id) ? embedById(this.db, id) : null;
+  async revoke(id: string): Promise<EmbedView> {
+    const embed = isEmbedId(id) ? await this.stores.embeds.embedById(id) : null;
     if (!embed) throw new UserError(`no embed with id ${id} ("surfcast embeds list EMAIL" shows the ids)`);
-    if (embed.revokedAt !== null || !markRevoked(this.db, id, this.clock.now())) throw new UserError(`embed ${id} is already revoked`);
+    if (embed.revokedAt !== null || !(await this.stores.embeds.markRevoked(id, this.clock.now()))) throw new UserError(`embed ${id} is already revoked`);
     this.stale = true;
-    return this.view(embedById(this.db, id)!);
+    return this.view((await this.stores.embeds.embedById(id))!);
   }
 
   // ── the console: only the signed-in account's keys and embeds ─────────────────────────────────────
 
-  createForAccount(accountId: number, keyId: string, request: EmbedRequest): EmbedView {
-    const key = keyById(this.db, keyId);
+  async createForAccount(accountId: number, keyId: string, request: EmbedRequest): Promise<EmbedView> {
+    const key = await keyById(this.stores.access, keyId);
     if (!key || key.accountId !== accountId) throw new UserError("Choose one of your keys.");
     if (key.revokedAt !== null) throw new UserError("That key is revoked; choose an active key.");
     return this.create(keyId, request, "owner");
   }
 
   /** Revokes an embed of the account; null when it is not the account's (another account's is as absent as an unknown one). */
-  revokeForAccount(accountId: number, id: string): EmbedView | null {
-    const embed = isEmbedId(id) ? embedById(this.db, id) : null;
-    if (!embed || embed.revokedAt !== null || keyById(this.db, embed.keyId)?.accountId !== accountId) return null;
+  async revokeForAccount(accountId: number, id: string): Promise<EmbedView | null> {
+    const embed = isEmbedId(id) ? await this.stores.embeds.embedById(id) : null;
+    if (!embed || embed.revokedAt !== null || (await keyById(this.stores.access, embed.keyId))?.accountId !== accountId) return null;
     return this.revoke(id);
   }
 
@@ -161,11 +166,11 @@ export class EmbedService {
    * The embed behind a public id and the principal its views count on; null when the id is unknown, the embed
    * revoked, or its key revoked or its account disabled. Another process's change shows within a second.
    */
-  servable(id: string): ServableEmbed | null {
-    if (this.changed() || this.stale) this.reload();
+  async servable(id: string): Promise<ServableEmbed | null> {
+    await this.fresh();
     const embed = this.active.get(id);
     if (!embed) return null;
-    this.keys.poll();
+    await this.keys.poll();
     const principal = this.keys.principalById(embed.keyId);
     return principal ? { embed, principal } : null;
   }
@@ -178,13 +183,14 @@ export class EmbedService {
     return this.allowance.take(found.embed.id, embedLimitsOf(found.principal.plan).viewMinutesPerDay, this.clock.now());
   }
 
-  private reload(): void {
-    this.active = new Map(activeEmbeds(this.db).map((e) => [e.id, e]));
+  /** The reload to wait for before reading the active embeds, if any. */
+  private fresh(): Promise<void> | null {
+    if (!this.changed() && !this.stale) return this.reloads.inFlight;
     this.stale = false;
-  }
-
-  private ofKeys(keys: readonly KeyView[]): EmbedView[] {
-    return embedsOfKeys(this.db, keys.map((k) => k.id)).map((e) => this.view(e));
+    return this.reloads.reload().catch((err: unknown) => {
+      this.stale = true;
+      throw err;
+    });
   }
 
   private view(e: EmbedRecord): EmbedView {

@@ -90,11 +90,29 @@ export interface GateRoutes {
 const countMalformed = tally("refused malformed requests (bad Host or request target) with 400");
 
 export function createGate(app: App, { keyed, mcp, open }: GateRoutes): (req: Request, peer?: Peer) => Response | Promise<Response> {
+  const failed = (req: Request, path: string, err: unknown): Response => {
+    // The route, never the path: a path can hold a secret (a console invitation's token).
+    log.error("unhandled error", { route: routeLabel(path), error: String(err) });
+    return errorResponse(internalError(), { own: corsFor(req) });
+  };
+  /** Goes on once `waiting` is done; the request path waits only for a reload or a key's first load of the day. */
+  const after = (waiting: Promise<void>, req: Request, path: string, next: () => Response | Promise<Response>) =>
+    waiting.then(next).catch((err: unknown) => failed(req, path, err));
+
   const guarded = (req: Request, path: string): Response | Promise<Response> => {
-    app.keys.poll();
+    // A reload that another process's commit started is waited for: no answer comes from keys older than a change seen.
+    const reloading = app.keys.poll();
+    return reloading === null ? authenticated(req, path) : after(reloading, req, path, () => authenticated(req, path));
+  };
+
+  const authenticated = (req: Request, path: string): Response | Promise<Response> => {
     const principal = app.keys.authenticate(keyFromHeaders(req.headers));
     if (principal instanceof ApiError) return errorResponse(principal, { own: corsFor(req) });
+    const loading = app.meter.ready(principal);
+    return loading === null ? metered(req, path, principal) : after(loading, req, path, () => metered(req, path, principal));
+  };
 
+  const metered = (req: Request, path: string, principal: Principal): Response | Promise<Response> => {
     if (path === "/mcp") return mcp(req, principal);
 
     // Every authenticated request passes the burst window before any work, wrong methods included.
@@ -133,9 +151,7 @@ export function createGate(app: App, { keyed, mcp, open }: GateRoutes): (req: Re
       if (req.headers.has("origin")) prepareHeaders(req, { own: CORS_BASE });
       return open(req, path, peer);
     } catch (err) {
-      // The route, never the path: a path can hold a secret (a console invitation's token).
-      log.error("unhandled error", { route: routeLabel(path), error: String(err) });
-      return errorResponse(internalError(), { own: corsFor(req) });
+      return failed(req, path, err);
     }
   };
 }

@@ -81,11 +81,7 @@ export async function runServe(app: App, announce: (address: string) => void): P
   const memory = startMemoryGovernor(config.memoryTargetMb);
   const idle = startIdleRelease(config.idleReleaseMs);
   const flusher = setInterval(() => {
-    try {
-      app.meter.flush();
-    } catch (err) {
-      log.error("usage flush failed; will retry", { error: String(err) });
-    }
+    app.meter.flush().catch((err: unknown) => log.error("usage flush failed; will retry", { error: String(err) }));
   }, FLUSH_MS);
   return new Promise<number>((resolve) => {
     let stopping = false;
@@ -100,7 +96,7 @@ export async function runServe(app: App, announce: (address: string) => void): P
       metricsServer?.stop(true);
       metrics?.close();
       clearInterval(flusher);
-      app.close();
+      await app.close();
       lock.release();
       log.info("stopped cleanly");
       resolve(0);

@@ -9,7 +9,7 @@ import { tempDir } from "../support/env";
 import { cli, createKey, startServer } from "../support/binary";
 import { ConsoleClient, text } from "../support/console-client";
 import { openDatabase, closeDatabase } from "../../src/db";
-import { seedPlans } from "../../src/access/plans";
+import { seedPlans, sqliteAccessStore } from "../../src/access/sqlite-store";
 import { createAccount, setAccountDisabled, setAccountPlan, revokeKey, listKeys } from "../../src/access/accounts";
 import type { RuleError } from "../../src/core/errors";
 import { consoleWording } from "../../src/console/wording";
@@ -90,7 +90,7 @@ describe("authentication over HTTP", () => {
   let key: string;
   beforeAll(async () => {
     s = await startTestServer();
-    key = s.key("starter", {}, "auth@example.com");
+    key = await s.key("starter", {}, "auth@example.com");
   });
   afterAll(() => s.close());
 
@@ -125,22 +125,22 @@ describe("authentication over HTTP", () => {
   });
 
   test("revoked key → invalid_key; disabled account → account_disabled; re-enabled works again", async () => {
-    const k2 = s.key("starter", {}, "revoke@example.com");
-    const id = listKeys(s.app.db, "revoke@example.com")[0]!.id;
-    revokeKey(s.app.db, s.clock, id);
-    s.app.keys.reload();
+    const k2 = await s.key("starter", {}, "revoke@example.com");
+    const id = (await listKeys(s.app.stores.access, "revoke@example.com"))[0]!.id;
+    await revokeKey(s.app.stores.access, s.clock, id);
+    await s.app.keys.reload();
     const revoked = await s.get("/v1/usage", k2);
     expect(revoked.status).toBe(401);
     expect(await errorCode(revoked)).toBe("invalid_key");
 
-    const k3 = s.key("starter", {}, "disabled@example.com");
-    setAccountDisabled(s.app.db, "disabled@example.com", true);
-    s.app.keys.reload();
+    const k3 = await s.key("starter", {}, "disabled@example.com");
+    await setAccountDisabled(s.app.stores.access, "disabled@example.com", true);
+    await s.app.keys.reload();
     const disabled = await s.get("/v1/spots/anything", k3);
     expect(disabled.status).toBe(401);
     expect(await errorCode(disabled)).toBe("account_disabled");
-    setAccountDisabled(s.app.db, "disabled@example.com", false);
-    s.app.keys.reload();
+    await setAccountDisabled(s.app.stores.access, "disabled@example.com", false);
+    await s.app.keys.reload();
     expect((await s.get("/v1/usage", k3)).status).toBe(200);
   });
 
@@ -156,7 +156,7 @@ describe("authentication over HTTP", () => {
   });
 
   test("non-GET on /v1 → 405 in the error shape, not counted", async () => {
-    const k = s.key("starter", {}, "post@example.com");
+    const k = await s.key("starter", {}, "post@example.com");
     const res = await fetch(s.url + "/v1/spots?q=ab", { method: "POST", headers: { "X-API-Key": k } });
     expect(res.status).toBe(405);
     expect(await errorCode(res)).toBe("invalid_request");
@@ -174,7 +174,7 @@ describe("quota, burst and headers", () => {
   afterAll(() => s.close());
 
   test("burst: the 61st request within a minute is 429 with Retry-After; it frees up after the window", async () => {
-    const key = s.key("starter");
+    const key = await s.key("starter");
     for (let i = 0; i < 60; i++) {
       const res = await s.get("/v1/spots/some-spot", key);
       expect(res.status).toBe(404);
@@ -191,7 +191,7 @@ describe("quota, burst and headers", () => {
   });
 
   test("daily quota with a small custom limit: Remaining decrements, usage does not count, 429 until midnight", async () => {
-    const key = s.key("scale", { dailyLimit: 3, minuteLimit: 100 });
+    const key = await s.key("scale", { dailyLimit: 3, minuteLimit: 100 });
     const remaining: (string | null)[] = [];
     for (let i = 0; i < 3; i++) {
       const res = await s.get("/v1/spots?q=x", key); // 400: counted
@@ -217,7 +217,7 @@ describe("quota, burst and headers", () => {
 
   test("UTC midnight rollover resets the quota and starts a new usage day", async () => {
     clock.set("2026-11-21T23:59:50Z");
-    const key = s.key("scale", { dailyLimit: 2, minuteLimit: 100 });
+    const key = await s.key("scale", { dailyLimit: 2, minuteLimit: 100 });
     expect((await s.get("/v1/spots/a", key)).status).toBe(404);
     expect((await s.get("/v1/spots/b", key)).status).toBe(404);
     expect((await s.get("/v1/spots/c", key)).status).toBe(429);
@@ -235,28 +235,28 @@ describe("quota, burst and headers", () => {
 
   test("usage is served from memory and equals the stored counts, across calls, flushes and the UTC midnight", async () => {
     clock.set("2026-11-26T23:59:00Z");
-    const key = s.key("scale", { minuteLimit: 1000 }, "memory@example.com");
+    const key = await s.key("scale", { minuteLimit: 1000 }, "memory@example.com");
     const paths = ["/v1/spots/x", "/v1/spots/x/tides", "/v1/spots?q=pipeline", "/v1/spots/nearby?lat=0&lng=0", "/v1/spots/x/forecast"];
-    const fresh = () => {
+    const fresh = async () => {
       // A meter built now reads only the database (and the pending counts flushed into it).
-      s.app.meter.flush();
-      return new UsageMeter(s.app.db, clock).report(s.app.keys.authenticate(key) as Principal);
+      await s.app.meter.flush();
+      return new UsageMeter(s.app.stores.access, clock).report(s.app.keys.authenticate(key) as Principal);
     };
     for (let i = 0; i < 23; i++) {
       await s.get(paths[i % paths.length]!, key);
-      if (i % 7 === 0) expect((await (await s.get("/v1/usage", key)).json()) as UsageBody).toEqual(fresh() as UsageBody);
+      if (i % 7 === 0) expect((await (await s.get("/v1/usage", key)).json()) as UsageBody).toEqual((await fresh()) as UsageBody);
       if (i === 11) clock.set("2026-11-27T00:00:30Z");
     }
     const served = (await (await s.get("/v1/usage", key)).json()) as UsageBody;
-    expect(served).toEqual(fresh() as UsageBody);
+    expect(served).toEqual((await fresh()) as UsageBody);
     expect(served.days.at(-1)).toMatchObject({ date: "2026-11-27", total: 11 });
     expect(served.days.at(-2)).toMatchObject({ date: "2026-11-26", total: 12 });
   });
 
   test("usage: exactly 30 zero-filled days per key; two keys of one account are separate", async () => {
     clock.set("2026-11-25T10:00:00Z");
-    const a = s.key("growth", {}, "two-keys@example.com");
-    const b = s.key("growth", {}, "two-keys@example.com");
+    const a = await s.key("growth", {}, "two-keys@example.com");
+    const b = await s.key("growth", {}, "two-keys@example.com");
     await s.get("/v1/spots/x", a);
     await s.get("/v1/spots/x/tides", a);
     await s.get("/v1/spots/x/forecast", b);
@@ -273,7 +273,7 @@ describe("quota, burst and headers", () => {
 
   test("every /v1 response under a key carries the headers: 200, 400, 404, 429, 500", async () => {
     clock.set("2026-11-26T08:00:00Z");
-    const key = s.key("scale", { dailyLimit: 1, minuteLimit: 100 });
+    const key = await s.key("scale", { dailyLimit: 1, minuteLimit: 100 });
     const spots = s.app.spots;
     const getSpot = spots.get;
     spots.get = () => {
@@ -297,7 +297,7 @@ describe("persistence", () => {
     const dir = tempDir("persist");
     const clock = new ManualClock(Date.parse("2026-11-21T12:00:00Z"));
     const first = await startTestServer({ dataDir: dir, clock });
-    const key = first.key("starter", { minuteLimit: 5 }, "persist@example.com");
+    const key = await first.key("starter", { minuteLimit: 5 }, "persist@example.com");
     for (let i = 0; i < 5; i++) await first.get("/v1/spots/x", key);
     await first.close();
     const second = await startTestServer({ dataDir: dir, clock });
@@ -368,8 +368,9 @@ describe("one set of key rules (CLI and console alike)", () => {
       let refusal: unknown;
       try {
         seedPlans(db);
-        createAccount(db, new ManualClock(0), "rules@example.com", "pro");
-        setAccountPlan(db, "rules@example.com", "pro", { dailyLimit: 0 });
+        const store = sqliteAccessStore(db);
+        await createAccount(store, new ManualClock(0), "rules@example.com", "pro");
+        await setAccountPlan(store, "rules@example.com", "pro", { dailyLimit: 0 });
       } catch (err) {
         refusal = err;
       } finally {

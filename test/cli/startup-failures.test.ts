@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { cli, createKey } from "../support/binary";
 import { tempDir } from "../support/env";
 import { closeDatabase, databaseFailure, databasePath, openDatabase } from "../../src/db";
-import { seedPlans } from "../../src/access/plans";
+import { seedPlans } from "../../src/access/sqlite-store";
 import { UserError } from "../../src/core/errors";
 
 /** The contract for every failure here: exactly one line, exit 2, no stack. */

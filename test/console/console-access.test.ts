@@ -8,6 +8,7 @@ import { openApp, type App } from "../../src/app";
 import { ManualClock } from "../../src/core/clock";
 import { createAccount, setAccountDisabled } from "../../src/access/accounts";
 import { inspectLink, issueInvitation, redeemLink } from "../../src/console/invitations";
+import { sqliteConsoleStore } from "../../src/console/sqlite-store";
 import { findSession, startSession, IDLE_MS, ABSOLUTE_MS } from "../../src/console/sessions";
 import { addressKey, SignInThrottle, WorkQueue } from "../../src/console/throttle";
 import { ConsoleService } from "../../src/console/service";
@@ -91,41 +92,42 @@ describe("invitations, passwords, sessions", () => {
   const clock = new ManualClock(Date.parse("2026-11-20T10:00:00Z"));
   const app: App = openApp(loadConfig({ dataDir: tempDir("console-access") }, {}), clock);
   const service = new ConsoleService(app);
+  const store = sqliteConsoleStore(app.db);
   afterAll(() => app.close());
 
   test("an invitation creates the account, works once, and the password is stored as argon2id", async () => {
-    const inv = issueInvitation(app.db, clock, "http://x", { email: "New@Example.com", plan: "starter" });
+    const inv = await issueInvitation(store, clock, "http://x", { email: "New@Example.com", plan: "starter" });
     expect(inv.created).toBe(true);
     expect(inv.kind).toBe("invitation");
     expect(inv.url).toStartWith("http://x/console/invite/");
     const token = tokenOf(inv.url);
-    expect(inspectLink(app.db, clock, token)).toMatchObject({ ok: true, email: "new@example.com", hasPassword: false });
-    expect(await redeemLink(app.db, clock, token, "short")).toEqual({ problem: "Choose a password of at least 12 characters." });
-    const redeemed = await redeemLink(app.db, clock, token, PASSWORD);
+    expect(await inspectLink(store, clock, token)).toMatchObject({ ok: true, email: "new@example.com", hasPassword: false });
+    expect(await redeemLink(store, clock, token, "short")).toEqual({ problem: "Choose a password of at least 12 characters." });
+    const redeemed = await redeemLink(store, clock, token, PASSWORD);
     expect(redeemed).toEqual({ accountId: inv.account.id });
-    expect(await redeemLink(app.db, clock, token, PASSWORD)).toEqual({ problem: "used" });
+    expect(await redeemLink(store, clock, token, PASSWORD)).toEqual({ problem: "used" });
     const stored = app.db.$client.query("select password_hash from accounts where id = ?").get(inv.account.id) as { password_hash: string };
     expect(stored.password_hash).toStartWith("$argon2id$");
     expect(app.db.$client.query("select count(*) n from invitations where token_hash = ?").get(token)).toEqual({ n: 0 });
-    expect(inspectLink(app.db, clock, "nonsense")).toEqual({ ok: false, problem: "unknown" });
+    expect(await inspectLink(store, clock, "nonsense")).toEqual({ ok: false, problem: "unknown" });
   }, 30_000);
 
   test("an existing account gets a set-password link; a newer link replaces older ones; links expire after 7 days", async () => {
-    createAccount(app.db, clock, "old@example.com", "pro");
-    const first = issueInvitation(app.db, clock, "http://x", { email: "old@example.com" });
+    await createAccount(app.stores.access, clock, "old@example.com", "pro");
+    const first = await issueInvitation(store, clock, "http://x", { email: "old@example.com" });
     expect(first.created).toBe(false);
-    const second = issueInvitation(app.db, clock, "http://x", { email: "old@example.com" });
-    expect(inspectLink(app.db, clock, tokenOf(first.url))).toEqual({ ok: false, problem: "used" });
+    const second = await issueInvitation(store, clock, "http://x", { email: "old@example.com" });
+    expect(await inspectLink(store, clock, tokenOf(first.url))).toEqual({ ok: false, problem: "used" });
     clock.advance(7 * 86_400_000);
-    expect(inspectLink(app.db, clock, tokenOf(second.url))).toEqual({ ok: false, problem: "expired" });
-    expect(() => issueInvitation(app.db, clock, "http://x", { email: "nobody@example.com" })).toThrow("plan is required for a new account");
+    expect(await inspectLink(store, clock, tokenOf(second.url))).toEqual({ ok: false, problem: "expired" });
+    await expect(issueInvitation(store, clock, "http://x", { email: "nobody@example.com" })).rejects.toThrow("plan is required for a new account");
   }, 30_000);
 
   test("sign-in: unknown e-mail and wrong password answer alike; success starts a session", async () => {
     expect(await service.signIn("nobody@example.com", PASSWORD, at("10.0.0.1"))).toEqual({ problem: "invalid" });
     expect(await service.signIn("new@example.com", "wrong password!", at("10.0.0.1"))).toEqual({ problem: "invalid" });
     const ok = await service.signIn(" NEW@example.com ", PASSWORD, at("10.0.0.1"));
-    expect("token" in ok && findSession(app.db, clock, ok.token)?.email).toBe("new@example.com");
+    expect("token" in ok && (await findSession(store, clock, ok.token))?.email).toBe("new@example.com");
   }, 30_000);
 
   test("sign-in: failing addresses are throttled; the owner from a clean address still gets in", async () => {
@@ -140,35 +142,35 @@ describe("invitations, passwords, sessions", () => {
 
   test("sessions end after 7 idle days, after 30 days, on a password change and on disable", async () => {
     const id = (await service.signIn("new@example.com", PASSWORD, at("10.9.0.1"))) as { accountId: number };
-    const s = () => startSession(app.db, clock, id.accountId);
-    const idle = s();
+    const s = () => startSession(store, clock, id.accountId);
+    const idle = await s();
     clock.advance(IDLE_MS - 1000);
-    expect(findSession(app.db, clock, idle)).not.toBeNull();
+    expect(await findSession(store, clock, idle)).not.toBeNull();
     clock.advance(IDLE_MS - 1000);
-    expect(findSession(app.db, clock, idle)).not.toBeNull(); // used a week ago: still alive
+    expect(await findSession(store, clock, idle)).not.toBeNull(); // used a week ago: still alive
     clock.advance(IDLE_MS);
-    expect(findSession(app.db, clock, idle)).toBeNull();
+    expect(await findSession(store, clock, idle)).toBeNull();
 
-    const busy = s();
+    const busy = await s();
     for (let day = 0; day < 29; day++) {
       clock.advance(86_400_000);
-      expect(findSession(app.db, clock, busy)).not.toBeNull();
+      expect(await findSession(store, clock, busy)).not.toBeNull();
     }
     clock.advance(ABSOLUTE_MS - 29 * 86_400_000);
-    expect(findSession(app.db, clock, busy)).toBeNull();
+    expect(await findSession(store, clock, busy)).toBeNull();
 
-    const beforeChange = s();
-    const link = issueInvitation(app.db, clock, "http://x", { email: "new@example.com" });
+    const beforeChange = await s();
+    const link = await issueInvitation(store, clock, "http://x", { email: "new@example.com" });
     expect(link.kind).toBe("set-password");
-    await redeemLink(app.db, clock, tokenOf(link.url), "another long password");
-    expect(findSession(app.db, clock, beforeChange)).toBeNull();
+    await redeemLink(store, clock, tokenOf(link.url), "another long password");
+    expect(await findSession(store, clock, beforeChange)).toBeNull();
 
-    const beforeDisable = s();
-    setAccountDisabled(app.db, "new@example.com", true);
-    expect(findSession(app.db, clock, beforeDisable)).toBeNull();
+    const beforeDisable = await s();
+    await setAccountDisabled(app.stores.access, "new@example.com", true);
+    expect(await findSession(store, clock, beforeDisable)).toBeNull();
     expect(await service.signIn("new@example.com", "another long password", at("10.9.0.2"))).toEqual({ problem: "invalid" });
-    expect(inspectLink(app.db, clock, tokenOf(issueInvitation(app.db, clock, "http://x", { email: "new@example.com" }).url))).toEqual({ ok: false, problem: "disabled" });
-    setAccountDisabled(app.db, "new@example.com", false);
+    expect(await inspectLink(store, clock, tokenOf((await issueInvitation(store, clock, "http://x", { email: "new@example.com" })).url))).toEqual({ ok: false, problem: "disabled" });
+    await setAccountDisabled(app.stores.access, "new@example.com", false);
   }, 30_000);
 });
 

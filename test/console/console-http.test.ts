@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestServer, type TestServer } from "../support/inprocess";
 import { ConsoleClient, invitedOwner, text } from "../support/console-client";
 import { issueInvitation } from "../../src/console/invitations";
+import { sqliteConsoleStore } from "../../src/console/sqlite-store";
 import { keyById } from "../../src/access/accounts";
 
 const PASSWORD = "a long enough password";
@@ -151,7 +152,7 @@ describe("security", () => {
     expect((await bob.get("/console/keys")).body).not.toContain(aliceKeyId);
     for (const path of ["/console/admin", "/console/admin/accounts/1", `/console/admin/keys/${aliceKeyId}/revoke`]) expect((await bob.get(path)).status).toBe(404);
     expect((await bob.post(`/console/admin/keys/${aliceKeyId}/revoke`, {})).status).toBe(404);
-    expect(keyById(server.app.db, aliceKeyId)!.revokedAt).toBeNull();
+    expect((await keyById(server.app.stores.access, aliceKeyId))!.revokedAt).toBeNull();
     expect((await server.get("/v1/usage", aliceKey)).status).toBe(200);
   }, 30_000);
 
@@ -210,7 +211,7 @@ describe("security", () => {
   }, 30_000);
 
   test("an invitation link works once; unknown links say so", async () => {
-    const link = issueInvitation(server.app.db, server.app.clock, server.url, { email: "once@example.com", plan: "starter" }).url;
+    const link = (await issueInvitation(sqliteConsoleStore(server.app.db), server.app.clock, server.url, { email: "once@example.com", plan: "starter" })).url;
     const first = new ConsoleClient(server.url);
     await first.get(link);
     expect((await first.post(link, { password: PASSWORD, confirm: "something else!" })).status).toBe(400);

@@ -44,8 +44,8 @@ beforeAll(async () => {
   spotIds = spots.map((s) => s.id);
 
   owner = await invitedOwner(server.app, server.url, "phone-shop@example.com", "a long enough password", "pro");
-  const keys = [createKey(server.app.db, server.app.clock, "phone-shop@example.com", "website"), createKey(server.app.db, server.app.clock, "phone-shop@example.com", "assistant")];
-  server.app.keys.reload();
+  const keys = [await createKey(server.app.stores.access, server.app.clock, "phone-shop@example.com", "website"), await createKey(server.app.stores.access, server.app.clock, "phone-shop@example.com", "assistant")];
+  await server.app.keys.reload();
   // 30 days of traffic on 16 endpoints: the /v1 ones, embed views and eight MCP tools, busier on some days.
   const insert = server.app.db.$client.prepare("insert into usage_counters (key_id, day, endpoint, count) values (?, ?, ?, ?)");
   const endpoints = [...USAGE_KEYS, ...MCP_TOOLS.map((t) => `mcp.${t}`)];
@@ -54,9 +54,9 @@ beforeAll(async () => {
     const day = utcDay(server.app.clock.now() - d * DAY_MS);
     endpoints.forEach((endpoint, e) => insert.run(keys[e % 2]!.id, day, endpoint, ((d * 7 + e * 13) % 40) + (e < 3 ? 120 : 5) + (d % 7 === 0 ? 200 : 0)));
   }
-  const embed = server.app.embeds.create(keys[0]!.id, { spots: spotIds });
+  const embed = await server.app.embeds.create(keys[0]!.id, { spots: spotIds });
   embedUrl = `${server.url}/embed/${embed.id}`;
-  const dark = server.app.embeds.create(keys[1]!.id, { spots: spotIds, theme: "dark", units: "imperial" });
+  const dark = await server.app.embeds.create(keys[1]!.id, { spots: spotIds, theme: "dark", units: "imperial" });
   darkUrl = `${server.url}/embed/${dark.id}`;
 }, 60_000);
 
@@ -130,13 +130,13 @@ describe("keys page: a picture's spots found by name", () => {
     test(`search by name, tick, search again (the ticks are kept), type an id too, create${javaScript ? "" : " — JavaScript off"}`, async () => {
       const { context, page } = await signedIn(1280, javaScript);
       await page.goto(`${server.url}/console/keys`);
-      const before = server.app.embeds.list("phone-shop@example.com").length;
+      const before = (await server.app.embeds.list("phone-shop@example.com")).length;
       const typed = server.app.spots.search({ q: "hossegor", limit: 1 })[0]!;
       // Enter in the search field is the form's Search (its first submit button): nothing is made yet.
       await page.getByLabel(/^Find a spot by name/).fill("supertubos");
       await page.getByLabel(/^Find a spot by name/).press("Enter");
       await page.waitForURL(/\/console\/embeds#spot-search$/);
-      expect(server.app.embeds.list("phone-shop@example.com")).toHaveLength(before);
+      expect(await server.app.embeds.list("phone-shop@example.com")).toHaveLength(before);
       await page.getByRole("checkbox", { name: /^Supertubos/ }).check();
       await page.getByLabel(/^Find a spot by name/).fill("pipeline");
       await page.getByRole("button", { name: "Search" }).click();
@@ -161,7 +161,7 @@ describe("keys page: a picture's spots found by name", () => {
       }
       await page.getByRole("button", { name: "Create forecast picture" }).click();
       await page.waitForURL(/notice=embed-created/);
-      const made = server.app.embeds.list("phone-shop@example.com").at(-1)!;
+      const made = (await server.app.embeds.list("phone-shop@example.com")).at(-1)!;
       expect(made.spots.slice(0, 2)).toEqual(["supertubos", expect.stringMatching(/^pipeline/)]);
       expect(made.spots[2]).toBe(typed.id);
       expect(await page.locator("ul.embeds li").last().textContent()).toContain(`supertubos, ${made.spots[1]}, ${typed.id}`);
@@ -171,8 +171,8 @@ describe("keys page: a picture's spots found by name", () => {
   }
 
   test("over HTTP: nothing ticked or typed is a 400 in the owner's words; a search never makes a picture; a tick of an unknown id is dropped", async () => {
-    const keyId = server.app.embeds.list("phone-shop@example.com")[0]!.keyId;
-    const before = server.app.embeds.list("phone-shop@example.com").length;
+    const keyId = (await server.app.embeds.list("phone-shop@example.com"))[0]!.keyId;
+    const before = (await server.app.embeds.list("phone-shop@example.com")).length;
     await owner.get("/console/keys");
     const empty = await owner.post("/console/embeds", { key: keyId, spots: " , ", origins: "", units: "metric", theme: "light" });
     expect(empty.status).toBe(400);
@@ -186,7 +186,7 @@ describe("keys page: a picture's spots found by name", () => {
     expect(found.body).not.toContain("no-such-spot-anywhere");
     expect(found.body).toMatch(/name="spot" value="[^"]*nazar/i);
     expect(found.body).toContain('value="pipeline"');
-    expect(server.app.embeds.list("phone-shop@example.com")).toHaveLength(before);
+    expect(await server.app.embeds.list("phone-shop@example.com")).toHaveLength(before);
   });
 });
 

@@ -43,11 +43,11 @@ beforeAll(async () => {
   expect((await refreshForecasts(server.app, { spots })).failedBatches).toBe(0);
   allowed = parent();
   other = parent();
-  createAccount(server.app.db, clock, "shop@example.com", "pro");
-  const key = createKey(server.app.db, clock, "shop@example.com", "shop");
-  server.app.keys.reload();
+  await createAccount(server.app.stores.access, clock, "shop@example.com", "pro");
+  const key = await createKey(server.app.stores.access, clock, "shop@example.com", "shop");
+  await server.app.keys.reload();
   spotIds = spots.map((s) => s.id);
-  const embed = server.app.embeds.create(key.id, { spots: spotIds, origins: [`http://127.0.0.1:${allowed.port}`] });
+  const embed = await server.app.embeds.create(key.id, { spots: spotIds, origins: [`http://127.0.0.1:${allowed.port}`] });
   embedUrl = `${server.url}/embed/${embed.id}`;
 }, 60_000);
 
@@ -143,9 +143,9 @@ test("renders with JavaScript off, the screen mode too (first spot only)", async
 }, 20_000);
 
 test("the dark theme in imperial units: accessible", async () => {
-  const key = createKey(server.app.db, clock, "shop@example.com", "tv");
-  server.app.keys.reload();
-  const dark = server.app.embeds.create(key.id, { spots: spotIds, theme: "dark", units: "imperial" });
+  const key = await createKey(server.app.stores.access, clock, "shop@example.com", "tv");
+  await server.app.keys.reload();
+  const dark = await server.app.embeds.create(key.id, { spots: spotIds, theme: "dark", units: "imperial" });
   const page = await open(dark.url.replace(server.app.config.publicUrl, server.url), 1280, 900);
   expect(await page.locator("html.theme-dark").count()).toBe(1);
   expect(await page.textContent("body")).toContain(" ft");

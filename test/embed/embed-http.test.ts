@@ -23,12 +23,12 @@ let server: TestServer;
 let spots: string[];
 
 /** An account on a plan with these limits, one key, and an embed of it; returns what the tests need. */
-function embedFor(limits: { dailyLimit?: number; minuteLimit?: number } = {}, origins: string[] = []) {
+async function embedFor(limits: { dailyLimit?: number; minuteLimit?: number } = {}, origins: string[] = []) {
   const email = `shop${Math.random().toString(36).slice(2)}@example.com`;
-  createAccount(server.app.db, clock, email, "pro", limits);
-  const key = createKey(server.app.db, clock, email, "shop");
-  server.app.keys.reload();
-  const embed = server.app.embeds.create(key.id, { spots, origins });
+  await createAccount(server.app.stores.access, clock, email, "pro", limits);
+  const key = await createKey(server.app.stores.access, clock, email, "shop");
+  await server.app.keys.reload();
+  const embed = await server.app.embeds.create(key.id, { spots, origins });
   return { email, key, embed, path: `/embed/${embed.id}` };
 }
 
@@ -51,7 +51,7 @@ afterAll(async () => {
 
 describe("an embed's page", () => {
   test("server-rendered HTML of every spot, strict CSP, no cookie, nothing of the key", async () => {
-    const { key, path } = embedFor();
+    const { key, path } = await embedFor();
     const res = await page(path);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
@@ -76,7 +76,7 @@ describe("an embed's page", () => {
   });
 
   test("frame-ancestors lists the embed's origins", async () => {
-    const { path } = embedFor({}, ["https://shop.example", "http://localhost:8080/"]);
+    const { path } = await embedFor({}, ["https://shop.example", "http://localhost:8080/"]);
     const csp = (await page(path)).headers.get("content-security-policy")!;
     expect(csp).toContain("frame-ancestors https://shop.example http://localhost:8080");
     expect(csp).toContain("script-src 'self'");
@@ -84,7 +84,7 @@ describe("an embed's page", () => {
   });
 
   test("the first view of a minute is one `embed` in the key's usage, outside its quota; later views that minute are free, 304s too", async () => {
-    const { key, path } = embedFor();
+    const { key, path } = await embedFor();
     const first = await page(path);
     const etag = first.headers.get("etag")!;
     expect(etag).toMatch(/^"/);
@@ -104,7 +104,7 @@ describe("an embed's page", () => {
   });
 
   test("a key with its quota or burst used up: the picture still shows, and views never refuse the key's calls", async () => {
-    const { key, path } = embedFor({ dailyLimit: 2, minuteLimit: 2 });
+    const { key, path } = await embedFor({ dailyLimit: 2, minuteLimit: 2 });
     for (let i = 0; i < 10; i++) expect((await page(path)).status).toBe(200);
     const call = await server.get("/v1/spots/pipeline", key.key);
     expect(call.status).toBe(200);
@@ -123,29 +123,29 @@ describe("an embed's page", () => {
     expect((await page("/embed/not-an-id")).status).toBe(404);
     expect((await page("/embed/")).status).toBe(404);
 
-    const a = embedFor();
+    const a = await embedFor();
     expect((await page(a.path)).status).toBe(200);
-    server.app.embeds.revoke(a.embed.id);
+    await server.app.embeds.revoke(a.embed.id);
     const revoked = await page(a.path);
     expect(revoked.status).toBe(404);
     expect(await revoked.text()).toBe(text);
     expect((await page(`${a.path}/stamp`)).status).toBe(404);
 
-    const b = embedFor();
+    const b = await embedFor();
     expect((await page(b.path)).status).toBe(200);
-    revokeKey(server.app.db, clock, b.key.id);
-    server.app.keys.reload();
+    await revokeKey(server.app.stores.access, clock, b.key.id);
+    await server.app.keys.reload();
     expect((await page(b.path)).status).toBe(404);
 
-    const c = embedFor();
+    const c = await embedFor();
     expect((await page(c.path)).status).toBe(200);
-    setAccountDisabled(server.app.db, c.email, true);
-    server.app.keys.reload();
+    await setAccountDisabled(server.app.stores.access, c.email, true);
+    await server.app.keys.reload();
     expect((await page(c.path)).status).toBe(404);
   });
 
   test("another process's revocation shows within a second", async () => {
-    const { embed, path } = embedFor();
+    const { embed, path } = await embedFor();
     expect((await page(path)).status).toBe(200);
     const { Database } = await import("bun:sqlite");
     const other = new Database(`${server.app.config.dataDir}/surfcast.db`);
@@ -157,7 +157,7 @@ describe("an embed's page", () => {
 
   test("screen mode: the script as a file, the stamp endpoint, not counted", async () => {
     clock.advance(60_000); // a minute of its own: the view below is the first of it
-    const { key, path } = embedFor();
+    const { key, path } = await embedFor();
     const html = await (await page(path + "?mode=screen")).text();
     expect(html).toMatch(/<script src="\/embed\/assets\/screen\.js\?v=[a-z0-9]+" defer><\/script>/);
     const stamp = html.match(/data-stamp="([^"]+)"/)![1];
@@ -178,31 +178,31 @@ describe("an embed's page", () => {
   });
 
   test("only GET and HEAD", async () => {
-    const { path } = embedFor();
+    const { path } = await embedFor();
     expect((await fetch(server.url + path, { method: "POST" })).status).toBe(405);
   });
 });
 
 describe("the embed service's rules", () => {
-  const key = () => {
+  const key = async () => {
     const email = `rules${Math.random().toString(36).slice(2)}@example.com`;
-    createAccount(server.app.db, clock, email, "pro");
-    return createKey(server.app.db, clock, email, "k").id;
+    await createAccount(server.app.stores.access, clock, email, "pro");
+    return (await createKey(server.app.stores.access, clock, email, "k")).id;
   };
-  const mistakes: [string, () => unknown, RegExp][] = [
-    ["no spots", () => server.app.embeds.create(key(), { spots: [] }), /1 to 12 spot ids/],
-    ["an empty item", () => server.app.embeds.create(key(), { spots: ["pipeline", ""] }), /1 to 12 spot ids/],
-    ["13 spots", () => server.app.embeds.create(key(), { spots: Array.from({ length: 13 }, () => "pipeline") }), /at most 12/],
-    ["unknown spot", () => server.app.embeds.create(key(), { spots: ["nowhere-at-all"] }), /no spot with id "nowhere-at-all"/],
-    ["a spot twice", () => server.app.embeds.create(key(), { spots: ["pipeline", "pipeline"] }), /listed twice/],
-    ["bad units", () => server.app.embeds.create(key(), { spots: ["pipeline"], units: "furlongs" }), /^units must be metric or imperial/],
-    ["bad theme", () => server.app.embeds.create(key(), { spots: ["pipeline"], theme: "pink" }), /^theme must be light or dark/],
-    ["an origin with a path", () => server.app.embeds.create(key(), { spots: ["pipeline"], origins: ["https://shop.example/forecast"] }), /not an origin/],
+  const mistakes: [string, () => Promise<unknown>, RegExp][] = [
+    ["no spots", async () => server.app.embeds.create(await key(), { spots: [] }), /1 to 12 spot ids/],
+    ["an empty item", async () => server.app.embeds.create(await key(), { spots: ["pipeline", ""] }), /1 to 12 spot ids/],
+    ["13 spots", async () => server.app.embeds.create(await key(), { spots: Array.from({ length: 13 }, () => "pipeline") }), /at most 12/],
+    ["unknown spot", async () => server.app.embeds.create(await key(), { spots: ["nowhere-at-all"] }), /no spot with id "nowhere-at-all"/],
+    ["a spot twice", async () => server.app.embeds.create(await key(), { spots: ["pipeline", "pipeline"] }), /listed twice/],
+    ["bad units", async () => server.app.embeds.create(await key(), { spots: ["pipeline"], units: "furlongs" }), /^units must be metric or imperial/],
+    ["bad theme", async () => server.app.embeds.create(await key(), { spots: ["pipeline"], theme: "pink" }), /^theme must be light or dark/],
+    ["an origin with a path", async () => server.app.embeds.create(await key(), { spots: ["pipeline"], origins: ["https://shop.example/forecast"] }), /not an origin/],
     ["unknown key", () => server.app.embeds.create("key_0000000000000000", { spots: ["pipeline"] }), /no key with id/],
     ["unknown embed", () => server.app.embeds.revoke("AAAAAAAAAAAAAAAAAAAAAA"), /no embed with id/],
   ];
-  for (const [name, run, message] of mistakes) test(name, () => expect(run).toThrow(message));
-  test("mistakes are UserErrors (one line, exit 2 in the CLI)", () => expect(mistakes[0]![1]).toThrow(UserError));
+  for (const [name, run, message] of mistakes) test(name, () => expect(run()).rejects.toThrow(message));
+  test("mistakes are UserErrors (one line, exit 2 in the CLI)", () => expect(mistakes[0]![1]()).rejects.toThrow(UserError));
   test("ids: 22 base64url characters, never a leading '-' (it would read as a CLI option)", () => {
     const ids = Array.from({ length: 2000 }, newEmbedId);
     expect(ids.every(isEmbedId)).toBe(true);
@@ -215,12 +215,12 @@ describe("the embed service's rules", () => {
     expect(() => originOf("ftp://x")).toThrow(UserError);
     expect(() => originOf("https://shop.example?x=1")).toThrow(UserError);
   });
-  test("a revoked embed cannot be revoked again; the console revokes only its own", () => {
-    const a = embedFor();
-    const b = embedFor();
-    expect(server.app.embeds.revokeForAccount(b.key.account === a.key.account ? -1 : 999999, a.embed.id)).toBeNull();
-    server.app.embeds.revoke(a.embed.id);
-    expect(() => server.app.embeds.revoke(a.embed.id)).toThrow(/already revoked/);
+  test("a revoked embed cannot be revoked again; the console revokes only its own", async () => {
+    const a = await embedFor();
+    const b = await embedFor();
+    expect(await server.app.embeds.revokeForAccount(b.key.account === a.key.account ? -1 : 999999, a.embed.id)).toBeNull();
+    await server.app.embeds.revoke(a.embed.id);
+    await expect(server.app.embeds.revoke(a.embed.id)).rejects.toThrow(/already revoked/);
   });
 });
 
@@ -256,7 +256,7 @@ test("the console: create, copy the snippet, switch off", async () => {
   const id = url[1]!;
   expect(text(listed.body)).toContain(`<iframe src="${url[0]}" title="Surf forecast"`);
   expect(text(listed.body)).toContain("https://shop.example, http://localhost:8080");
-  const embed = server.app.embeds.servable(id)!.embed;
+  const embed = (await server.app.embeds.servable(id))!.embed;
   expect(embed).toMatchObject({ spots: ["pipeline", "supertubos"], units: "imperial", theme: "dark", origins: ["https://shop.example", "http://localhost:8080"] });
   expect((await fetch(`${server.url}/embed/${id}`)).status).toBe(200);
 

@@ -264,19 +264,19 @@ describe("in process, with a clock", () => {
     await server?.close();
   });
 
-  function embedOf(plan: string, limits: { dailyLimit?: number; minuteLimit?: number } = {}) {
+  async function embedOf(plan: string, limits: { dailyLimit?: number; minuteLimit?: number } = {}) {
     const email = `clock${Math.random().toString(36).slice(2)}@example.com`;
-    createAccount(server.app.db, clock, email, plan, limits);
-    const key = createKey(server.app.db, clock, email, "website");
-    server.app.keys.reload();
-    const made = server.app.embeds.create(key.id, { spots: ["pipeline"], origins: ["https://shop.example"] });
+    await createAccount(server.app.stores.access, clock, email, plan, limits);
+    const key = await createKey(server.app.stores.access, clock, email, "website");
+    await server.app.keys.reload();
+    const made = await server.app.embeds.create(key.id, { spots: ["pipeline"], origins: ["https://shop.example"] });
     return { key, id: made.id, path: `/embed/${made.id}` };
   }
   const view = (path: string) => fetch(server.url + path);
 
   test("an embed's own allowance: 720 view-minutes a day on starter, then the same 429 page whatever its key's state; back at midnight", async () => {
-    const fresh = embedOf("starter");
-    const spentKey = embedOf("starter", { dailyLimit: 1 });
+    const fresh = await embedOf("starter");
+    const spentKey = await embedOf("starter", { dailyLimit: 1 });
     expect((await server.get("/v1/spots/pipeline", spentKey.key.key)).status).toBe(200);
     expect((await server.get("/v1/spots/pipeline", spentKey.key.key)).status).toBe(429);
     for (let minute = 0; minute < 720; minute++) {
@@ -313,7 +313,7 @@ describe("in process, with a clock", () => {
   }, 60_000);
 
   test("growth and up: every minute of the day", async () => {
-    const e = embedOf("growth");
+    const e = await embedOf("growth");
     clock.set(Date.parse("2026-11-23T00:00:30Z"));
     for (let minute = 0; minute < 1440; minute++) {
       expect((await view(e.path)).status).toBe(200);
@@ -324,7 +324,7 @@ describe("in process, with a clock", () => {
   }, 60_000);
 
   test("the stamp is kept per embed until a forecast or tide row is written or the hour turns", async () => {
-    const e = embedOf("pro");
+    const e = await embedOf("pro");
     const forecasts = server.app.forecasts;
     const original = forecasts.versionOf.bind(forecasts);
     let reads = 0;
@@ -349,13 +349,13 @@ describe("in process, with a clock", () => {
     }
   });
 
-  test("the key registry loads only keys that are not revoked, however many were made and revoked", () => {
+  test("the key registry loads only keys that are not revoked, however many were made and revoked", async () => {
     const email = `churn${Math.random().toString(36).slice(2)}@example.com`;
-    createAccount(server.app.db, clock, email, "starter");
+    await createAccount(server.app.stores.access, clock, email, "starter");
     const before = server.app.keys.loaded;
-    for (let i = 0; i < 60; i++) revokeKey(server.app.db, clock, createKey(server.app.db, clock, email, `k${i}`).id);
-    const kept = createKey(server.app.db, clock, email, "kept");
-    server.app.keys.reload();
+    for (let i = 0; i < 60; i++) await revokeKey(server.app.stores.access, clock, (await createKey(server.app.stores.access, clock, email, `k${i}`)).id);
+    const kept = await createKey(server.app.stores.access, clock, email, "kept");
+    await server.app.keys.reload();
     expect(server.app.keys.loaded).toBe(before + 1);
     expect(server.app.keys.authenticate(kept.key)).toMatchObject({ keyId: kept.id });
   });

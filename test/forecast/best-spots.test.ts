@@ -66,7 +66,7 @@ describe("GET /v1/spots/best", () => {
 
   beforeAll(async () => {
     server = await startTestServer({ clock });
-    key = server.key("scale");
+    key = await server.key("scale");
     const near = server.app.spots.nearby({ ...CENTRE, radius: 30, limit: 50 });
     expect(near.length).toBeGreaterThan(5);
     // Four spots of the world, in order of distance; the others have no forecast and are left out.
@@ -119,11 +119,11 @@ describe("GET /v1/spots/best", () => {
   });
 
   test("counted in usage as spots.best (400s included), with the rate-limit headers", async () => {
-    const k = server.key("starter");
+    const k = await server.key("starter");
     const ok = await server.get(`/v1/spots/best?lat=${CENTRE.lat}&lng=${CENTRE.lng}`, k);
     expect(ok.headers.get("x-ratelimit-remaining")).not.toBeNull();
     await server.get("/v1/spots/best?lat=1", k);
-    server.app.meter.flush();
+    await server.app.meter.flush();
     const usage = (await (await server.get("/v1/usage", k)).json()) as any;
     expect(usage.days.at(-1)).toMatchObject({ total: 2, byEndpoint: { "spots.best": 2, "spots.nearby": 0 } });
   });

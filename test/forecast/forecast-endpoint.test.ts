@@ -20,7 +20,7 @@ const clock = new ManualClock(Date.parse("2026-11-21T13:25:00Z"));
 beforeAll(async () => {
   fake = await startFakeOpenMeteo();
   server = await startTestServer({ clock, env: { SURFCAST_OPEN_METEO_MARINE_URL: fake.url, SURFCAST_OPEN_METEO_FORECAST_URL: fake.url } });
-  key = server.key("pro");
+  key = await server.key("pro");
   const nearest = (lat: number, lng: number) => server.app.spots.nearby({ lat, lng, radius: 50, limit: 1 })[0]!;
   spot = nearest(39.344, -9.363);
   other = nearest(21.665, -158.053);

@@ -43,7 +43,7 @@ describe("typed client", () => {
   });
 
   test("end to end: search, get, nearby, tides, forecast and usage with typed results and typed errors", async () => {
-    const api = client(server.key("starter"));
+    const api = client(await server.key("starter"));
 
     const found = await api.GET("/v1/spots", { params: { query: { q: "pipeline", limit: 3 } } });
     expect(found.response.status).toBe(200);
@@ -77,7 +77,7 @@ describe("typed client", () => {
   });
 
   test("after the error check a response's data is defined: typed code needs no `?.` or `!` (tsc checks this file)", async () => {
-    const api = client(server.key("starter"));
+    const api = client(await server.key("starter"));
     const { data, error } = await api.GET("/v1/spots/{id}", { params: { path: { id: "pipeline" } } });
     if (error) throw new Error(error.error.message);
     const name: string = data.name; // TS18048 here if any error response of the operation had no body
@@ -88,7 +88,7 @@ describe("typed client", () => {
   });
 
   test("errors come back typed as the Error schema", async () => {
-    const api = client(server.key("starter"));
+    const api = client(await server.key("starter"));
     const tooShort = await api.GET("/v1/spots", { params: { query: { q: "a" } } });
     expect(tooShort.response.status).toBe(400);
     expect(tooShort.error?.error.code).toBe("invalid_request");

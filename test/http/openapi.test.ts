@@ -60,7 +60,7 @@ describe("GET /openapi.json", () => {
   });
 
   test("not counted: fetching it with a key leaves usage at zero, while a data call counts", async () => {
-    const key = server.key("starter");
+    const key = await server.key("starter");
     for (let i = 0; i < 3; i++) expect((await fetch(server.url + "/openapi.json", { headers: { "X-API-Key": key } })).status).toBe(200);
     const today = async () => ((await (await server.get("/v1/usage", key)).json()) as { today: number }).today;
     expect(await today()).toBe(0);
@@ -294,7 +294,7 @@ describe("every response the server gives today matches the document (checked by
   });
 
   test("400 where the spec lists it, 404 for unknown spots, 200 for usage and lists", async () => {
-    const key = server.key("starter");
+    const key = await server.key("starter");
     const cases: [string, number][] = [
       ["/v1/spots?q=a", 400],
       ["/v1/spots?q=ab&limit=0", 400],
@@ -315,26 +315,26 @@ describe("every response the server gives today matches the document (checked by
   });
 
   test("429 with Retry-After, and requests outside the document answer in the Error shape", async () => {
-    const key = server.key("starter", { minuteLimit: 1 });
+    const key = await server.key("starter", { minuteLimit: 1 });
     expect((await server.get("/v1/usage", key)).status).toBe(200);
     const refused = await server.get("/v1/spots?q=ab", key);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-    const other = server.key("starter");
+    const other = await server.key("starter");
     expect((await apiFetch(server.url + "/v1/spots?q=ab", { method: "POST", headers: { "X-API-Key": other } })).status).toBe(405);
     expect((await server.get("/v1/nothing-here", other)).status).toBe(404);
     expect((await apiFetch(server.url + "/nothing-here")).status).toBe(404);
   });
 
   test("only the documented paths answer: a trailing slash is 404, not an uncounted twin of the operation", async () => {
-    const key = server.key("starter");
+    const key = await server.key("starter");
     for (const path of ["/v1/spots/?q=pipeline", "/v1/spots/nearby/?lat=0&lng=0", "/v1/spots/pipeline/", "/v1/spots/pipeline/tides/", "/v1/usage/"]) {
       expect([path, (await server.get(path, key)).status]).toEqual([path, 404]);
     }
   });
 
   test("the body stays readable for the caller after validation", async () => {
-    const res = await server.get("/v1/usage", server.key("starter"));
+    const res = await server.get("/v1/usage", await server.key("starter"));
     expect(((await res.json()) as { days: unknown[] }).days).toHaveLength(30);
   });
 });
@@ -346,7 +346,7 @@ describe("the response validator is strict (it can fail)", () => {
 
   beforeAll(async () => {
     validator = await responseValidatorFor(server.url);
-    const res = await server.get("/v1/usage", server.key("starter"));
+    const res = await server.get("/v1/usage", await server.key("starter"));
     usage = (await res.json()) as Json;
     keyedHeaders = Object.fromEntries(res.headers.entries());
   });

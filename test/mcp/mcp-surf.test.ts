@@ -22,7 +22,7 @@ const PENICHE = { lat: 39.344, lng: -9.363 };
 beforeAll(async () => {
   fake = await startFakeOpenMeteo({ firstDay: "2026-11-21" });
   server = await startTestServer({ clock, env: { SURFCAST_OPEN_METEO_MARINE_URL: fake.url, SURFCAST_OPEN_METEO_FORECAST_URL: fake.url } });
-  key = server.key("scale");
+  key = await server.key("scale");
   const spots = [...server.app.spots.nearby({ ...PENICHE, radius: 20, limit: 8 }), server.app.spots.get("pipeline")];
   const summary = await refreshForecasts(server.app, { spots, client: { backoffMs: 1 } });
   expect(summary.ok).toBe(spots.length);

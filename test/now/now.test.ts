@@ -35,7 +35,7 @@ let bare: Spot;
 beforeAll(async () => {
   fake = await startFakeOpenMeteo();
   server = await startTestServer({ clock, env: { SURFCAST_OPEN_METEO_MARINE_URL: fake.url, SURFCAST_OPEN_METEO_FORECAST_URL: fake.url } });
-  key = server.key("pro");
+  key = await server.key("pro");
   const nearest = (lat: number, lng: number) => server.app.spots.nearby({ lat, lng, radius: 50, limit: 1 })[0]!;
   tidal = nearest(39.344, -9.363);
   hawaii = server.app.spots.get("pipeline");
@@ -310,7 +310,7 @@ describe("GET /v1/now", () => {
   });
 
   test("counted once per spot as `now`; refused whole when the quota has fewer left than it asks for", async () => {
-    const small = server.key("starter", { dailyLimit: 5 });
+    const small = await server.key("starter", { dailyLimit: 5 });
     expect((await server.get(`/v1/now?spots=${tidal.id},${hawaii.id},${lake.id}`, small)).status).toBe(200);
     const refused = await server.get(`/v1/now?spots=${tidal.id},${hawaii.id},${lake.id}`, small);
     expect(refused.status).toBe(429);

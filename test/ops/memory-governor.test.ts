@@ -182,7 +182,7 @@ test("a cache sized by a share of the budget follows SURFCAST_CACHE_MB, even whe
   }
 });
 
-test("SURFCAST_CACHE_MB: default 16, applied by openApp, a bad value is a clear error", () => {
+test("SURFCAST_CACHE_MB: default 16, applied by openApp, a bad value is a clear error", async () => {
   expect(loadConfig({}, {}).cacheMb).toBe(DEFAULT_CACHE_MB);
   expect(DEFAULT_CACHE_MB).toBe(16);
   expect(loadConfig({}, { SURFCAST_CACHE_MB: "64" }).cacheMb).toBe(64);
@@ -193,7 +193,7 @@ test("SURFCAST_CACHE_MB: default 16, applied by openApp, a bad value is a clear 
     for (let i = 0; i < 3; i++) lru.set(`k${i}`, "x", 400 * 1024);
     expect([lru.get("k0"), lru.get("k1"), lru.get("k2")]).toEqual([undefined, "x", "x"]); // 1 MB, not 16
   } finally {
-    app.close();
+    await app.close();
     setCacheBudget(DEFAULT_CACHE_MB);
   }
 });

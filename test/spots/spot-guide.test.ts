@@ -43,7 +43,7 @@ describe("GET /v1/spots/{id} with a computed facing and a chosen tide station", 
   let key: string;
   beforeAll(async () => {
     server = await startTestServer();
-    key = server.key("scale");
+    key = await server.key("scale");
   });
   afterAll(() => server.close());
 

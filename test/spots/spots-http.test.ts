@@ -9,7 +9,7 @@ let key: string;
 
 beforeAll(async () => {
   server = await startTestServer();
-  key = server.key("scale");
+  key = await server.key("scale");
 });
 afterAll(async () => {
   await server.close();

@@ -4,6 +4,7 @@
  */
 import type { App } from "../../src/app";
 import { issueInvitation } from "../../src/console/invitations";
+import { sqliteConsoleStore } from "../../src/console/sqlite-store";
 
 export interface PageResponse {
   status: number;
@@ -78,7 +79,7 @@ export function text(html: string): string {
 
 /** Invites `email` (as the CLI would), follows the link and sets the password: a signed-in client. */
 export async function invitedOwner(app: App, base: string, email: string, password: string, plan = "starter", admin = false): Promise<ConsoleClient> {
-  const link = issueInvitation(app.db, app.clock, base, { email, plan, admin }).url;
+  const link = (await issueInvitation(sqliteConsoleStore(app.db), app.clock, base, { email, plan, admin })).url;
   const client = new ConsoleClient(base);
   const opened = await client.get(link);
   const set = await client.post(link, { password, confirm: password });

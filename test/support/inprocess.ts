@@ -15,7 +15,7 @@ export interface TestServer {
   url: string;
   clock: Clock;
   /** Creates an account with the given plan (and custom limits) and returns a key for it. */
-  key(plan?: string, limits?: { dailyLimit?: number; minuteLimit?: number; maxKeys?: number }, email?: string): string;
+  key(plan?: string, limits?: { dailyLimit?: number; minuteLimit?: number; maxKeys?: number }, email?: string): Promise<string>;
   get(path: string, key?: string | null, headers?: Record<string, string>): Promise<Response>;
   close(): Promise<void>;
 }
@@ -32,15 +32,15 @@ export async function startTestServer(opts: { clock?: Clock; dataDir?: string; e
     app,
     url,
     clock,
-    key(plan = "scale", limits = {}, email?: string) {
+    async key(plan = "scale", limits = {}, email?: string) {
       const address = email ?? `user${++counter}-${Date.now()}@example.com`;
       try {
-        createAccount(app.db, clock, address, plan, limits);
+        await createAccount(app.stores.access, clock, address, plan, limits);
       } catch {
         /* account exists: add another key to it */
       }
-      const created = createKey(app.db, clock, address, `test-${++counter}`);
-      app.keys.reload();
+      const created = await createKey(app.stores.access, clock, address, `test-${++counter}`);
+      await app.keys.reload();
       return created.key;
     },
     get(path, key, headers = {}) {
@@ -50,7 +50,7 @@ export async function startTestServer(opts: { clock?: Clock; dataDir?: string; e
     },
     async close() {
       await server.stop(true);
-      app.close();
+      await app.close();
     },
   };
 }

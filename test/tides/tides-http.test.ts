@@ -14,7 +14,7 @@ let key: string;
 
 beforeAll(async () => {
   server = await startTestServer({ clock });
-  key = server.key();
+  key = await server.key();
 });
 
 afterAll(async () => {

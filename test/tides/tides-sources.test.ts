@@ -21,7 +21,7 @@ const spots: Record<"station" | "model" | "lake" | "enclosed" | "unfetched", Spo
 beforeAll(async () => {
   fake = await startFakeOpenMeteo();
   server = await startTestServer({ clock, env: { SURFCAST_OPEN_METEO_MARINE_URL: fake.url, SURFCAST_OPEN_METEO_FORECAST_URL: fake.url } });
-  key = server.key("pro");
+  key = await server.key("pro");
   const find = (name: string, country: string) => server.app.spots.all().find((s) => s.name === name && s.country === country)!;
   spots.station = find("Supertubos", "Portugal");
   spots.model = find("Anchor point", "Morocco");
