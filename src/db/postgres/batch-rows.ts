@@ -1,4 +1,5 @@
 /** The rows of a PostgreSQL batch write: how they are ordered and split into statements. */
+import { getTableColumns, type Table } from "drizzle-orm";
 
 /** PostgreSQL binds at most this many parameters in one statement. */
 const MAX_PARAMETERS = 65_535;
@@ -9,6 +10,11 @@ export function chunks<T>(rows: readonly T[], parametersPerRow: number): T[][] {
   const result: T[][] = [];
   for (let i = 0; i < rows.length; i += size) result.push(rows.slice(i, i + size));
   return result;
+}
+
+/** `rows` split into inserts into `table`: a row binds at most one parameter per column. */
+export function insertChunks<T>(table: Table, rows: readonly T[]): T[][] {
+  return chunks(rows, Object.keys(getTableColumns(table)).length);
 }
 
 /**
