@@ -17,8 +17,9 @@ import { TIDE_META, windowBounds, windowOf } from "./store-meta";
 import type { TideWindow } from "./window";
 
 /**
- * The tide store answering promises. Its stamp stays in memory (it is read per request), and its batch hands its
- * work the store to write through: the one an asynchronous store cannot leave implicit.
+ * The tide store answering promises. Two members differ: the stamp stays synchronous (it is read per request, from
+ * memory), and a batch hands its work the store to write through, since awaited writes cannot join a transaction by
+ * running on the same connection, as SQLite's do.
  */
 export type AsyncTideStore = { [K in Exclude<keyof TideStore, "stamp" | "batch">]: Promised<TideStore[K]> } & {
   stamp(): number;

@@ -1,12 +1,14 @@
 /**
  * The PostgreSQL stores answer as the SQLite ones: the same calls against a fresh database of each give equal
  * results. Beyond that, what several servers on one database rely on: a batch is all or nothing, two pools writing
- * the same rows at once both succeed while readers never see half a batch, and forecast bodies keep every byte.
+ * the same rows at once both succeed while readers never see half a batch, imports and `meta` values set at once
+ * settle on one, and forecast bodies keep every byte.
  */
 import { afterEach, expect, test } from "bun:test";
 import { closeDatabase, openDatabase, type Db } from "../../src/db";
 import { packDocument } from "../../src/db/document-codec";
 import { closePostgres, openPostgres, type PgDb } from "../../src/db/postgres";
+import { metaOnce, readMeta, writeMeta } from "../../src/db/postgres/meta";
 import { postgresForecastStore } from "../../src/forecast/postgres-store";
 import * as sqliteForecastStore from "../../src/forecast/store";
 import type { StoredSpot } from "../../src/spots/catalog";
@@ -421,6 +423,16 @@ describeWithPostgres("the PostgreSQL stores", () => {
     expect((await Promise.all([seed(first), seed(second)])).toSorted()).toEqual([false, true]);
     expect(await postgresSpotStore.countSpots(first)).toBe(SPOTS.length);
     expect(await postgresSpotStore.readCatalogVersion(second)).toBe("1");
+  });
+
+  test("meta: the first of two servers storing a value at once wins, both read it; null removes a key", async () => {
+    const { postgres: first, database } = await freshDatabases();
+    const second = await anotherPool(database);
+    const [a, b] = await Promise.all([metaOnce(first, "node.secret", () => "from-first"), metaOnce(second, "node.secret", () => "from-second")]);
+    expect(a).toBe(b);
+    expect(await readMeta(second, "node.secret")).toBe(a);
+    await writeMeta(first, "node.secret", null);
+    expect(await readMeta(second, "node.secret")).toBeNull();
   });
 
   test("forecast bodies keep every byte: bytes as given, and the same brotli bytes as SQLite for the same document", async () => {
