@@ -10,6 +10,9 @@ import { writeTransaction, type Db } from "../db";
 import { readMeta, writeMeta } from "../db/meta";
 import { forecastDocuments, spotDemand, spotFacing, spots } from "../db/schema";
 import { excluded, excludedAll, placeholders, preparedPerConnection } from "../db/statements";
+import { dataModeOf, FORECAST_META, refreshRecordOf, type RefreshRecord } from "./meta-facts";
+
+export type { RefreshRecord } from "./meta-facts";
 
 export interface StoredRow {
   updatedAt: number;
@@ -89,36 +92,21 @@ export function demandedSince(db: Db, since: number): Set<string> {
   return new Set(db.select({ spotId: spotDemand.spotId }).from(spotDemand).where(gte(spotDemand.requestedAt, since)).all().map((r) => r.spotId));
 }
 
-/** The last refresh as recorded for `surfcast status` and `/healthz?verbose=1` (any process: server or console). */
-export interface RefreshRecord {
-  at: string;
-  outcome: "complete" | "partial" | "failed";
-  spots: number;
-  ok: number;
-  failed: number;
-  durationMs: number;
-  reason?: string;
-}
-
-const LAST_REFRESH = "refresh.last";
-const RETRY_AT = "refresh.retry_at";
-
 export function recordRefresh(db: Db, record: RefreshRecord): void {
-  writeMeta(db, LAST_REFRESH, JSON.stringify(record));
+  writeMeta(db, FORECAST_META.lastRefresh, JSON.stringify(record));
 }
 
 export function lastRefresh(db: Db): RefreshRecord | null {
-  const value = readMeta(db, LAST_REFRESH);
-  return value === null ? null : (JSON.parse(value) as RefreshRecord);
+  return refreshRecordOf(readMeta(db, FORECAST_META.lastRefresh));
 }
 
 /** When the scheduler will retry what the last run missed (ISO time), or null. */
 export function recordRetryAt(db: Db, at: Date | null): void {
-  writeMeta(db, RETRY_AT, at?.toISOString() ?? null);
+  writeMeta(db, FORECAST_META.retryAt, at?.toISOString() ?? null);
 }
 
 export function retryAt(db: Db): string | null {
-  return readMeta(db, RETRY_AT);
+  return readMeta(db, FORECAST_META.retryAt);
 }
 
 /** Oldest and newest document update times (epoch ms), and how many documents there are. */
@@ -127,18 +115,11 @@ export function documentSpan(db: Db): { count: number; oldest: number | null; ne
   return db.select({ count: count(), oldest: min(updatedAt), newest: max(updatedAt) }).from(forecastDocuments).get()!;
 }
 
-const DATA_MODE = "data.mode";
-
-/**
- * Whether the directory holds demo data (`serve --demo`) or real forecasts, or null before its first serve.
- * A database with forecasts but no marker predates demo mode: it is real.
- */
+/** Demo data, real forecasts, or null before the first serve (see dataModeOf). */
 export function dataMode(db: Db): "demo" | "real" | null {
-  const value = readMeta(db, DATA_MODE);
-  if (value === "demo" || value === "real") return value;
-  return documentSpan(db).count > 0 ? "real" : null;
+  return dataModeOf(readMeta(db, FORECAST_META.dataMode), documentSpan(db).count);
 }
 
 export function recordDataMode(db: Db, mode: "demo" | "real"): void {
-  writeMeta(db, DATA_MODE, mode);
+  writeMeta(db, FORECAST_META.dataMode, mode);
 }

@@ -8,15 +8,11 @@ import { readMeta, writeMeta } from "../db/meta";
 import { spotAliases, spotFacing, spots, spotTideStation } from "../db/schema";
 import { placeholderAsGiven } from "../db/statements";
 import type { StoredSpot } from "./catalog";
+import { CATALOG_META, catalogVersionOf, derivedFactsOf, derivedFactsVersionOf, nextCatalogVersion, withAliases } from "./catalog-rows";
 import type { DerivedSpotFacts } from "./types";
 
 /** Where the catalog came from: the embedded default (auto-updated with the binary) or an operator import. */
 export type CatalogSource = "default" | "import";
-
-const META_SOURCE = "spots.source";
-const META_DEFAULT_SHA = "spots.default_sha256";
-/** Bumped by every applied import, so a running server can tell that the catalog changed under it. */
-const META_VERSION = "spots.version";
 
 export function countSpots(db: Db): number {
   return db.select({ n: count() }).from(spots).get()!.n;
@@ -24,7 +20,6 @@ export function countSpots(db: Db): number {
 
 export function loadSpots(db: Db): StoredSpot[] {
   const aliasRows = db.select({ spotId: spotAliases.spotId, alias: spotAliases.alias }).from(spotAliases).orderBy(spotAliases.spotId, spotAliases.alias).all();
-  const aliases = Map.groupBy(aliasRows, (r) => r.spotId);
   const rows = db
     .select({
       id: spots.id,
@@ -40,7 +35,7 @@ export function loadSpots(db: Db): StoredSpot[] {
     .from(spots)
     .orderBy(spots.id)
     .all();
-  return rows.map((r) => ({ ...r, aliases: aliases.get(r.id)?.map((a) => a.alias) ?? [] }));
+  return withAliases(rows, aliasRows);
 }
 
 /**
@@ -62,16 +57,7 @@ export function loadDerivedFacts(db: Db): Map<string, DerivedSpotFacts> {
     .leftJoin(spotFacing, eq(spotFacing.spotId, spots.id))
     .leftJoin(spotTideStation, eq(spotTideStation.spotId, spots.id))
     .all();
-  return new Map(
-    rows.map((r) => [
-      r.id,
-      {
-        facing: r.facing,
-        tideless: r.tideless,
-        station: r.tideless === false && r.stationId ? { id: r.stationId, name: r.stationName ?? r.stationId, distanceKm: r.distanceKm ?? 0 } : null,
-      },
-    ]),
-  );
+  return derivedFactsOf(rows);
 }
 
 /**
@@ -81,7 +67,7 @@ export function loadDerivedFacts(db: Db): Map<string, DerivedSpotFacts> {
 export function derivedFactsVersion(db: Db): string {
   const facings = db.select({ n: count(), last: max(spotFacing.computedAt) }).from(spotFacing).get()!;
   const choices = db.select({ n: count(), last: max(spotTideStation.computedAt) }).from(spotTideStation).get()!;
-  return `${facings.n}:${facings.last ?? 0}/${choices.n}:${choices.last ?? 0}`;
+  return derivedFactsVersionOf(facings, choices);
 }
 
 /** What the catalog is built from, read in one transaction: the spots, the derived facts and their versions. */
@@ -102,12 +88,12 @@ export interface CatalogMeta {
 }
 
 export function readCatalogMeta(db: Db): CatalogMeta {
-  return { source: readMeta(db, META_SOURCE) as CatalogSource | null, defaultSha256: readMeta(db, META_DEFAULT_SHA) };
+  return { source: readMeta(db, CATALOG_META.source) as CatalogSource | null, defaultSha256: readMeta(db, CATALOG_META.defaultSha256) };
 }
 
 /** The catalog's version: changes with every applied import (seeding included). */
 export function readCatalogVersion(db: Db): string {
-  return readMeta(db, META_VERSION) ?? "0";
+  return catalogVersionOf(readMeta(db, CATALOG_META.version));
 }
 
 /** What an import does to the tables; built by `planImport` (import.ts). */
@@ -151,9 +137,9 @@ export function applyImport(db: Db, plan: ImportPlan, source: { kind: CatalogSou
     }
     for (const s of plan.add) insert.run(parameters(s));
     for (const s of [...plan.update, ...plan.add]) for (const alias of s.aliases) addAlias.run({ id: s.id, alias });
-    writeMeta(db, META_SOURCE, source.kind);
-    if (source.defaultSha256) writeMeta(db, META_DEFAULT_SHA, source.defaultSha256);
-    writeMeta(db, META_VERSION, String(Number(readCatalogVersion(db)) + 1));
+    writeMeta(db, CATALOG_META.source, source.kind);
+    if (source.defaultSha256) writeMeta(db, CATALOG_META.defaultSha256, source.defaultSha256);
+    writeMeta(db, CATALOG_META.version, nextCatalogVersion(readCatalogVersion(db)));
     return true;
   });
 }

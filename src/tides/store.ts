@@ -16,6 +16,7 @@ import type { StationRecord } from "./record";
 import type { ModelReading } from "./source";
 import type { TideWindow } from "./window";
 import { roundHeight, type PredictedExtreme } from "./prediction";
+import { TIDE_META, windowBounds, windowOf } from "./store-meta";
 
 /** A spot_tide_station row as the service uses it. */
 export interface StoredChoice {
@@ -33,10 +34,6 @@ export interface StoredModel extends ModelReading {
   since: number;
   fetchedAt: number;
 }
-
-const WINDOW_START = "tides.window.start";
-const WINDOW_END = "tides.window.end";
-const RULE = "tides.rule";
 
 const choiceColumns = {
   tideless: spotTideStation.tideless,
@@ -219,22 +216,21 @@ export class TideStore {
   }
 
   window(): TideWindow | null {
-    const start = readMeta(this.db, WINDOW_START);
-    const end = readMeta(this.db, WINDOW_END);
-    return start && end ? { start: Date.parse(start), end: Date.parse(end) } : null;
+    return windowOf(readMeta(this.db, TIDE_META.windowStart), readMeta(this.db, TIDE_META.windowEnd));
   }
 
   setWindow(w: TideWindow): void {
-    writeMeta(this.db, WINDOW_START, new Date(w.start).toISOString());
-    writeMeta(this.db, WINDOW_END, new Date(w.end).toISOString());
+    const { start, end } = windowBounds(w);
+    writeMeta(this.db, TIDE_META.windowStart, start);
+    writeMeta(this.db, TIDE_META.windowEnd, end);
   }
 
   rule(): string | null {
-    return readMeta(this.db, RULE);
+    return readMeta(this.db, TIDE_META.rule);
   }
 
   setRule(rule: string): void {
-    writeMeta(this.db, RULE, rule);
+    writeMeta(this.db, TIDE_META.rule, rule);
   }
 }
 
