@@ -118,6 +118,8 @@ describeWithPostgres("heartbeats", () => {
       expect(await seenAt("cut")).toBe(T0);
       proxy.restore();
       await until(async () => (await seenAt("cut")) === T0 + 30_000);
+      // The beat that wrote the row says so right after its write.
+      await until(async () => lines.some((line) => line.includes("heartbeat: PostgreSQL answers again")));
       // A stop without the database still stops; the row is left to go stale.
       beforeStop = lines.length;
       proxy.cut();
