@@ -5,7 +5,7 @@
  * "access" topic in its own transaction. Usage flushes add to the stored counts, so servers flushing the same
  * counters at once lose nothing.
  */
-import { and, asc, eq, getTableColumns, gte, inArray, isNull, max, sql } from "drizzle-orm";
+import { and, asc, count, eq, getTableColumns, gte, inArray, isNull, max, sql } from "drizzle-orm";
 import type { PgDb } from "../db/postgres";
 import { insertChunks, upsertRows } from "../db/postgres/batch-rows";
 import { notifyChange, type ChangeTopic } from "../db/postgres/changes";
@@ -15,7 +15,7 @@ import { excluded, excludedAll } from "../db/statements";
 import { PLAN_DEFAULTS, PLAN_NAMES } from "./plans";
 import { emailContaining, type AccessStore, type AccountUpdate, type NewAccount, type StoredAccount, type UsageCount } from "./store";
 
-/** A sum or count of bigints, which PostgreSQL answers as a numeric the driver hands over as text. */
+/** A sum or count of bigints, which PostgreSQL answers as a numeric or bigint the driver hands over as text. */
 const total = (expression: ReturnType<typeof sql>) => sql<number>`${expression}`.mapWith(Number);
 
 /** An account's active keys, counted in the statement that reads the account. */
@@ -92,7 +92,7 @@ export function postgresAccessStore(db: PgDb): AccessStore {
 
     async accountsPage({ query, offset, limit }) {
       const matching = query ? sql`${accounts.email} like ${emailContaining(query)} escape '\\'` : undefined;
-      const [counted] = await db.select({ n: total(sql`count(*)`) }).from(accounts).where(matching);
+      const [counted] = await db.select({ n: count() }).from(accounts).where(matching);
       const rows = await db.select(storedAccount).from(accounts).where(matching).orderBy(byEmail).limit(limit).offset(offset);
       return { accounts: rows, total: counted!.n };
     },
