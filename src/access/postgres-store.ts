@@ -57,10 +57,10 @@ export function postgresAccountStatements(db: PgQueryable) {
 /** Counts of one key, day and endpoint added together (SQLite adds them row by row), in key order against deadlocks. */
 function summedCounts(counts: readonly UsageCount[]): UsageCount[] {
   const sums = new Map<string, UsageCount>();
-  for (const count of counts) {
-    const key = JSON.stringify([count.keyId, count.day, count.endpoint]);
+  for (const usage of counts) {
+    const key = JSON.stringify([usage.keyId, usage.day, usage.endpoint]);
     const seen = sums.get(key);
-    sums.set(key, seen ? { ...seen, count: seen.count + count.count } : count);
+    sums.set(key, seen ? { ...seen, count: seen.count + usage.count } : usage);
   }
   return [...sums.keys()].sort().map((key) => sums.get(key)!);
 }
