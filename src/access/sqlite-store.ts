@@ -7,7 +7,7 @@ import { and, asc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
 import { writeTransaction, type Db } from "../db";
 import { accounts, apiKeys, consoleSessions, embeds, plans, rateLimitState, usageCounters } from "../db/schema";
 import { PLAN_DEFAULTS, PLAN_NAMES } from "./plans";
-import type { AccessStore, AccountUpdate, NewAccount, StoredAccount } from "./store";
+import { emailContaining, type AccessStore, type AccountUpdate, type NewAccount, type StoredAccount } from "./store";
 
 type AccountRow = typeof accounts.$inferSelect;
 
@@ -89,7 +89,7 @@ export function sqliteAccessStore(db: Db): AccessStore {
     },
 
     async accountsPage({ query, offset, limit }) {
-      const pattern = query ? `%${query.toLowerCase().replace(/[\\%_]/g, (c) => "\\" + c)}%` : undefined;
+      const pattern = query ? emailContaining(query) : undefined;
       const matching = pattern ? sql`${accounts.email} like ${pattern} escape '\\'` : undefined;
       const total = db.select({ n: sql<number>`count(*)` }).from(accounts).where(matching).get()!.n;
       const rows = db.select().from(accounts).where(matching).orderBy(asc(accounts.email)).limit(limit).offset(offset).all();

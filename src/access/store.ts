@@ -113,5 +113,10 @@ export interface UsageStore {
   dayTotalsByAccount(accountIds: readonly number[], day: string): Promise<Map<number, number>>;
 }
 
+/** The LIKE pattern (escaped with a backslash) of the e-mails that contain `query`, which is matched in lower case. */
+export function emailContaining(query: string): string {
+  return `%${query.toLowerCase().replace(/[\\%_]/g, (c) => "\\" + c)}%`;
+}
+
 /** The access room's store: accounts and keys, and their usage. */
 export type AccessStore = AccountStore & UsageStore;
