@@ -107,13 +107,15 @@ function shrinkPageCache(sqlite: Database): void {
 function openAndMigrate(path: string, busyTimeoutMs: number, fresh: boolean): Db {
   const sqlite = new Database(path, { create: true, strict: true });
   try {
+    // First: switching to WAL and the migrations need locks, and without a busy timeout a lock another connection
+    // holds at that moment (another command, the tide worker's connection) fails at once instead of being waited for.
+    sqlite.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
     // Only takes effect before the first table exists: a new database can give freed pages back (reclaimSpace).
     if (fresh) sqlite.exec("PRAGMA auto_vacuum = INCREMENTAL");
     sqlite.exec("PRAGMA journal_mode = WAL");
     // NORMAL is durable across process crashes in WAL mode (only an OS crash can lose the last commits).
     sqlite.exec("PRAGMA synchronous = NORMAL");
     sqlite.exec("PRAGMA foreign_keys = ON");
-    sqlite.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
     // A refresh's batches grow the WAL; after a checkpoint it is cut back to this instead of keeping its peak size.
     sqlite.exec(`PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT}`);
     const db = drizzle(sqlite, { schema }) as Db;
