@@ -7,6 +7,7 @@
 import type { Db } from "../db";
 import type { Clock } from "../core/clock";
 import { log } from "../core/log";
+import { allOf, type MaybePromise } from "../core/maybe-promise";
 import { demandedSince, writeDemand } from "./store";
 
 export const REFRESH_SCOPES = ["all", "requested"] as const;
@@ -25,6 +26,9 @@ export const SCOPE_META = "serve.refresh_scope";
 /** A spot's request time is written at most this often. */
 const NOTE_EVERY_MS = 3_600_000;
 
+/** Whether a spot has a forecast for the current hour, or is no spot of the catalog. */
+type ForecastState = "current" | "missing" | "unknown";
+
 /** Fetches these spots' forecasts; resolves with the ids that could not be fetched. */
 export type FetchSpots = (spotIds: readonly string[]) => Promise<readonly string[]>;
 
@@ -42,7 +46,7 @@ export class ForecastDemand {
     private readonly clock: Clock,
     readonly scope: RefreshScope,
     /** Whether the spot has a forecast for the current hour, or is no spot of the catalog. */
-    private readonly forecastOf: (spotId: string) => "current" | "missing" | "unknown",
+    private readonly forecastOf: (spotId: string) => MaybePromise<ForecastState>,
   ) {}
 
   /** How first forecasts are fetched: the server wires its refresh in; until then nothing is fetched on demand. */
@@ -59,11 +63,17 @@ export class ForecastDemand {
    */
   ready(spotIds: readonly string[] | (() => readonly string[])): Promise<void> | undefined {
     if (this.scope === "all" || this.fetchSpots === null) return undefined;
+    const asked = (typeof spotIds === "function" ? spotIds() : spotIds).slice(0, MAX_SPOTS_PER_REQUEST);
+    const states = allOf(asked.map((id) => this.forecastOf(id)));
+    return states instanceof Promise ? states.then((known) => this.fetchMissing(asked, known)) : this.fetchMissing(asked, states);
+  }
+
+  /** Notes the spots asked for and fetches those without a current forecast (see ready()). */
+  private fetchMissing(asked: readonly string[], states: readonly ForecastState[]): Promise<void> | undefined {
     const now = this.clock.now();
     const missing: string[] = [];
-    const asked = typeof spotIds === "function" ? spotIds() : spotIds;
-    for (const id of asked.slice(0, MAX_SPOTS_PER_REQUEST)) {
-      const state = this.forecastOf(id);
+    for (const [i, id] of asked.entries()) {
+      const state = states[i];
       if (state === "unknown") continue;
       this.note(id, now);
       if (state === "current") continue;
