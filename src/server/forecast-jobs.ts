@@ -7,7 +7,6 @@ import { Cron } from "croner";
 import type { App } from "../app";
 import { log } from "../core/log";
 import type { RefreshSpot, RefreshSummary } from "../forecast/refresh";
-import { documentAges, recordRetryAt } from "../forecast/store";
 import { RECENT_MS } from "../forecast/demand";
 import { nextRefreshAt, retryAt, startupRefreshReason } from "../forecast/schedule";
 import { refreshForecasts } from "./refresh";
@@ -31,11 +30,7 @@ export function startForecastJobs(app: App, options: ForecastJobOptions = {}): {
   const setRetry = (at: number | null) => {
     if (retry) clearTimeout(retry);
     retry = at === null ? null : setTimeout(() => run(`retry ${failures} of the ${missed?.size ?? 0} spots missed`, true), at - app.clock.now());
-    try {
-      recordRetryAt(app.db, at === null ? null : new Date(at));
-    } catch (err) {
-      log.warn("could not record the refresh retry time", { error: String(err) });
-    }
+    app.stores.forecasts.recordRetryAt(at === null ? null : new Date(at)).catch((err) => log.warn("could not record the refresh retry time", { error: String(err) }));
   };
 
   const settle = (summary: RefreshSummary | void) => {
@@ -90,7 +85,7 @@ export function startForecastJobs(app: App, options: ForecastJobOptions = {}): {
   log.info("forecast refresh scheduled", { cron: app.config.refreshCron.join(" | "), next: next?.toISOString() });
 
   // Checked after the server is up, so a large catalog never delays the first request.
-  const startup = setTimeout(() => {
+  const startup = setTimeout(async () => {
     try {
       const scoped = inScope();
       if (scoped?.length === 0) {
@@ -99,7 +94,7 @@ export function startForecastJobs(app: App, options: ForecastJobOptions = {}): {
       }
       const reason = startupRefreshReason(
         (scoped ?? app.spots.all()).map((s) => s.id),
-        documentAges(app.db),
+        await app.stores.forecasts.documentAges(),
         app.clock.now(),
       );
       if (reason) run(`startup: ${reason}`);
