@@ -150,7 +150,7 @@ export function createOpenRoutes(app: App) {
     routeErrors(new Elysia(ROUTER_OPTIONS))
       // Cheap for load balancers; `?verbose=1` adds the operator's status (no account data, nothing secret: the
       // last refresh's error text is only on the metrics port's /status and in `surfcast status`).
-      .get("/healthz", ({ request }) => json(queryOf(request).has("verbose") ? publicStatus(app) : { status: "ok" }, 200, headersFor(request)), { detail: { hide: true } })
+      .get("/healthz", async ({ request }) => json(queryOf(request).has("verbose") ? await publicStatus(app) : { status: "ok" }, 200, headersFor(request)), { detail: { hide: true } })
       .get("/", ({ request }) => homeResponse(request, app.config.console), { detail: { hide: true } })
       .get("/docs", () => docsPage(), { detail: { hide: true } })
       .get("/docs/scalar.js", () => docsBundle(), { detail: { hide: true } })
