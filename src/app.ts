@@ -89,14 +89,14 @@ export function openApp(config: Config, clock: Clock = systemClock, busyTimeoutM
     summaries: new SurfSummaryService(spots, forecasts, tides),
     embeds: new EmbedService(stores, clock, config, spots, keys, changeCheck(db)),
     demand: new ForecastDemand(
-      db,
+      stores.forecasts,
       clock,
       // Without the scheduler the server calls no upstream at all, on demand neither (`serve --no-scheduler`).
       config.scheduler ? config.refreshScope : "all",
       (spotId) => (spots.find(spotId) === undefined ? "unknown" : andThen(forecasts.current(spotId, clock.now()), (forecast) => (forecast?.hour != null ? "current" : "missing"))),
     ),
     async close() {
-      app.demand.flush();
+      await app.demand.flush();
       tides.close();
       await meter.flush();
       closeDatabase(db);

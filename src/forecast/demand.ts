@@ -4,11 +4,10 @@
  * RECENT_MS (by /v1, MCP, embeds), and a spot asked for without a current forecast is fetched at once, the request
  * waiting up to FIRST_FETCH_WAIT_MS for it — a new install spends no Open-Meteo call before someone asks.
  */
-import type { Db } from "../db";
 import type { Clock } from "../core/clock";
 import { log } from "../core/log";
 import { allOf, type MaybePromise } from "../core/maybe-promise";
-import { demandedSince, writeDemand } from "./store";
+import type { ForecastStore } from "./sqlite-store";
 
 export const REFRESH_SCOPES = ["all", "requested"] as const;
 export type RefreshScope = (typeof REFRESH_SCOPES)[number];
@@ -42,7 +41,7 @@ export class ForecastDemand {
   private fetchSpots: FetchSpots | null = null;
 
   constructor(
-    private readonly db: Db,
+    private readonly store: Pick<ForecastStore, "writeDemand" | "demandedSince">,
     private readonly clock: Clock,
     readonly scope: RefreshScope,
     /** Whether the spot has a forecast for the current hour, or is no spot of the catalog. */
@@ -87,20 +86,20 @@ export class ForecastDemand {
   }
 
   /** The spots asked for since `since` (epoch ms), with what is not written yet. */
-  requestedSince(since: number): Set<string> {
-    this.flush();
-    return demandedSince(this.db, since);
+  async requestedSince(since: number): Promise<Set<string>> {
+    await this.flush();
+    return this.store.demandedSince(since);
   }
 
-  /** Writes the request times noted since the last flush. */
-  flush(): void {
+  /** Writes the request times noted since the last flush; never rejects (a failed write is noted again later). */
+  async flush(): Promise<void> {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;
     if (this.unwritten.size === 0) return;
     const rows = [...this.unwritten].map(([spotId, requestedAt]) => ({ spotId, requestedAt }));
     this.unwritten.clear();
     try {
-      writeDemand(this.db, rows);
+      await this.store.writeDemand(rows);
     } catch (err) {
       // A spot removed by an import in the meantime, or a busy database: the next request notes it again.
       for (const row of rows) this.noted.delete(row.spotId);
@@ -112,7 +111,7 @@ export class ForecastDemand {
     if ((this.noted.get(spotId) ?? -Infinity) > now - NOTE_EVERY_MS) return;
     this.noted.set(spotId, now);
     this.unwritten.set(spotId, now);
-    this.flushTimer ??= setTimeout(() => this.flush(), 1000);
+    this.flushTimer ??= setTimeout(() => void this.flush(), 1000);
     this.flushTimer.unref?.();
   }
 

@@ -57,7 +57,13 @@ function servedScope(app: App): RefreshScope {
 export async function operationalStatus(app: App): Promise<OperationalStatus> {
   const now = app.clock.now();
   const { forecasts } = app.stores;
-  const [span, lastRefresh, refreshRetryAt, dataMode] = await Promise.all([forecasts.documentSpan(), forecasts.lastRefresh(), forecasts.retryAt(), forecasts.dataMode()]);
+  const [span, lastRefresh, refreshRetryAt, dataMode, requested] = await Promise.all([
+    forecasts.documentSpan(),
+    forecasts.lastRefresh(),
+    forecasts.retryAt(),
+    forecasts.dataMode(),
+    app.demand.requestedSince(now - RECENT_MS),
+  ]);
   const next = app.config.scheduler ? nextRefreshAt(app.config.refreshCron, new Date(now)) : null;
   return {
     status: "ok",
@@ -76,7 +82,7 @@ export async function operationalStatus(app: App): Promise<OperationalStatus> {
     tideWindowEnd: iso(app.tides.windowEnd()),
     databaseBytes: databaseBytes(app.config.dataDir),
     demo: dataMode === "demo",
-    refreshScope: { scope: servedScope(app), requestedSpots: app.demand.requestedSince(now - RECENT_MS).size },
+    refreshScope: { scope: servedScope(app), requestedSpots: requested.size },
   };
 }
 
