@@ -44,7 +44,6 @@ export class ForecastDemand {
     private readonly store: Pick<ForecastStore, "writeDemand" | "demandedSince">,
     private readonly clock: Clock,
     readonly scope: RefreshScope,
-    /** Whether the spot has a forecast for the current hour, or is no spot of the catalog. */
     private readonly forecastOf: (spotId: string) => MaybePromise<ForecastState>,
   ) {}
 

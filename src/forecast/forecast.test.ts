@@ -275,4 +275,24 @@ describe("serving stored documents", () => {
     clock.set("2026-11-29T00:00:00Z");
     expect(await code(() => service.get(spot.id, 7))).toBe("no_forecast");
   });
+
+  test("a kept body answers at once; a document read while a refresh lands is served but not kept", async () => {
+    const { db, clock } = setup();
+    const sqlite = sqliteForecastStore(db);
+    let release: (() => void) | null = null;
+    const slowStore = { readDocument: (id: string) => new Promise<void>((r) => (release = r)).then(() => sqlite.readDocument(id)) };
+    const service = new ForecastService(slowStore, clock, spots, () => false);
+    writeDocuments(db, Date.parse("2026-11-21T07:00:00Z"), [{ spotId: spot.id, body: JSON.stringify(doc) }]);
+    const pending = service.get(spot.id, 2);
+    expect(pending).toBeInstanceOf(Promise);
+    service.invalidate(); // a refresh wrote while the store was read
+    release!();
+    const served = await pending;
+    expect((JSON.parse(served.body) as ForecastResponse).updatedAt).toBe("2026-11-21T07:00:00Z");
+    const again = service.get(spot.id, 2);
+    expect(again).toBeInstanceOf(Promise); // nothing of the older reading was kept
+    release!();
+    expect((await again).body).toBe(served.body);
+    expect(service.get(spot.id, 2)).toEqual({ ...served }); // kept now: a value, not a promise
+  });
 });
