@@ -19,6 +19,8 @@ import { NowService } from "./now/service";
 import { BestSpotsService } from "./forecast/best-spots";
 import { SurfSummaryService } from "./forecast/summary";
 import { EmbedService } from "./embed/service";
+import { andThen } from "./core/maybe-promise";
+import { sqliteForecastStore, type ForecastStore } from "./forecast/sqlite-store";
 import { sqliteEmbedStore } from "./embed/sqlite-store";
 import type { EmbedStore } from "./embed/store";
 
@@ -33,6 +35,7 @@ const STATION_WORKER_URL = new URL("./tides/station-worker.ts", import.meta.url)
 export interface Stores {
   access: AccessStore;
   embeds: EmbedStore;
+  forecasts: ForecastStore;
 }
 
 export interface App {
@@ -66,9 +69,9 @@ export function openApp(config: Config, clock: Clock = systemClock, busyTimeoutM
     closeDatabase(db);
     throw databaseFailure(err, databasePath(config.dataDir));
   }
-  const stores: Stores = { access: sqliteAccessStore(db), embeds: sqliteEmbedStore(db) };
+  const stores: Stores = { access: sqliteAccessStore(db), embeds: sqliteEmbedStore(db), forecasts: sqliteForecastStore(db) };
   const meter = new UsageMeter(stores.access, clock);
-  const forecasts = new ForecastService(db, clock, spots);
+  const forecasts = new ForecastService(stores.forecasts, clock, spots, changeCheck(db));
   const tides = new TideService(db, clock, spots, STATION_WORKER_URL);
   const keys = new KeyRegistry(stores.access, changeCheck(db));
   const app: App = {
@@ -86,14 +89,14 @@ export function openApp(config: Config, clock: Clock = systemClock, busyTimeoutM
     summaries: new SurfSummaryService(spots, forecasts, tides),
     embeds: new EmbedService(stores, clock, config, spots, keys, changeCheck(db)),
     demand: new ForecastDemand(
-      db,
+      stores.forecasts,
       clock,
       // Without the scheduler the server calls no upstream at all, on demand neither (`serve --no-scheduler`).
       config.scheduler ? config.refreshScope : "all",
-      (spotId) => (spots.find(spotId) === undefined ? "unknown" : forecasts.current(spotId, clock.now())?.hour != null ? "current" : "missing"),
+      (spotId) => (spots.find(spotId) === undefined ? "unknown" : andThen(forecasts.current(spotId, clock.now()), (forecast) => (forecast?.hour != null ? "current" : "missing"))),
     ),
     async close() {
-      app.demand.flush();
+      await app.demand.flush();
       tides.close();
       await meter.flush();
       closeDatabase(db);

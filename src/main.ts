@@ -24,7 +24,6 @@ import { HEALTHCHECK_HELP, runHealthcheck } from "./cli/healthcheck";
 import { EMBEDS_HELP, runEmbeds } from "./cli/embeds";
 import { MIGRATE_HELP, runMigrate } from "./cli/migrate";
 import { claimDataMode } from "./forecast/demo";
-import { dataMode } from "./forecast/store";
 
 const VERSION = "1.0.0";
 
@@ -109,8 +108,8 @@ async function main(argv: string[]): Promise<number> {
   const app = openApp(config, systemClock, command === "serve" ? BUSY_TIMEOUT_MS.server : BUSY_TIMEOUT_MS.command, mayCreate(command, args));
   try {
     // Demo and real data never mix: serve claims the directory's mode, and refresh follows it (forecast/demo.ts).
-    if (command === "serve") claimDataMode(app.db, config.demo, config.dataDir);
-    else if (command === "refresh") app.config.demo = dataMode(app.db) === "demo";
+    if (command === "serve") await claimDataMode(app.stores.forecasts, config.demo, config.dataDir);
+    else if (command === "refresh") app.config.demo = (await app.stores.forecasts.dataMode()) === "demo";
   } catch (err) {
     await app.close();
     throw err;
@@ -146,7 +145,7 @@ async function main(argv: string[]): Promise<number> {
       case "refresh":
         return await runRefresh(app, args);
       case "status":
-        runStatus(app, args);
+        await runStatus(app, args);
         return 0;
       case "backup":
         runBackup(app, args);

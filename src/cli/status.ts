@@ -10,9 +10,9 @@ scheduled refresh (and a pending retry of missed spots), the refresh scope (all 
 for in the last 7 days and how many), the end of the stored tide window and the
 database size. Works while the server runs; GET /healthz?verbose=1 answers the same as JSON.`;
 
-export function runStatus(app: App, argv: string[]): void {
+export async function runStatus(app: App, argv: string[]): Promise<void> {
   const { values, positionals } = parse(argv, { json: { type: "boolean" } }, STATUS_HELP);
   noExtraPositionals(positionals, 0, STATUS_HELP);
-  const status = operationalStatus(app);
+  const status = await operationalStatus(app);
   console.log(values.json ? JSON.stringify(status, null, 2) : formatStatus(status));
 }

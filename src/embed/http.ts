@@ -63,8 +63,8 @@ export function createEmbedHandler(app: EmbedHandlerServices): (req: Request, pa
     return message(req, 429, "Forecast back at 00:00 UTC", "This forecast picture has been shown as much as it may be today. It is back at 00:00 UTC.", origins, { "Retry-After": String(retryAfter) }, retryAfter + 30);
   }
 
-  function view(req: Request, embed: EmbedRecord, mode: Mode): Response {
-    const page = renderer.page(embed, mode);
+  async function view(req: Request, embed: EmbedRecord, mode: Mode): Promise<Response> {
+    const page = await renderer.page(embed, mode);
     const headers = {
       "Content-Type": "text/html; charset=utf-8",
       "Content-Security-Policy": contentSecurityPolicy(embed.origins),
@@ -76,9 +76,9 @@ export function createEmbedHandler(app: EmbedHandlerServices): (req: Request, pa
     return answer(req, page.html, 200, headers);
   }
 
-  function shown(req: Request, embed: EmbedRecord, mode: Mode): Response {
+  async function shown(req: Request, embed: EmbedRecord, mode: Mode): Promise<Response> {
     try {
-      return view(req, embed, mode);
+      return await view(req, embed, mode);
     } catch (err) {
       log.error("embed page failed", { embed: embed.id, error: String(err) });
       return message(req, 500, "Forecast not available right now", "The forecast could not be drawn. Try again in a minute.", embed.origins);
@@ -91,7 +91,7 @@ export function createEmbedHandler(app: EmbedHandlerServices): (req: Request, pa
     if (tail === "stamp") {
       // Screen mode polls this once a minute: not counted (the stamp is kept per embed until a forecast or tide
       // row is written or the hour turns, so a poll is two map lookups), tells only whether to reload.
-      return answer(req, JSON.stringify({ stamp: renderer.stamp(embed) }), 200, { "Content-Type": "application/json", "Cache-Control": "no-store", "Content-Security-Policy": contentSecurityPolicy(embed.origins) });
+      return answer(req, JSON.stringify({ stamp: await renderer.stamp(embed) }), 200, { "Content-Type": "application/json", "Cache-Control": "no-store", "Content-Security-Policy": contentSecurityPolicy(embed.origins) });
     }
     if (tail !== undefined) return notFound(req);
     const verdict = app.embeds.admitView(found);

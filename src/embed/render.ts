@@ -9,6 +9,7 @@ import type { ForecastService } from "../forecast/service";
 import type { TideService } from "../tides/service";
 import { budgetShare } from "../core/caches";
 import { Lru } from "../core/lru";
+import { allOf, andThen, type MaybePromise } from "../core/maybe-promise";
 import { MINUTE_MS } from "../tides/now";
 import { credits, heading, shell, spotSection, spotWeek, titleOf, type Mode } from "./page";
 import type { EmbedRecord } from "./store";
@@ -53,29 +54,32 @@ export class EmbedRenderer {
    * (documents parsed again once dropped from their cache) happens once per embed until a forecast or tide row is
    * written or the hour turns (the forecasts' generation, the tides' stamp, the hour: three counters, no lookup).
    */
-  stamp(embed: EmbedRecord): string {
+  stamp(embed: EmbedRecord): MaybePromise<string> {
     const hour = Math.floor(this.app.clock.now() / HOUR_MS);
     const basis = `${hour}|${this.app.tides.stamp()}|${this.app.forecasts.generation()}`;
     if (basis !== this.stampBasis) {
       this.stampBasis = basis;
       this.stamps = new Map();
     }
-    let stamp = this.stamps.get(embed.id);
-    if (stamp === undefined) {
-      stamp = hashOf(`${hour}|${this.app.tides.stamp()}|${embed.spots.map((id) => this.app.forecasts.versionOf(id)).join(",")}`);
-      this.stamps.set(embed.id, stamp);
-    }
-    return stamp;
+    const kept = this.stamps.get(embed.id);
+    if (kept !== undefined) return kept;
+    // Kept in the map of this basis: if the basis moves while versions are read, the stamp goes with the old map.
+    const stamps = this.stamps;
+    return andThen(allOf(embed.spots.map((id) => this.app.forecasts.versionOf(id))), (versions) => {
+      const stamp = hashOf(`${hour}|${this.app.tides.stamp()}|${versions.join(",")}`);
+      stamps.set(embed.id, stamp);
+      return stamp;
+    });
   }
 
-  page(embed: EmbedRecord, mode: Mode): RenderedPage {
-    const stamp = this.stamp(embed);
+  async page(embed: EmbedRecord, mode: Mode): Promise<RenderedPage> {
+    const stamp = await this.stamp(embed);
     const minute = Math.floor(this.app.clock.now() / MINUTE_MS);
     const key = `${minute}|${stamp}`;
     const cacheKey = `${embed.id}|${mode}`;
     const kept = this.pages.get(cacheKey);
     if (kept && kept.key === key) return kept.page;
-    const pictures = embed.spots.map((id) => spotPicture(this.app, id, embed.units));
+    const pictures = await Promise.all(embed.spots.map((id) => spotPicture(this.app, id, embed.units)));
     const sections = pictures.map((p, i) => spotSection(p, `s${i}`, this.week(p, `s${i}`, stamp)));
     const html = shell(
       {

@@ -99,12 +99,12 @@ export interface PictureServices {
 }
 
 /** One spot as an embed shows it, read from the services /v1 answers from. */
-export function spotPicture(services: PictureServices, spotId: string, units: Units): SpotPicture {
+export async function spotPicture(services: PictureServices, spotId: string, units: Units): Promise<SpotPicture> {
   const spot = services.spots.get(spotId);
-  const now = services.now.get(spot.id, units).response;
+  const now = (await services.now.get(spot.id, units)).response;
   let forecast: ForecastResponse | null = null;
   try {
-    forecast = JSON.parse(services.forecasts.get(spot.id, 7).body) as ForecastResponse;
+    forecast = JSON.parse((await services.forecasts.get(spot.id, 7)).body) as ForecastResponse;
   } catch (err) {
     if (!(err instanceof ApiError)) throw err; // no forecast yet, or it has expired: the page says so
   }

@@ -5,6 +5,7 @@
  * docs/forecast.md ("Where to surf now").
  */
 import { utcHourStart, type Clock } from "../core/clock";
+import { allOf, andThen, type MaybePromise } from "../core/maybe-promise";
 import type { BestSpotsParams } from "../core/params";
 import type { SpotWithDistance } from "../spots/types";
 import { bestRun, daylightOf, inDaylight, type BestWindow, type Level } from "./best";
@@ -113,7 +114,7 @@ export function rankBestSpots(entries: BestSpot[], limit: number): BestSpot[] {
 export class BestSpotsService {
   constructor(
     private readonly spots: { nearby(p: BestSpotsParams): readonly SpotWithDistance[] },
-    private readonly forecasts: { outlook(spot: SpotWithDistance): Outlook | null },
+    private readonly forecasts: { outlook(spot: SpotWithDistance): MaybePromise<Outlook | null> },
     private readonly clock: Clock,
   ) {}
 
@@ -123,15 +124,18 @@ export class BestSpotsService {
   }
 
   /** Spots within the radius that have a forecast, ranked for `level` over the next `hours` from the current UTC hour. */
-  find(p: BestSpotsParams): BestSpot[] {
+  find(p: BestSpotsParams): MaybePromise<BestSpot[]> {
     const from = utcHourStart(this.clock.now());
     const to = from + p.hours * HOUR_MS;
-    const entries: BestSpot[] = [];
-    for (const spot of this.spots.nearby({ ...p, limit: Infinity })) {
-      const outlook = this.forecasts.outlook(spot);
-      const found = outlook && spotOutlook(outlook, from, to, p.level);
-      if (found) entries.push({ spot, ...found });
-    }
-    return rankBestSpots(entries, p.limit);
+    const spots = this.spots.nearby({ ...p, limit: Infinity });
+    return andThen(allOf(spots.map((spot) => this.forecasts.outlook(spot))), (outlooks) => {
+      const entries: BestSpot[] = [];
+      spots.forEach((spot, i) => {
+        const outlook = outlooks[i];
+        const found = outlook && spotOutlook(outlook, from, to, p.level);
+        if (found) entries.push({ spot, ...found });
+      });
+      return rankBestSpots(entries, p.limit);
+    });
   }
 }

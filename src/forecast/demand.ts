@@ -4,10 +4,10 @@
  * RECENT_MS (by /v1, MCP, embeds), and a spot asked for without a current forecast is fetched at once, the request
  * waiting up to FIRST_FETCH_WAIT_MS for it — a new install spends no Open-Meteo call before someone asks.
  */
-import type { Db } from "../db";
 import type { Clock } from "../core/clock";
 import { log } from "../core/log";
-import { demandedSince, writeDemand } from "./store";
+import { allOf, type MaybePromise } from "../core/maybe-promise";
+import type { ForecastStore } from "./sqlite-store";
 
 export const REFRESH_SCOPES = ["all", "requested"] as const;
 export type RefreshScope = (typeof REFRESH_SCOPES)[number];
@@ -25,6 +25,9 @@ export const SCOPE_META = "serve.refresh_scope";
 /** A spot's request time is written at most this often. */
 const NOTE_EVERY_MS = 3_600_000;
 
+/** Whether a spot has a forecast for the current hour, or is no spot of the catalog. */
+type ForecastState = "current" | "missing" | "unknown";
+
 /** Fetches these spots' forecasts; resolves with the ids that could not be fetched. */
 export type FetchSpots = (spotIds: readonly string[]) => Promise<readonly string[]>;
 
@@ -38,11 +41,10 @@ export class ForecastDemand {
   private fetchSpots: FetchSpots | null = null;
 
   constructor(
-    private readonly db: Db,
+    private readonly store: Pick<ForecastStore, "writeDemand" | "demandedSince">,
     private readonly clock: Clock,
     readonly scope: RefreshScope,
-    /** Whether the spot has a forecast for the current hour, or is no spot of the catalog. */
-    private readonly forecastOf: (spotId: string) => "current" | "missing" | "unknown",
+    private readonly forecastOf: (spotId: string) => MaybePromise<ForecastState>,
   ) {}
 
   /** How first forecasts are fetched: the server wires its refresh in; until then nothing is fetched on demand. */
@@ -59,11 +61,17 @@ export class ForecastDemand {
    */
   ready(spotIds: readonly string[] | (() => readonly string[])): Promise<void> | undefined {
     if (this.scope === "all" || this.fetchSpots === null) return undefined;
+    const asked = (typeof spotIds === "function" ? spotIds() : spotIds).slice(0, MAX_SPOTS_PER_REQUEST);
+    const states = allOf(asked.map((id) => this.forecastOf(id)));
+    return states instanceof Promise ? states.then((known) => this.fetchMissing(asked, known)) : this.fetchMissing(asked, states);
+  }
+
+  /** Notes the spots asked for and fetches those without a current forecast (see ready()). */
+  private fetchMissing(asked: readonly string[], states: readonly ForecastState[]): Promise<void> | undefined {
     const now = this.clock.now();
     const missing: string[] = [];
-    const asked = typeof spotIds === "function" ? spotIds() : spotIds;
-    for (const id of asked.slice(0, MAX_SPOTS_PER_REQUEST)) {
-      const state = this.forecastOf(id);
+    for (const [i, id] of asked.entries()) {
+      const state = states[i];
       if (state === "unknown") continue;
       this.note(id, now);
       if (state === "current") continue;
@@ -77,20 +85,20 @@ export class ForecastDemand {
   }
 
   /** The spots asked for since `since` (epoch ms), with what is not written yet. */
-  requestedSince(since: number): Set<string> {
-    this.flush();
-    return demandedSince(this.db, since);
+  async requestedSince(since: number): Promise<Set<string>> {
+    await this.flush();
+    return this.store.demandedSince(since);
   }
 
-  /** Writes the request times noted since the last flush. */
-  flush(): void {
+  /** Writes the request times noted since the last flush; never rejects (a failed write is noted again later). */
+  async flush(): Promise<void> {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;
     if (this.unwritten.size === 0) return;
     const rows = [...this.unwritten].map(([spotId, requestedAt]) => ({ spotId, requestedAt }));
     this.unwritten.clear();
     try {
-      writeDemand(this.db, rows);
+      await this.store.writeDemand(rows);
     } catch (err) {
       // A spot removed by an import in the meantime, or a busy database: the next request notes it again.
       for (const row of rows) this.noted.delete(row.spotId);
@@ -102,7 +110,7 @@ export class ForecastDemand {
     if ((this.noted.get(spotId) ?? -Infinity) > now - NOTE_EVERY_MS) return;
     this.noted.set(spotId, now);
     this.unwritten.set(spotId, now);
-    this.flushTimer ??= setTimeout(() => this.flush(), 1000);
+    this.flushTimer ??= setTimeout(() => void this.flush(), 1000);
     this.flushTimer.unref?.();
   }
 

@@ -8,8 +8,7 @@
  * life (the `data.mode` marker, forecast/store.ts); see docs/operations.md ("Demo mode").
  */
 import { UserError } from "../core/errors";
-import type { Db } from "../db";
-import { dataMode, recordDataMode } from "./store";
+import type { ForecastStore } from "./sqlite-store";
 
 /** Every forecast served from demo data says so in its attribution (and carries `"demo": true`). */
 export const DEMO_ATTRIBUTION = "DEMO DATA: synthetic values made by surfcast --demo; not a real forecast, not from Open-Meteo.";
@@ -199,13 +198,13 @@ export async function demoFetch(input: string | URL | Request, init?: RequestIni
  * Keeps demo and real data apart: a data directory takes the mode of its first `serve` (a database that already
  * holds forecasts but no marker is real: it predates demo mode). Serving it in the other mode is refused.
  */
-export function claimDataMode(db: Db, demo: boolean, dataDir: string): void {
-  const mode = dataMode(db);
+export async function claimDataMode(store: Pick<ForecastStore, "dataMode" | "recordDataMode">, demo: boolean, dataDir: string): Promise<void> {
+  const mode = await store.dataMode();
   if (mode === "demo" && !demo) {
     throw new UserError(`${dataDir} holds demo data (made by \`surfcast serve --demo\`): serve it with --demo, or choose another --data-dir for real forecasts`);
   }
   if (mode === "real" && demo) {
     throw new UserError(`${dataDir} holds real forecasts: demo data is never mixed into it; run the demo on its own data directory (the default for --demo is ./var-demo)`);
   }
-  if (mode === null) recordDataMode(db, demo ? "demo" : "real");
+  if (mode === null) await store.recordDataMode(demo ? "demo" : "real");
 }

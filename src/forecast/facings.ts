@@ -2,9 +2,8 @@
  * Spot facings as the forecast pipeline reads them: the import override wins over the computed value.
  * Computed facings (src/spots/orientation.ts) are stored once per spot in `spot_facing`.
  */
-import type { Db } from "../db";
 import { computeFacing, loadLand, FACING_METHOD } from "../spots/orientation";
-import { spotsWithFacing, storedFacings, writeFacings } from "./store";
+import type { ForecastStore } from "./sqlite-store";
 
 const CHUNK = 500;
 
@@ -12,12 +11,12 @@ const CHUNK = 500;
  * Computes and stores the facing of every given spot that has no `spot_facing` row yet, or one from an older
  * method, one transaction per chunk. Returns how many it computed. Loads the land index only when needed.
  */
-export function ensureFacings(
-  db: Db,
+export async function ensureFacings(
+  store: Pick<ForecastStore, "spotsWithFacing" | "writeFacings">,
   spots: readonly { id: string; lat: number; lng: number }[],
   onProgress?: (done: number, total: number) => void,
-): number {
-  const current = spotsWithFacing(db, FACING_METHOD);
+): Promise<number> {
+  const current = await store.spotsWithFacing(FACING_METHOD);
   const missing = spots.filter((s) => !current.has(s.id));
   if (missing.length === 0) return 0;
   const land = loadLand();
@@ -29,13 +28,13 @@ export function ensureFacings(
       method: FACING_METHOD,
       computedAt,
     }));
-    writeFacings(db, rows);
+    await store.writeFacings(rows);
     onProgress?.(done + rows.length, missing.length);
   }
   return missing.length;
 }
 
 /** spot id → facing in degrees (bearing toward open water), or null when unknown. */
-export function loadFacings(db: Db): Map<string, number | null> {
-  return new Map(storedFacings(db).map((r) => [r.id, r.override ?? r.facing]));
+export async function loadFacings(store: Pick<ForecastStore, "storedFacings">): Promise<Map<string, number | null>> {
+  return new Map((await store.storedFacings()).map((r) => [r.id, r.override ?? r.facing]));
 }

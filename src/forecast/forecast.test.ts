@@ -13,6 +13,8 @@ import { openDatabase } from "../db";
 import { assembleDocument, isoUtc } from "./document";
 import { callWeight, parseResponse, requestParams, UpstreamError, WEIGHT_PER_LOCATION, type LocationSeries } from "./openmeteo";
 import { ForecastService } from "./service";
+import { sqliteForecastStore } from "./sqlite-store";
+import { changeCheck } from "../db/changes";
 import { writeDocuments } from "./store";
 import { SWELL_COMPONENT_VARIABLES } from "./swells";
 import { ATTRIBUTION, type ForecastResponse } from "./types";
@@ -196,29 +198,29 @@ describe("serving stored documents", () => {
     const db = openDatabase(tempDir("forecast-serve"));
     db.$client.prepare("INSERT INTO spots (id, hex_id, name, country, region, lat, lng) VALUES (?, ?, ?, ?, ?, ?, ?)").run(spot.id, spot.hexId, spot.name, spot.country, spot.region, spot.lat, spot.lng);
     const clock = new ManualClock(Date.parse("2026-11-21T13:25:00Z"));
-    return { db, clock, service: new ForecastService(db, clock, spots) };
+    return { db, clock, service: new ForecastService(sqliteForecastStore(db), clock, spots, changeCheck(db)) };
   }
 
-  const code = (fn: () => unknown) => {
+  const code = async (fn: () => unknown) => {
     try {
-      fn();
+      await fn();
     } catch (err) {
       return (err as ApiError).code;
     }
     return "none";
   };
 
-  test("unknown spot → not_found; no document yet → no_forecast", () => {
+  test("unknown spot → not_found; no document yet → no_forecast", async () => {
     const { service } = setup();
-    expect(code(() => service.get("nowhere", 7))).toBe("not_found");
-    expect(code(() => service.get(spot.id, 7))).toBe("no_forecast");
+    expect(await code(() => service.get("nowhere", 7))).toBe("not_found");
+    expect(await code(() => service.get(spot.id, 7))).toBe("no_forecast");
   });
 
-  test("hours from the current UTC hour, at most days×24; daily covers the same dates; fixed fields", () => {
+  test("hours from the current UTC hour, at most days×24; daily covers the same dates; fixed fields", async () => {
     const { db, service } = setup();
     writeDocuments(db, Date.parse("2026-11-21T07:00:00Z"), [{ spotId: spot.id, body: JSON.stringify(doc) }]);
     service.invalidate();
-    const one = JSON.parse(service.get(spot.id, 1).body) as ForecastResponse;
+    const one = JSON.parse((await service.get(spot.id, 1)).body) as ForecastResponse;
     expect(Object.keys(one)).toEqual(["spot", "units", "updatedAt", "attribution", "hours", "daily"]);
     expect(one.spot).toEqual({ id: spot.id, name: "Supertubos", country: "Portugal" });
     expect(one.units).toBe("metric");
@@ -228,28 +230,28 @@ describe("serving stored documents", () => {
     expect(one.hours[0]!.time).toBe("2026-11-21T13:00:00Z");
     expect(one.hours.at(-1)!.time).toBe("2026-11-22T12:00:00Z");
     expect(one.daily.map((d) => d.date)).toEqual(["2026-11-21", "2026-11-22"]);
-    const seven = JSON.parse(service.get(spot.id, 7).body) as ForecastResponse;
+    const seven = JSON.parse((await service.get(spot.id, 7)).body) as ForecastResponse;
     // The stored horizon ends at 2026-11-27T21:00 (the null tail was dropped).
     expect(seven.hours).toHaveLength(166 - 13);
     expect(seven.daily).toHaveLength(7);
   });
 
-  test("the window moves with the clock; the hex id serves the same body; ETag per version, hour and days", () => {
+  test("the window moves with the clock; the hex id serves the same body; ETag per version, hour and days", async () => {
     const { db, clock, service } = setup();
     writeDocuments(db, Date.parse("2026-11-21T07:00:00Z"), [{ spotId: spot.id, body: JSON.stringify(doc) }]);
     service.invalidate();
-    const first = service.get(spot.id, 2);
+    const first = await service.get(spot.id, 2);
     expect(first.maxAgeSeconds).toBe(35 * 60);
-    expect(service.get(spot.hexId, 2).body).toBe(first.body);
-    expect(service.get(spot.id, 3).etag).not.toBe(first.etag);
+    expect((await service.get(spot.hexId, 2)).body).toBe(first.body);
+    expect((await service.get(spot.id, 3)).etag).not.toBe(first.etag);
     clock.advance(40 * 60_000);
-    const later = service.get(spot.id, 2);
+    const later = await service.get(spot.id, 2);
     expect(later.etag).not.toBe(first.etag);
     expect(later.maxAgeSeconds).toBe(55 * 60);
     expect((JSON.parse(later.body) as ForecastResponse).hours[0]!.time).toBe("2026-11-21T14:00:00Z");
     writeDocuments(db, Date.parse("2026-11-21T13:50:00Z"), [{ spotId: spot.id, body: JSON.stringify(doc) }]);
     service.invalidate();
-    const refreshed = service.get(spot.id, 2);
+    const refreshed = await service.get(spot.id, 2);
     expect(refreshed.etag).not.toBe(later.etag);
     expect((JSON.parse(refreshed.body) as ForecastResponse).updatedAt).toBe("2026-11-21T13:50:00Z");
   });
@@ -257,20 +259,40 @@ describe("serving stored documents", () => {
   test("cache hit returns the prebuilt string; a write by another connection is noticed", async () => {
     const { db, service } = setup();
     writeDocuments(db, Date.parse("2026-11-21T07:00:00Z"), [{ spotId: spot.id, body: JSON.stringify(doc) }]);
-    const a = service.get(spot.id, 7);
-    expect(service.get(spot.id, 7).body).toBe(a.body);
+    const a = await service.get(spot.id, 7);
+    expect((await service.get(spot.id, 7)).body).toBe(a.body);
     // Another process (e.g. `surfcast refresh`) writes through its own connection.
     const other = openDatabase(db.$client.filename.replace(/\/surfcast\.db$/, ""));
     writeDocuments(other, Date.parse("2026-11-21T12:00:00Z"), [{ spotId: spot.id, body: JSON.stringify(doc) }]);
     other.$client.close();
     await Bun.sleep(1100);
-    expect((JSON.parse(service.get(spot.id, 7).body) as ForecastResponse).updatedAt).toBe("2026-11-21T12:00:00Z");
+    expect((JSON.parse((await service.get(spot.id, 7)).body) as ForecastResponse).updatedAt).toBe("2026-11-21T12:00:00Z");
   });
 
-  test("a document whose horizon has passed is no_forecast, not an empty 200", () => {
+  test("a document whose horizon has passed is no_forecast, not an empty 200", async () => {
     const { db, clock, service } = setup();
     writeDocuments(db, Date.parse("2026-11-21T07:00:00Z"), [{ spotId: spot.id, body: JSON.stringify(doc) }]);
     clock.set("2026-11-29T00:00:00Z");
-    expect(code(() => service.get(spot.id, 7))).toBe("no_forecast");
+    expect(await code(() => service.get(spot.id, 7))).toBe("no_forecast");
+  });
+
+  test("a kept body answers at once; a document read while a refresh lands is served but not kept", async () => {
+    const { db, clock } = setup();
+    const sqlite = sqliteForecastStore(db);
+    let release: (() => void) | null = null;
+    const slowStore = { readDocument: (id: string) => new Promise<void>((r) => (release = r)).then(() => sqlite.readDocument(id)) };
+    const service = new ForecastService(slowStore, clock, spots, () => false);
+    writeDocuments(db, Date.parse("2026-11-21T07:00:00Z"), [{ spotId: spot.id, body: JSON.stringify(doc) }]);
+    const pending = service.get(spot.id, 2);
+    expect(pending).toBeInstanceOf(Promise);
+    service.invalidate(); // a refresh wrote while the store was read
+    release!();
+    const served = await pending;
+    expect((JSON.parse(served.body) as ForecastResponse).updatedAt).toBe("2026-11-21T07:00:00Z");
+    const again = service.get(spot.id, 2);
+    expect(again).toBeInstanceOf(Promise); // nothing of the older reading was kept
+    release!();
+    expect((await again).body).toBe(served.body);
+    expect(service.get(spot.id, 2)).toEqual({ ...served }); // kept now: a value, not a promise
   });
 });

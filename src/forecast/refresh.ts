@@ -5,11 +5,10 @@
  */
 import { edenGC } from "bun:jsc";
 import type { Clock } from "../core/clock";
-import type { Db } from "../db";
 import type { DocumentTide, SeaLevelSeries } from "../tides/types";
 import { assembleDocument } from "./document";
 import { allNull, UpstreamError, type Endpoint, type LocationSeries, type OpenMeteoClient, type Point } from "./openmeteo";
-import { writeDocuments } from "./store";
+import type { ForecastStore } from "./sqlite-store";
 import { packDocument } from "../db/document-codec";
 
 export interface RefreshSpot {
@@ -124,7 +123,7 @@ export interface RefreshSummary {
 }
 
 export interface RefreshDeps {
-  db: Db;
+  forecasts: Pick<ForecastStore, "writeDocuments">;
   clock: Clock;
   client: OpenMeteoClient;
   batchSize: number;
@@ -135,7 +134,7 @@ export interface RefreshDeps {
     acceptSeaLevel?(entries: readonly { spotId: string; series: SeaLevelSeries }[]): void;
   };
   /** spot id → facing; asked once, when the first batch has data (no facing work while upstream is down). */
-  facings: () => Map<string, number | null>;
+  facings: () => Promise<Map<string, number | null>>;
   onProgress?: (p: RefreshProgress) => void;
   /** Called after each written batch (the server drops its cached bodies). */
   onWritten?: () => void;
@@ -189,7 +188,7 @@ async function fetchBatch(deps: RefreshDeps, batch: Batch, summary: RefreshSumma
 }
 
 /** Assembles, compresses and writes the documents of a fetched batch. */
-async function writeBatch(deps: RefreshDeps, batch: Batch, fetched: Fetched, facings: () => Map<string, number | null>): Promise<BatchOutcome> {
+async function writeBatch(deps: RefreshDeps, batch: Batch, fetched: Fetched, facings: () => Promise<Map<string, number | null>>): Promise<BatchOutcome> {
   if ("written" in fetched) return fetched;
   if (deps.signal?.aborted) return { written: [], error: "stopped" };
   const { marine, forecast } = fetched;
@@ -216,6 +215,7 @@ async function writeBatch(deps: RefreshDeps, batch: Batch, fetched: Fetched, fac
 
   // Compressed as soon as assembled: a batch holds ~9 KB per spot, not ~96 KB of JSON.
   const documents: { spotId: string; body: Uint8Array }[] = [];
+  let facingOf: Map<string, number | null> | undefined;
   for (const [n, spot] of batch.spots.entries()) {
     if (n % YIELD_EVERY === YIELD_EVERY - 1) {
       // Assembly leaves ~300 KB of short-lived objects per spot: a young-generation collection (a few ms: little of it
@@ -228,11 +228,12 @@ async function writeBatch(deps: RefreshDeps, batch: Batch, fetched: Fetched, fac
     const f = forecast.get(forecastCell(spot));
     if (!m || !f || allNull(m) || allNull(f)) continue; // no data for this point: keep the previous document
     const tide = deps.tides.forDocument(spot.id, seaLevelOf(m));
-    const doc = assembleDocument(m, f, facings().get(spot.id) ?? null, tide.hourly);
+    facingOf ??= await facings();
+    const doc = assembleDocument(m, f, facingOf.get(spot.id) ?? null, tide.hourly);
     if (doc.hours.length > 0) documents.push({ spotId: spot.id, body: packDocument(JSON.stringify({ ...doc, ...tide.reference, ...(deps.demo ? { demo: true } : {}) })) });
   }
   try {
-    if (documents.length > 0) writeDocuments(deps.db, deps.clock.now(), documents);
+    if (documents.length > 0) await deps.forecasts.writeDocuments(deps.clock.now(), documents);
   } catch (err) {
     return { written: [], error: `writing documents failed: ${(err as Error).message}` };
   }
@@ -257,7 +258,7 @@ export async function runForecastRefresh(deps: RefreshDeps, spots: readonly Refr
     errors: [],
   };
   const ok = new Set<string>();
-  let facingMap: Map<string, number | null> | null = null;
+  let facingMap: Promise<Map<string, number | null>> | null = null;
   const facings = () => (facingMap ??= deps.facings());
   let spotsDone = 0;
   let stopped = false;

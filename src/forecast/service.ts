@@ -4,7 +4,6 @@
  * the hot path is a map lookup returning a prebuilt string. See docs/forecast.md ("Serving").
  */
 import { budgetShare, registerCache } from "../core/caches";
-import type { Db } from "../db";
 import { utcHourStart, type Clock } from "../core/clock";
 import { ApiError } from "../core/errors";
 import type { SpotService } from "../spots/service";
@@ -13,8 +12,9 @@ import type { DailyWeather, ForecastHour } from "./types";
 import { isoUtc } from "./document";
 import { dayBest } from "./best";
 import { outlookOf, type Outlook } from "./best-spots";
-import { changeCheck } from "../db/changes";
-import { readDocument } from "./store";
+import type { ForecastStore } from "./sqlite-store";
+import type { StoredRow } from "./store";
+import { andThen, type MaybePromise } from "../core/maybe-promise";
 import { ATTRIBUTION } from "./types";
 import { DEMO_ATTRIBUTION } from "./demo";
 import { Lru } from "../core/lru";
@@ -70,45 +70,51 @@ export class ForecastService {
   /** How many times the kept bodies and documents were dropped (see generation()). */
   private invalidations = 0;
   private readonly outlooks = registerCache(new Map<string, Outlook | null>());
-  private readonly changed: () => boolean;
 
+  /** `changed` tells whether another process committed since it was last asked (db/changes.ts). */
   constructor(
-    private readonly db: Db,
+    private readonly store: Pick<ForecastStore, "readDocument">,
     private readonly clock: Clock,
     private readonly spots: Pick<SpotService, "get">,
-  ) {
-    this.changed = changeCheck(db);
-  }
+    private readonly changed: () => boolean,
+  ) {}
 
-  /** Throws `not_found` for an unknown spot and `no_forecast` when it has no document yet. */
-  get(spotId: string, days: number): ServedForecast {
+  /**
+   * Throws `not_found` for an unknown spot and `no_forecast` when it has no document yet. A kept body or document
+   * answers at once; otherwise the answer waits for the store.
+   */
+  get(spotId: string, days: number): MaybePromise<ServedForecast> {
     const spot = this.spots.get(spotId);
     this.noticeExternalWrites();
     const now = this.clock.now();
     const hour = utcHourStart(now);
     const maxAgeSeconds = Math.max(1, Math.ceil((hour + HOUR_MS - now) / 1000));
     const key = `${spot.id}\u0000${hour}\u0000${days}`;
-    let served = this.bodies.get(key);
-    if (!served) {
-      served = this.build(spot, hour, days);
-      this.bodies.set(key, served, served.body.length);
-    }
-    return { spotId: spot.id, body: served.body, etag: served.etag, maxAgeSeconds };
+    const answer = (served: { body: string; etag: string }) => ({ spotId: spot.id, body: served.body, etag: served.etag, maxAgeSeconds });
+    const kept = this.bodies.get(key);
+    if (kept) return answer(kept);
+    const generation = this.invalidations;
+    return andThen(this.prepared(spot), (doc) => {
+      const served = this.build(doc, spot, hour, days);
+      if (generation === this.invalidations) this.bodies.set(key, served, served.body.length);
+      return answer(served);
+    });
   }
 
   /** The document's version, or null when the spot has none; cheap (cached), for callers that keep what they built from it. */
-  versionOf(spotId: string): string | null {
+  versionOf(spotId: string): MaybePromise<string | null> {
     this.noticeExternalWrites();
-    return this.preparedOrNull(spotId)?.version ?? null;
+    return andThen(this.preparedOrNull(spotId), (doc) => doc?.version ?? null);
   }
 
   /** The hour holding `at` and the daily rows of a spot's document, or null when it has none. */
-  current(spotId: string, at: number): CurrentForecast | null {
+  current(spotId: string, at: number): MaybePromise<CurrentForecast | null> {
     this.noticeExternalWrites();
-    const doc = this.preparedOrNull(spotId);
-    if (!doc) return null;
-    const i = doc.hourTimes.indexOf(utcHourStart(at));
-    return { updatedAt: doc.updatedAt, version: doc.version, hour: i === -1 ? null : (JSON.parse(doc.hourJson[i]!) as ForecastHour), daily: doc.daily, ...(doc.demo ? { demo: true } : {}) };
+    return andThen(this.preparedOrNull(spotId), (doc) => {
+      if (!doc) return null;
+      const i = doc.hourTimes.indexOf(utcHourStart(at));
+      return { updatedAt: doc.updatedAt, version: doc.version, hour: i === -1 ? null : (JSON.parse(doc.hourJson[i]!) as ForecastHour), daily: doc.daily, ...(doc.demo ? { demo: true } : {}) };
+    });
   }
 
   /**
@@ -116,15 +122,17 @@ export class ForecastService {
    * every spot asked (~1.5 KB each, ~9 MB for the whole catalog) until the next refresh: the first ranking over an
    * area parses its documents once (~0.3 ms each), later ones read typed arrays.
    */
-  outlook(spot: { id: string }): Outlook | null {
+  outlook(spot: { id: string }): MaybePromise<Outlook | null> {
     this.noticeExternalWrites();
-    let outlook = this.outlooks.get(spot.id);
-    if (outlook === undefined) {
-      const row = readDocument(this.db, spot.id);
-      outlook = row ? outlookOf(JSON.parse(row.body) as StoredForecast) : null;
-      this.outlooks.set(spot.id, outlook);
-    }
-    return outlook;
+    const kept = this.outlooks.get(spot.id);
+    if (kept !== undefined) return kept;
+    const generation = this.invalidations;
+    return this.store.readDocument(spot.id).then((row) => {
+      const outlook = row ? outlookOf(JSON.parse(row.body) as StoredForecast) : null;
+      // A refresh that landed while the store was read has dropped what was kept: this older reading is not kept.
+      if (generation === this.invalidations) this.outlooks.set(spot.id, outlook);
+      return outlook;
+    });
   }
 
   /**
@@ -149,8 +157,7 @@ export class ForecastService {
     if (this.changed()) this.invalidate();
   }
 
-  private build(spot: { id: string; name: string; country: string }, hour: number, days: number): { body: string; etag: string } {
-    const doc = this.prepared(spot);
+  private build(doc: PreparedDocument, spot: { id: string }, hour: number, days: number): { body: string; etag: string } {
     const end = hour + days * 24 * HOUR_MS;
     let first = doc.hourTimes.findIndex((t) => t >= hour);
     if (first === -1) first = doc.hourTimes.length;
@@ -165,17 +172,22 @@ export class ForecastService {
     return { body, etag };
   }
 
-  private prepared(spot: { id: string }): PreparedDocument {
-    const doc = this.preparedOrNull(spot.id);
-    if (!doc) throw new ApiError("no_forecast", `No forecast for spot '${spot.id}' yet; the next refresh will fetch it.`);
-    return doc;
+  private prepared(spot: { id: string }): MaybePromise<PreparedDocument> {
+    return andThen(this.preparedOrNull(spot.id), (doc) => {
+      if (!doc) throw new ApiError("no_forecast", `No forecast for spot '${spot.id}' yet; the next refresh will fetch it.`);
+      return doc;
+    });
   }
 
-  private preparedOrNull(spotId: string): PreparedDocument | null {
+  private preparedOrNull(spotId: string): MaybePromise<PreparedDocument | null> {
     const cached = this.documents.get(spotId);
     if (cached) return cached;
-    const row = readDocument(this.db, spotId);
-    if (!row) return null;
+    const generation = this.invalidations;
+    return this.store.readDocument(spotId).then((row) => (row ? this.prepare(spotId, row, generation) : null));
+  }
+
+  /** Splits a stored row into its fragments; kept unless a refresh dropped the kept documents while it was read. */
+  private prepare(spotId: string, row: StoredRow, generation: number): PreparedDocument {
     const spot = this.spots.get(spotId);
     // The stored text is sliced, not parsed: each hour is served as the text it was stored as (./json-spans.ts).
     const text = row.body;
@@ -213,7 +225,7 @@ export class ForecastService {
       demo,
     };
     // A prepared document holds about twice its text (its hours' slices, times, daily rows; measured).
-    this.documents.set(spotId, doc, 2 * row.body.length);
+    if (generation === this.invalidations) this.documents.set(spotId, doc, 2 * row.body.length);
     return doc;
   }
 }

@@ -3,6 +3,7 @@
  * per day the surf range and wind over the daylight hours, the best windows per level, the tides and the sun.
  * Pure: served responses in, a compact object and its text out (docs/mcp.md, "surf_summary").
  */
+import type { MaybePromise } from "../core/maybe-promise";
 import type { TidesResponse } from "../tides/types";
 import { daylightOf, inDaylight, LEVELS, type BestWindow, type Level } from "./best";
 import type { ForecastHour, ForecastResponse, SurfRange, WindDirectionType } from "./types";
@@ -98,13 +99,13 @@ export function summaryText(s: SurfSummary): string {
 export class SurfSummaryService {
   constructor(
     private readonly spots: { get(id: string): { id: string; name: string; country: string; timezone: string } },
-    private readonly forecasts: { get(id: string, days: number): { body: string } },
+    private readonly forecasts: { get(id: string, days: number): MaybePromise<{ body: string }> },
     private readonly tides: { get(id: string, days: number): TidesResponse },
   ) {}
 
-  get(spotId: string, days: number, level?: Level): SurfSummary {
+  async get(spotId: string, days: number, level?: Level): Promise<SurfSummary> {
     const spot = this.spots.get(spotId);
-    const forecast = JSON.parse(this.forecasts.get(spot.id, days).body) as ForecastResponse;
+    const forecast = JSON.parse((await this.forecasts.get(spot.id, days)).body) as ForecastResponse;
     const { id, name, country, timezone } = spot;
     return summarize({ id, name, country, timezone }, forecast, this.tides.get(spot.id, days), level ? [level] : LEVELS);
   }

@@ -14,6 +14,7 @@ import { queryOf } from "../core/query";
 import { Elysia, type TSchema } from "elysia";
 import type { App } from "../app";
 import { ApiError, notFound } from "../core/errors";
+import { andThen, type MaybePromise } from "../core/maybe-promise";
 import { log } from "../core/log";
 import { publicStatus } from "../ops/status";
 import { docsBundle, docsInit, docsPage } from "./docs";
@@ -87,7 +88,7 @@ export function createKeyedRoutes(app: App, use: RoutesUse = "serve") {
    * Answers once these spots' first forecasts are fetched, in the refresh scope `requested` (forecast/demand.ts);
    * at once, without a turn of the event loop, when there is nothing to wait for.
    */
-  const afterFirstForecasts = (spotIds: Parameters<typeof app.demand.ready>[0], answer: () => Response): Response | Promise<Response> => {
+  const afterFirstForecasts = (spotIds: Parameters<typeof app.demand.ready>[0], answer: () => MaybePromise<Response>): MaybePromise<Response> => {
     const waiting = app.demand.ready(spotIds);
     return waiting ? waiting.then(answer) : answer();
   };
@@ -101,7 +102,7 @@ export function createKeyedRoutes(app: App, use: RoutesUse = "serve") {
       routerPath("bestSpots"),
       ({ request }) => {
         const params = parseBestSpotsParams(queryOf(request));
-        return afterFirstForecasts(() => app.bestSpots.candidates(params), () => json(app.bestSpots.find(params), 200, headersFor(request)));
+        return afterFirstForecasts(() => app.bestSpots.candidates(params), () => andThen(app.bestSpots.find(params), (found) => json(found, 200, headersFor(request))));
       },
       hooks("bestSpots", { query: bestSpotsQuery }),
     )
@@ -110,7 +111,7 @@ export function createKeyedRoutes(app: App, use: RoutesUse = "serve") {
       routerPath("getForecast"),
       ({ params, request }) => {
         const { days } = parseDaysParams(queryOf(request));
-        return afterFirstForecasts([spotId(params)], () => forecastResponse(request, app.forecasts.get(spotId(params), days)));
+        return afterFirstForecasts([spotId(params)], () => andThen(app.forecasts.get(spotId(params), days), (served) => forecastResponse(request, served)));
       },
       hooks("getForecast", { params: idParams, query: daysQuery }),
     )
@@ -119,7 +120,7 @@ export function createKeyedRoutes(app: App, use: RoutesUse = "serve") {
       routerPath("getSpotNow"),
       ({ params, request }) => {
         const { units } = parseNowParams(queryOf(request));
-        return afterFirstForecasts([spotId(params)], () => nowResponse(request, app.now.get(spotId(params), units)));
+        return afterFirstForecasts([spotId(params)], () => andThen(app.now.get(spotId(params), units), (served) => nowResponse(request, served)));
       },
       hooks("getSpotNow", { params: idParams, query: nowQuery }),
     )
@@ -127,7 +128,7 @@ export function createKeyedRoutes(app: App, use: RoutesUse = "serve") {
       routerPath("getNow"),
       ({ request }) => {
         const { spots, units } = parseNowManyParams(queryOf(request));
-        return afterFirstForecasts(spots, () => nowResponse(request, app.now.many(spots, units)));
+        return afterFirstForecasts(spots, () => andThen(app.now.many(spots, units), (served) => nowResponse(request, served)));
       },
       hooks("getNow", { query: nowManyQuery }),
     )
@@ -149,7 +150,7 @@ export function createOpenRoutes(app: App) {
     routeErrors(new Elysia(ROUTER_OPTIONS))
       // Cheap for load balancers; `?verbose=1` adds the operator's status (no account data, nothing secret: the
       // last refresh's error text is only on the metrics port's /status and in `surfcast status`).
-      .get("/healthz", ({ request }) => json(queryOf(request).has("verbose") ? publicStatus(app) : { status: "ok" }, 200, headersFor(request)), { detail: { hide: true } })
+      .get("/healthz", async ({ request }) => json(queryOf(request).has("verbose") ? await publicStatus(app) : { status: "ok" }, 200, headersFor(request)), { detail: { hide: true } })
       .get("/", ({ request }) => homeResponse(request, app.config.console), { detail: { hide: true } })
       .get("/docs", () => docsPage(), { detail: { hide: true } })
       .get("/docs/scalar.js", () => docsBundle(), { detail: { hide: true } })

@@ -124,7 +124,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       const spotId = parseSpotId(args.spot_id);
       const { days } = parseDaysParams({ days: args.days });
       await app.demand.ready([spotId]);
-      const served = app.forecasts.get(spotId, days);
+      const served = await app.forecasts.get(spotId, days);
       const forecast = JSON.parse(served.body) as ForecastResponse;
       const spot = app.spots.get(spotId);
       const text = forecastText({ ...forecast, demo: isDemo(app, forecast) || undefined }, spot, app.tides.get(spot.id, days));
@@ -160,7 +160,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       const spotId = parseSpotId(args.spot_id);
       const { units } = parseNowParams({ units: args.units });
       await app.demand.ready([spotId]);
-      const { response } = app.now.get(spotId, units);
+      const { response } = await app.now.get(spotId, units);
       const demo = isDemo(app, response);
       return { text: withDemoBanner(nowSummary(response), demo), structured: { ...response } };
     },
@@ -180,7 +180,7 @@ export const TOOLS: readonly ToolDefinition[] = [
         { radius: "radius_km" },
       );
       await app.demand.ready(() => app.bestSpots.candidates(params));
-      const spots = app.bestSpots.find(params);
+      const spots = await app.bestSpots.find(params);
       return { text: bestSpotsText(params, spots, isDemo(app, {})), structured: { spots } };
     },
   },
@@ -197,7 +197,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       const spotId = parseSpotId(args.spot_id);
       const { days, level } = parseSummaryParams({ days: args.days, level: args.level });
       await app.demand.ready([spotId]);
-      const summary = app.summaries.get(spotId, days, level);
+      const summary = await app.summaries.get(spotId, days, level);
       const demo = isDemo(app, summary);
       // The demo banner on top stands for the attribution line at the bottom.
       const text = demo ? summaryText(summary).replace(/\nData: [^\n]*$/, "") : summaryText(summary);

@@ -7,6 +7,7 @@
 import type { Clock } from "../core/clock";
 import { BoundedMap } from "../core/bounded-map";
 import { notFound } from "../core/errors";
+import { allOf, andThen, type MaybePromise } from "../core/maybe-promise";
 import type { ForecastService } from "../forecast/service";
 import { sunAt } from "../forecast/sun";
 import { isoUtc } from "../forecast/document";
@@ -59,8 +60,8 @@ export class NowService {
     private readonly tides: TideService,
   ) {}
 
-  /** One spot now. Throws `not_found` for an unknown spot. */
-  get(spotId: string, units: Units): ServedNow {
+  /** One spot now. Throws `not_found` for an unknown spot. A kept answer or forecast document answers at once. */
+  get(spotId: string, units: Units): MaybePromise<ServedNow> {
     const spot = this.spots.get(spotId);
     const now = this.clock.now();
     const minute = Math.floor(now / MINUTE_MS) * MINUTE_MS;
@@ -70,25 +71,25 @@ export class NowService {
     if (kept && kept.minute === minute && kept.spot === spot && kept.forecasts === this.forecasts.generation() && kept.tideStamp === this.tides.stamp()) {
       return { ...kept.served, maxAgeSeconds };
     }
-    const response = this.build(spot, minute, units);
-    const body = JSON.stringify(response);
-    const served = { response, body, etag: etagOf(body) };
-    // Stamps read after building: building may store tide extremes the window lacked.
-    this.kept.set(key, { served, minute, spot, forecasts: this.forecasts.generation(), tideStamp: this.tides.stamp() });
-    return { ...served, maxAgeSeconds };
+    return andThen(this.build(spot, minute, units), (response) => {
+      const body = JSON.stringify(response);
+      const served = { response, body, etag: etagOf(body) };
+      // Stamps read after building: building may store tide extremes the window lacked.
+      this.kept.set(key, { served, minute, spot, forecasts: this.forecasts.generation(), tideStamp: this.tides.stamp() });
+      return { ...served, maxAgeSeconds };
+    });
   }
 
   /** Several spots now, in the order given. Throws `not_found` naming every unknown id. */
-  many(spotIds: readonly string[], units: Units): Omit<ServedNow, "response"> & { responses: NowResponse[] } {
+  many(spotIds: readonly string[], units: Units): MaybePromise<Omit<ServedNow, "response"> & { responses: NowResponse[] }> {
     const unknown = spotIds.filter((id) => !this.exists(id));
     if (unknown.length > 0) throw notFound(`No spot with ${unknown.length === 1 ? "id" : "ids"} ${unknown.map((id) => `'${id}'`).join(", ")}.`);
-    const answers = spotIds.map((id) => this.get(id, units));
-    return {
+    return andThen(allOf(spotIds.map((id) => this.get(id, units))), (answers) => ({
       responses: answers.map((a) => a.response),
       body: `{"spots":[${answers.map((a) => a.body).join(",")}]}`,
       etag: etagOf(answers.map((a) => a.etag).join(",")),
       maxAgeSeconds: Math.min(...answers.map((a) => a.maxAgeSeconds)),
-    };
+    }));
   }
 
   private exists(spotId: string): boolean {
@@ -100,9 +101,8 @@ export class NowService {
     }
   }
 
-  private build(spot: Spot, minute: number, units: Units): NowResponse {
-    const forecast = this.forecasts.current(spot.id, minute);
-    return {
+  private build(spot: Spot, minute: number, units: Units): MaybePromise<NowResponse> {
+    return andThen(this.forecasts.current(spot.id, minute), (forecast) => ({
       spot: { id: spot.id, name: spot.name, country: spot.country, timezone: timezoneAt(spot.lat, spot.lng) },
       time: isoUtc(minute),
       updatedAt: forecast?.updatedAt ?? null,
@@ -112,7 +112,7 @@ export class NowService {
       sun: forecast ? sunAt(forecast.daily, minute) : null,
       attribution: forecast?.demo ? DEMO_ATTRIBUTION : NOW_ATTRIBUTION,
       ...(forecast?.demo ? { demo: true as const } : {}),
-    };
+    }));
   }
 
   private tide(spotId: string, minute: number, units: Units): NowTide | null {

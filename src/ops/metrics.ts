@@ -13,7 +13,6 @@ import type { Server } from "bun";
 import type { App } from "../app";
 import { UserError } from "../core/errors";
 import { log } from "../core/log";
-import { documentSpan } from "../forecast/store";
 import { outcomeOf, refreshListeners, type RefreshSummary } from "../forecast/refresh";
 import { operationalStatus } from "./status";
 
@@ -115,8 +114,8 @@ export class Metrics {
       help: "Age of the oldest and newest stored forecast document",
       labelNames: ["which"],
       registers: register,
-      collect() {
-        const span = documentSpan(app.db);
+      async collect() {
+        const span = await app.stores.forecasts.documentSpan();
         const now = app.clock.now();
         if (span.oldest !== null) this.set({ which: "oldest" }, (now - span.oldest) / 1000);
         if (span.newest !== null) this.set({ which: "newest" }, (now - span.newest) / 1000);
@@ -197,7 +196,7 @@ function serveMetrics(metrics: Metrics, port: number): Server<undefined> {
     hostname: "127.0.0.1",
     fetch: async (req) => {
       const path = new URL(req.url).pathname;
-      if (path === "/status") return Response.json(operationalStatus(metrics.app), { headers: { "Cache-Control": "no-store" } });
+      if (path === "/status") return Response.json(await operationalStatus(metrics.app), { headers: { "Cache-Control": "no-store" } });
       if (path !== "/metrics") return new Response("not found\n", { status: 404 });
       return new Response(await metrics.registry.metrics(), { headers: { "Content-Type": metrics.registry.contentType } });
     },

@@ -9,7 +9,7 @@ import { statSync } from "node:fs";
 import type { App } from "../app";
 import { databasePath } from "../db";
 import { nextRefreshAt } from "../forecast/schedule";
-import { dataMode, documentSpan, lastRefresh, retryAt, type RefreshRecord } from "../forecast/store";
+import type { RefreshRecord } from "../forecast/store";
 import { RECENT_MS, SCOPE_META, type RefreshScope } from "../forecast/demand";
 import { readMeta } from "../db/meta";
 
@@ -54,9 +54,16 @@ function servedScope(app: App): RefreshScope {
   return recorded === "all" || recorded === "requested" ? recorded : app.config.refreshScope;
 }
 
-export function operationalStatus(app: App): OperationalStatus {
+export async function operationalStatus(app: App): Promise<OperationalStatus> {
   const now = app.clock.now();
-  const span = documentSpan(app.db);
+  const { forecasts } = app.stores;
+  const [span, lastRefresh, refreshRetryAt, dataMode, requested] = await Promise.all([
+    forecasts.documentSpan(),
+    forecasts.lastRefresh(),
+    forecasts.retryAt(),
+    forecasts.dataMode(),
+    app.demand.requestedSince(now - RECENT_MS),
+  ]);
   const next = app.config.scheduler ? nextRefreshAt(app.config.refreshCron, new Date(now)) : null;
   return {
     status: "ok",
@@ -69,13 +76,13 @@ export function operationalStatus(app: App): OperationalStatus {
       oldestAgeHours: hoursSince(span.oldest, now),
       newestAgeHours: hoursSince(span.newest, now),
     },
-    lastRefresh: lastRefresh(app.db),
+    lastRefresh,
     nextRefresh: next?.toISOString() ?? null,
-    refreshRetryAt: retryAt(app.db),
+    refreshRetryAt,
     tideWindowEnd: iso(app.tides.windowEnd()),
     databaseBytes: databaseBytes(app.config.dataDir),
-    demo: dataMode(app.db) === "demo",
-    refreshScope: { scope: servedScope(app), requestedSpots: app.demand.requestedSince(now - RECENT_MS).size },
+    demo: dataMode === "demo",
+    refreshScope: { scope: servedScope(app), requestedSpots: requested.size },
   };
 }
 
@@ -87,8 +94,8 @@ export interface PublicStatus extends Omit<OperationalStatus, "lastRefresh"> {
 }
 
 /** What `GET /healthz?verbose=1` answers on the public port: the status without the refresh's error text. */
-export function publicStatus(app: App): PublicStatus {
-  const status = operationalStatus(app);
+export async function publicStatus(app: App): Promise<PublicStatus> {
+  const status = await operationalStatus(app);
   if (status.lastRefresh === null) return status as PublicStatus;
   const { reason: _reason, ...refresh } = status.lastRefresh;
   return { ...status, lastRefresh: refresh };

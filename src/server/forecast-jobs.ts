@@ -7,7 +7,6 @@ import { Cron } from "croner";
 import type { App } from "../app";
 import { log } from "../core/log";
 import type { RefreshSpot, RefreshSummary } from "../forecast/refresh";
-import { documentAges, recordRetryAt } from "../forecast/store";
 import { RECENT_MS } from "../forecast/demand";
 import { nextRefreshAt, retryAt, startupRefreshReason } from "../forecast/schedule";
 import { refreshForecasts } from "./refresh";
@@ -31,11 +30,7 @@ export function startForecastJobs(app: App, options: ForecastJobOptions = {}): {
   const setRetry = (at: number | null) => {
     if (retry) clearTimeout(retry);
     retry = at === null ? null : setTimeout(() => run(`retry ${failures} of the ${missed?.size ?? 0} spots missed`, true), at - app.clock.now());
-    try {
-      recordRetryAt(app.db, at === null ? null : new Date(at));
-    } catch (err) {
-      log.warn("could not record the refresh retry time", { error: String(err) });
-    }
+    app.stores.forecasts.recordRetryAt(at === null ? null : new Date(at)).catch((err) => log.warn("could not record the refresh retry time", { error: String(err) }));
   };
 
   const settle = (summary: RefreshSummary | void) => {
@@ -55,9 +50,9 @@ export function startForecastJobs(app: App, options: ForecastJobOptions = {}): {
   };
 
   /** The spots a start-up or scheduled run covers: undefined for the whole catalog (scope `all`). */
-  const inScope = (): RefreshSpot[] | undefined => {
+  const inScope = async (): Promise<RefreshSpot[] | undefined> => {
     if (app.config.refreshScope === "all") return undefined;
-    const requested = app.demand.requestedSince(app.clock.now() - RECENT_MS);
+    const requested = await app.demand.requestedSince(app.clock.now() - RECENT_MS);
     return app.spots.all().filter((s) => requested.has(s.id));
   };
 
@@ -72,14 +67,18 @@ export function startForecastJobs(app: App, options: ForecastJobOptions = {}): {
       missed = null;
       if (retry) setRetry(null);
     }
-    const only = isRetry && missed ? app.spots.all().filter((s) => missed!.has(s.id)) : inScope();
-    if (only !== undefined && only.length === 0) {
-      log.info("forecast refresh skipped: no spot was asked for in the last 7 days (refresh scope: requested)", { trigger });
-      return;
-    }
-    log.info("forecast refresh starting", { trigger, scope: app.config.refreshScope, spots: only?.length });
-    current = refresh(app, controller.signal, only)
-      .then(settle, (err) => log.error("forecast refresh failed", { trigger, error: err instanceof Error ? err.message : String(err) }))
+    const failed = (err: unknown) => log.error("forecast refresh failed", { trigger, error: err instanceof Error ? err.message : String(err) });
+    // `current` is set before the scope is read, so a run asked for meanwhile is skipped, not started twice.
+    current = (async () => {
+      const only = isRetry && missed ? app.spots.all().filter((s) => missed!.has(s.id)) : await inScope();
+      if (only !== undefined && only.length === 0) {
+        log.info("forecast refresh skipped: no spot was asked for in the last 7 days (refresh scope: requested)", { trigger });
+        return;
+      }
+      log.info("forecast refresh starting", { trigger, scope: app.config.refreshScope, spots: only?.length });
+      await refresh(app, controller.signal, only).then(settle, failed);
+    })()
+      .catch(failed)
       .finally(() => {
         current = null;
       });
@@ -90,16 +89,16 @@ export function startForecastJobs(app: App, options: ForecastJobOptions = {}): {
   log.info("forecast refresh scheduled", { cron: app.config.refreshCron.join(" | "), next: next?.toISOString() });
 
   // Checked after the server is up, so a large catalog never delays the first request.
-  const startup = setTimeout(() => {
+  const startup = setTimeout(async () => {
     try {
-      const scoped = inScope();
+      const scoped = await inScope();
       if (scoped?.length === 0) {
         log.info("forecast refresh at start-up skipped: no spot was asked for in the last 7 days (refresh scope: requested); a spot's forecast is fetched when it is first asked for");
         return;
       }
       const reason = startupRefreshReason(
         (scoped ?? app.spots.all()).map((s) => s.id),
-        documentAges(app.db),
+        await app.stores.forecasts.documentAges(),
         app.clock.now(),
       );
       if (reason) run(`startup: ${reason}`);

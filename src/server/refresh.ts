@@ -9,7 +9,6 @@ import { demoFetch } from "../forecast/demo";
 import { ensureFacings, loadFacings } from "../forecast/facings";
 import { OpenMeteoClient, type OpenMeteoOptions } from "../forecast/openmeteo";
 import { outcomeOf, refreshListeners, runForecastRefresh, summaryFields, type RefreshProgress, type RefreshSpot, type RefreshSummary } from "../forecast/refresh";
-import { recordRefresh } from "../forecast/store";
 
 export interface RefreshOptions {
   /** Default: every spot of the catalog. */
@@ -33,14 +32,14 @@ export async function refreshForecasts(app: App, options: RefreshOptions = {}): 
   if (app.config.demo) log.warn("forecast refresh uses DEMO data: synthetic values made inside the binary, not a real forecast", { spots: spots.length });
   const summary = await runForecastRefresh(
     {
-      db: app.db,
+      forecasts: app.stores.forecasts,
       clock: app.clock,
       client,
       batchSize: app.config.openMeteo.batchSize,
       tides: app.tides,
-      facings: () => {
-        ensureFacings(app.db, spots);
-        return loadFacings(app.db);
+      facings: async () => {
+        await ensureFacings(app.stores.forecasts, spots);
+        return loadFacings(app.stores.forecasts);
       },
       onProgress: options.onProgress,
       onWritten: () => app.forecasts.invalidate(),
@@ -52,15 +51,15 @@ export async function refreshForecasts(app: App, options: RefreshOptions = {}): 
   );
   const outcome = outcomeOf(summary);
   for (const listener of refreshListeners) listener(summary);
-  if (!options.onDemand) recordRun(app, summary, outcome);
+  if (!options.onDemand) await recordRun(app, summary, outcome);
   logSummary(app, summary, outcome);
   return summary;
 }
 
 /** What status and health show as the last refresh; then the space the replaced documents freed goes back. */
-function recordRun(app: App, summary: RefreshSummary, outcome: ReturnType<typeof outcomeOf>): void {
+async function recordRun(app: App, summary: RefreshSummary, outcome: ReturnType<typeof outcomeOf>): Promise<void> {
   try {
-    recordRefresh(app.db, { at: new Date(app.clock.now()).toISOString(), outcome, spots: summary.spots, ok: summary.ok, failed: summary.failed, durationMs: summary.durationMs, reason: summary.errors[0] });
+    await app.stores.forecasts.recordRefresh({ at: new Date(app.clock.now()).toISOString(), outcome, spots: summary.spots, ok: summary.ok, failed: summary.failed, durationMs: summary.durationMs, reason: summary.errors[0] });
   } catch (err) {
     log.warn("could not record the refresh outcome", { error: String(err) });
   }

@@ -8,6 +8,7 @@ import { computeFacing, loadLand, FACING_METHOD } from "./orientation";
 import { ensureFacings, loadFacings } from "../forecast/facings";
 import { windDirectionType } from "../forecast/rating";
 import { openDatabase, closeDatabase } from "../db";
+import { sqliteForecastStore } from "../forecast/sqlite-store";
 import { CATALOG_PATH, tempDir } from "../../test/support/env";
 
 /** Smallest angle between two bearings, degrees. */
@@ -64,8 +65,9 @@ describe("computeFacing", () => {
 });
 
 describe("stored facings", () => {
-  test("ensureFacings computes only missing rows; loadFacings lets the import override win", () => {
+  test("ensureFacings computes only missing rows; loadFacings lets the import override win", async () => {
     const db = openDatabase(tempDir("facings"));
+    const store = sqliteForecastStore(db);
     const spots = [
       { id: "bondi", lat: -33.8915, lng: 151.2767 },
       { id: "paris", lat: 48.85, lng: 2.35 },
@@ -76,11 +78,11 @@ describe("stored facings", () => {
     }
     db.$client.run("UPDATE spots SET facing_override = 10 WHERE id = 'pipeline'");
     const progress: [number, number][] = [];
-    expect(ensureFacings(db, spots, (done, total) => progress.push([done, total]))).toBe(3);
+    expect(await ensureFacings(store, spots, (done, total) => progress.push([done, total]))).toBe(3);
     expect(progress.at(-1)).toEqual([3, 3]);
-    expect(ensureFacings(db, spots)).toBe(0);
+    expect(await ensureFacings(store, spots)).toBe(0);
 
-    const facings = loadFacings(db);
+    const facings = await loadFacings(store);
     expect(angleBetween(facings.get("bondi")!, 98)).toBeLessThanOrEqual(20);
     expect(facings.get("paris")).toBeNull();
     expect(facings.get("pipeline")).toBe(10);
@@ -90,8 +92,8 @@ describe("stored facings", () => {
 
     // A row from an older method is recomputed.
     db.$client.run("UPDATE spot_facing SET method = 'old', facing = 0 WHERE spot_id = 'bondi'");
-    expect(ensureFacings(db, spots)).toBe(1);
-    expect(angleBetween(loadFacings(db).get("bondi")!, 98)).toBeLessThanOrEqual(20);
+    expect(await ensureFacings(store, spots)).toBe(1);
+    expect(angleBetween((await loadFacings(store)).get("bondi")!, 98)).toBeLessThanOrEqual(20);
     closeDatabase(db);
   });
 });

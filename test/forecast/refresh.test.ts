@@ -14,6 +14,7 @@ import { forecastCell, marineCell, planBatches, runForecastRefresh, type Refresh
 import { FIRST_RETRY_MS, nextRefreshAt, retryAt, startupRefreshReason, STALE_AFTER_MS } from "../../src/forecast/schedule";
 import { startForecastJobs } from "../../src/server/forecast-jobs";
 import { documentAges } from "../../src/forecast/store";
+import { sqliteForecastStore } from "../../src/forecast/sqlite-store";
 import { documentText } from "../../src/db/document-codec";
 import { CATALOG_PATH, tempDir } from "../support/env";
 import { startFakeOpenMeteo, type Fault, type FakeOpenMeteo } from "../support/fake-open-meteo";
@@ -67,12 +68,12 @@ function harness(env: Record<string, string> = {}, spots: readonly RefreshSpot[]
     sleeps.push(ms);
   };
   const deps = (client: OpenMeteoClient) => ({
-    db,
+    forecasts: sqliteForecastStore(db),
     clock,
     client,
     batchSize: config.openMeteo.batchSize,
     tides: { forDocument: () => ({ reference: { datum: null, station: null }, hourly: (times: number[]) => times.map(() => null) }) },
-    facings: () => new Map(),
+    facings: async () => new Map(),
   });
   return {
     db,
@@ -379,6 +380,7 @@ describe("schedule", () => {
       config: loadConfig({ dataDir: tempDir("jobs") }, { SURFCAST_REFRESH_SCOPE: "all" }),
       clock: h.clock,
       db: h.db,
+      stores: { forecasts: sqliteForecastStore(h.db) },
       spots: { all: () => SPOTS },
     } as unknown as App;
     const calls: string[] = [];
@@ -421,6 +423,7 @@ describe("schedule", () => {
       config: loadConfig({ dataDir: tempDir("jobs-retry") }, { SURFCAST_REFRESH_SCOPE: "all" }),
       clock: h.clock,
       db: h.db,
+      stores: { forecasts: sqliteForecastStore(h.db) },
       spots: { all: () => SPOTS },
     } as unknown as App;
     const runs: (string[] | undefined)[] = [];

@@ -203,11 +203,11 @@ describe("GET /v1/spots/{id}/now", () => {
     expect(leaves.length).toBeGreaterThan(10);
   });
 
-  test("a kept answer is served until the forecast documents may have changed (a refresh wrote, another process did)", () => {
-    const first = server.app.now.get(hawaii.id, "metric");
-    expect(server.app.now.get(hawaii.id, "metric").response).toBe(first.response); // kept
+  test("a kept answer is served until the forecast documents may have changed (a refresh wrote, another process did)", async () => {
+    const first = await server.app.now.get(hawaii.id, "metric");
+    expect((await server.app.now.get(hawaii.id, "metric")).response).toBe(first.response); // kept
     server.app.forecasts.invalidate(); // what a refresh does after writing documents
-    const after = server.app.now.get(hawaii.id, "metric");
+    const after = await server.app.now.get(hawaii.id, "metric");
     expect(after.response).not.toBe(first.response); // rebuilt from the documents as they are now
     expect(after.body).toBe(first.body); // the same documents: the same answer
   });
@@ -222,7 +222,7 @@ describe("GET /v1/spots/{id}/now", () => {
     }
   });
 
-  test("fields stored in forecast hours beyond the spec (issue #16's surf and swells) pass through, converted, within 1.5 KB", () => {
+  test("fields stored in forecast hours beyond the spec (issue #16's surf and swells) pass through, converted, within 1.5 KB", async () => {
     const swell = (kind: string, height: number) => ({ kind, height, period: 13.25, direction: 287 });
     for (const spot of [longest, tidal, hawaii]) {
       const row = readDocument(server.app.db, spot.id)!;
@@ -234,8 +234,8 @@ describe("GET /v1/spots/{id}/now", () => {
       try {
         writeDocuments(server.app.db, row.updatedAt + 1, [{ spotId: spot.id, body: JSON.stringify(stored) }]);
         server.app.forecasts.invalidate();
-        const metric = server.app.now.get(spot.id, "metric");
-        const imperial = server.app.now.get(spot.id, "imperial");
+        const metric = await server.app.now.get(spot.id, "metric");
+        const imperial = await server.app.now.get(spot.id, "imperial");
         expect((metric.response.conditions as unknown as Json).surf).toEqual({ min: 1.25, max: 1.75 });
         expect((imperial.response.conditions as unknown as Json).surf).toEqual({ min: feet(1.25), max: feet(1.75) });
         expect((imperial.response.conditions as unknown as Json).swells[0]).toEqual({ kind: "primary", height: feet(2.25), period: 13.25, direction: 287 });

@@ -52,14 +52,14 @@ describe("GET /v1/spots/{id} with a computed facing and a chosen tide station", 
     expect(before).toMatchObject({ facing: null, tideless: null, timezone: "Pacific/Honolulu", guide: { offshoreWind: null, swellWindow: null, tideStation: null } });
 
     const spot = server.app.spots.get("pipeline");
-    ensureFacings(server.app.db, [spot]);
+    await ensureFacings(server.app.stores.forecasts, [spot]);
     server.app.tides.get("pipeline", 1); // chooses the station
     await Bun.sleep(1100); // derived facts are checked at most once a second
 
     const res = await server.get("/v1/spots/pipeline", key);
     expect(res.status).toBe(200);
     const after = (await res.json()) as any;
-    const facing = loadFacings(server.app.db).get("pipeline")!;
+    const facing = (await loadFacings(server.app.stores.forecasts)).get("pipeline")!;
     expect(facing).toBeGreaterThan(300); // Pipeline faces north-west
     expect(after.facing).toBe(facing);
     expect(after.tideless).toBe(false);
