@@ -1,6 +1,6 @@
 /**
  * A/B of the /v1 hot path between two source trees (this one and another checkout, e.g. main): the whole
- * in-process handler (gate, key, limiter, meter, route) answering GET /v1/spots/{id}/forecast and /v1/spots/{id},
+ * in-process handler (gate, key, limiter, meter, route) answering GET /v1/spots/{id}/forecast, /v1/spots/{id}, /v1/spots/{id}/now and /v1/usage,
  * no socket. Usage: bun bench/ab-hot-path.ts OTHER_ROOT  (prints mean µs per request per tree, interleaved runs).
  */
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -9,7 +9,8 @@ import { join, resolve } from "node:path";
 
 const ROOTS = [resolve(import.meta.dir, ".."), resolve(process.argv[2] ?? "")];
 if (process.argv[3] === "--swap") ROOTS.reverse(); // the other tree first: shows any bias of the order
-const REQUESTS = 5_000;
+// Four routes × seven rounds stay under the key's 100,000-a-minute burst limit.
+const REQUESTS = 2_000;
 const ROUNDS = 6;
 
 async function handlerOf(root: string) {
@@ -45,7 +46,7 @@ async function handlerOf(root: string) {
 }
 
 const trees = await Promise.all(ROOTS.map(handlerOf));
-for (const path of ["/v1/spots/supertubos/forecast?days=1", "/v1/spots/supertubos"]) {
+for (const path of ["/v1/spots/supertubos/forecast?days=1", "/v1/spots/supertubos", "/v1/spots/supertubos/now", "/v1/usage"]) {
   const totals = ROOTS.map(() => 0);
   // Round 0 only warms both trees up (JIT, caches): the tree run first would otherwise pay for it.
   for (let round = 0; round <= ROUNDS; round++) {
