@@ -5,6 +5,7 @@
  */
 import { and, asc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
 import { writeTransaction, type Db } from "../db";
+import { excluded } from "../db/statements";
 import { accounts, apiKeys, consoleSessions, embeds, plans, rateLimitState, usageCounters } from "../db/schema";
 import { PLAN_DEFAULTS, PLAN_NAMES } from "./plans";
 import { emailContaining, type AccessStore, type AccountUpdate, type NewAccount, type StoredAccount } from "./store";
@@ -44,20 +45,19 @@ export function sqliteAccountStatements(db: Db) {
 
 /** The upserts of a usage flush, prepared once: a flush writes up to two rows per key used since the last one. */
 function usageWrites(db: Db) {
-  const excluded = (column: string) => sql.raw(`excluded."${column}"`);
   return {
     addCount: db
       .insert(usageCounters)
       .values({ keyId: sql.placeholder("keyId"), day: sql.placeholder("day"), endpoint: sql.placeholder("endpoint"), count: sql.placeholder("count") })
       .onConflictDoUpdate({
         target: [usageCounters.keyId, usageCounters.day, usageCounters.endpoint],
-        set: { count: sql`${usageCounters.count} + ${excluded("count")}` },
+        set: { count: sql`${usageCounters.count} + ${excluded(usageCounters.count)}` },
       })
       .prepare(),
     saveWindow: db
       .insert(rateLimitState)
       .values({ keyId: sql.placeholder("keyId"), recent: sql.placeholder("recent"), updatedAt: sql.placeholder("updatedAt") })
-      .onConflictDoUpdate({ target: rateLimitState.keyId, set: { recent: excluded("recent"), updatedAt: excluded("updated_at") } })
+      .onConflictDoUpdate({ target: rateLimitState.keyId, set: { recent: excluded(rateLimitState.recent), updatedAt: excluded(rateLimitState.updatedAt) } })
       .prepare(),
   };
 }
@@ -246,10 +246,10 @@ export function seedPlans(db: Db): void {
         .onConflictDoUpdate({
           target: plans.name,
           set: {
-            dailyLimit: sql`excluded.daily_limit`,
-            minuteLimit: sql`excluded.minute_limit`,
-            maxKeys: sql`excluded.max_keys`,
-            attributionRequired: sql`excluded.attribution_required`,
+            dailyLimit: excluded(plans.dailyLimit),
+            minuteLimit: excluded(plans.minuteLimit),
+            maxKeys: excluded(plans.maxKeys),
+            attributionRequired: excluded(plans.attributionRequired),
           },
         })
         .run();
