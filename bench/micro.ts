@@ -118,7 +118,7 @@ export function isolatedMicroSection(dataDir: string, quick: boolean): Promise<S
 
 if (import.meta.main) {
   process.env.SURFCAST_LOG_LEVEL ??= "warn";
-  const app = openApp(loadConfig({ dataDir: process.argv[2]!, port: 0, host: "127.0.0.1", scheduler: false }));
+  const app = await openApp(loadConfig({ dataDir: process.argv[2]!, port: 0, host: "127.0.0.1", scheduler: false }));
   app.spots.warm();
   console.log(JSON.stringify(microSection(app, process.argv.includes("--quick"))));
   await app.close();

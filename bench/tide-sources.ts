@@ -28,8 +28,8 @@ function reasonKind(reason: string): string {
   return reason;
 }
 
-export function tideSourcesSection(dataDir: string, refresh?: { weight: number; marineLocations: number; forecastLocations: number }): Section {
-  const app = openApp(loadConfig({ dataDir, port: 0, host: "127.0.0.1", scheduler: false }));
+export async function tideSourcesSection(dataDir: string, refresh?: { weight: number; marineLocations: number; forecastLocations: number }): Promise<Section> {
+  const app = await openApp(loadConfig({ dataDir, port: 0, host: "127.0.0.1", scheduler: false }));
   try {
     const spots = app.spots.all();
     const bySource = new Map<TideSourceKind, number>();
@@ -117,7 +117,7 @@ if (import.meta.main) {
     await fake.close();
   }
   const refreshSeconds = (performance.now() - started) / 1000;
-  const section = tideSourcesSection(dataDir, parseRefreshWeight(stdout));
+  const section = await tideSourcesSection(dataDir, parseRefreshWeight(stdout));
   section.notes!.push(`this run's refresh (first on an empty data dir, so every spot's station is chosen during it): ${refreshSeconds.toFixed(1)} s wall time, load average ${(await Bun.file("/proc/loadavg").text()).split(" ")[0]} on the shared machine`);
   const text = renderSection(section);
   console.log(text);

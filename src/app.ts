@@ -13,6 +13,7 @@ import type { AccessStore } from "./access/store";
 import { KeyRegistry } from "./access/registry";
 import { UsageMeter } from "./access/meter";
 import { SpotService } from "./spots/service";
+import { sqliteCatalog } from "./spots/catalog-store";
 import { ForecastService } from "./forecast/service";
 import { TideService } from "./tides/service";
 import { NowService } from "./now/service";
@@ -58,13 +59,13 @@ export interface App {
   close(): Promise<void>;
 }
 
-export function openApp(config: Config, clock: Clock = systemClock, busyTimeoutMs?: number, create = true): App {
+export async function openApp(config: Config, clock: Clock = systemClock, busyTimeoutMs?: number, create = true): Promise<App> {
   setCacheBudget(config.cacheMb);
   const db = openDatabase(config.dataDir, busyTimeoutMs, create);
   let spots: SpotService;
   try {
     seedPlans(db);
-    spots = SpotService.open(db);
+    spots = await SpotService.open(sqliteCatalog(db));
   } catch (err) {
     closeDatabase(db);
     throw databaseFailure(err, databasePath(config.dataDir));
