@@ -13,6 +13,7 @@ import { callWeight, FORECAST_DAYS, MARINE_HOURLY } from "../src/forecast/openme
 import type { TideSourceKind } from "../src/tides/source";
 import { BINARY, tempDir } from "../test/support/env";
 import { startFakeOpenMeteo } from "../test/support/fake-open-meteo";
+import { atOnce } from "../test/support/at-once";
 import { fmt, renderSection, type Section } from "./report";
 
 export const TIDE_SOURCES_TITLE = "Tide sources (default catalog, after a full refresh against the fake Open-Meteo)";
@@ -36,7 +37,7 @@ export async function tideSourcesSection(dataDir: string, refresh?: { weight: nu
     const byCase = new Map<string, number>();
     const tideless = new Map<string, Map<string, number>>();
     for (const spot of spots) {
-      const { source, reason } = app.tides.sourceOf(spot.id);
+      const { source, reason } = atOnce(app.tides.sourceOf(spot.id));
       bySource.set(source, (bySource.get(source) ?? 0) + 1);
       const why = caseOf(source, reason);
       if (why) byCase.set(why, (byCase.get(why) ?? 0) + 1);

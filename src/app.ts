@@ -16,6 +16,7 @@ import { SpotService } from "./spots/service";
 import { sqliteCatalog } from "./spots/catalog-store";
 import { ForecastService } from "./forecast/service";
 import { TideService } from "./tides/service";
+import { TideStore } from "./tides/store";
 import { NowService } from "./now/service";
 import { BestSpotsService } from "./forecast/best-spots";
 import { SurfSummaryService } from "./forecast/summary";
@@ -73,7 +74,7 @@ export async function openApp(config: Config, clock: Clock = systemClock, busyTi
   const stores: Stores = { access: sqliteAccessStore(db), embeds: sqliteEmbedStore(db), forecasts: sqliteForecastStore(db) };
   const meter = new UsageMeter(stores.access, clock);
   const forecasts = new ForecastService(stores.forecasts, clock, spots, changeCheck(db));
-  const tides = new TideService(db, clock, spots, STATION_WORKER_URL);
+  const tides = new TideService(new TideStore(db), clock, spots, STATION_WORKER_URL);
   const keys = new KeyRegistry(stores.access, changeCheck(db));
   const app: App = {
     config,
