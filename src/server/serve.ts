@@ -82,8 +82,19 @@ export async function runServe(app: App, announce: (address: string) => void): P
   const jobs = config.scheduler ? [startTideJobs(app), startForecastJobs(app)] : [];
   const memory = startMemoryGovernor(config.memoryTargetMb);
   const idle = startIdleRelease(config.idleReleaseMs);
+  // A database away for a minute fails a hundred flushes: one line when they start failing, one when they work again.
+  let flushFailing = false;
   const flusher = setInterval(() => {
-    app.meter.flush().catch((err: unknown) => log.error("usage flush failed; will retry", { error: String(err) }));
+    app.meter.flush().then(
+      () => {
+        if (flushFailing) log.info("usage flush works again; the counts kept meanwhile are written");
+        flushFailing = false;
+      },
+      (err: unknown) => {
+        if (!flushFailing) log.error("usage flush failed; the counts are kept and retried", { error: String(err) });
+        flushFailing = true;
+      },
+    );
   }, FLUSH_MS);
   return new Promise<number>((resolve) => {
     let stopping = false;
