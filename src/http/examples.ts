@@ -160,4 +160,5 @@ export const ERROR_EXAMPLES = {
   ForecastNotFound: error("no_forecast", "No forecast for spot 'praia-azul' yet; the next refresh will fetch it."),
   RateLimited: error("rate_limited", "Per-minute burst limit exceeded. Retry after 12 s."),
   InternalError: error("internal", "Internal server error. The failure was logged; please retry later."),
+  Unavailable: error("internal", "The service is briefly unavailable (its database or its counters do not answer); please retry in a few seconds."),
 } as const;

@@ -115,6 +115,12 @@ const RESPONSES = {
     headers: required(RATE_LIMIT_HEADERS, false),
     content: errorContent("InternalError"),
   },
+  Unavailable: {
+    description:
+      "`internal` with 503: on several servers, the shared database or the Redis that counts requests does not answer. The request was neither served nor counted; retry after `Retry-After` seconds. A single server never answers it.",
+    headers: { ...required(RATE_LIMIT_HEADERS, false), "Retry-After": headerRef("Retry-After") },
+    content: errorContent("Unavailable"),
+  },
 
 } satisfies Record<string, Json>;
 
@@ -127,6 +133,7 @@ const ERROR_RESPONSE_STATUS: Record<ErrorResponseName, number> = {
   ForecastNotFound: 404,
   RateLimited: 429,
   InternalError: 500,
+  Unavailable: 503,
 };
 
 // ---------------------------------------------------------------- operations
@@ -239,7 +246,7 @@ export function operationDoc(id: OperationId): DocumentDecoration {
   if (op.ok.cached) {
     responses[304] = { description: "Not modified: the `If-None-Match` value is the current `ETag`. No body.", headers: { ...rateLimitHeaderRefs(), ...cacheHeaders } };
   }
-  for (const name of [...op.errors, "Unauthorized", "RateLimited", "InternalError"] as const) responses[ERROR_RESPONSE_STATUS[name]] = responseRef(name);
+  for (const name of [...op.errors, "Unauthorized", "RateLimited", "InternalError", "Unavailable"] as const) responses[ERROR_RESPONSE_STATUS[name]] = responseRef(name);
   return { operationId: id, tags: [op.tag], summary: op.summary, description: op.description, responses: responses as unknown as DocumentDecoration["responses"] };
 }
 
