@@ -121,49 +121,56 @@ export interface Cluster {
 }
 
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
-  const db = await createTestDatabase("surfcast_cluster");
-  const admin = new URL(db.url());
-  const postgres = await startTcpProxy({ host: admin.hostname, port: Number(admin.port || 5432) });
-  const redis = redisServer(freePort());
-  await redis.start();
-  const fake = await startFakeOpenMeteo();
-  fake.setFirstDay(new Date().toISOString().slice(0, 10));
-
-  const env = { SURFCAST_DATABASE_URL: db.url(), SURFCAST_REDIS_URL: redis.url, SURFCAST_OPEN_METEO_MARINE_URL: fake.url, SURFCAST_OPEN_METEO_FORECAST_URL: fake.url };
-  const relayed = new URL(db.url());
-  relayed.port = String(postgres.port);
-  const nodeEnv = { ...env, SURFCAST_DATABASE_URL: relayed.href, ...options.env };
-  const cliDir = tempDir("cluster-cli");
-  const run = (args: string[]) => cli(cliDir, args, env);
-  await options.prepare?.(run);
-
-  const nodes = Array.from({ length: options.nodes }, (_, i) => clusterNode(String.fromCharCode(97 + i), nodeEnv, options.args ?? []));
-  const balancers: Balancer[] = [];
-  // Together, as a fleet starts: the migrations and the start-up jobs meet on the empty database.
-  await Promise.all(nodes.map((node) => node.start()));
-  return {
-    nodes,
-    db,
-    postgres,
-    redis,
-    fake,
-    env,
-    cli: run,
-    cliAsync: (args) => cliAsync(cliDir, args, env),
-    balancer() {
-      const balancer = startBalancer(nodes);
-      balancers.push(balancer);
-      return balancer;
-    },
-    async close() {
-      for (const balancer of balancers) balancer.close();
-      await Promise.all(nodes.map((node) => stopOrKill(node)));
-      await redis.stop();
-      await postgres.close();
-      await fake.close();
-      await db.drop();
-    },
+  /** What is up so far, undone in reverse order at the end, or at once when a later step fails. */
+  const teardown: (() => Promise<void> | void)[] = [];
+  const close = async () => {
+    for (const undo of teardown.splice(0).reverse()) await undo();
   };
+  try {
+    const db = await createTestDatabase("surfcast_cluster");
+    teardown.push(() => db.drop());
+    const direct = new URL(db.url());
+    const postgres = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+    teardown.push(() => postgres.close());
+    const redis = redisServer(freePort());
+    teardown.push(() => redis.stop());
+    await redis.start();
+    const fake = await startFakeOpenMeteo();
+    teardown.push(() => fake.close());
+    fake.setFirstDay(new Date().toISOString().slice(0, 10));
+
+    const env = { SURFCAST_DATABASE_URL: db.url(), SURFCAST_REDIS_URL: redis.url, SURFCAST_OPEN_METEO_MARINE_URL: fake.url, SURFCAST_OPEN_METEO_FORECAST_URL: fake.url };
+    const relayed = new URL(db.url());
+    relayed.port = String(postgres.port);
+    const nodeEnv = { ...env, SURFCAST_DATABASE_URL: relayed.href, ...options.env };
+    const cliDir = tempDir("cluster-cli");
+    const run = (args: string[]) => cli(cliDir, args, env);
+    await options.prepare?.(run);
+
+    const nodes = Array.from({ length: options.nodes }, (_, i) => clusterNode(String.fromCharCode(97 + i), nodeEnv, options.args ?? []));
+    teardown.push(() => Promise.all(nodes.map((node) => stopOrKill(node))).then(() => undefined));
+    // Together, as a fleet starts: the migrations and the start-up jobs meet on the empty database.
+    await Promise.all(nodes.map((node) => node.start()));
+    return {
+      nodes,
+      db,
+      postgres,
+      redis,
+      fake,
+      env,
+      cli: run,
+      cliAsync: (args) => cliAsync(cliDir, args, env),
+      balancer() {
+        const balancer = startBalancer(nodes);
+        teardown.push(() => balancer.close());
+        return balancer;
+      },
+      close,
+    };
+  } catch (err) {
+    await close();
+    throw err;
+  }
 }
 
 /** A node that does not stop within 10 s is killed, so a hung stop cannot hold the test run. */
