@@ -55,7 +55,7 @@ const principal: Principal = { keyId: "key_1", accountId: 1, plan: "starter", da
 /** One request as the gate makes it: wait for the key's load when there is one, then admit. */
 async function request(meter: UsageMeter): Promise<boolean> {
   await meter.ready(principal);
-  return meter.admit(principal, "spots.get").allowed;
+  return meter.admit(principal, "spots.get").verdict.allowed;
 }
 
 describe("the meter over a store that answers late", () => {

@@ -15,6 +15,8 @@ import { Serial } from "../core/serial";
 import { BurstWindow, decide, fixedRateLimitHeaders, varyingRateLimitHeaders, type Limits, type Verdict } from "./limiter";
 import type { Principal } from "./registry";
 import type { UsageStore } from "./store";
+import { PendingCounts } from "./pending-counts";
+import type { MaybePromise } from "../core/maybe-promise";
 
 /**
  * Endpoints reported in a key's usage but outside its daily quota and burst window: an embed's view-minutes
@@ -70,10 +72,46 @@ interface KeptReport {
 
 const textOf = (kept: KeptReport) => (kept.text ??= JSON.stringify(kept.report));
 
-export class UsageMeter {
+/** The five rate-limit headers: the three fixed all UTC day (`shared`, never modified), the two per request (`own`). */
+export interface RateLimitHeaders {
+  shared: Headers;
+  own: Record<string, string>;
+}
+
+/** One request's decision, with the rate-limit headers its response carries. */
+export interface Metered {
+  verdict: Verdict;
+  headers: RateLimitHeaders;
+}
+
+/**
+ * What the gate, MCP and embeds count through: UsageMeter on one box (in memory, synchronous), SharedUsageMeter on
+ * several servers (Redis; a promise, rejected with an Outage when Redis does not answer).
+ */
+export interface Meter {
+  /** What must load before a key's first admission of the day; null when nothing (the usual case). */
+  ready(principal: Principal): Promise<void> | null;
+  /** Admits or refuses one request, counted `weight` times; `endpoint` null passes the burst window only. */
+  admit(principal: Principal, endpoint: UsageKey | null, weight?: number): MaybePromise<Metered>;
+  /** Counts unmetered uses (an embed's view-minutes) in the key's usage only. */
+  record(principal: Principal, endpoint: (typeof UNMETERED)[number], weight?: number): MaybePromise<void>;
+  /** Writes pending counts to the database; resolves once they are stored. */
+  flush(): Promise<void>;
+  report(principal: Principal): Promise<UsageReport>;
+  /** The report as JSON text; synchronously when it is at hand. */
+  reportText(principal: Principal): MaybePromise<string>;
+  /** Requests refused since start, by the limit that refused them (for /metrics). */
+  readonly refusals: Record<"daily" | "burst", number>;
+  /** Admitted calls per endpoint since start (for /metrics: MCP tool calls). */
+  readonly admitted: Map<string, number>;
+  /** When usage was last written to the database (epoch ms): the flush lag of /metrics. */
+  readonly lastFlushAt: number;
+}
+
+export class UsageMeter implements Meter {
   private states = new Map<string, KeyState>();
   /** `keyId \u0000 day \u0000 endpoint` → count not yet written. */
-  private pending = new Map<string, number>();
+  private pending = new PendingCounts();
   private dirtyWindows = new Set<string>();
   /**
    * Each key's 30-day usage report as last built, kept current by admit() (this server is the only writer of
@@ -148,10 +186,7 @@ export class UsageMeter {
   }
 
   private pendingTotal(keyId: string, day: string): number {
-    let n = 0;
-    const prefix = `${keyId}\u0000${day}\u0000`;
-    for (const [k, v] of this.pending) if (k.startsWith(prefix) && !isUnmetered(k.slice(prefix.length))) n += v;
-    return n;
+    return this.pending.ofKey(keyId, day).reduce((n, c) => (isUnmetered(c.endpoint) ? n : n + c.count), 0);
   }
 
   /** Requests refused since start, by the limit that refused them (for /metrics). */
@@ -166,7 +201,7 @@ export class UsageMeter {
    * `endpoint` null means "not counted" (GET /v1/usage): it still passes through the burst window but never
    * uses the daily quota.
    */
-  admit(principal: Principal, endpoint: UsageKey | null, weight = 1): Verdict {
+  admit(principal: Principal, endpoint: UsageKey | null, weight = 1): Metered {
     const now = this.clock.now();
     const s = this.state(principal, now);
     const verdict = decide(principal, endpoint === null ? 0 : s.usedToday, s.window, now, weight);
@@ -179,7 +214,8 @@ export class UsageMeter {
         this.count(principal, s, endpoint, weight, true);
       }
     }
-    return verdict;
+    const varying = varyingRateLimitHeaders(principal, s.usedToday, s.window, now);
+    return { verdict, headers: { shared: s.fixed.headers, own: { "X-RateLimit-Remaining": varying.remaining, RateLimit: varying.rateLimit } } };
   }
 
   /**
@@ -194,8 +230,8 @@ export class UsageMeter {
   private count(principal: Principal, s: KeyState, endpoint: UsageKey, weight: number, metered: boolean): void {
     this.admitted.set(endpoint, (this.admitted.get(endpoint) ?? 0) + weight);
     let k = s.pendingKeys.get(endpoint);
-    if (k === undefined) s.pendingKeys.set(endpoint, (k = `${principal.keyId}\u0000${s.day}\u0000${endpoint}`));
-    this.pending.set(k, (this.pending.get(k) ?? 0) + weight);
+    if (k === undefined) s.pendingKeys.set(endpoint, (k = PendingCounts.keyOf(principal.keyId, s.day, endpoint)));
+    this.pending.add(k, weight);
     const kept = this.reports.get(principal.keyId);
     if (kept !== undefined) {
       if (kept.dayNumber === s.dayNumber) {
@@ -208,18 +244,6 @@ export class UsageMeter {
     }
   }
 
-  /**
-   * The five rate-limit headers of a principal as they stand now: the three that stay the same all UTC day
-   * in one Headers object per key (`shared`, never modified: a Response copies it), the two that change per
-   * request in `own` (a fresh record the caller may extend). The shape of http's ResponseHeaders.
-   */
-  headers(principal: Principal): { shared: Headers; own: Record<string, string> } {
-    const now = this.clock.now();
-    const s = this.state(principal, now);
-    const varying = varyingRateLimitHeaders(principal, s.usedToday, s.window, now);
-    return { shared: s.fixed.headers, own: { "X-RateLimit-Remaining": varying.remaining, RateLimit: varying.rateLimit } };
-  }
-
   /** Writes pending counts and changed windows in one transaction; resolves once they are stored. */
   flush(): Promise<void> {
     return this.turns.run(async () => {
@@ -228,14 +252,9 @@ export class UsageMeter {
         this.lastFlushAt = now;
         return;
       }
-      const pending = this.pending;
+      const counts = this.pending.take();
       const windows = this.dirtyWindows;
-      this.pending = new Map();
       this.dirtyWindows = new Set();
-      const counts = [...pending].map(([k, count]) => {
-        const [keyId, day, endpoint] = k.split("\u0000") as [string, string, string];
-        return { keyId, day, endpoint, count };
-      });
       const saved = [...windows].flatMap((keyId) => {
         const s = this.states.get(keyId);
         return s ? [{ keyId, recent: s.window.serialize(now), updatedAt: now }] : [];
@@ -245,7 +264,7 @@ export class UsageMeter {
         this.lastFlushAt = now;
       } catch (err) {
         // Keep the counts for the next flush rather than lose them.
-        for (const [k, n] of pending) this.pending.set(k, (this.pending.get(k) ?? 0) + n);
+        this.pending.restore(counts);
         for (const keyId of windows) this.dirtyWindows.add(keyId);
         throw err;
       }
@@ -284,33 +303,38 @@ export class UsageMeter {
   }
 
   private async buildReport(principal: Principal, now: number): Promise<UsageReport> {
-    const today = utcDay(now);
     const rows = await this.store.countsByDay([principal.keyId], utcDay(now - 29 * DAY_MS));
-    const days: UsageDay[] = [];
-    const byDate = new Map<string, UsageDay>();
-    for (let i = 29; i >= 0; i--) {
-      const date = utcDay(now - i * DAY_MS);
-      const byEndpoint: Record<string, number> = {};
-      for (const e of USAGE_KEYS) byEndpoint[e] = 0;
-      const day = { date, total: 0, byEndpoint };
-      days.push(day);
-      byDate.set(date, day);
-    }
-    const add = (date: string, endpoint: string, count: number) => {
-      const day = byDate.get(date);
-      if (!day) return;
-      day.total += count;
-      day.byEndpoint[endpoint] = (day.byEndpoint[endpoint] ?? 0) + count;
-    };
-    for (const row of rows) add(row.day, row.endpoint, row.count);
-    const prefix = `${principal.keyId}\u0000`;
-    for (const [k, n] of this.pending) {
-      if (!k.startsWith(prefix)) continue;
-      const [, date, endpoint] = k.split("\u0000") as [string, string, string];
-      add(date, endpoint, n);
-    }
-    const last = byDate.get(today)!;
-    const unmetered = UNMETERED.reduce((n, e) => n + (last.byEndpoint[e] ?? 0), 0);
-    return { plan: principal.plan, limit: principal.dailyLimit, today: last.total - unmetered, days };
+    return usageReport(principal, now, [...rows, ...this.pending.ofKey(principal.keyId)]);
   }
+}
+
+/** Counts of one UTC day and endpoint (summed when several rows name the same). */
+export interface DayCount {
+  day: string;
+  endpoint: string;
+  count: number;
+}
+
+/** A key's usage over the last 30 UTC days, today last, every endpoint zero-filled, from its counts. */
+export function usageReport(principal: Pick<Principal, "plan" | "dailyLimit">, now: number, counts: Iterable<DayCount>): UsageReport {
+  const today = utcDay(now);
+  const days: UsageDay[] = [];
+  const byDate = new Map<string, UsageDay>();
+  for (let i = 29; i >= 0; i--) {
+    const date = utcDay(now - i * DAY_MS);
+    const byEndpoint: Record<string, number> = {};
+    for (const e of USAGE_KEYS) byEndpoint[e] = 0;
+    const day = { date, total: 0, byEndpoint };
+    days.push(day);
+    byDate.set(date, day);
+  }
+  for (const { day: date, endpoint, count } of counts) {
+    const day = byDate.get(date);
+    if (!day) continue;
+    day.total += count;
+    day.byEndpoint[endpoint] = (day.byEndpoint[endpoint] ?? 0) + count;
+  }
+  const last = byDate.get(today)!;
+  const unmetered = UNMETERED.reduce((n, e) => n + (last.byEndpoint[e] ?? 0), 0);
+  return { plan: principal.plan, limit: principal.dailyLimit, today: last.total - unmetered, days };
 }

@@ -14,9 +14,10 @@
  */
 import { RedisClient } from "bun";
 import type { RedisScript } from "./redis-script";
+import { Outage } from "../core/errors";
 
 /** Redis is unreachable, too slow or answered with an error: nothing was decided, the caller must not serve. */
-export class RedisUnavailable extends Error {
+export class RedisUnavailable extends Outage {
   override readonly name = "RedisUnavailable";
 }
 

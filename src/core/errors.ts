@@ -25,12 +25,14 @@ export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    /** A status other than the code's own: 503 for `internal` when a shared part is down (see Outage). */
+    private readonly statusOverride?: number,
   ) {
     super(message);
     this.name = "ApiError";
   }
   get status(): number {
-    return ERROR_STATUS[this.code];
+    return this.statusOverride ?? ERROR_STATUS[this.code];
   }
   toBody(): { error: { code: ErrorCode; message: string } } {
     return { error: { code: this.code, message: this.message } };
@@ -39,6 +41,28 @@ export class ApiError extends Error {
 
 export const invalidRequest = (message: string) => new ApiError("invalid_request", message);
 export const notFound = (message: string) => new ApiError("not_found", message);
+
+/**
+ * A part several servers share (PostgreSQL, Redis) does not answer: the request is refused with 503 rather than
+ * answered without its key checked or its use counted, and the server recovers by itself when the part returns.
+ */
+export class Outage extends Error {
+  override readonly name: string = "Outage";
+}
+
+/** Bun's client errors that mean "the connection is gone", as opposed to a query PostgreSQL refused. */
+const CONNECTION_LOST = /^ERR_(POSTGRES|REDIS)_(CONNECTION|IDLE_TIMEOUT|LIFETIME_TIMEOUT|CONNECTION_CLOSED)/;
+
+/** Whether `err` is a shared part being away (an Outage, or a lost PostgreSQL or Redis connection). */
+export function isOutage(err: unknown): boolean {
+  if (err instanceof Outage) return true;
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === "string" && CONNECTION_LOST.test(code);
+}
+
+/** The spec's error body for an outage: code `internal` (the spec leaves its status open) with 503. */
+export const unavailable = () =>
+  new ApiError("internal", "The service is briefly unavailable (its database or its counters do not answer); please retry in a few seconds.", 503);
 
 /** An operator mistake at the console (unknown plan, unknown account…): printed as a message, never a stack. */
 export class UserError extends Error {

@@ -99,7 +99,7 @@ export function createEmbedHandler(app: EmbedHandlerServices): (req: Request, pa
     if (verdict === "spent") return spent(req, embed.origins);
     if (verdict === "counted") {
       await app.meter.ready(principal);
-      app.meter.record(principal, "embed");
+      await app.meter.record(principal, "embed");
     }
     const mode: Mode = queryOf(req).get("mode") === "screen" ? "screen" : "page";
     await app.demand.ready(embed.spots);

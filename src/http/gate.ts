@@ -14,13 +14,14 @@ import type { Peer } from "../core/proxy";
 import { endpointAt } from "../core/endpoints";
 import type { App } from "../app";
 import { ApiError, invalidRequest } from "../core/errors";
-import { log, tally } from "../core/log";
+import { tally } from "../core/log";
 import { keyFromHeaders } from "../access/keys";
 import type { UsageKey } from "../core/endpoints";
 import { refusalMessage } from "../access/limiter";
 import { nowWeight } from "../now/params";
 import type { Principal } from "../access/registry";
-import { CORS_EXPOSE, errorResponse, internalError, json, prepareHeaders, type ResponseHeaders } from "./respond";
+import type { Metered } from "../access/meter";
+import { CORS_EXPOSE, errorResponse, failureResponse, json, prepareHeaders, type ResponseHeaders } from "./respond";
 import { targetOf } from "./target";
 import { queryOf } from "../core/query";
 import { bodyRefusal, CLOSE } from "./body";
@@ -90,11 +91,8 @@ export interface GateRoutes {
 const countMalformed = tally("refused malformed requests (bad Host or request target) with 400");
 
 export function createGate(app: App, { keyed, mcp, open }: GateRoutes): (req: Request, peer?: Peer) => Response | Promise<Response> {
-  const failed = (req: Request, path: string, err: unknown): Response => {
-    // The route, never the path: a path can hold a secret (a console invitation's token).
-    log.error("unhandled error", { route: routeLabel(path), error: String(err) });
-    return errorResponse(internalError(), { own: corsFor(req) });
-  };
+  // The route, never the path: a path can hold a secret (a console invitation's token).
+  const failed = (req: Request, path: string, err: unknown): Response => failureResponse(err, routeLabel(path), { own: { ...corsFor(req) } });
   /** Goes on once `waiting` is done; the request path waits only for a reload or a key's first load of the day. */
   const after = (waiting: Promise<void>, req: Request, path: string, next: () => Response | Promise<Response>) =>
     waiting.then(next).catch((err: unknown) => failed(req, path, err));
@@ -113,14 +111,20 @@ export function createGate(app: App, { keyed, mcp, open }: GateRoutes): (req: Re
   };
 
   const metered = (req: Request, path: string, principal: Principal): Response | Promise<Response> => {
-    if (path === "/mcp") return mcp(req, principal);
+    if (path === "/mcp") return mcp(req, principal).catch((err: unknown) => failed(req, path, err));
 
     // Every authenticated request passes the burst window before any work, wrong methods included.
     const allowedMethod = req.method === "GET" || req.method === "HEAD";
     // GET /v1/now counts once per spot it asks for.
     const weight = allowedMethod && path === "/v1/now" ? nowWeight(queryOf(req)) : 1;
-    const verdict = app.meter.admit(principal, allowedMethod ? endpointOf(path) : null, weight);
-    const headers = withCors(req, app.meter.headers(principal));
+    const metered = app.meter.admit(principal, allowedMethod ? endpointOf(path) : null, weight);
+    // Several servers count in Redis: a promise, and an outage there answers 503, never an uncounted request.
+    if (!(metered instanceof Promise)) return admitted(req, path, principal, allowedMethod, metered);
+    return metered.then((m) => admitted(req, path, principal, allowedMethod, m)).catch((err: unknown) => failed(req, path, err));
+  };
+
+  const admitted = (req: Request, path: string, principal: Principal, allowedMethod: boolean, { verdict, headers: counted }: Metered): Response | Promise<Response> => {
+    const headers = withCors(req, counted);
     if (!verdict.allowed) {
       headers.own["Retry-After"] = String(verdict.retryAfterSeconds);
       return errorResponse(new ApiError("rate_limited", refusalMessage(verdict)), headers);

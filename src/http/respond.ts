@@ -7,7 +7,8 @@
  * copies it natively — the cheapest way to hand Bun several headers), and `own`, the few values of this
  * response, set on the copy.
  */
-import { ApiError } from "../core/errors";
+import { ApiError, isOutage, unavailable } from "../core/errors";
+import { log, tally } from "../core/log";
 
 export const CORS_EXPOSE = "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy, Retry-After, ETag";
 
@@ -76,6 +77,26 @@ export function errorResponse(err: ApiError, headers?: ResponseHeaders): Respons
 
 export function internalError(): ApiError {
   return new ApiError("internal", "Internal server error. The failure was logged; please retry later.");
+}
+
+/** Seconds a client is told to wait when a shared part (PostgreSQL, Redis) is away: about how long a restart takes. */
+const OUTAGE_RETRY_AFTER_S = "5";
+
+/** An outage refuses every request for a while: one line a minute says how many, not one line each. */
+const countOutageRefusals = tally("refused requests with 503: PostgreSQL or Redis does not answer");
+
+/**
+ * The response to a failure the route did not expect, logged under the route's label (never the path: it can hold a
+ * secret): 503 with Retry-After when a shared part is away (the node recovers by itself), else 500.
+ */
+export function failureResponse(err: unknown, route: string, headers: ResponseHeaders = { own: {} }): Response {
+  if (!isOutage(err)) {
+    log.error("route failed", { route, error: String(err) });
+    return errorResponse(internalError(), headers);
+  }
+  countOutageRefusals(route);
+  headers.own = { ...headers.own, "Retry-After": OUTAGE_RETRY_AFTER_S };
+  return errorResponse(unavailable(), headers);
 }
 
 /** Adds headers to a response in place (responses built here always have mutable headers). */

@@ -15,14 +15,13 @@ import { Elysia, type TSchema } from "elysia";
 import type { App } from "../app";
 import { ApiError, notFound } from "../core/errors";
 import { andThen, type MaybePromise } from "../core/maybe-promise";
-import { log } from "../core/log";
 import { publicStatus } from "../ops/status";
 import { docsBundle, docsInit, docsPage } from "./docs";
 import { parseBestSpotsParams, parseDaysParams, parseNearbyParams, parseSearchParams } from "../core/params";
 import { principalOf } from "./gate";
 import { routeLabel } from "../core/route-label";
 import { openApiRoute, operationDoc, type OperationId } from "./openapi";
-import { errorResponse, headersFor, internalError, json, JSON_TYPE, respond } from "./respond";
+import { errorResponse, failureResponse, headersFor, json, JSON_TYPE, respond } from "./respond";
 import { acceptedEncoding, compressedOnce, encodedEtag } from "./compress";
 import { bestSpotsQuery, daysQuery, idParams, nearbyQuery, nowManyQuery, nowQuery, searchQuery } from "./schemas";
 import { parseNowManyParams, parseNowParams } from "../now/params";
@@ -58,8 +57,7 @@ function routeErrors(app: Elysia) {
     if (error instanceof ApiError) return errorResponse(error, headers);
     if (code === "NOT_FOUND") return errorResponse(new ApiError("not_found", `No such endpoint: ${pathOf(request)}`), headers);
     // The route's template, never the path or the query: either may carry what a client should not have sent (a key).
-    log.error("route failed", { route: routeLabel(pathOf(request)), error: String(error) });
-    return errorResponse(internalError(), headers);
+    return failureResponse(error, routeLabel(pathOf(request)), headers);
   });
 }
 

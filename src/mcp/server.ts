@@ -18,6 +18,7 @@ import { ErrorCode, type CallToolResult } from "@modelcontextprotocol/sdk/types.
 import { version } from "../../package.json";
 import type { App } from "../app";
 import type { Principal } from "../access/registry";
+import type { RateLimitHeaders } from "../access/meter";
 import { ApiError, invalidRequest, notFound } from "../core/errors";
 import { log, tally } from "../core/log";
 import type { McpHandler } from "../http/gate";
@@ -147,14 +148,22 @@ function rateLimited(verdict: Extract<Verdict, { allowed: false }>, message: Mes
 export function createMcpHandler(app: App): McpHandler {
   const originAllowed = createOriginPolicy(app.config.mcpAllowedOrigins, app.config.allowedHosts);
 
-  /** `own` collects the headers this response adds to the rate-limit ones (Allow, Retry-After). */
-  const handle = async (req: Request, principal: Principal, own: Record<string, string>): Promise<Response> => {
+  /**
+   * `own` collects the headers this response adds to the rate-limit ones (Allow, Retry-After); `counted` receives
+   * the rate-limit headers of the admission.
+   */
+  const handle = async (req: Request, principal: Principal, own: Record<string, string>, counted: { headers?: RateLimitHeaders }): Promise<Response> => {
+    const admit = async (endpoint: UsageKey | null): Promise<Verdict> => {
+      const { verdict, headers } = await app.meter.admit(principal, endpoint);
+      counted.headers = headers;
+      return verdict;
+    };
     const origin = req.headers.get("origin");
     const refusedOrigin = origin !== null && !originAllowed(origin, req.headers.get("host") ?? "");
     if (refusedOrigin || req.method !== "POST") {
       // Refused before the body is read, yet through the burst window first like every request of a key (never
       // the daily quota, never counted in usage): a page hammering /mcp with a key is throttled, not free.
-      const verdict = app.meter.admit(principal, null);
+      const verdict = await admit(null);
       if (!verdict.allowed) return rateLimited(verdict, null, own);
       if (refusedOrigin) {
         countRefusedOrigin(origin);
@@ -165,10 +174,10 @@ export function createMcpHandler(app: App): McpHandler {
     }
     const message = await readMessage(req);
     if (message instanceof Response) {
-      const verdict = app.meter.admit(principal, null);
+      const verdict = await admit(null);
       return verdict.allowed ? message : rateLimited(verdict, null, own);
     }
-    const verdict = app.meter.admit(principal, endpointOfMessage(message));
+    const verdict = await admit(endpointOfMessage(message));
     if (!verdict.allowed) return rateLimited(verdict, message, own);
     const early = earlyAnswer(message);
     if (early) return json(early);
@@ -185,9 +194,8 @@ export function createMcpHandler(app: App): McpHandler {
 
   return async (req, principal) => {
     const own: Record<string, string> = {};
-    const res = await handle(req, principal, own);
-    const headers = app.meter.headers(principal);
-    Object.assign(headers.own, CORS, own);
-    return withHeaders(res, headers);
+    const counted: { headers?: RateLimitHeaders } = {};
+    const res = await handle(req, principal, own, counted);
+    return withHeaders(res, { shared: counted.headers?.shared, own: { ...counted.headers?.own, ...CORS, ...own } });
   };
 }

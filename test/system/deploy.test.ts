@@ -69,3 +69,37 @@ test(".dockerignore keeps data directories and node_modules out of the image's b
   const check = Bun.spawnSync(["git", "check-ignore", "-q", "var-demo/surfcast.db"], { cwd: ROOT });
   expect(check.exitCode).toBe(0);
 });
+
+test("compose.yaml (README, Several servers): PostgreSQL 15, Redis 7, two nodes of deploy/Dockerfile on both, Caddy on 8080", () => {
+  type Service = { image?: string; build?: { dockerfile: string }; environment?: Record<string, string>; ports?: string[]; hostname?: string; healthcheck?: { test: string[] } };
+  const compose = Bun.YAML.parse(readFileSync(join(ROOT, "compose.yaml"), "utf8")) as { services: Record<string, Service> };
+  const { postgres, redis, node1, node2, caddy } = compose.services;
+  expect(postgres?.image).toBe("postgres:15");
+  expect(redis?.image).toBe("redis:7");
+  for (const [name, node] of [["node1", node1], ["node2", node2]] as const) {
+    expect(node?.build?.dockerfile).toBe("deploy/Dockerfile");
+    expect(node?.hostname).toBe(name);
+    expect(node?.environment?.SURFCAST_DATABASE_URL).toMatch(/^postgres:\/\/[^@]+@postgres:5432\//);
+    expect(node?.environment?.SURFCAST_REDIS_URL).toBe("redis://redis:6379");
+    expect(node?.environment?.HOST).toBe("0.0.0.0");
+    expect(node?.healthcheck?.test).toEqual(["CMD", "/usr/local/bin/surfcast", "healthcheck"]);
+  }
+  expect(caddy?.ports).toEqual(["8080:8080"]);
+});
+
+test("deploy/Caddyfile and deploy/haproxy.cfg balance over both nodes, check /healthz and retry only reads; haproxy -c accepts its file", () => {
+  const caddyfile = readFileSync(join(ROOT, "deploy/Caddyfile"), "utf8");
+  expect(caddyfile).toContain("reverse_proxy node1:8080 node2:8080");
+  expect(caddyfile).toContain("health_uri /healthz");
+  expect(caddyfile).toMatch(/lb_retry_match \{\s*method GET HEAD\s*\}/);
+  const haproxy = join(ROOT, "deploy/haproxy.cfg");
+  const config = readFileSync(haproxy, "utf8");
+  for (const line of ["option httpchk GET /healthz", "server node1 node1:8080", "server node2 node2:8080", "http-request disable-l7-retry unless METH_GET"]) expect(config).toContain(line);
+  if (!Bun.which("haproxy")) {
+    console.warn("SKIPPED: haproxy is not installed; deploy/haproxy.cfg not checked with haproxy -c");
+    return;
+  }
+  const r = Bun.spawnSync(["haproxy", "-c", "-f", haproxy], { stderr: "pipe", stdout: "pipe" });
+  expect(r.stderr.toString() + r.stdout.toString()).toContain("Configuration file is valid");
+  expect(r.exitCode).toBe(0);
+});
