@@ -11,7 +11,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { describeWithCluster, startCluster, type Balancer, type Cluster, type ClusterNode } from "../support/cluster";
 import { ConsoleClient, text } from "../support/console-client";
-import { tempDir } from "../support/env";
+import { BINARY, tempDir } from "../support/env";
 
 /** A small catalog, so a refresh is two upstream calls of three locations: the fake's own fixture points. */
 const SPOTS = [
@@ -101,7 +101,7 @@ async function upstreamSettled(quietMs = 2000, maxMs = 20_000): Promise<void> {
   }
 }
 
-/** Requests `path` through `balancer` from `clients` loops until `stop` resolves; answers every status seen. */
+/** Searches through `balancer` with `key` from `clients` loops until `stop` resolves; answers every status seen. */
 async function loadThrough(balancer: Balancer, key: string, clients: number, stop: Promise<unknown>): Promise<number[]> {
   let running = true;
   const done = () => (running = false);
@@ -169,6 +169,20 @@ describeWithCluster("several servers, one service (compiled binary, PostgreSQL, 
       // The node names itself outside the peer list.
       expect(JSON.stringify(withoutArray(body, peerList!))).toContain(`"${ids[node.name]}"`);
     }
+  }, 30_000);
+
+  test("serve on PostgreSQL without Redis refuses to start, with one line", async () => {
+    const proc = Bun.spawn([BINARY, "--data-dir", tempDir("cluster-no-redis"), "serve", "--port", "0"], {
+      env: { ...process.env, ...cluster.env, SURFCAST_REDIS_URL: "" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const giveUp = setTimeout(() => proc.kill("SIGKILL"), 15_000);
+    const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
+    clearTimeout(giveUp);
+    expect(proc.signalCode).toBeNull();
+    expect(code).not.toBe(0);
+    expect(stderr.trim().split("\n")).toEqual([expect.stringContaining("Redis")]);
   }, 30_000);
 
   // ── one service ────────────────────────────────────────────────────────────────────────────────────
