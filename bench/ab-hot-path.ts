@@ -22,7 +22,7 @@ async function handlerOf(root: string) {
   const { createAccount, createKey } = await import(join(root, "src/access/accounts.ts"));
   const { writeDocuments } = await import(join(root, "src/forecast/store.ts"));
   const dir = mkdtempSync(join(tmpdir(), "ab-"));
-  const app = openApp(loadConfig({ dataDir: dir, port: 0, scheduler: false, console: false }, {}));
+  const app = await openApp(loadConfig({ dataDir: dir, port: 0, scheduler: false, console: false }, {}));
   // Trees before the stores take the database itself, synchronously; awaiting their answers changes nothing.
   const accounts = app.stores?.access ?? app.db;
   await createAccount(accounts, app.clock, "ab@example.com", "scale", { dailyLimit: 100_000_000, minuteLimit: 100_000 });

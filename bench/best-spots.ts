@@ -114,7 +114,7 @@ if (import.meta.main) {
   const { openApp } = await import("../src/app");
   const { renderSection } = await import("./report");
   const { CATALOG_PATH, tempDir } = await import("../test/support/env");
-  const app = openApp(loadConfig({ dataDir: tempDir("bench-best"), port: 0, host: "127.0.0.1", scheduler: false }));
+  const app = await openApp(loadConfig({ dataDir: tempDir("bench-best"), port: 0, host: "127.0.0.1", scheduler: false }));
   console.log(renderSection(bestSpotsSection(app, process.argv.includes("--quick"))));
   console.log(renderSection(upstreamWeightSection(CATALOG_PATH, app.spots.all().length)));
   await app.close();

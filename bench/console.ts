@@ -53,7 +53,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 export async function consoleSection(): Promise<Section> {
-  const app = openApp(loadConfig({ dataDir: tempDir("bench-console"), port: 0, host: "127.0.0.1", scheduler: false }, { SURFCAST_LOG_LEVEL: "warn" }));
+  const app = await openApp(loadConfig({ dataDir: tempDir("bench-console"), port: 0, host: "127.0.0.1", scheduler: false }, { SURFCAST_LOG_LEVEL: "warn" }));
   try {
     const seeding = performance.now();
     const { ownerId, adminId, keyId } = seed(app);

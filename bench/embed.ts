@@ -24,7 +24,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 export async function embedSection(dataDir: string): Promise<Section> {
   const title = "Embed page (3 spots, server side)";
   const clock = new ManualClock(Date.now());
-  const app = openApp(loadConfig({ dataDir, port: 0, host: "127.0.0.1", scheduler: false }, { SURFCAST_LOG_LEVEL: "warn" }), clock);
+  const app = await openApp(loadConfig({ dataDir, port: 0, host: "127.0.0.1", scheduler: false }, { SURFCAST_LOG_LEVEL: "warn" }), clock);
   try {
     const spots = app.spots.nearby({ lat: 21.66, lng: -158.05, radius: 30, limit: 50 }).filter((s) => app.forecasts.versionOf(s.id) !== null).slice(0, 3);
     if (spots.length < 3) return { title, notes: ["not measured: fewer than 3 spots with a forecast near Pipeline"] };
@@ -74,7 +74,7 @@ export async function embedSection(dataDir: string): Promise<Section> {
 if (import.meta.main) {
   const dataDir = tempDir("bench-embed");
   const fake = await startFakeOpenMeteo({ firstDay: new Date().toISOString().slice(0, 10) });
-  const app = openApp(loadConfig({ dataDir, port: 0, host: "127.0.0.1", scheduler: false }, { ...process.env, SURFCAST_LOG_LEVEL: "warn", SURFCAST_OPEN_METEO_MARINE_URL: fake.url, SURFCAST_OPEN_METEO_FORECAST_URL: fake.url }));
+  const app = await openApp(loadConfig({ dataDir, port: 0, host: "127.0.0.1", scheduler: false }, { ...process.env, SURFCAST_LOG_LEVEL: "warn", SURFCAST_OPEN_METEO_MARINE_URL: fake.url, SURFCAST_OPEN_METEO_FORECAST_URL: fake.url }));
   await refreshForecasts(app, { spots: app.spots.nearby({ lat: 21.66, lng: -158.05, radius: 30, limit: 3 }) });
   await app.close();
   await fake.close();

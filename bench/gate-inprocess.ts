@@ -65,7 +65,7 @@ export function isolatedGateSection(dataDir: string, keys: string[], cases: Benc
 if (import.meta.main) {
   process.env.SURFCAST_LOG_LEVEL ??= "warn";
   const { dataDir, keys, cases, quick } = JSON.parse(process.argv[2]!) as { dataDir: string; keys: string[]; cases: BenchCase[]; quick: boolean };
-  const app = openApp(loadConfig({ dataDir, port: 0, host: "127.0.0.1", scheduler: false }));
+  const app = await openApp(loadConfig({ dataDir, port: 0, host: "127.0.0.1", scheduler: false }));
   app.spots.warm();
   console.log(JSON.stringify(await gateInProcessSection(app, keys, cases, quick)));
   await app.close();

@@ -20,7 +20,7 @@ const MODES = ["gated", "ungated", "floor"] as const;
 const [mode, dataDir] = process.argv.slice(2) as [(typeof MODES)[number], string | undefined];
 if (!MODES.includes(mode) || !dataDir) throw new Error("usage: bun bench/gate-server.ts gated|ungated|floor DATA_DIR");
 
-const app = openApp(loadConfig({ dataDir, port: 0, host: "127.0.0.1", scheduler: false }));
+const app = await openApp(loadConfig({ dataDir, port: 0, host: "127.0.0.1", scheduler: false }));
 let fetchHandler: (req: Request) => Response | Promise<Response>;
 if (mode === "gated") {
   fetchHandler = createFetchHandler(app);

@@ -11,6 +11,7 @@ import { seededRng, type Rng } from "./prng";
 import { fmt, type Section } from "./report";
 import { sectionInOwnProcess } from "./processes";
 import { timeEach, type Timing } from "./stats";
+import { atOnce } from "../test/support/at-once";
 
 const HEADER = ["benchmark", "calls", "mean µs", "p50 µs", "p99 µs", "target", "verdict"];
 
@@ -95,7 +96,7 @@ export function microSection(app: App, quick: boolean): Section {
     section.rows!.push(row(`search (${spots.length} spots)`, timeEach(searchQueries(spots, rng, calls), (p) => app.spots.search(p)), { meanUs: 15, p99Us: 100 }));
     section.rows!.push(row("nearby", timeEach(nearbyQueries(spots, rng, calls), (p) => app.spots.nearby(p)), { p99Us: 500 }));
     const sample = quick ? spots.slice(0, 500) : spots;
-    const tideless = sample.every((s) => app.tides.get(s.id, 7).tideless);
+    const tideless = sample.every((s) => atOnce(app.tides.get(s.id, 7)).tideless);
     if (tideless) section.notes!.push("tide window — not measured: every spot is tideless (tides not implemented yet)");
     else section.rows!.push(row("tide window, 7 days (get)", timeEach(sample, (s) => app.tides.get(s.id, 7), 50)));
     const hour = 3_600_000;
@@ -118,7 +119,7 @@ export function isolatedMicroSection(dataDir: string, quick: boolean): Promise<S
 
 if (import.meta.main) {
   process.env.SURFCAST_LOG_LEVEL ??= "warn";
-  const app = openApp(loadConfig({ dataDir: process.argv[2]!, port: 0, host: "127.0.0.1", scheduler: false }));
+  const app = await openApp(loadConfig({ dataDir: process.argv[2]!, port: 0, host: "127.0.0.1", scheduler: false }));
   app.spots.warm();
   console.log(JSON.stringify(microSection(app, process.argv.includes("--quick"))));
   await app.close();

@@ -79,9 +79,9 @@ const show = (s: Section) => {
 if (!httpOnly) show(await startupSection(settings.startupRuns));
 show(await refreshSection(dataDir));
 if (!httpOnly) show(await tideWindowSection());
-if (!httpOnly) show(tideSourcesSection(dataDir));
+if (!httpOnly) show(await tideSourcesSection(dataDir));
 
-const app = openApp(loadConfig({ dataDir, port: 0, host: "127.0.0.1", scheduler: false }));
+const app = await openApp(loadConfig({ dataDir, port: 0, host: "127.0.0.1", scheduler: false }));
 const spot = app.spots.search({ q: "pipeline", limit: 1 })[0] ?? app.spots.all()[0];
 if (!httpOnly) show(await isolatedMicroSection(dataDir, quick));
 if (!httpOnly) show(bestSpotsSection(app, quick));

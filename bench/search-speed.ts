@@ -8,12 +8,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "../src/db";
 import { SpotService } from "../src/spots/service";
+import { sqliteCatalog } from "../src/spots/catalog-store";
 import { searchQueries } from "./micro";
 import { seededRng } from "./prng";
 import { timeEach, type Timing } from "./stats";
 
 const runs = Number(process.argv[2] ?? 5);
-const service = SpotService.open(openDatabase(mkdtempSync(join(tmpdir(), "search-speed-"))));
+const service = await SpotService.open(sqliteCatalog(openDatabase(mkdtempSync(join(tmpdir(), "search-speed-")))));
 const t0 = Bun.nanoseconds();
 service.warm();
 console.log(`index build ${((Bun.nanoseconds() - t0) / 1e6).toFixed(1)} ms`);

@@ -13,6 +13,7 @@ import { callWeight, FORECAST_DAYS, MARINE_HOURLY } from "../src/forecast/openme
 import type { TideSourceKind } from "../src/tides/source";
 import { BINARY, tempDir } from "../test/support/env";
 import { startFakeOpenMeteo } from "../test/support/fake-open-meteo";
+import { atOnce } from "../test/support/at-once";
 import { fmt, renderSection, type Section } from "./report";
 
 export const TIDE_SOURCES_TITLE = "Tide sources (default catalog, after a full refresh against the fake Open-Meteo)";
@@ -28,15 +29,15 @@ function reasonKind(reason: string): string {
   return reason;
 }
 
-export function tideSourcesSection(dataDir: string, refresh?: { weight: number; marineLocations: number; forecastLocations: number }): Section {
-  const app = openApp(loadConfig({ dataDir, port: 0, host: "127.0.0.1", scheduler: false }));
+export async function tideSourcesSection(dataDir: string, refresh?: { weight: number; marineLocations: number; forecastLocations: number }): Promise<Section> {
+  const app = await openApp(loadConfig({ dataDir, port: 0, host: "127.0.0.1", scheduler: false }));
   try {
     const spots = app.spots.all();
     const bySource = new Map<TideSourceKind, number>();
     const byCase = new Map<string, number>();
     const tideless = new Map<string, Map<string, number>>();
     for (const spot of spots) {
-      const { source, reason } = app.tides.sourceOf(spot.id);
+      const { source, reason } = atOnce(app.tides.sourceOf(spot.id));
       bySource.set(source, (bySource.get(source) ?? 0) + 1);
       const why = caseOf(source, reason);
       if (why) byCase.set(why, (byCase.get(why) ?? 0) + 1);
@@ -117,7 +118,7 @@ if (import.meta.main) {
     await fake.close();
   }
   const refreshSeconds = (performance.now() - started) / 1000;
-  const section = tideSourcesSection(dataDir, parseRefreshWeight(stdout));
+  const section = await tideSourcesSection(dataDir, parseRefreshWeight(stdout));
   section.notes!.push(`this run's refresh (first on an empty data dir, so every spot's station is chosen during it): ${refreshSeconds.toFixed(1)} s wall time, load average ${(await Bun.file("/proc/loadavg").text()).split(" ")[0]} on the shared machine`);
   const text = renderSection(section);
   console.log(text);

@@ -10,7 +10,7 @@ import { fmt, type Section } from "./report";
 
 export async function tideWindowSection(): Promise<Section> {
   const title = "Tide window: full recomputation (all spots, empty data dir)";
-  const app = openApp(loadConfig({ dataDir: tempDir("bench-tides"), port: 0, host: "127.0.0.1", scheduler: false }));
+  const app = await openApp(loadConfig({ dataDir: tempDir("bench-tides"), port: 0, host: "127.0.0.1", scheduler: false }));
   try {
     const started = performance.now();
     const report = await app.tides.maintainWindow();

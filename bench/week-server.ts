@@ -17,7 +17,7 @@ import { releaseMemory, startIdleRelease, startMemoryGovernor } from "../src/ops
 
 let offsetMs = 0;
 const clock: Clock = { now: () => Date.now() + offsetMs };
-const app = openApp(loadConfig({ dataDir: process.argv[2]!, port: 0, host: "127.0.0.1", scheduler: false }), clock);
+const app = await openApp(loadConfig({ dataDir: process.argv[2]!, port: 0, host: "127.0.0.1", scheduler: false }), clock);
 const server = startHttpServer(app, 0, "127.0.0.1");
 setInterval(() => app.meter.flush(), 500);
 startMemoryGovernor(app.config.memoryTargetMb);

@@ -13,8 +13,10 @@ import type { AccessStore } from "./access/store";
 import { KeyRegistry } from "./access/registry";
 import { UsageMeter } from "./access/meter";
 import { SpotService } from "./spots/service";
+import { sqliteCatalog } from "./spots/catalog-store";
 import { ForecastService } from "./forecast/service";
 import { TideService } from "./tides/service";
+import { TideStore } from "./tides/store";
 import { NowService } from "./now/service";
 import { BestSpotsService } from "./forecast/best-spots";
 import { SurfSummaryService } from "./forecast/summary";
@@ -58,13 +60,13 @@ export interface App {
   close(): Promise<void>;
 }
 
-export function openApp(config: Config, clock: Clock = systemClock, busyTimeoutMs?: number, create = true): App {
+export async function openApp(config: Config, clock: Clock = systemClock, busyTimeoutMs?: number, create = true): Promise<App> {
   setCacheBudget(config.cacheMb);
   const db = openDatabase(config.dataDir, busyTimeoutMs, create);
   let spots: SpotService;
   try {
     seedPlans(db);
-    spots = SpotService.open(db);
+    spots = await SpotService.open(sqliteCatalog(db));
   } catch (err) {
     closeDatabase(db);
     throw databaseFailure(err, databasePath(config.dataDir));
@@ -72,7 +74,7 @@ export function openApp(config: Config, clock: Clock = systemClock, busyTimeoutM
   const stores: Stores = { access: sqliteAccessStore(db), embeds: sqliteEmbedStore(db), forecasts: sqliteForecastStore(db) };
   const meter = new UsageMeter(stores.access, clock);
   const forecasts = new ForecastService(stores.forecasts, clock, spots, changeCheck(db));
-  const tides = new TideService(db, clock, spots, STATION_WORKER_URL);
+  const tides = new TideService(new TideStore(db), clock, spots, STATION_WORKER_URL);
   const keys = new KeyRegistry(stores.access, changeCheck(db));
   const app: App = {
     config,

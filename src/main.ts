@@ -105,7 +105,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === "serve") assertPortFree(config);
   const newInstall = !existsSync(config.dataDir);
-  const app = openApp(config, systemClock, command === "serve" ? BUSY_TIMEOUT_MS.server : BUSY_TIMEOUT_MS.command, mayCreate(command, args));
+  const app = await openApp(config, systemClock, command === "serve" ? BUSY_TIMEOUT_MS.server : BUSY_TIMEOUT_MS.command, mayCreate(command, args));
   try {
     // Demo and real data never mix: serve claims the directory's mode, and refresh follows it (forecast/demo.ts).
     if (command === "serve") await claimDataMode(app.stores.forecasts, config.demo, config.dataDir);

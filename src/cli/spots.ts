@@ -54,7 +54,7 @@ export async function runSpots(app: App, argv: string[]): Promise<number> {
   }
   const replace = values.replace === true;
   console.log(`importing ${path}${replace ? " (replacing the catalog)" : ""}…`);
-  const result = app.spots.import(source, replace);
+  const result = await app.spots.import(source, replace);
   const { file } = result;
   for (const p of file.problems) console.error(`skipped ${p.where}: ${p.message}`);
   console.log(`read ${file.total} ${file.format === "csv" ? "CSV rows" : file.format === "geojson" ? "GeoJSON features" : "JSON records"}: ${file.records.length} valid, ${file.problems.length} skipped`);

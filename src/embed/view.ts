@@ -108,7 +108,7 @@ export async function spotPicture(services: PictureServices, spotId: string, uni
   } catch (err) {
     if (!(err instanceof ApiError)) throw err; // no forecast yet, or it has expired: the page says so
   }
-  const tides = services.tides.get(spot.id, 7);
+  const tides = await services.tides.get(spot.id, 7);
   const extremes = tides.extremes.map((e) => ({ type: e.type, time: Date.parse(e.time), height: heightIn(e.height, units) }));
   const hours = forecast ? forecast.hours.map((h) => hourIn(h, units)) : [];
   return {

@@ -5,6 +5,7 @@
  */
 import { edenGC } from "bun:jsc";
 import type { Clock } from "../core/clock";
+import type { MaybePromise } from "../core/maybe-promise";
 import type { DocumentTide, SeaLevelSeries } from "../tides/types";
 import { assembleDocument } from "./document";
 import { allNull, UpstreamError, type Endpoint, type LocationSeries, type OpenMeteoClient, type Point } from "./openmeteo";
@@ -129,9 +130,9 @@ export interface RefreshDeps {
   batchSize: number;
   tides: {
     /** The spot's tide hours and datum; `seaLevel`: the model's series for its marine cell (model-served spots). */
-    forDocument(spotId: string, seaLevel?: SeaLevelSeries): DocumentTide;
+    forDocument(spotId: string, seaLevel?: SeaLevelSeries): MaybePromise<DocumentTide>;
     /** Stores what the sea-level model said for each spot of a batch, before its documents are assembled. */
-    acceptSeaLevel?(entries: readonly { spotId: string; series: SeaLevelSeries }[]): void;
+    acceptSeaLevel?(entries: readonly { spotId: string; series: SeaLevelSeries }[]): MaybePromise<void>;
   };
   /** spot id → facing; asked once, when the first batch has data (no facing work while upstream is down). */
   facings: () => Promise<Map<string, number | null>>;
@@ -208,7 +209,7 @@ async function writeBatch(deps: RefreshDeps, batch: Batch, fetched: Fetched, fac
       const series = m && !allNull(m) ? seaLevelOf(m) : undefined;
       return series ? [{ spotId: spot.id, series }] : [];
     });
-    deps.tides.acceptSeaLevel?.(entries);
+    await deps.tides.acceptSeaLevel?.(entries);
   } catch (err) {
     return { written: [], error: `writing sea levels failed: ${(err as Error).message}` };
   }
@@ -227,7 +228,7 @@ async function writeBatch(deps: RefreshDeps, batch: Batch, fetched: Fetched, fac
     const m = marine.get(marineCell(spot));
     const f = forecast.get(forecastCell(spot));
     if (!m || !f || allNull(m) || allNull(f)) continue; // no data for this point: keep the previous document
-    const tide = deps.tides.forDocument(spot.id, seaLevelOf(m));
+    const tide = await deps.tides.forDocument(spot.id, seaLevelOf(m));
     facingOf ??= await facings();
     const doc = assembleDocument(m, f, facingOf.get(spot.id) ?? null, tide.hourly);
     if (doc.hours.length > 0) documents.push({ spotId: spot.id, body: packDocument(JSON.stringify({ ...doc, ...tide.reference, ...(deps.demo ? { demo: true } : {}) })) });

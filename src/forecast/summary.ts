@@ -100,13 +100,13 @@ export class SurfSummaryService {
   constructor(
     private readonly spots: { get(id: string): { id: string; name: string; country: string; timezone: string } },
     private readonly forecasts: { get(id: string, days: number): MaybePromise<{ body: string }> },
-    private readonly tides: { get(id: string, days: number): TidesResponse },
+    private readonly tides: { get(id: string, days: number): MaybePromise<TidesResponse> },
   ) {}
 
   async get(spotId: string, days: number, level?: Level): Promise<SurfSummary> {
     const spot = this.spots.get(spotId);
     const forecast = JSON.parse((await this.forecasts.get(spot.id, days)).body) as ForecastResponse;
     const { id, name, country, timezone } = spot;
-    return summarize({ id, name, country, timezone }, forecast, this.tides.get(spot.id, days), level ? [level] : LEVELS);
+    return summarize({ id, name, country, timezone }, forecast, await this.tides.get(spot.id, days), level ? [level] : LEVELS);
   }
 }

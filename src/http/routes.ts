@@ -113,7 +113,11 @@ export function createKeyedRoutes(app: App, use: RoutesUse = "serve") {
       },
       hooks("getForecast", { params: idParams, query: daysQuery }),
     )
-    .get(routerPath("getTides"), ({ params, request }) => json(app.tides.get(spotId(params), parseDaysParams(queryOf(request)).days), 200, headersFor(request)), hooks("getTides", { params: idParams, query: daysQuery }))
+    .get(
+      routerPath("getTides"),
+      ({ params, request }) => andThen(app.tides.get(spotId(params), parseDaysParams(queryOf(request)).days), (tides) => json(tides, 200, headersFor(request))),
+      hooks("getTides", { params: idParams, query: daysQuery }),
+    )
     .get(
       routerPath("getSpotNow"),
       ({ params, request }) => {

@@ -127,7 +127,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       const served = await app.forecasts.get(spotId, days);
       const forecast = JSON.parse(served.body) as ForecastResponse;
       const spot = app.spots.get(spotId);
-      const text = forecastText({ ...forecast, demo: isDemo(app, forecast) || undefined }, spot, app.tides.get(spot.id, days));
+      const text = forecastText({ ...forecast, demo: isDemo(app, forecast) || undefined }, spot, await app.tides.get(spot.id, days));
       return { text, structured: forecast as unknown as Record<string, unknown> };
     },
   },
@@ -140,10 +140,10 @@ export const TOOLS: readonly ToolDefinition[] = [
       `${STRUCTURED} (times UTC).`,
     input: spotDaysInput,
     output: tidesOutput,
-    run(app, args) {
+    async run(app, args) {
       const spotId = parseSpotId(args.spot_id);
       const { days } = parseDaysParams({ days: args.days });
-      const tides = app.tides.get(spotId, days);
+      const tides = await app.tides.get(spotId, days);
       return { text: tidesText(tides, app.spots.get(spotId)), structured: { ...tides } };
     },
   },

@@ -102,31 +102,34 @@ export class NowService {
   }
 
   private build(spot: Spot, minute: number, units: Units): MaybePromise<NowResponse> {
-    return andThen(this.forecasts.current(spot.id, minute), (forecast) => ({
-      spot: { id: spot.id, name: spot.name, country: spot.country, timezone: timezoneAt(spot.lat, spot.lng) },
-      time: isoUtc(minute),
-      updatedAt: forecast?.updatedAt ?? null,
-      units,
-      conditions: forecast?.hour ? hourIn(forecast.hour, units) : null,
-      tide: this.tide(spot.id, minute, units),
-      sun: forecast ? sunAt(forecast.daily, minute) : null,
-      attribution: forecast?.demo ? DEMO_ATTRIBUTION : NOW_ATTRIBUTION,
-      ...(forecast?.demo ? { demo: true as const } : {}),
-    }));
+    return andThen(this.forecasts.current(spot.id, minute), (forecast) =>
+      andThen(this.tide(spot.id, minute, units), (tide) => ({
+        spot: { id: spot.id, name: spot.name, country: spot.country, timezone: timezoneAt(spot.lat, spot.lng) },
+        time: isoUtc(minute),
+        updatedAt: forecast?.updatedAt ?? null,
+        units,
+        conditions: forecast?.hour ? hourIn(forecast.hour, units) : null,
+        tide,
+        sun: forecast ? sunAt(forecast.daily, minute) : null,
+        attribution: forecast?.demo ? DEMO_ATTRIBUTION : NOW_ATTRIBUTION,
+        ...(forecast?.demo ? { demo: true as const } : {}),
+      })),
+    );
   }
 
-  private tide(spotId: string, minute: number, units: Units): NowTide | null {
-    const t = this.tides.now(spotId, minute);
-    if (!t) return null;
-    const extreme = (e: { time: number; height: number }) => ({ time: isoUtc(e.time), height: heightIn(e.height, units) });
-    return {
-      height: heightIn(t.height, units),
-      state: t.state,
-      datum: t.datum,
-      station: t.station,
-      nextHigh: extreme(t.nextHigh),
-      nextLow: extreme(t.nextLow),
-      nextEvent: { type: t.nextEvent.type, ...extreme(t.nextEvent), minutesUntil: t.nextEvent.minutesUntil },
-    };
+  private tide(spotId: string, minute: number, units: Units): MaybePromise<NowTide | null> {
+    return andThen(this.tides.now(spotId, minute), (t) => {
+      if (!t) return null;
+      const extreme = (e: { time: number; height: number }) => ({ time: isoUtc(e.time), height: heightIn(e.height, units) });
+      return {
+        height: heightIn(t.height, units),
+        state: t.state,
+        datum: t.datum,
+        station: t.station,
+        nextHigh: extreme(t.nextHigh),
+        nextLow: extreme(t.nextLow),
+        nextEvent: { type: t.nextEvent.type, ...extreme(t.nextEvent), minutesUntil: t.nextEvent.minutesUntil },
+      };
+    });
   }
 }

@@ -125,8 +125,8 @@ export class Metrics {
       name: "surfcast_tide_window_end_timestamp_seconds",
       help: "End of the stored tide window (Unix time)",
       registers: register,
-      collect() {
-        const end = app.tides.windowEnd();
+      async collect() {
+        const end = await app.tides.windowEnd();
         if (end !== null) this.set(end / 1000);
       },
     });

@@ -57,12 +57,13 @@ function servedScope(app: App): RefreshScope {
 export async function operationalStatus(app: App): Promise<OperationalStatus> {
   const now = app.clock.now();
   const { forecasts } = app.stores;
-  const [span, lastRefresh, refreshRetryAt, dataMode, requested] = await Promise.all([
+  const [span, lastRefresh, refreshRetryAt, dataMode, requested, tideWindowEnd] = await Promise.all([
     forecasts.documentSpan(),
     forecasts.lastRefresh(),
     forecasts.retryAt(),
     forecasts.dataMode(),
     app.demand.requestedSince(now - RECENT_MS),
+    app.tides.windowEnd(),
   ]);
   const next = app.config.scheduler ? nextRefreshAt(app.config.refreshCron, new Date(now)) : null;
   return {
@@ -79,7 +80,7 @@ export async function operationalStatus(app: App): Promise<OperationalStatus> {
     lastRefresh,
     nextRefresh: next?.toISOString() ?? null,
     refreshRetryAt,
-    tideWindowEnd: iso(app.tides.windowEnd()),
+    tideWindowEnd: iso(tideWindowEnd),
     databaseBytes: databaseBytes(app.config.dataDir),
     demo: dataMode === "demo",
     refreshScope: { scope: servedScope(app), requestedSpots: requested.size },

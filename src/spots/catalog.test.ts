@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { openDatabase, closeDatabase } from "../db";
 import { SpotService } from "./service";
+import { sqliteCatalog } from "./catalog-store";
 import { assignSlugs, derivedAliases, hexIdOf, splitCountryPath } from "./catalog";
 import { parseImport } from "./formats";
 import { applyOverlay, DEFAULT_OVERLAY } from "./overlay";
@@ -17,11 +18,11 @@ import { CATALOG_PATH, tempDir } from "../../test/support/env";
 const source = readFileSync(CATALOG_PATH, "utf8");
 const raw = JSON.parse(source) as { name: string; lat: string; lng: string; country: string }[];
 
-function openFresh(): SpotService {
-  return SpotService.open(openDatabase(tempDir("spots-catalog")));
+function openFresh(): Promise<SpotService> {
+  return SpotService.open(sqliteCatalog(openDatabase(tempDir("spots-catalog"))));
 }
 
-const spots = openFresh();
+const spots = await openFresh();
 
 describe("default catalog", () => {
   test("5,877 spots: 12 without coordinates and one exact duplicate dropped", () => {
@@ -139,8 +140,8 @@ describe("ids", () => {
     });
   });
 
-  test("stable: the same ids when loaded twice, and whatever the order of the records", () => {
-    const again = openFresh();
+  test("stable: the same ids when loaded twice, and whatever the order of the records", async () => {
+    const again = await openFresh();
     expect(again.all().map((s) => [s.id, s.hexId])).toEqual(spots.all().map((s) => [s.id, s.hexId]));
     // The default catalog as loaded: the source with the corrections overlay applied.
     const records = applyOverlay(parseImport(source).records, DEFAULT_OVERLAY).records;
@@ -151,20 +152,20 @@ describe("ids", () => {
     for (const s of fromShuffled) expect(s.id).toBe(expected.get(s.hexId)!);
   });
 
-  test("reopening does not re-import; a changed default catalog is re-applied keeping ids", () => {
+  test("reopening does not re-import; a changed default catalog is re-applied keeping ids", async () => {
     const dir = tempDir("spots-reopen");
     const db = openDatabase(dir);
-    const first = SpotService.open(db);
+    const first = await SpotService.open(sqliteCatalog(db));
     db.$client.exec("UPDATE meta SET value = 'stale' WHERE key = 'spots.default_sha256'");
     db.$client.exec("UPDATE spots SET name = 'PIPELINE' WHERE id = 'pipeline'");
-    const second = SpotService.open(db);
+    const second = await SpotService.open(sqliteCatalog(db));
     expect(second.get("pipeline").name).toBe("Pipeline");
     expect(second.all().map((s) => s.id)).toEqual(first.all().map((s) => s.id));
     // Once an operator imported, the default is no longer re-applied.
     db.$client.exec("UPDATE meta SET value = 'import' WHERE key = 'spots.source'");
     db.$client.exec("UPDATE meta SET value = 'stale' WHERE key = 'spots.default_sha256'");
     db.$client.exec("UPDATE spots SET name = 'PIPELINE' WHERE id = 'pipeline'");
-    expect(SpotService.open(db).get("pipeline").name).toBe("PIPELINE");
+    expect((await SpotService.open(sqliteCatalog(db))).get("pipeline").name).toBe("PIPELINE");
     closeDatabase(db);
   });
 

@@ -5,6 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { openDatabase } from "../db";
 import { SpotService } from "./service";
+import { sqliteCatalog } from "./catalog-store";
 import { NearbyIndex, haversineKm } from "./nearby";
 import { tempDir } from "../../test/support/env";
 import { seededRng } from "../../bench/prng";
@@ -19,8 +20,8 @@ function bruteForce(points: readonly { id: string; lat: number; lng: number }[],
     .slice(0, limit);
 }
 
-describe("nearby over the default catalog", () => {
-  const spots = SpotService.open(openDatabase(tempDir("spots-nearby")));
+describe("nearby over the default catalog", async () => {
+  const spots = await SpotService.open(sqliteCatalog(openDatabase(tempDir("spots-nearby"))));
   const all = spots.all();
 
   test("matches a brute-force haversine scan on 1,000 seeded random queries", () => {
@@ -58,7 +59,7 @@ describe("nearby over the default catalog", () => {
 describe("kept nearby answers", () => {
   test("the same question gets the kept answer until a spot's derived facts change", async () => {
     const db = openDatabase(tempDir("spots-nearby-kept"));
-    const spots = SpotService.open(db);
+    const spots = await SpotService.open(sqliteCatalog(db));
     const pipeline = spots.get("pipeline");
     const question = { lat: pipeline.lat, lng: pipeline.lng, radius: 5, limit: 10 };
     const first = spots.nearby(question);

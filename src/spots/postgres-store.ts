@@ -5,6 +5,7 @@
 import { count, eq, inArray, max, sql } from "drizzle-orm";
 import type { OverConnection } from "../db/async-store";
 import { chunks, insertChunks } from "../db/postgres/batch-rows";
+import { notifyChange } from "../db/postgres/changes";
 import { readMeta, writeMeta } from "../db/postgres/meta";
 import { spotAliases, spotFacing, spots, spotTideStation } from "../db/postgres/schema";
 import { inTransaction, readSnapshot, type PgQueryable, type PgTx } from "../db/postgres/transaction";
@@ -80,7 +81,8 @@ async function readCatalogVersion(db: PgQueryable): Promise<string> {
 /**
  * Applies a plan in one transaction: all of it or nothing. Imports take turns (see the dialect-specific section):
  * `check` runs first inside the transaction, on `tx`, so a decision taken on an earlier read (e.g. "the table is
- * empty, seed it") is re-checked after any other server's import; it answers false to skip.
+ * empty, seed it") is re-checked after any other server's import; it answers false to skip. Other servers hear of an
+ * applied import when it commits (db/postgres/changes.ts).
  */
 async function applyImport(
   db: PgQueryable,
@@ -100,6 +102,7 @@ async function applyImport(
     await writeMeta(tx, CATALOG_META.source, source.kind);
     if (source.defaultSha256) await writeMeta(tx, CATALOG_META.defaultSha256, source.defaultSha256);
     await writeMeta(tx, CATALOG_META.version, nextCatalogVersion(await readCatalogVersion(tx)));
+    await notifyChange(tx, "spots");
     return true;
   });
 }

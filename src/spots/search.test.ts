@@ -5,11 +5,12 @@
 import { describe, expect, test } from "bun:test";
 import { openDatabase } from "../db";
 import { SpotService } from "./service";
+import { sqliteCatalog } from "./catalog-store";
 import { SearchIndex, type Searchable } from "./search";
 import { fold } from "./normalize";
 import { tempDir } from "../../test/support/env";
 
-const spots = SpotService.open(openDatabase(tempDir("spots-search")));
+const spots = await SpotService.open(sqliteCatalog(openDatabase(tempDir("spots-search"))));
 const ids = (q: string, limit = 10) => spots.search({ q, limit }).map((s) => s.id);
 
 describe("ranking on the default catalog", () => {
@@ -93,8 +94,8 @@ describe("ranking on the default catalog", () => {
     expect(ids("el frances", 1)).toEqual(["el-frances"]);
   });
 
-  test("ties are deterministic: shorter (folded) name, then alphabetical, then id", () => {
-    const other = SpotService.open(openDatabase(tempDir("spots-search-2")));
+  test("ties are deterministic: shorter (folded) name, then alphabetical, then id", async () => {
+    const other = await SpotService.open(sqliteCatalog(openDatabase(tempDir("spots-search-2"))));
     for (const q of ["beach", "point", "sweden", "rincon"]) expect(other.search({ q, limit: 50 }).map((s) => s.id)).toEqual(ids(q, 50));
     const sweden = spots.search({ q: "sweden", limit: 50 }).map((s) => fold(s.name));
     expect(sweden.length).toBeGreaterThan(5);

@@ -3,9 +3,9 @@
  * open, again after an import — this process's, or another's (`surfcast spots import` next to a running
  * server), noticed within about a second — and at the first call after an idle server dropped it. Opening
  * seeds an empty database from the embedded default catalog, and re-applies the default when a new binary
- * carries a changed one — unless an operator imported a catalog.
+ * carries a changed one — unless an operator imported a catalog. The tables are on SQLite or on the PostgreSQL
+ * database several servers share (catalog-store.ts); either way every read answers at once from memory.
  */
-import type { Db } from "../db";
 import { BOUNDS } from "../core/bounds";
 import { notFound, UserError } from "../core/errors";
 import type { NearbyParams, SearchParams } from "../core/params";
@@ -17,10 +17,12 @@ import { planImport, type ImportCounts } from "./import";
 import { NearbyIndex, roundKm } from "./nearby";
 import { SearchIndex, type Searchable } from "./search";
 import { matchTowns, readTowns, type TownMatch } from "./towns";
-import { changeCheck } from "../db/changes";
 import { Lru } from "../core/lru";
 import { registerCache } from "../core/caches";
-import { applyImport, countSpots, derivedFactsVersion, loadCatalog, loadDerivedFacts, loadSpots, readCatalogMeta, readCatalogVersion } from "./store";
+import { log } from "../core/log";
+import { Reloader } from "../core/reloader";
+import type { CatalogReads, CatalogState, CatalogStore } from "./catalog-store";
+import type { StoredCatalog } from "./store";
 import { timezoneAt } from "./timezone";
 import { spotGuide, type SpotGuide } from "./guide";
 import type { DerivedSpotFacts, Spot, SpotDetail, SpotWithDistance } from "./types";
@@ -128,6 +130,13 @@ class Snapshot {
   get nearby(): NearbyIndex {
     return (this.nearbyIndex ??= new NearbyIndex(this.spots));
   }
+
+  /** Drops the search and spatial indexes and the kept nearby answers, rebuilt at their next use. */
+  dropIndexes(): void {
+    this.searchIndex = null;
+    this.nearbyIndex = null;
+    this.nearbyAnswers.clear();
+  }
 }
 
 /** What the search index is built from: the spots with their imported and name-derived aliases, and the towns near them. */
@@ -135,70 +144,158 @@ export function searchInputs(stored: readonly StoredSpot[]): [Searchable[], Town
   return [stored.map((s) => ({ ...s, aliases: [...new Set([...s.aliases, ...derivedAliases(s.name)])] })), matchTowns(readTowns(), stored)];
 }
 
+/** Whether the default catalog should be applied, given its hash: none is there yet, or an older default is. */
+const defaultWanted = (state: CatalogState, sha: string): boolean =>
+  state.spotCount === 0 || (state.meta.source === "default" && state.meta.defaultSha256 !== sha);
+
 /** Seeds or refreshes the default catalog when needed; see docs/spots.md ("The default catalog"). */
-function syncDefaultCatalog(db: Db): void {
-  const empty = countSpots(db) === 0;
-  const meta = readCatalogMeta(db);
-  if (!empty && meta.source !== "default") return;
+async function syncDefaultCatalog(catalog: CatalogStore): Promise<void> {
+  const state = await catalog.readState();
+  // An operator's import is never replaced: the embedded file is not even read.
+  if (state.spotCount > 0 && state.meta.source !== "default") return;
   const text = readDefaultCatalog();
   // The corrections overlay is part of the default: a changed overlay re-applies it like a changed file.
   const sha = sha256Hex(text + JSON.stringify(DEFAULT_OVERLAY));
-  if (!empty && meta.defaultSha256 === sha) return;
+  if (!defaultWanted(state, sha)) return;
   const { records } = applyOverlay(parseImport(text).records, DEFAULT_OVERLAY);
-  applyImport(db, planImport(loadSpots(db), records, true), { kind: "default", defaultSha256: sha }, () => {
-    // Another process may have seeded or imported since the reads above.
-    const now = readCatalogMeta(db);
-    return countSpots(db) === 0 || (now.source === "default" && now.defaultSha256 !== sha);
-  });
+  // Another process may have seeded or imported since the reads above: decided again inside the transaction.
+  await catalog.applyImport(planImport(await catalog.loadSpots(), records, true), { kind: "default", defaultSha256: sha }, (now) => defaultWanted(now, sha));
 }
 
-export class SpotService {
-  /** Null after `clear()` until the next call needs the catalog. */
-  private loaded: Snapshot | null;
-  private readonly changed: () => boolean;
+const snapshotOf = (stored: StoredCatalog): Snapshot => new Snapshot(stored.spots, stored.version, stored.derived, stored.derivedVersion);
+
+/** The loaded catalog as the service keeps it current: at once (SQLite) or behind the requests (PostgreSQL). */
+interface LoadedCatalog {
+  /** The catalog to answer from. */
+  readonly current: Snapshot;
+  /** Hands back what memory can be rebuilt (`SpotService.clear`). */
+  clear(): void;
+  /** Loads the catalog again, after this process's import. */
+  reload(): Promise<void>;
+}
+
+/**
+ * On SQLite: reloaded before answering when another process imported since (one meta read per noticed commit), and
+ * its spot objects rebuilt when the derived facts (facing, tideless) changed — by this process or another, checked at
+ * most once a second. Dropped whole by `clear()`, loaded again by the next call.
+ */
+class LoadedAtOnce implements LoadedCatalog {
   private derivedCheckedAt = Date.now();
 
-  private constructor(private readonly db: Db) {
-    this.changed = changeCheck(db);
-    this.loaded = SpotService.load(db);
-    registerCache(this);
-  }
+  constructor(
+    private readonly reads: CatalogReads,
+    private readonly changed: () => boolean,
+    private loaded: Snapshot | null,
+  ) {}
 
-  /**
-   * Drops the loaded catalog — spot objects and lookups (~6 MB of heap), the search and spatial indexes (~12 MB once
-   * built): an idle server hands their memory back with its caches (ops/memory.ts). The next call reloads it (~50 ms;
-   * the indexes at their first use).
-   */
-  clear(): void {
-    this.loaded = null;
-  }
-
-  private static load(db: Db): Snapshot {
-    const stored = loadCatalog(db);
-    return new Snapshot(stored.spots, stored.version, stored.derived, stored.derivedVersion);
-  }
-
-  /**
-   * The loaded catalog; reloaded first when another process imported since (one meta read per noticed commit),
-   * and its spot objects rebuilt when the derived facts (facing, tideless) changed — by this process or another,
-   * checked at most once a second.
-   */
-  private get snapshot(): Snapshot {
-    if (this.loaded === null || (this.changed() && readCatalogVersion(this.db) !== this.loaded.version)) this.loaded = SpotService.load(this.db);
+  get current(): Snapshot {
+    if (this.loaded === null || (this.changed() && this.reads.readCatalogVersion() !== this.loaded.version)) this.loaded = snapshotOf(this.reads.loadCatalog());
     const now = Date.now();
     if (now - this.derivedCheckedAt >= DERIVED_POLL_MS) {
       this.derivedCheckedAt = now;
-      const version = derivedFactsVersion(this.db);
-      if (version !== this.loaded.derivedVersion) this.loaded.applyDerived(loadDerivedFacts(this.db), version);
+      const version = this.reads.derivedFactsVersion();
+      if (version !== this.loaded.derivedVersion) this.loaded.applyDerived(this.reads.loadDerivedFacts(), version);
     }
     return this.loaded;
   }
 
+  /** Spot objects and lookups (~6 MB of heap) and the indexes: the next call reloads them (~50 ms). */
+  clear(): void {
+    this.loaded = null;
+  }
 
-  /** Opens the catalog; seeds the database from the embedded default catalog when it has no spots yet. */
-  static open(db: Db): SpotService {
-    syncDefaultCatalog(db);
-    return new SpotService(db);
+  async reload(): Promise<void> {
+    this.loaded = snapshotOf(this.reads.loadCatalog());
+  }
+}
+
+/**
+ * On PostgreSQL, where a read is a round trip: the same checks run beside the requests, one at a time
+ * (core/reloader.ts), and swap in what they load when it is loaded; the requests meanwhile answer from the catalog
+ * held. `clear()` keeps the spots, so there is always one to answer from.
+ */
+class RefreshedBehind implements LoadedCatalog {
+  private derivedCheckedAt = Date.now();
+  /** A change noticed that no refresh has looked at yet. */
+  private catalogChanged = false;
+  private readonly refreshes = new Reloader(() => this.refresh());
+
+  constructor(
+    private readonly catalog: CatalogStore,
+    private loaded: Snapshot,
+  ) {}
+
+  get current(): Snapshot {
+    const changed = this.catalog.changed();
+    if (changed) this.catalogChanged = true;
+    const now = Date.now();
+    const derivedDue = now - this.derivedCheckedAt >= DERIVED_POLL_MS;
+    if (derivedDue) this.derivedCheckedAt = now;
+    if (changed || derivedDue) {
+      this.refreshes.reload().catch((err: unknown) => log.warn("the spot catalog could not be refreshed; serving the one loaded", { error: err instanceof Error ? err.message : String(err) }));
+    }
+    return this.loaded;
+  }
+
+  /** The search and spatial indexes (~12 MB once built), built again from the kept spots at their next use. */
+  clear(): void {
+    this.loaded.dropIndexes();
+  }
+
+  reload(): Promise<void> {
+    this.catalogChanged = true;
+    return this.refreshes.reload();
+  }
+
+  private async refresh(): Promise<void> {
+    const snapshot = this.loaded;
+    if (this.catalogChanged) {
+      this.catalogChanged = false;
+      try {
+        if ((await this.catalog.readCatalogVersion()) !== snapshot.version) {
+          this.loaded = snapshotOf(await this.catalog.loadCatalog());
+          return;
+        }
+      } catch (err) {
+        // Tried again at the next check of the derived facts, within a second.
+        this.catalogChanged = true;
+        throw err;
+      }
+    }
+    const version = await this.catalog.derivedFactsVersion();
+    if (version !== snapshot.derivedVersion) snapshot.applyDerived(await this.catalog.loadDerivedFacts(), version);
+  }
+}
+
+export class SpotService {
+  private constructor(
+    private readonly catalog: CatalogStore,
+    private readonly loaded: LoadedCatalog,
+  ) {
+    registerCache(this);
+  }
+
+  /**
+   * Drops what an idle server can hand back with its caches (ops/memory.ts): on SQLite the whole loaded catalog, on
+   * PostgreSQL its indexes (see LoadedAtOnce and RefreshedBehind).
+   */
+  clear(): void {
+    this.loaded.clear();
+  }
+
+  private get snapshot(): Snapshot {
+    return this.loaded.current;
+  }
+
+  /**
+   * Opens the catalog, loaded when this resolves; seeds the database from the embedded default catalog when it has no
+   * spots yet.
+   */
+  static async open(catalog: CatalogStore): Promise<SpotService> {
+    await syncDefaultCatalog(catalog);
+    const reads = catalog.synchronous;
+    const loaded = reads ? new LoadedAtOnce(reads, catalog.changed, snapshotOf(reads.loadCatalog())) : new RefreshedBehind(catalog, snapshotOf(await catalog.loadCatalog()));
+    return new SpotService(catalog, loaded);
   }
 
   search(p: SearchParams): Spot[] {
@@ -258,12 +355,12 @@ export class SpotService {
    * Imports a JSON, GeoJSON or CSV catalog (see formats.ts) in one transaction and reloads the indexes.
    * Bad records are skipped and listed in `file.problems`.
    */
-  import(source: string, replace: boolean): ImportResult {
+  async import(source: string, replace: boolean): Promise<ImportResult> {
     const file = parseImport(source);
     if (replace && file.records.length === 0) throw new UserError("--replace with no valid spot in the file would empty the catalog; nothing imported");
-    const plan = planImport(loadSpots(this.db), file.records, replace);
-    applyImport(this.db, plan, { kind: "import" });
-    this.loaded = SpotService.load(this.db);
+    const plan = planImport(await this.catalog.loadSpots(), file.records, replace);
+    await this.catalog.applyImport(plan, { kind: "import" });
+    await this.loaded.reload();
     return { ...plan.counts, file };
   }
 }

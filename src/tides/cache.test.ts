@@ -8,9 +8,11 @@ import { openDatabase, type Db } from "../db";
 import { DAY_MS, ManualClock } from "../core/clock";
 import type { Spot } from "../spots/types";
 import { TideService } from "./service";
+import { TideStore } from "./store";
 import { CATALOG_PATH, tempDir } from "../../test/support/env";
 import { untilNoticed, writeElsewhere } from "../../test/support/elsewhere";
 import { fakeSpotService } from "../../test/support/fake-spots";
+import { atOnce } from "../../test/support/at-once";
 import { seededRng } from "../../bench/prng";
 
 const HOUR = 3_600_000;
@@ -56,21 +58,21 @@ describe("kept tide responses", () => {
     db = openDatabase(dir);
     const put = db.$client.query("INSERT INTO spots (id, hex_id, name, country, region, lat, lng) VALUES (?, ?, ?, ?, ?, ?, ?)");
     for (const s of spots) put.run(s.id, s.hexId, s.name, s.country, s.region, s.lat, s.lng);
-    tides = new TideService(db, clock, fakeSpotService(spots));
+    tides = new TideService(new TideStore(db), clock, fakeSpotService(spots));
     await tides.maintainWindow();
     const other = openDatabase(dir);
-    fresh = (spotId, days) => new TideService(other, clock, fakeSpotService(spots)).get(spotId, days);
+    fresh = (spotId, days) => atOnce(new TideService(new TideStore(other), clock, fakeSpotService(spots)).get(spotId, days));
   }, 60_000);
 
   test("a kept response is served again, frozen, while nothing changes", () => {
     clock.set(START);
-    const first = tides.get("spot-0", 7);
+    const first = atOnce(tides.get("spot-0", 7));
     expect(first.extremes.length).toBeGreaterThan(10);
-    expect(tides.get("spot-0", 7)).toBe(first);
+    expect(atOnce(tides.get("spot-0", 7))).toBe(first);
     clock.advance(60_000);
-    expect(tides.get("spot-0", 7)).toBe(first);
+    expect(atOnce(tides.get("spot-0", 7))).toBe(first);
     expect(Object.isFrozen(first) && Object.isFrozen(first.extremes) && Object.isFrozen(first.extremes[0])).toBe(true);
-    expect(tides.get("spot-0", 3)).not.toBe(first);
+    expect(atOnce(tides.get("spot-0", 3))).not.toBe(first);
   });
 
   /**
@@ -92,12 +94,12 @@ describe("kept tide responses", () => {
   test("changes exactly when its first extreme passes", () => {
     const { from, through, extreme } = nextChange("spot-1", 7, "passes");
     clock.set(from);
-    const before = tides.get("spot-1", 7);
+    const before = atOnce(tides.get("spot-1", 7));
     expect(Date.parse(before.extremes[0]!.time)).toBe(Math.floor(extreme / 1000) * 1000);
     clock.set(through);
-    expect(tides.get("spot-1", 7)).toBe(before);
+    expect(atOnce(tides.get("spot-1", 7))).toBe(before);
     clock.set(through + 1);
-    const after = tides.get("spot-1", 7);
+    const after = atOnce(tides.get("spot-1", 7));
     expect(after.extremes).toEqual(before.extremes.slice(1));
     expect(after).toEqual(fresh("spot-1", 7) as typeof after);
   });
@@ -106,11 +108,11 @@ describe("kept tide responses", () => {
     const days = 2;
     const { from, through, extreme } = nextChange("spot-2", days, "enters");
     clock.set(from);
-    const before = tides.get("spot-2", days);
+    const before = atOnce(tides.get("spot-2", days));
     clock.set(through);
-    expect(tides.get("spot-2", days)).toBe(before);
+    expect(atOnce(tides.get("spot-2", days))).toBe(before);
     clock.set(through + 1);
-    const after = tides.get("spot-2", days);
+    const after = atOnce(tides.get("spot-2", days));
     expect(after.extremes.slice(0, -1)).toEqual(before.extremes);
     expect(Date.parse(after.extremes.at(-1)!.time)).toBe(Math.floor(extreme / 1000) * 1000);
     expect(after).toEqual(fresh("spot-2", days) as typeof after);
@@ -118,33 +120,33 @@ describe("kept tide responses", () => {
 
   test("a clock set back does not serve a response computed later", () => {
     clock.set(START + 6 * HOUR);
-    const later = tides.get("spot-0", 1);
+    const later = atOnce(tides.get("spot-0", 1));
     clock.set(START);
-    const earlier = tides.get("spot-0", 1);
+    const earlier = atOnce(tides.get("spot-0", 1));
     expect(earlier).not.toBe(later);
     expect(earlier).toEqual(fresh("spot-0", 1) as typeof earlier);
   });
 
   test("rows written by another connection (another process) are served within a second", async () => {
     clock.set(START);
-    const before = tides.get("spot-0", 7);
+    const before = atOnce(tides.get("spot-0", 7));
     const first = storedTimes("spot-0").find((t) => t >= START)!;
     writeElsewhere(db, "UPDATE tide_extremes SET height = height + 1 WHERE spot_id = ? AND time = ?", ["spot-0", first]);
     await untilNoticed();
-    const after = tides.get("spot-0", 7);
+    const after = atOnce(tides.get("spot-0", 7));
     expect(after.extremes[0]!.height).toBeCloseTo(before.extremes[0]!.height + 1, 6);
     expect(after.extremes.slice(1)).toEqual(before.extremes.slice(1));
   });
 
   test("an import override (by another process) applies; clearing it restores the station", async () => {
     clock.set(START);
-    expect(tides.get("spot-1", 3).tideless).toBe(false);
+    expect(atOnce(tides.get("spot-1", 3)).tideless).toBe(false);
     writeElsewhere(db, "UPDATE spots SET tideless_override = 1 WHERE id = ?", ["spot-1"]);
     await untilNoticed();
-    expect(tides.get("spot-1", 3)).toMatchObject({ tideless: true, extremes: [], station: null });
+    expect(atOnce(tides.get("spot-1", 3))).toMatchObject({ tideless: true, extremes: [], station: null });
     writeElsewhere(db, "UPDATE spots SET tideless_override = NULL WHERE id = ?", ["spot-1"]);
     await untilNoticed();
-    const back = tides.get("spot-1", 3);
+    const back = atOnce(tides.get("spot-1", 3));
     expect(back.tideless).toBe(false);
     expect(back).toEqual(fresh("spot-1", 3) as typeof back);
   });
@@ -160,7 +162,7 @@ describe("kept tide responses", () => {
       clock.set(t);
       const spotId = `spot-${Math.floor(random() * spots.length)}`;
       const days = 1 + Math.floor(random() * 7);
-      const served = tides.get(spotId, days);
+      const served = atOnce(tides.get(spotId, days));
       const key = `${spotId}/${days}`;
       if (last.get(key) === served) kept++;
       last.set(key, served);
@@ -171,11 +173,11 @@ describe("kept tide responses", () => {
 
   test("a window pass that writes rows is not served from before it", async () => {
     clock.set(START + DAY_MS);
-    const before = tides.get("spot-2", 7);
-    expect(tides.get("spot-2", 7)).toBe(before);
+    const before = atOnce(tides.get("spot-2", 7));
+    expect(atOnce(tides.get("spot-2", 7))).toBe(before);
     const moved = await tides.maintainWindow();
     expect(moved?.extended).toBe(spots.length);
-    const after = tides.get("spot-2", 7);
+    const after = atOnce(tides.get("spot-2", 7));
     expect(after).not.toBe(before);
     expect(after).toEqual(fresh("spot-2", 7) as typeof after);
   });

@@ -4,7 +4,6 @@
  * whole tide database is only loaded, in a worker thread, to choose stations (./station-database.ts).
  */
 import tideDatabase from "@neaps/tide-database/package.json";
-import type { Db } from "../db";
 import { DAY_MS, type Clock } from "../core/clock";
 import { log } from "../core/log";
 import type { SpotService } from "../spots/service";
@@ -20,6 +19,8 @@ import { cosineLevel, tideState, type TideState } from "./now";
 import { predictCurve, predictExtremes, type StationRecord } from "./record";
 import { StationDatabase } from "./station-database";
 import { BoundedMap } from "../core/bounded-map";
+import { andThen, eachInTurn, type MaybePromise, type MaybePromised } from "../core/maybe-promise";
+import type { AsyncTideStore } from "./postgres-store";
 
 /** Identifies the station rule and the database it ran on in `meta`: when either changes, every station is chosen again. */
 const RULE = `${STATION_RULE}; ${tideDatabase.name} ${tideDatabase.version}`;
@@ -114,6 +115,21 @@ const NO_STATIONS: StationSource = { stationsNear: () => [], springRange: () => 
 /** What the station rule reads of a spot: a plain copy, posted to the worker. */
 const tideSpotOf = (s: TideSpot): TideSpot => ({ id: s.id, name: s.name, country: s.country, region: s.region, lat: s.lat, lng: s.lng });
 
+/** Either tide store: SQLite's (store.ts) answers at once, PostgreSQL's (postgres-store.ts) with promises. */
+export type EitherTideStore = TideStore | AsyncTideStore;
+
+/** What the service reads and writes through either store, outside a batch. */
+type TideRows = { [K in Exclude<keyof TideStore, "stamp" | "batch">]: MaybePromised<TideStore[K]> } & { stamp(): number };
+
+/**
+ * Runs `work` in one transaction of `store`, handing it the store to write through: on SQLite at once (its writes
+ * join the transaction by running inside it), on PostgreSQL through the batch's own store.
+ */
+function inBatch(store: EitherTideStore, work: (store: TideRows) => MaybePromise<void>): MaybePromise<void> {
+  if (store instanceof TideStore) return store.batch(() => void work(store));
+  return store.batch(async (within) => work(within));
+}
+
 export interface WindowReport {
   spots: number;
   chosen: number;
@@ -123,7 +139,6 @@ export interface WindowReport {
 }
 
 export class TideService {
-  private storeOnce: TideStore | null = null;
   private running: Promise<WindowReport | null> | null = null;
   private readonly series = new BoundedMap<string, Series>(CURVE_CACHE);
   private readonly responses = new BoundedMap<string, KeptTides>(RESPONSE_CACHE);
@@ -132,23 +147,22 @@ export class TideService {
   private readonly dayCurves = new BoundedMap<string, PredictedCurve>(DAY_CURVE_CACHE);
   private readonly records = new BoundedMap<string, StationRecord>(RECORD_CACHE);
   private readonly stations: StationDatabase;
+  /** The store's reads and writes: at once on SQLite, so a request there never waits for a turn of the event loop. */
+  private readonly rows: TideRows;
 
   constructor(
-    private readonly db: Db,
+    private readonly store: EitherTideStore,
     private readonly clock: Clock,
     private readonly spots: SpotService,
     stationWorkerUrl = new URL("./station-worker.ts", import.meta.url),
   ) {
+    this.rows = store;
     this.stations = new StationDatabase(stationWorkerUrl);
   }
 
-  private get store(): TideStore {
-    return (this.storeOnce ??= new TideStore(this.db));
-  }
-
   /** End of the stored tide window (epoch ms), or null before the first window pass. */
-  windowEnd(): number | null {
-    return this.store.window()?.end ?? null;
+  windowEnd(): MaybePromise<number | null> {
+    return andThen(this.rows.window(), (window) => window?.end ?? null);
   }
 
   /** Loads the tide station database (in its worker) without blocking; resolves when stations can be chosen at once. */
@@ -166,22 +180,26 @@ export class TideService {
    * not chosen yet, or whose stored extremes do not reach the end of the span, is computed on the spot (a few ms;
    * choosing a station also loads the tide database in its worker if it is not running, ~0.5 s).
    *
-   * Responses are kept (frozen: callers must not change them) and served again while they are exactly what this
-   * would compute: same catalog entry, no tide row or import override written since (here at once; by another
+   * Responses are kept (frozen: callers must not change them) and served again, at once, while they are exactly what
+   * this would compute: same catalog entry, no tide row or import override written since (here at once; by another
    * process, from when it is noticed, within about a second: db/changes.ts), and the clock between when it was
    * computed and the instant it would change (see `computeTides`).
    */
-  get(spotId: string, days: number): TidesResponse {
+  get(spotId: string, days: number): MaybePromise<TidesResponse> {
     const spot = this.spots.get(spotId);
     const now = this.clock.now();
     const key = `${spot.id}\u0000${days}`;
     const kept = this.responses.get(key);
-    if (kept && kept.from <= now && now <= kept.through && kept.spot === spot && kept.stamp === this.store.stamp()) return kept.response;
+    if (kept && kept.from <= now && now <= kept.through && kept.spot === spot && kept.stamp === this.rows.stamp()) return kept.response;
+    const keep = (computed: { response: TidesResponse; through: number }, stamp: number) => {
+      if (computed.through >= now) this.responses.set(key, { ...computed, spot, from: now, stamp });
+      return computed.response;
+    };
+    const before = this.rows.stamp();
     const computed = this.computeTides(spot, now, days);
-    if (computed.through >= now) {
-      this.responses.set(key, { ...computed, spot, from: now, stamp: this.store.stamp() });
-    }
-    return computed.response;
+    // Computed at once, the response holds the stamp after its own writes (nothing else ran meanwhile); one that
+    // waited for the store holds the stamp from before it read, so a write landing meanwhile makes it stale.
+    return computed instanceof Promise ? computed.then((c) => keep(c, before)) : keep(computed, this.rows.stamp());
   }
 
   /**
@@ -189,64 +207,71 @@ export class TideService {
    * passes, the next stored extreme enters the span, or the stored extremes stop covering the span (which makes
    * `get` predict the window again).
    */
-  private computeTides(spot: Spot, now: number, days: number): { response: TidesResponse; through: number } {
+  private computeTides(spot: Spot, now: number, days: number): MaybePromise<{ response: TidesResponse; through: number }> {
     const head = { spot: { id: spot.id, name: spot.name }, units: "metric" as const };
-    const { choice, model, decision } = this.sourceFor(spot);
     const span = days * DAY_MS;
     const to = now + span;
     const none = { extremes: [], datum: null, station: null, source: null, tidelessReason: null, unavailable: null };
-    if (decision.source === "none") {
-      return { response: deepFreeze({ ...head, ...none, tideless: true, tidelessReason: decision.reason }), through: Infinity };
-    }
-    if (decision.source === "pending") {
-      return { response: deepFreeze({ ...head, ...none, tideless: false, unavailable: "awaiting_model" as const }), through: Infinity };
-    }
-    if (decision.source === "model") {
-      const rows = this.store.modelExtremes(spot.id, now, to);
-      const next = this.store.nextModelExtremeTime(spot.id, to) ?? Infinity;
-      const response: TidesResponse = {
-        ...head,
-        ...none,
-        extremes: rows.map((r) => ({ type: r.type, time: isoSeconds(r.time), height: r.height })),
-        tideless: false,
-        datum: "MSL",
-        source: { type: "model", ...SEA_LEVEL_MODEL, fetchedAt: isoSeconds(model!.fetchedAt) },
-        unavailable: rows.length ? null : "model_expired",
-      };
-      return { response: deepFreeze(response), through: Math.min(rows[0]?.time ?? Infinity, next - span) };
-    }
-    const stationId = choice.stationId!;
-    let rows = this.store.extremes(spot.id, now, to);
-    if ((rows.at(-1)?.time ?? -Infinity) < to - COVERAGE_SLACK_MS) {
-      this.predictWindow(spot.id, stationId);
-      rows = this.store.extremes(spot.id, now, to);
-    }
-    const next = this.store.nextExtremeTime(spot.id, to) ?? Infinity;
-    const through = Math.min(rows[0]?.time ?? Infinity, next - span, (rows.at(-1)?.time ?? -Infinity) + COVERAGE_SLACK_MS - span);
-    const station = { id: stationId, name: choice.stationName ?? "", distanceKm: choice.distanceKm ?? 0, source: choice.stationSource ?? "" };
-    const response: TidesResponse = {
-      ...head,
-      ...none,
-      extremes: rows.map((r) => ({ type: r.type, time: isoSeconds(r.time), height: r.height })),
-      tideless: false,
-      datum: choice.datum,
-      station,
-      source: { type: "station", id: station.id, name: station.name, distanceKm: station.distanceKm, provider: station.source },
-    };
-    return { response: deepFreeze(response), through };
+    return andThen(this.sourceFor(spot), ({ choice, model, decision }) => {
+      if (decision.source === "none") {
+        return { response: deepFreeze({ ...head, ...none, tideless: true, tidelessReason: decision.reason }), through: Infinity };
+      }
+      if (decision.source === "pending") {
+        return { response: deepFreeze({ ...head, ...none, tideless: false, unavailable: "awaiting_model" as const }), through: Infinity };
+      }
+      if (decision.source === "model") {
+        return andThen(this.rows.modelExtremes(spot.id, now, to), (rows) =>
+          andThen(this.rows.nextModelExtremeTime(spot.id, to), (nextTime) => {
+            const response: TidesResponse = {
+              ...head,
+              ...none,
+              extremes: rows.map((r) => ({ type: r.type, time: isoSeconds(r.time), height: r.height })),
+              tideless: false,
+              datum: "MSL",
+              source: { type: "model", ...SEA_LEVEL_MODEL, fetchedAt: isoSeconds(model!.fetchedAt) },
+              unavailable: rows.length ? null : "model_expired",
+            };
+            return { response: deepFreeze(response), through: Math.min(rows[0]?.time ?? Infinity, (nextTime ?? Infinity) - span) };
+          }),
+        );
+      }
+      const stationId = choice.stationId!;
+      const read = () => this.rows.extremes(spot.id, now, to);
+      const covered = andThen(read(), (rows) =>
+        (rows.at(-1)?.time ?? -Infinity) < to - COVERAGE_SLACK_MS ? andThen(this.predictWindow(spot.id, stationId), read) : rows,
+      );
+      return andThen(covered, (rows) =>
+        andThen(this.rows.nextExtremeTime(spot.id, to), (nextTime) => {
+          const next = nextTime ?? Infinity;
+          const through = Math.min(rows[0]?.time ?? Infinity, next - span, (rows.at(-1)?.time ?? -Infinity) + COVERAGE_SLACK_MS - span);
+          const station = { id: stationId, name: choice.stationName ?? "", distanceKm: choice.distanceKm ?? 0, source: choice.stationSource ?? "" };
+          const response: TidesResponse = {
+            ...head,
+            ...none,
+            extremes: rows.map((r) => ({ type: r.type, time: isoSeconds(r.time), height: r.height })),
+            tideless: false,
+            datum: choice.datum,
+            station,
+            source: { type: "station", id: station.id, name: station.name, distanceKm: station.distanceKm, provider: station.source },
+          };
+          return { response: deepFreeze(response), through };
+        }),
+      );
+    });
   }
 
   /** A spot's stored station choice and model reading and, by the source rule (./source.ts), the source that serves it now. */
-  private sourceFor(spot: TideSpot): { choice: StoredChoice; model: StoredModel | null; decision: SourceDecision } {
-    const override = this.store.override(spot.id);
-    const choice = this.choiceFor(spot, override);
-    const model = this.store.model(spot.id);
-    return { choice, model, decision: decideSource(choice, model, override) };
+  private sourceFor(spot: TideSpot): MaybePromise<{ choice: StoredChoice; model: StoredModel | null; decision: SourceDecision }> {
+    return andThen(this.rows.override(spot.id), (override) =>
+      andThen(this.choiceFor(spot, override), (choice) =>
+        andThen(this.rows.model(spot.id), (model) => ({ choice, model, decision: decideSource(choice, model, override) })),
+      ),
+    );
   }
 
   /** Which source serves a spot now, and why (chooses its station first if it has none). */
-  sourceOf(spotId: string): SourceDecision {
-    return this.sourceFor(this.spots.get(spotId)).decision;
+  sourceOf(spotId: string): MaybePromise<SourceDecision> {
+    return andThen(this.sourceFor(this.spots.get(spotId)), (source) => source.decision);
   }
 
   /**
@@ -254,36 +279,38 @@ export class TideService {
    * the fetched window, its range, and the chosen station's range over the same window (the agreement test). A spot
    * whose model data vanished keeps its previous reading: an upstream fault never turns a tidal coast tideless.
    */
-  acceptSeaLevel(entries: readonly { spotId: string; series: SeaLevelSeries }[]): void {
+  acceptSeaLevel(entries: readonly { spotId: string; series: SeaLevelSeries }[]): MaybePromise<void> {
     if (!entries.length) return;
     const now = this.clock.now();
     // The predictions (station choices, model extremes, station ranges) are computed first, outside the write
     // transaction: holding the database's write lock through them made other writers (console commands) time out.
     const writes: { spotId: string; model: StoredModel; start: number; extremes: PredictedExtreme[] }[] = [];
-    for (const { spotId, series } of entries) {
+    const predicted = eachInTurn(entries, ({ spotId, series }) => {
       const spot = this.spots.find(spotId);
-      if (!spot) continue; // removed by an import since the refresh planned its batches
-      const choice = this.choiceFor(spot);
-      const reading = this.readingOf(series);
-      const previous = this.store.model(spot.id);
-      if (!reading.hasData && previous?.hasData) continue;
-      const start = series.time[0]!;
-      const end = series.time.at(-1)! + 1;
-      const continued = previous !== null && previous.hasData === reading.hasData && now - previous.fetchedAt <= MODEL_CONTINUITY_MS;
-      const stationRangeM = !choice.tideless && choice.stationId ? this.stationRange(choice.stationId, start, end) : null;
-      const model = {
-        hasData: reading.hasData,
-        rangeM: Math.max(reading.rangeM, continued ? previous.rangeM : 0),
-        windowRangeM: reading.rangeM,
-        stationRangeM,
-        since: continued ? previous.since : now,
-        fetchedAt: now,
-      };
-      writes.push({ spotId: spot.id, model, start, extremes: reading.extremes });
-    }
-    this.store.batch(() => {
-      for (const w of writes) this.store.putModel(w.spotId, w.model, w.start, w.extremes);
+      if (!spot) return; // removed by an import since the refresh planned its batches
+      return andThen(this.choiceFor(spot), (choice) =>
+        andThen(this.rows.model(spot.id), (previous) => {
+          const reading = this.readingOf(series);
+          if (!reading.hasData && previous?.hasData) return;
+          const start = series.time[0]!;
+          const end = series.time.at(-1)! + 1;
+          const continued = previous !== null && previous.hasData === reading.hasData && now - previous.fetchedAt <= MODEL_CONTINUITY_MS;
+          const stationRange = !choice.tideless && choice.stationId ? this.stationRange(choice.stationId, start, end) : null;
+          return andThen(stationRange, (stationRangeM) => {
+            const model = {
+              hasData: reading.hasData,
+              rangeM: Math.max(reading.rangeM, continued ? previous.rangeM : 0),
+              windowRangeM: reading.rangeM,
+              stationRangeM,
+              since: continued ? previous.since : now,
+              fetchedAt: now,
+            };
+            writes.push({ spotId: spot.id, model, start, extremes: reading.extremes });
+          });
+        }),
+      );
     });
+    return andThen(predicted, () => this.batch((store) => eachInTurn(writes, (w) => store.putModel(w.spotId, w.model, w.start, w.extremes))));
   }
 
   private readingOf(series: SeaLevelSeries): ModelSeriesReading {
@@ -293,18 +320,20 @@ export class TideService {
   }
 
   /** A station's largest rise or fall over [start, end) (the agreement test), cached per station and window. */
-  private stationRange(stationId: string, start: number, end: number): number {
+  private stationRange(stationId: string, start: number, end: number): MaybePromise<number> {
     const key = `${stationId}@${start}-${end}`;
-    let range = this.stationRanges.get(key);
-    if (range === undefined) {
-      this.stationRanges.set(key, (range = largestRange(predictExtremes(this.recordFor(stationId), start, end))));
-    }
-    return range;
+    const range = this.stationRanges.get(key);
+    if (range !== undefined) return range;
+    return andThen(this.recordFor(stationId), (record) => {
+      const computed = largestRange(predictExtremes(record, start, end));
+      this.stationRanges.set(key, computed);
+      return computed;
+    });
   }
 
   /** Grows whenever stored tide rows or import overrides may have changed (what `now()` reads). */
   stamp(): number {
-    return this.store.stamp();
+    return this.rows.stamp();
   }
 
   /**
@@ -313,39 +342,44 @@ export class TideService {
    * tideless spot, or a model-served one whose stored extremes have run out. Extremes the stored window lacks (a server
    * that ran without its daily pass) are predicted and stored first, as `get` does.
    */
-  now(spotId: string, at: number): (TideState & TideReference) | null {
+  now(spotId: string, at: number): MaybePromise<(TideState & TideReference) | null> {
     const spot = this.spots.get(spotId);
-    const { choice, decision } = this.sourceFor(spot);
-    const source = decision.source;
-    if (source === "model") {
-      // Only the model's extremes are kept between refreshes: the water follows half a cosine between them.
-      const rows = this.store.modelExtremes(spot.id, at - NOW_BEFORE_MS, at + NOW_AFTER_MS);
-      const state = tideState(rows, at, (t) => cosineLevel(rows, t));
-      return state && { ...state, ...MODEL_REFERENCE };
-    }
-    const stationId = source === "station" ? choice.stationId : null;
-    if (!stationId) return null;
-    const level = (t: number) => levelAt(this.dayCurve(stationId, t), t);
-    const read = () => this.store.extremes(spot.id, at - NOW_BEFORE_MS, at + NOW_AFTER_MS);
-    let state = tideState(read(), at, level);
-    if (!state) {
-      this.predictWindow(spot.id, stationId);
-      state = tideState(read(), at, level);
-    }
-    if (!state) throw new Error(`no tide extremes around ${isoSeconds(at)} for ${spot.id} after predicting its window`);
-    return { ...state, ...referenceOf(choice) };
+    return andThen(this.sourceFor(spot), ({ choice, decision }) => {
+      const source = decision.source;
+      if (source === "model") {
+        // Only the model's extremes are kept between refreshes: the water follows half a cosine between them.
+        return andThen(this.rows.modelExtremes(spot.id, at - NOW_BEFORE_MS, at + NOW_AFTER_MS), (rows) => {
+          const state = tideState(rows, at, (t) => cosineLevel(rows, t));
+          return state && { ...state, ...MODEL_REFERENCE };
+        });
+      }
+      const stationId = source === "station" ? choice.stationId : null;
+      if (!stationId) return null;
+      // The level is only asked at `at`: its day's curve is had first, so the state is computed at once.
+      return andThen(this.dayCurve(stationId, at), (curve) => {
+        const level = (t: number) => levelAt(curve, t);
+        const read = () => this.rows.extremes(spot.id, at - NOW_BEFORE_MS, at + NOW_AFTER_MS);
+        const stateOf = (rows: PredictedExtreme[]) => tideState(rows, at, level);
+        const state = andThen(read(), (rows) => stateOf(rows) ?? andThen(this.predictWindow(spot.id, stationId), () => andThen(read(), stateOf)));
+        return andThen(state, (found) => {
+          if (!found) throw new Error(`no tide extremes around ${isoSeconds(at)} for ${spot.id} after predicting its window`);
+          return { ...found, ...referenceOf(choice) };
+        });
+      });
+    });
   }
 
   /** The station's water level over the UTC day holding `t`, sampled like the forecast hours' curve (same samples at each hour). */
-  private dayCurve(stationId: string, t: number): PredictedCurve {
+  private dayCurve(stationId: string, t: number): MaybePromise<PredictedCurve> {
     const day = Math.floor(t / DAY_MS) * DAY_MS;
     const key = `${stationId}@${day}`;
-    let curve = this.dayCurves.get(key);
-    if (!curve) {
-      curve = predictCurve(this.recordFor(stationId), day - CURVE_STEP_MS, day + DAY_MS + CURVE_STEP_MS, CURVE_STEP_MS);
-      this.dayCurves.set(key, curve);
-    }
-    return curve;
+    const curve = this.dayCurves.get(key);
+    if (curve) return curve;
+    return andThen(this.recordFor(stationId), (record) => {
+      const predicted = predictCurve(record, day - CURVE_STEP_MS, day + DAY_MS + CURVE_STEP_MS, CURVE_STEP_MS);
+      this.dayCurves.set(key, predicted);
+      return predicted;
+    });
   }
 
   /**
@@ -354,18 +388,26 @@ export class TideService {
    * null for every hour of a tideless spot. Spots sharing a station and the same hours share one predicted curve. A
    * model-served spot reads `seaLevel` (the refresh's series for its cell, after `acceptSeaLevel`): its height that
    * hour, rising or falling toward the next extreme found in the same series — null for an hour the model left empty.
+   * The station's record is had first, so `hourly` answers at once.
    */
-  forDocument(spotId: string, seaLevel?: SeaLevelSeries): DocumentTide {
-    const { choice, decision } = this.sourceFor(this.spots.get(spotId));
-    const stationId = decision.source === "station" ? choice.stationId : null;
-    const reference = stationId ? referenceOf(choice) : decision.source === "model" ? MODEL_REFERENCE : NO_REFERENCE;
-    if (decision.source === "model" && seaLevel) return { reference, hourly: (times) => this.modelHours(seaLevel, times) };
-    return { reference, hourly: (times) => (stationId && times.length ? this.stationHours(stationId, times) : times.map(() => null)) };
+  forDocument(spotId: string, seaLevel?: SeaLevelSeries): MaybePromise<DocumentTide> {
+    return andThen(this.sourceFor(this.spots.get(spotId)), ({ choice, decision }): MaybePromise<DocumentTide> => {
+      const stationId = decision.source === "station" ? choice.stationId : null;
+      if (stationId) {
+        const reference = referenceOf(choice);
+        return andThen(this.recordFor(stationId), (record) => ({
+          reference,
+          hourly: (times) => (times.length ? this.stationHours(stationId, record, times) : []),
+        }));
+      }
+      if (decision.source !== "model") return { reference: NO_REFERENCE, hourly: (times) => times.map(() => null) };
+      return { reference: MODEL_REFERENCE, hourly: (times) => (seaLevel ? this.modelHours(seaLevel, times) : times.map(() => null)) };
+    });
   }
 
   /** `forDocument(spotId, seaLevel).hourly(times)`. */
-  hourly(spotId: string, times: number[], seaLevel?: SeaLevelSeries): (HourTide | null)[] {
-    return this.forDocument(spotId, seaLevel).hourly(times);
+  hourly(spotId: string, times: number[], seaLevel?: SeaLevelSeries): MaybePromise<(HourTide | null)[]> {
+    return andThen(this.forDocument(spotId, seaLevel), (tide) => tide.hourly(times));
   }
 
   private modelHours(seaLevel: SeaLevelSeries, times: number[]): (HourTide | null)[] {
@@ -377,12 +419,11 @@ export class TideService {
     });
   }
 
-  private stationHours(stationId: string, times: number[]): (HourTide | null)[] {
+  private stationHours(stationId: string, record: StationRecord, times: number[]): (HourTide | null)[] {
     const span = curveSpan(times);
     const key = `${stationId}@${span.start}-${span.end}`;
     let series = this.series.get(key);
     if (!series) {
-      const record = this.recordFor(stationId);
       series = {
         curve: predictCurve(record, span.start, span.end, CURVE_STEP_MS),
         turns: predictExtremes(record, span.start, span.end + NEXT_TURN_MS),
@@ -394,43 +435,46 @@ export class TideService {
   }
 
   /** The stored station choice for a spot, (re)computed when missing or overruled by an import. */
-  private choiceFor(spot: TideSpot, override = this.store.override(spot.id)): StoredChoice {
-    const store = this.store;
-    const current = store.choice(spot.id);
-    if (current && agrees(current, override)) return current;
-    const [chosen] = this.choose([spot], new Map(override === null ? [] : [[spot.id, override]]));
-    const choice = storedChoiceOf(chosen!.choice);
-    store.putChoice(spot.id, choice, this.clock.now());
-    if (!choice.tideless && choice.stationId) this.predictWindow(spot.id, choice.stationId);
-    return choice;
+  private choiceFor(spot: TideSpot, override: MaybePromise<boolean | null> = this.rows.override(spot.id)): MaybePromise<StoredChoice> {
+    return andThen(override, (override) =>
+      andThen(this.rows.choice(spot.id), (current) => {
+        if (current && agrees(current, override)) return current;
+        return andThen(this.choose([spot], new Map(override === null ? [] : [[spot.id, override]])), ([chosen]) => {
+          const choice = storedChoiceOf(chosen!.choice);
+          return andThen(this.rows.putChoice(spot.id, choice, this.clock.now()), () =>
+            !choice.tideless && choice.stationId ? andThen(this.predictWindow(spot.id, choice.stationId), () => choice) : choice,
+          );
+        });
+      }),
+    );
   }
 
   /**
    * The station rule for these spots (the database's worker is only asked when some spot follows the rule), the
    * chosen stations' records stored and kept for the predictions that follow.
    */
-  private choose(spots: readonly TideSpot[], overrides: ReadonlyMap<string, boolean>): { choice: StationChoice }[] {
+  private choose(spots: readonly TideSpot[], overrides: ReadonlyMap<string, boolean>): MaybePromise<{ choice: StationChoice }[]> {
     const asked = spots.filter((s) => overrides.get(s.id) !== true);
     const answers = asked.length ? this.stations.choose(asked.map((s) => ({ spot: tideSpotOf(s), override: overrides.get(s.id) ?? null }))) : [];
     const byId = new Map(asked.map((s, i) => [s.id, answers[i]!]));
     const records = answers.flatMap((a) => (a.record ? [a.record] : []));
-    if (records.length) {
-      this.store.batch(() => {
-        for (const record of records) this.store.putStationRecord(record);
-      });
+    const chosen = () => spots.map((s) => byId.get(s.id) ?? { choice: stationFor(s, true, NO_STATIONS) });
+    if (!records.length) return chosen();
+    return andThen(this.batch((store) => eachInTurn(records, (record) => store.putStationRecord(record))), () => {
       for (const record of records) this.keepRecord(record);
-    }
-    return spots.map((s) => byId.get(s.id) ?? { choice: stationFor(s, true, NO_STATIONS) });
+      return chosen();
+    });
   }
 
   /** A chosen station's record: kept, stored, or (for a choice stored before records were) read from the database once. */
-  private recordFor(stationId: string): StationRecord {
-    let record = this.records.get(stationId) ?? this.store.stationRecord(stationId);
-    if (!record) {
-      record = this.stations.records([stationId])[0]!;
-      this.store.putStationRecord(record);
-    }
-    return this.keepRecord(record);
+  private recordFor(stationId: string): MaybePromise<StationRecord> {
+    const kept = this.records.get(stationId);
+    if (kept) return kept;
+    return andThen(this.rows.stationRecord(stationId), (stored) => {
+      if (stored) return this.keepRecord(stored);
+      const record = this.stations.records([stationId])[0]!;
+      return andThen(this.rows.putStationRecord(record), () => this.keepRecord(record));
+    });
   }
 
   private keepRecord(record: StationRecord): StationRecord {
@@ -439,10 +483,17 @@ export class TideService {
   }
 
   /** One spot's extremes over the whole current window. */
-  private predictWindow(spotId: string, stationId: string): void {
+  private predictWindow(spotId: string, stationId: string): MaybePromise<void> {
     const window = windowAt(this.clock.now());
-    const extremes = predictExtremes(this.recordFor(stationId), window.start, window.end);
-    this.store.batch(() => this.store.putExtremes(spotId, window.start, window.end, extremes));
+    return andThen(this.recordFor(stationId), (record) => {
+      const extremes = predictExtremes(record, window.start, window.end);
+      return this.batch((store) => store.putExtremes(spotId, window.start, window.end, extremes));
+    });
+  }
+
+  /** Runs `work` in one transaction of the store (see inBatch). */
+  private batch(work: (store: TideRows) => MaybePromise<void>): MaybePromise<void> {
+    return inBatch(this.store, work);
   }
 
   /**
@@ -457,17 +508,17 @@ export class TideService {
 
   private async runWindowPass(shouldStop: () => boolean): Promise<WindowReport | null> {
     const startedAt = performance.now();
-    const store = this.store;
-    if (store.rule() !== RULE) {
-      store.forgetChoices();
+    const rows = this.rows;
+    if ((await rows.rule()) !== RULE) {
+      await rows.forgetChoices();
       this.records.clear();
-      store.setRule(RULE);
+      await rows.setRule(RULE);
     }
     const now = this.clock.now();
     const target = windowAt(now);
-    const work = windowWork(store.window(), target);
-    const choices = store.allChoices();
-    const overrides = store.overrides();
+    const work = windowWork(await rows.window(), target);
+    const choices = await rows.allChoices();
+    const overrides = await rows.overrides();
     const spots = this.spots.all();
     const byStation = new BoundedMap<string, PredictedExtreme[]>(PASS_STATION_CACHE);
     const report: WindowReport = { spots: spots.length, chosen: 0, tideless: 0, extended: 0, ms: 0 };
@@ -486,7 +537,7 @@ export class TideService {
       const writes: { spotId: string; choice?: StoredChoice; predicted?: { from: number; extremes: PredictedExtreme[] } }[] = [];
       const batch = spots.slice(i, i + BATCH);
       const toChoose = batch.filter(unchosen);
-      const chosen = new Map(this.choose(toChoose, overrides).map((c, j) => [toChoose[j]!.id, storedChoiceOf(c.choice)]));
+      const chosen = new Map((await this.choose(toChoose, overrides)).map((c, j) => [toChoose[j]!.id, storedChoiceOf(c.choice)]));
       for (const spot of batch) {
         let choice = choices.get(spot.id);
         let from = work.kind === "full" ? target.start : work.kind === "extend" ? work.from : null;
@@ -502,25 +553,21 @@ export class TideService {
           const key = `${choice.stationId}@${from}`;
           let extremes = byStation.get(key);
           if (!extremes) {
-            byStation.set(key, (extremes = predictExtremes(this.recordFor(choice.stationId), from, target.end)));
+            byStation.set(key, (extremes = predictExtremes(await this.recordFor(choice.stationId), from, target.end)));
           }
           write.predicted = { from, extremes };
           report.extended++;
         }
         if (write.choice || write.predicted) writes.push(write);
       }
-      store.batch(() => {
-        for (const w of writes) {
-          if (w.choice) store.putChoice(w.spotId, w.choice, now);
-          if (w.predicted) store.putExtremes(w.spotId, w.predicted.from, target.end, w.predicted.extremes);
-        }
-      });
+      await this.batch((store) =>
+        eachInTurn(writes, (w) =>
+          andThen(w.choice && store.putChoice(w.spotId, w.choice, now), () => w.predicted && store.putExtremes(w.spotId, w.predicted.from, target.end, w.predicted.extremes)),
+        ),
+      );
       await yieldToEventLoop();
     }
-    store.batch(() => {
-      store.prune(target.start);
-      store.setWindow(target);
-    });
+    await this.batch((store) => andThen(store.prune(target.start), () => store.setWindow(target)));
     report.ms = Math.round(performance.now() - startedAt);
     log.info("tide window ready", { ...report, work: work.kind, from: isoSeconds(target.start), to: isoSeconds(target.end) });
     return report;

@@ -7,6 +7,7 @@ import { openDatabase, type Db } from "../db";
 import { DAY_MS, ManualClock } from "../core/clock";
 import type { Spot } from "../spots/types";
 import { TideService, type WindowReport } from "./service";
+import { TideStore } from "./store";
 import { chooseStation, MAX_STATION_DISTANCE_KM, NEGLIGIBLE_RANGE_M, type StationCandidate } from "./stations";
 import { windowAt, windowWork } from "./window";
 import { alternating, tideAt } from "./prediction";
@@ -15,6 +16,7 @@ import { seaLevelSeries } from "../../test/support/fake-sea-level";
 import { join } from "node:path";
 import { CATALOG_PATH, ROOT, tempDir } from "../../test/support/env";
 import { fakeSpotService } from "../../test/support/fake-spots";
+import { atOnce } from "../../test/support/at-once";
 import { untilNoticed, writeElsewhere } from "../../test/support/elsewhere";
 
 const HOUR = 3_600_000;
@@ -195,7 +197,7 @@ describe("tides over the default catalog", () => {
     spots = await catalogSpots();
     db = openDatabase(tempDir("tides"));
     insertSpots(db, spots);
-    tides = new TideService(db, clock, fakeSpotService(spots));
+    tides = new TideService(new TideStore(db), clock, fakeSpotService(spots));
     report = await tides.maintainWindow();
   }, 120_000);
 
@@ -221,13 +223,13 @@ describe("tides over the default catalog", () => {
     for (const spot of closed) {
       expect({ spot: spot.name, tideless: stationRow(spot.id)?.tideless }).toEqual({ spot: spot.name, tideless: 1 });
       // Before the model was read: tideless only where every station in reach has a negligible range.
-      const before = tides.get(spot.id, 7);
+      const before = atOnce(tides.get(spot.id, 7));
       if (!before.tideless) expect(before).toMatchObject({ extremes: [], unavailable: "awaiting_model", source: null });
       else expect(before.tidelessReason).toStartWith("negligible tide");
     }
-    tides.acceptSeaLevel(closed.map((s) => ({ spotId: s.id, series: modelWeek(s, clock.now()) })));
+    atOnce(tides.acceptSeaLevel(closed.map((s) => ({ spotId: s.id, series: modelWeek(s, clock.now()) }))));
     for (const spot of closed) {
-      const after = tides.get(spot.id, 7);
+      const after = atOnce(tides.get(spot.id, 7));
       expect(after).toMatchObject({ tideless: true, extremes: [], datum: null, station: null, source: null, unavailable: null });
       expect(after.tidelessReason).toMatch(/^(no sea-level data|negligible tide)/);
     }
@@ -238,17 +240,17 @@ describe("tides over the default catalog", () => {
     expect(morocco.length).toBeGreaterThan(40);
     const farFromStations = morocco.filter((s) => stationRow(s.id)?.tideless === 1);
     expect(farFromStations.length).toBeGreaterThan(20);
-    for (const spot of farFromStations) expect(tides.get(spot.id, 7)).toMatchObject({ tideless: false, extremes: [], unavailable: "awaiting_model" });
+    for (const spot of farFromStations) expect(atOnce(tides.get(spot.id, 7))).toMatchObject({ tideless: false, extremes: [], unavailable: "awaiting_model" });
     // A spot removed by an import while the refresh ran is skipped, not a failed batch.
     const gone = { spotId: "removed-since-planned", series: modelWeek(farFromStations[0]!, clock.now()) };
-    tides.acceptSeaLevel([gone, ...farFromStations.map((s) => ({ spotId: s.id, series: modelWeek(s, clock.now()) }))]);
+    atOnce(tides.acceptSeaLevel([gone, ...farFromStations.map((s) => ({ spotId: s.id, series: modelWeek(s, clock.now()) }))]));
     for (const spot of farFromStations) {
-      const served = tides.get(spot.id, 7);
+      const served = atOnce(tides.get(spot.id, 7));
       expect(served).toMatchObject({ tideless: false, datum: "MSL", station: null, unavailable: null, source: { type: "model", variable: "sea_level_height_msl" } });
       expect(served.extremes.length).toBeGreaterThanOrEqual(24);
       expect(springRange(served.extremes)).toBeGreaterThan(2);
       const hours = Array.from({ length: 24 }, (_, i) => Date.parse("2025-01-12T00:00:00Z") + i * HOUR);
-      const hourly = tides.hourly(spot.id, hours, modelWeek(spot, clock.now()));
+      const hourly = atOnce(tides.hourly(spot.id, hours, modelWeek(spot, clock.now())));
       expect(hourly.every((h) => h !== null)).toBe(true);
     }
   });
@@ -265,7 +267,7 @@ describe("tides over the default catalog", () => {
     const row = stationRow(boardwalk.id)!;
     expect(row.tideless).toBe(0);
     expect(row.station_name).not.toMatch(/Causeway|River|Lagoon/i);
-    const served = tides.get(boardwalk.id, 7);
+    const served = atOnce(tides.get(boardwalk.id, 7));
     expect(served.station?.name).toBe(row.station_name!);
     expect(springRange(served.extremes)).toBeGreaterThan(0.7);
   });
@@ -280,7 +282,7 @@ describe("tides over the default catalog", () => {
   for (const [name, region, lo, hi] of plausible) {
     test(`${name}: spring range ${lo}–${hi} m, alternating highs and lows from now on`, () => {
       const spot = byName(name, region);
-      const served: TidesResponse = tides.get(spot.id, 7);
+      const served: TidesResponse = atOnce(tides.get(spot.id, 7));
       expect(served).toMatchObject({ spot: { id: spot.id, name: spot.name }, units: "metric", tideless: false });
       expect(served.datum).toMatch(/^(MLLW|LAT|MSL|CD|MLWS|NLLW|LLWLT)$/);
       expect(served.station).toMatchObject({ id: expect.any(String), name: expect.any(String), source: expect.any(String) });
@@ -294,8 +296,8 @@ describe("tides over the default catalog", () => {
 
   test("days limits the span served", () => {
     const spot = byName("Praia da Nazaré", /Portugal/);
-    const one = tides.get(spot.id, 1).extremes;
-    const seven = tides.get(spot.id, 7).extremes;
+    const one = atOnce(tides.get(spot.id, 1)).extremes;
+    const seven = atOnce(tides.get(spot.id, 7)).extremes;
     expectWellFormed(one, clock.now(), 1);
     expect(one.length).toBeLessThanOrEqual(5);
     expect(seven.slice(0, one.length)).toEqual(one);
@@ -304,11 +306,11 @@ describe("tides over the default catalog", () => {
   test("hourly tide is null exactly for tideless spots and rises from each low to the next high", () => {
     const hours = Array.from({ length: 168 }, (_, i) => Date.parse("2025-01-11T10:00:00Z") + i * HOUR);
     const greatLake = spots.find((s) => /great lakes/i.test(s.region ?? ""))!;
-    expect(tides.hourly(greatLake.id, hours).every((h) => h === null)).toBe(true);
+    expect(atOnce(tides.hourly(greatLake.id, hours)).every((h) => h === null)).toBe(true);
     for (const [name, region] of plausible) {
       const spot = byName(name, region);
-      const hourly = tides.hourly(spot.id, hours);
-      const extremes = tides.get(spot.id, 7).extremes.map((e) => ({ ...e, t: Date.parse(e.time) }));
+      const hourly = atOnce(tides.hourly(spot.id, hours));
+      const extremes = atOnce(tides.get(spot.id, 7)).extremes.map((e) => ({ ...e, t: Date.parse(e.time) }));
       let checked = 0;
       hours.forEach((t, i) => {
         const h = hourly[i]!;
@@ -334,7 +336,7 @@ describe("tides over the default catalog", () => {
 
   test("the daily move predicts only the new day, prunes the old one and keeps the series seamless", async () => {
     const spot = byName("La Graviere", /France, Landes/);
-    const before = tides.get(spot.id, 7).extremes;
+    const before = atOnce(tides.get(spot.id, 7)).extremes;
     clock.advance(DAY_MS);
     const moved = await tides.maintainWindow();
     expect(moved!.chosen).toBe(0);
@@ -342,7 +344,7 @@ describe("tides over the default catalog", () => {
     expect(bounds.lo).toBeGreaterThanOrEqual(Date.parse("2025-01-11T00:00:00Z"));
     expect(bounds.hi).toBeGreaterThanOrEqual(Date.parse("2025-01-20T12:00:00Z"));
     expect(bounds.hi).toBeLessThan(Date.parse("2025-01-21T00:00:00Z"));
-    const after = tides.get(spot.id, 7).extremes;
+    const after = atOnce(tides.get(spot.id, 7)).extremes;
     expectWellFormed(after, clock.now(), 7);
     const overlap = before.filter((e) => Date.parse(e.time) >= clock.now());
     expect(after.slice(0, overlap.length)).toEqual(overlap);
@@ -353,26 +355,26 @@ describe("tides over the default catalog", () => {
     const late: Spot = { ...nazare, id: "late-spot", hexId: "ffffffffffffffff" };
     spots.push(late);
     insertSpots(db, [late]);
-    const served = tides.get(late.id, 3);
+    const served = atOnce(tides.get(late.id, 3));
     expect(served.tideless).toBe(false);
     expectWellFormed(served.extremes, clock.now(), 3);
 
     writeElsewhere(db, "UPDATE spots SET tideless_override = 1 WHERE id = ?", [late.id]);
     await untilNoticed();
-    expect(tides.get(late.id, 3)).toMatchObject({ tideless: true, extremes: [] });
+    expect(atOnce(tides.get(late.id, 3))).toMatchObject({ tideless: true, extremes: [] });
     expect(stationRow(late.id)?.reason).toStartWith("override");
-    expect(tides.hourly(late.id, [clock.now()])).toEqual([null]);
+    expect(atOnce(tides.hourly(late.id, [clock.now()]))).toEqual([null]);
 
     const lake = spots.find((s) => /great lakes/i.test(s.region ?? ""))!;
     writeElsewhere(db, "UPDATE spots SET tideless_override = 0 WHERE id = ?", [lake.id]);
     await untilNoticed();
-    expect(tides.get(lake.id, 3).tideless).toBe(false);
+    expect(atOnce(tides.get(lake.id, 3)).tideless).toBe(false);
     writeElsewhere(db, "UPDATE spots SET tideless_override = NULL WHERE id = ?", [lake.id]);
     await untilNoticed();
-    expect(tides.get(lake.id, 3).tideless).toBe(true);
+    expect(atOnce(tides.get(lake.id, 3)).tideless).toBe(true);
   });
 
   test("an unknown spot is not_found", () => {
-    expect(() => tides.get("no-such-spot", 7)).toThrow(/No spot/);
+    expect(() => atOnce(tides.get("no-such-spot", 7))).toThrow(/No spot/);
   });
 });

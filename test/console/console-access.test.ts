@@ -88,9 +88,9 @@ describe("sign-in throttle (pure)", () => {
   });
 });
 
-describe("invitations, passwords, sessions", () => {
+describe("invitations, passwords, sessions", async () => {
   const clock = new ManualClock(Date.parse("2026-11-20T10:00:00Z"));
-  const app: App = openApp(loadConfig({ dataDir: tempDir("console-access") }, {}), clock);
+  const app: App = await openApp(loadConfig({ dataDir: tempDir("console-access") }, {}), clock);
   const service = new ConsoleService(app);
   const store = sqliteConsoleStore(app.db);
   afterAll(() => app.close());

@@ -66,7 +66,7 @@ describe("forecast endpoint", () => {
     expect(body.updatedAt).toBe("2026-11-21T13:25:00Z");
     expect(body.attribution).toContain("CC BY 4.0");
     // The hours' tide heights name their datum and station once, as /tides does.
-    const tides = server.app.tides.get(spot.id, 1);
+    const tides = await server.app.tides.get(spot.id, 1);
     expect(body.datum).toMatch(/^[A-Z]+$/);
     expect(body.datum).toBe(tides.datum!);
     expect(body.station).toEqual(tides.station!);

@@ -11,6 +11,7 @@ import { BoundedMap } from "../../src/core/bounded-map";
 import { loadConfig } from "../../src/config";
 import { closeDatabase, openDatabase } from "../../src/db";
 import { SpotService } from "../../src/spots/service";
+import { sqliteCatalog } from "../../src/spots/catalog-store";
 import { tempDir } from "../support/env";
 
 test("shouldCollect: above the target and the heap grown HEAP_GROWTH_MB since the last collection", () => {
@@ -127,10 +128,10 @@ test("clearCaches empties every bounded cache of the process", () => {
   expect([lru.get("a"), bounded.size]).toEqual([undefined, 0]);
 });
 
-test("the loaded catalog (spot objects, lookups, search and spatial indexes) is dropped with the caches and reloaded at the next call, same answers", () => {
+test("the loaded catalog (spot objects, lookups, search and spatial indexes) is dropped with the caches and reloaded at the next call, same answers", async () => {
   const db = openDatabase(tempDir("idle-catalog"));
   try {
-    const spots = SpotService.open(db);
+    const spots = await SpotService.open(sqliteCatalog(db));
     const ask = () => [
       spots.search({ q: "pipe", limit: 5 }).map((s) => s.id),
       spots.nearby({ lat: 21.66, lng: -158.05, radius: 20, limit: 5 }).map((s) => s.id),
@@ -188,7 +189,7 @@ test("SURFCAST_CACHE_MB: default 16, applied by openApp, a bad value is a clear 
   expect(loadConfig({}, { SURFCAST_CACHE_MB: "64" }).cacheMb).toBe(64);
   expect(() => loadConfig({}, { SURFCAST_CACHE_MB: "lots" })).toThrow(/SURFCAST_CACHE_MB/);
   const lru = new Lru<string>(budgetShare(1));
-  const app = openApp(loadConfig({ dataDir: tempDir("cache-budget"), scheduler: false }, { SURFCAST_CACHE_MB: "1" }));
+  const app = await openApp(loadConfig({ dataDir: tempDir("cache-budget"), scheduler: false }, { SURFCAST_CACHE_MB: "1" }));
   try {
     for (let i = 0; i < 3; i++) lru.set(`k${i}`, "x", 400 * 1024);
     expect([lru.get("k0"), lru.get("k1"), lru.get("k2")]).toEqual([undefined, "x", "x"]); // 1 MB, not 16

@@ -53,7 +53,7 @@ describe("GET /v1/spots/{id} with a computed facing and a chosen tide station", 
 
     const spot = server.app.spots.get("pipeline");
     await ensureFacings(server.app.stores.forecasts, [spot]);
-    server.app.tides.get("pipeline", 1); // chooses the station
+    await server.app.tides.get("pipeline", 1); // chooses the station
     await Bun.sleep(1100); // derived facts are checked at most once a second
 
     const res = await server.get("/v1/spots/pipeline", key);
@@ -67,7 +67,7 @@ describe("GET /v1/spots/{id} with a computed facing and a chosen tide station", 
     expect(after.guide.swellWindow).toMatchObject({ from: facing - 90, to: (facing + 90) % 360 });
     expect(after.guide.tideStation.distanceKm).toBeGreaterThan(0);
     expect(after.guide.tideStation.distanceKm).toBeLessThan(200);
-    const tides = server.app.tides.get("pipeline", 1);
+    const tides = await server.app.tides.get("pipeline", 1);
     expect(after.guide.tideStation.id).toBe(tides.station!.id);
 
     const near = (await (await server.get("/v1/spots/nearby?lat=21.665&lng=-158.053&radius=1", key)).json()) as any[];

@@ -9,6 +9,7 @@ import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { openDatabase, closeDatabase } from "../../src/db";
 import { SpotService } from "../../src/spots/service";
+import { sqliteCatalog } from "../../src/spots/catalog-store";
 import { cli, createKey, startServer } from "../support/binary";
 import { apiFetch } from "../support/http";
 import { ROOT, tempDir } from "../support/env";
@@ -161,7 +162,7 @@ describe("compiled binary serves the embedded catalog", () => {
     const dir = tempDir("spots-binary");
     const key = createKey(dir);
     const binaryIds = [...rows(dir).values()].map((r) => `${r.id} ${r.hexId}`).sort();
-    const inProcess = SpotService.open(openDatabase(tempDir("spots-inprocess")));
+    const inProcess = await SpotService.open(sqliteCatalog(openDatabase(tempDir("spots-inprocess"))));
     expect(binaryIds).toHaveLength(5877);
     expect(binaryIds).toEqual(inProcess.all().map((s) => `${s.id} ${s.hexId}`).sort());
 

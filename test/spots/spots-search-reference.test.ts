@@ -7,6 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { openDatabase } from "../../src/db";
 import { SearchIndex, type Searchable } from "../../src/spots/search";
 import { searchInputs, SpotService } from "../../src/spots/service";
+import { sqliteCatalog } from "../../src/spots/catalog-store";
 import { loadSpots } from "../../src/spots/store";
 import { seededRng, type Rng } from "../../bench/prng";
 import { ReferenceSearch, osaDistance } from "../support/reference-search";
@@ -14,7 +15,7 @@ import { tempDir } from "../support/env";
 import { createKey, startServer } from "../support/binary";
 
 const db = openDatabase(tempDir("spots-search-reference"));
-SpotService.open(db);
+await SpotService.open(sqliteCatalog(db));
 const [spots, towns] = searchInputs(loadSpots(db));
 
 const ACCENTS: Record<string, string> = { a: "á", e: "é", i: "ï", o: "ô", u: "ü", c: "ç", n: "ñ" };

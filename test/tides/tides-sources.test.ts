@@ -45,9 +45,9 @@ const tides = async (spot: Spot, days = 7) => {
   return (await res.json()) as TidesResponse;
 };
 
-test("the refresh asked the Marine API for the sea level", () => {
+test("the refresh asked the Marine API for the sea level", async () => {
   expect(fake.requests.some((r) => r.endpoint === "marine")).toBe(true);
-  expect(server.app.tides.sourceOf(spots.model.id).source).toBe("model");
+  expect((await server.app.tides.sourceOf(spots.model.id)).source).toBe("model");
 });
 
 test("station: a station in reach whose range agrees with the model's serves the spot (chart datum)", async () => {
@@ -56,7 +56,7 @@ test("station: a station in reach whose range agrees with the model's serves the
   expect(body.source).toEqual({ type: "station", id: body.station!.id, name: body.station!.name, distanceKm: body.station!.distanceKm, provider: body.station!.source });
   expect(body.datum).not.toBe("MSL");
   expect(body.extremes.length).toBeGreaterThanOrEqual(24);
-  expect(server.app.tides.sourceOf(spots.station.id).reason).toContain("agrees with the model");
+  expect((await server.app.tides.sourceOf(spots.station.id)).reason).toContain("agrees with the model");
 });
 
 test("model: no station in reach; extremes from the model's series above MSL, and the forecast's hourly tide from the same series", async () => {
