@@ -5,6 +5,7 @@
  *   bun bench/console.ts          prints the table and replaces this section in bench/RESULTS.md
  *   (make bench runs it too, as one section of the full report)
  */
+import { sqliteDb } from "../test/support/inprocess";
 import { join } from "node:path";
 import { availableParallelism, loadavg } from "node:os";
 import { loadConfig } from "../src/config";
@@ -25,7 +26,7 @@ const TARGET_MS = 20;
 
 /** Seeds straight through SQLite in one transaction: the services would take minutes for 750k counters. */
 function seed(app: App): { ownerId: number; adminId: number; keyId: string } {
-  const db = app.db.$client;
+  const db = sqliteDb(app).$client;
   const now = app.clock.now();
   const addAccount = db.prepare("insert into accounts (email, plan, disabled, created_at, admin) values (?, ?, 0, ?, ?)");
   const addKey = db.prepare("insert into api_keys (id, account_id, name, hash, prefix, created_at, revoked_at) values (?, ?, ?, ?, ?, ?, ?)");
@@ -58,9 +59,9 @@ export async function consoleSection(): Promise<Section> {
     const seeding = performance.now();
     const { ownerId, adminId, keyId } = seed(app);
     const seedSeconds = (performance.now() - seeding) / 1000;
-    const counters = (app.db.$client.query("select count(*) n from usage_counters").get() as { n: number }).n;
+    const counters = (sqliteDb(app).$client.query("select count(*) n from usage_counters").get() as { n: number }).n;
     const handler = createConsoleHandler(app);
-    const sessions = sqliteConsoleStore(app.db);
+    const sessions = sqliteConsoleStore(sqliteDb(app));
     const owner = `surfcast_session=${await startSession(sessions, app.clock, ownerId)}`;
     const admin = `surfcast_session=${await startSession(sessions, app.clock, adminId)}`;
     const pages: [string, string, string][] = [

@@ -3,6 +3,7 @@
  * storage — what a fresh installation's first tide pass does (issue target: < 30 s on this 2-core machine).
  * Runs in the benchmark process, before anything else here has loaded the tide database, so its load counts.
  */
+import { sqliteDb } from "../test/support/inprocess";
 import { loadConfig } from "../src/config";
 import { openApp } from "../src/app";
 import { tempDir } from "../test/support/env";
@@ -16,7 +17,7 @@ export async function tideWindowSection(): Promise<Section> {
     const report = await app.tides.maintainWindow();
     const wallMs = performance.now() - started;
     if (!report) return { title, notes: ["not measured: the window pass stopped early"] };
-    const extremes = (app.db.$client.query("SELECT count(*) AS n FROM tide_extremes").get() as { n: number }).n;
+    const extremes = (sqliteDb(app).$client.query("SELECT count(*) AS n FROM tide_extremes").get() as { n: number }).n;
     return {
       title,
       intro: "`TideService.maintainWindow()` on a fresh database: loading the tide database, choosing a station per spot, predicting and storing the extremes of the rolling window (yesterday .. today + 9 days).",

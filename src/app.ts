@@ -1,6 +1,8 @@
 /**
  * The composition root: opens the database and builds every service once. The HTTP server, the MCP server
- * and the console commands all work on one `App`.
+ * and the console commands all work on one `App`. The database is the data directory's SQLite file, or, for several
+ * servers, the PostgreSQL database they share (with Redis counting quotas and bursts): the services are the same,
+ * over either engine's stores.
  */
 import type { Config } from "./config";
 import { ForecastDemand } from "./forecast/demand";
@@ -11,11 +13,27 @@ import { changeCheck } from "./db/changes";
 import { seedPlans, sqliteAccessStore } from "./access/sqlite-store";
 import type { AccessStore } from "./access/store";
 import { KeyRegistry } from "./access/registry";
-import { UsageMeter } from "./access/meter";
+import { UsageMeter, type Meter } from "./access/meter";
+import { SharedUsageMeter } from "./access/shared-meter";
+import { RedisConnection } from "./access/redis-connection";
+import { RedisLimits } from "./access/redis-limits";
+import { postgresAccessStore, seedPostgresPlans } from "./access/postgres-store";
+import { UserError } from "./core/errors";
+import { maskPassword } from "./core/service-url";
+import { closePostgres, openPostgres, type PgDb } from "./db/postgres";
+import { ChangeFeed, type ChangeTopic } from "./db/postgres/changes";
+import { thisNode, type NodeInfo } from "./db/postgres/nodes";
+import { version } from "../package.json";
+import * as sqliteMeta from "./db/meta";
+import * as postgresMeta from "./db/postgres/meta";
+import { connect } from "./db/async-store";
+import { postgresForecastStore } from "./forecast/postgres-store";
+import { postgresEmbedStore } from "./embed/postgres-store";
+import { PostgresTideStore } from "./tides/postgres-store";
 import { SpotService } from "./spots/service";
-import { sqliteCatalog } from "./spots/catalog-store";
+import { postgresCatalog, sqliteCatalog, type CatalogStore } from "./spots/catalog-store";
 import { ForecastService } from "./forecast/service";
-import { TideService } from "./tides/service";
+import { TideService, type EitherTideStore } from "./tides/service";
 import { TideStore } from "./tides/store";
 import { NowService } from "./now/service";
 import { BestSpotsService } from "./forecast/best-spots";
@@ -33,20 +51,33 @@ import type { EmbedStore } from "./embed/store";
  */
 const STATION_WORKER_URL = new URL("./tides/station-worker.ts", import.meta.url);
 
+/** Small facts of the install kept in the database (`meta`): the address the last server announced, its scope. */
+export interface MetaStore {
+  read(key: string): Promise<string | null>;
+  write(key: string, value: string | null): Promise<void>;
+}
+
 /** The rooms' state in the database, as small asynchronous functions (the console, above App, makes its own store). */
 export interface Stores {
   access: AccessStore;
   embeds: EmbedStore;
   forecasts: ForecastStore;
+  meta: MetaStore;
 }
+
+/**
+ * Where the state lives: the data directory's SQLite file (one server), or the PostgreSQL database several servers
+ * share, with the feed through which each hears the others' changes.
+ */
+export type Engine = { kind: "sqlite"; db: Db } | { kind: "postgres"; db: PgDb; feed: ChangeFeed; node: NodeInfo };
 
 export interface App {
   config: Config;
   clock: Clock;
-  db: Db;
+  engine: Engine;
   stores: Stores;
   keys: KeyRegistry;
-  meter: UsageMeter;
+  meter: Meter;
   spots: SpotService;
   forecasts: ForecastService;
   tides: TideService;
@@ -60,26 +91,103 @@ export interface App {
   close(): Promise<void>;
 }
 
-export async function openApp(config: Config, clock: Clock = systemClock, busyTimeoutMs?: number, create = true): Promise<App> {
-  setCacheBudget(config.cacheMb);
+/** What the services are built on: one engine's stores and the checks that say another process changed a topic. */
+interface Foundation {
+  engine: Engine;
+  stores: Stores;
+  catalog: CatalogStore;
+  tideStore: EitherTideStore;
+  /** A new check per copy kept in memory: true when another process (or server) changed the topic since. */
+  changes(topic: ChangeTopic): () => boolean;
+  meter(clock: Clock): Meter;
+  close(): Promise<void>;
+}
+
+/** The data directory's SQLite file: one server, counted in its memory. */
+function sqliteFoundation(config: Config, busyTimeoutMs: number | undefined, create: boolean): Foundation {
   const db = openDatabase(config.dataDir, busyTimeoutMs, create);
-  let spots: SpotService;
   try {
     seedPlans(db);
-    spots = await SpotService.open(sqliteCatalog(db));
   } catch (err) {
     closeDatabase(db);
     throw databaseFailure(err, databasePath(config.dataDir));
   }
-  const stores: Stores = { access: sqliteAccessStore(db), embeds: sqliteEmbedStore(db), forecasts: sqliteForecastStore(db) };
-  const meter = new UsageMeter(stores.access, clock);
-  const forecasts = new ForecastService(stores.forecasts, clock, spots, changeCheck(db));
-  const tides = new TideService(new TideStore(db), clock, spots, STATION_WORKER_URL);
-  const keys = new KeyRegistry(stores.access, changeCheck(db));
+  const access = sqliteAccessStore(db);
+  return {
+    engine: { kind: "sqlite", db },
+    stores: { access, embeds: sqliteEmbedStore(db), forecasts: sqliteForecastStore(db), meta: connect(db, { read: sqliteMeta.readMeta, write: sqliteMeta.writeMeta }) },
+    catalog: sqliteCatalog(db),
+    tideStore: new TideStore(db),
+    // One detector per connection (PRAGMA data_version) answers every topic: any commit elsewhere reloads.
+    changes: () => changeCheck(db),
+    meter: (clock) => new UsageMeter(access, clock),
+    close: async () => closeDatabase(db),
+  };
+}
+
+/** The PostgreSQL database several servers share; quotas and bursts counted in Redis when `redisUrl` is set. */
+async function postgresFoundation(config: Config, url: string): Promise<Foundation> {
+  const db = await openPostgres(url);
+  let feed: ChangeFeed | undefined;
+  let redis: RedisConnection | undefined;
+  try {
+    await seedPostgresPlans(db);
+    feed = await ChangeFeed.start(db, url);
+    redis = config.redisUrl === undefined ? undefined : await connectRedis(config.redisUrl);
+  } catch (err) {
+    await feed?.stop();
+    await closePostgres(db);
+    throw err;
+  }
+  const changes = feed;
+  const access = postgresAccessStore(db);
+  const limits = redis && new RedisLimits(redis);
+  return {
+    engine: { kind: "postgres", db, feed, node: thisNode(version, config.publicUrlSet ? config.publicUrl : null, Date.now()) },
+    stores: { access, embeds: postgresEmbedStore(db), forecasts: connect(db, postgresForecastStore), meta: connect(db, { read: postgresMeta.readMeta, write: postgresMeta.writeMeta }) },
+    catalog: postgresCatalog(db, feed.changeCheck("spots")),
+    tideStore: new PostgresTideStore(db, { generation: () => changes.generation("tides") }),
+    changes: (topic) => changes.changeCheck(topic),
+    // Commands other than serve admit no request: without Redis they count nothing.
+    meter: (clock) => (limits ? new SharedUsageMeter(limits, access, clock) : new UsageMeter(access, clock)),
+    async close() {
+      redis?.close();
+      await changes.stop();
+      await closePostgres(db);
+    },
+  };
+}
+
+async function connectRedis(url: string): Promise<RedisConnection> {
+  const redis = new RedisConnection(url);
+  try {
+    await redis.ready();
+  } catch (err) {
+    redis.close();
+    throw new UserError(`cannot reach Redis at ${maskPassword(url)} (${(err as Error).message}): check SURFCAST_REDIS_URL (or --redis-url), and that Redis runs and listens there`);
+  }
+  return redis;
+}
+
+export async function openApp(config: Config, clock: Clock = systemClock, busyTimeoutMs?: number, create = true): Promise<App> {
+  setCacheBudget(config.cacheMb);
+  const base = config.databaseUrl === undefined ? sqliteFoundation(config, busyTimeoutMs, create) : await postgresFoundation(config, config.databaseUrl);
+  let spots: SpotService;
+  try {
+    spots = await SpotService.open(base.catalog);
+  } catch (err) {
+    await base.close();
+    throw base.engine.kind === "sqlite" ? databaseFailure(err, databasePath(config.dataDir)) : err;
+  }
+  const { stores } = base;
+  const meter = base.meter(clock);
+  const forecasts = new ForecastService(stores.forecasts, clock, spots, base.changes("forecasts"));
+  const tides = new TideService(base.tideStore, clock, spots, STATION_WORKER_URL);
+  const keys = new KeyRegistry(stores.access, base.changes("access"));
   const app: App = {
     config,
     clock,
-    db,
+    engine: base.engine,
     stores,
     keys,
     meter,
@@ -89,7 +197,7 @@ export async function openApp(config: Config, clock: Clock = systemClock, busyTi
     now: new NowService(clock, spots, forecasts, tides),
     bestSpots: new BestSpotsService(spots, forecasts, clock),
     summaries: new SurfSummaryService(spots, forecasts, tides),
-    embeds: new EmbedService(stores, clock, config, spots, keys, changeCheck(db)),
+    embeds: new EmbedService(stores, clock, config, spots, keys, base.changes("embeds")),
     demand: new ForecastDemand(
       stores.forecasts,
       clock,
@@ -101,7 +209,7 @@ export async function openApp(config: Config, clock: Clock = systemClock, busyTi
       await app.demand.flush();
       tides.close();
       await meter.flush();
-      closeDatabase(db);
+      await base.close();
     },
   };
   return app;

@@ -15,7 +15,6 @@ import { KEYS_HELP, runKeys } from "./cli/keys";
 import { REFRESH_HELP, runRefresh } from "./cli/refresh";
 import { SERVE_HELP, announceServing, parseServeArgs } from "./cli/serve";
 import { ANNOUNCED_URL, assertPortFree, runServe } from "./server/serve";
-import { readMeta } from "./db/meta";
 import { SPOTS_HELP, runSpots } from "./cli/spots";
 import { editDistance, extractGlobalOptions } from "./cli/args";
 import { STATUS_HELP, runStatus } from "./cli/status";
@@ -24,6 +23,7 @@ import { HEALTHCHECK_HELP, runHealthcheck } from "./cli/healthcheck";
 import { EMBEDS_HELP, runEmbeds } from "./cli/embeds";
 import { MIGRATE_HELP, runMigrate } from "./cli/migrate";
 import { claimDataMode } from "./forecast/demo";
+import { maskPassword } from "./core/service-url";
 
 const VERSION = "1.0.0";
 
@@ -98,10 +98,13 @@ async function main(argv: string[]): Promise<number> {
   setLogLevel(config.logLevel);
   // Reads the data directory without opening it as the app does: opening migrates, and migrate changes nothing there.
   if (command === "migrate") return await runMigrate(config, args);
-  // Refused rather than quietly ignored: an operator who set these expects a shared database and shared limits.
-  if (config.databaseUrl !== undefined || config.redisUrl !== undefined) {
-    const flag = config.databaseUrl !== undefined ? "--database-url (SURFCAST_DATABASE_URL)" : "--redis-url (SURFCAST_REDIS_URL)";
-    throw new UserError(`${flag}: this version runs \`${command}\` on the data directory's SQLite only; PostgreSQL is used by \`surfcast migrate\` so far (docs/postgres.md). Unset it to run on --data-dir`);
+  // Several servers on one database count each key's quota and burst together, which only a shared counter can do.
+  if (command === "serve" && config.databaseUrl !== undefined && config.redisUrl === undefined) {
+    throw new UserError("serve on PostgreSQL (--database-url) needs Redis too (--redis-url or SURFCAST_REDIS_URL): the servers sharing the database count quotas and bursts there; for one server without Redis, unset the database URL and serve from --data-dir");
+  }
+  // Redis counts the requests of servers on one database; a single server on its data directory counts in memory.
+  if (config.redisUrl !== undefined && config.databaseUrl === undefined) {
+    throw new UserError("--redis-url (SURFCAST_REDIS_URL) is for several servers sharing a PostgreSQL database: set --database-url (SURFCAST_DATABASE_URL) too, or unset it to run on --data-dir");
   }
   if (command === "serve") assertPortFree(config);
   const newInstall = !existsSync(config.dataDir);
@@ -115,13 +118,14 @@ async function main(argv: string[]): Promise<number> {
     throw err;
   }
   if (LINK_COMMANDS.includes(`${command} ${args.find((a) => !a.startsWith("-"))}`) && !config.publicUrlSet) {
-    const announced = readMeta(app.db, ANNOUNCED_URL);
+    const announced = await app.stores.meta.read(ANNOUNCED_URL);
     if (announced !== null) config.publicUrl = announced;
     else console.error(`surfcast: warning: SURFCAST_PUBLIC_URL is not set and no server has run on ${config.dataDir} yet: links start with ${config.publicUrl}`);
   }
   if (command === "serve") {
     try {
-      return await runServe(app, (address) => announceServing(address, config.dataDir, config.demo));
+      const stateAt = config.databaseUrl === undefined ? config.dataDir : maskPassword(config.databaseUrl);
+      return await runServe(app, (address) => announceServing(address, stateAt, config.demo));
     } catch (err) {
       // A first start that failed (a busy metrics port) leaves no directory behind to confuse the next one.
       if (newInstall) rmSync(config.dataDir, { recursive: true, force: true });

@@ -17,6 +17,7 @@ import { mailInvitation } from "./mailer";
 import { deviceCookie, deviceOf, hashPassword, passwordProblem, randomToken, verifyPassword } from "./secrets";
 import { findSession, startSession, type Session } from "./sessions";
 import { sqliteConsoleStore } from "./sqlite-store";
+import { postgresConsoleStore } from "./postgres-store";
 import type { ConsoleStore } from "./store";
 import { SignInThrottle, WorkQueue } from "./throttle";
 import { MAX_EMBED_SPOTS, type EmbedRequest, type EmbedView } from "../embed/service";
@@ -93,7 +94,7 @@ export class ConsoleService {
   private readonly store: ConsoleStore;
 
   constructor(private readonly app: App) {
-    this.store = sqliteConsoleStore(app.db);
+    this.store = app.engine.kind === "sqlite" ? sqliteConsoleStore(app.engine.db) : postgresConsoleStore(app.engine.db);
     setInterval(() => this.throttle.sweep(this.app.clock.now()), SWEEP_MS).unref();
   }
 

@@ -23,6 +23,8 @@ export class ManualClock implements Clock {
 }
 
 const DAY_MS = 86_400_000;
+export const HOUR_MS = 3_600_000;
+export const MINUTE_MS = 60_000;
 
 /** `YYYY-MM-DD` of the UTC day containing `ms`. */
 export function utcDay(ms: number): string {

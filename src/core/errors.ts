@@ -53,11 +53,17 @@ export class Outage extends Error {
 /** Bun's client errors that mean "the connection is gone", as opposed to a query PostgreSQL refused. */
 const CONNECTION_LOST = /^ERR_(POSTGRES|REDIS)_(CONNECTION|IDLE_TIMEOUT|LIFETIME_TIMEOUT|CONNECTION_CLOSED)/;
 
-/** Whether `err` is a shared part being away (an Outage, or a lost PostgreSQL or Redis connection). */
+/**
+ * Whether `err` is a shared part being away (an Outage, or a lost PostgreSQL or Redis connection), also when a
+ * library wrapped it (drizzle's query errors keep the driver's as their cause).
+ */
 export function isOutage(err: unknown): boolean {
-  if (err instanceof Outage) return true;
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === "string" && CONNECTION_LOST.test(code);
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e instanceof Outage) return true;
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && CONNECTION_LOST.test(code)) return true;
+  }
+  return false;
 }
 
 /** The spec's error body for an outage: code `internal` (the spec leaves its status open) with 503. */

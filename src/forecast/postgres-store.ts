@@ -8,6 +8,7 @@ import type { OverConnection } from "../db/async-store";
 import { documentText, packDocument } from "../db/document-codec";
 import { insertChunks, upsertRows } from "../db/postgres/batch-rows";
 import { readMeta, writeMeta } from "../db/postgres/meta";
+import { notifyChange } from "../db/postgres/changes";
 import { forecastDocuments, spotDemand, spotFacing, spots } from "../db/postgres/schema";
 import { inTransaction, type PgQueryable } from "../db/postgres/transaction";
 import { excluded, excludedAll } from "../db/statements";
@@ -23,6 +24,7 @@ async function writeDocuments(db: PgQueryable, updatedAt: number, documents: rea
     for (const chunk of insertChunks(forecastDocuments, rows)) {
       await tx.insert(forecastDocuments).values(chunk).onConflictDoUpdate({ target: forecastDocuments.spotId, set: replaced });
     }
+    await notifyChange(tx, "forecasts");
   });
 }
 

@@ -11,7 +11,8 @@ import { databasePath } from "../db";
 import { nextRefreshAt } from "../forecast/schedule";
 import type { RefreshRecord } from "../forecast/store";
 import { RECENT_MS, SCOPE_META, type RefreshScope } from "../forecast/demand";
-import { readMeta } from "../db/meta";
+import { databaseSize } from "../db/postgres";
+import { peers, type Peer } from "../db/postgres/nodes";
 
 export interface OperationalStatus {
   status: "ok";
@@ -30,6 +31,19 @@ export interface OperationalStatus {
    * (this process's setting before any server ran), and how many spots were asked for in the last 7 days.
    */
   refreshScope: { scope: RefreshScope; requestedSpots: number };
+  /** On a shared database: which server answers, and every server heard from in the last hour with its freshness. */
+  cluster?: { node: string; peers: ClusterPeer[] };
+}
+
+export type ClusterPeer = Pick<Peer, "id" | "host" | "version" | "address" | "ageSeconds" | "freshness"> & { startedAt: string };
+
+async function clusterOf(app: App, now: number): Promise<OperationalStatus["cluster"]> {
+  if (app.engine.kind !== "postgres") return undefined;
+  const heard = await peers(app.engine.db, now);
+  return {
+    node: app.engine.node.id,
+    peers: heard.map((p) => ({ id: p.id, host: p.host, version: p.version, address: p.address, startedAt: new Date(p.startedAt).toISOString(), ageSeconds: p.ageSeconds, freshness: p.freshness })),
+  };
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -49,9 +63,14 @@ function databaseBytes(dataDir: string): number {
   return total;
 }
 
-function servedScope(app: App): RefreshScope {
-  const recorded = readMeta(app.db, SCOPE_META);
+async function servedScope(app: App): Promise<RefreshScope> {
+  const recorded = await app.stores.meta.read(SCOPE_META);
   return recorded === "all" || recorded === "requested" ? recorded : app.config.refreshScope;
+}
+
+/** What the database takes: the data directory's file, or the shared database on its server. */
+function storedBytes(app: App): number | Promise<number> {
+  return app.engine.kind === "sqlite" ? databaseBytes(app.config.dataDir) : databaseSize(app.engine.db);
 }
 
 export async function operationalStatus(app: App): Promise<OperationalStatus> {
@@ -81,9 +100,10 @@ export async function operationalStatus(app: App): Promise<OperationalStatus> {
     nextRefresh: next?.toISOString() ?? null,
     refreshRetryAt,
     tideWindowEnd: iso(tideWindowEnd),
-    databaseBytes: databaseBytes(app.config.dataDir),
+    databaseBytes: await storedBytes(app),
     demo: dataMode === "demo",
-    refreshScope: { scope: servedScope(app), requestedSpots: requested.size },
+    refreshScope: { scope: await servedScope(app), requestedSpots: requested.size },
+    cluster: await clusterOf(app, now),
   };
 }
 
@@ -115,5 +135,6 @@ export function formatStatus(s: OperationalStatus): string {
     `Next refresh:  ${s.nextRefresh ?? "not scheduled (scheduler off)"}${s.refreshRetryAt ? `; retry of the missed spots at ${s.refreshRetryAt}` : ""}`,
     `Tide window:   ${s.tideWindowEnd ? `until ${s.tideWindowEnd}` : "not computed yet (the server computes it at start)"}`,
     `Database:      ${(s.databaseBytes / 1_048_576).toFixed(1)} MiB`,
+    ...(s.cluster ? [`Servers:       ${s.cluster.peers.length === 0 ? "none running" : s.cluster.peers.map((p) => `${p.id} (${p.freshness}, seen ${p.ageSeconds} s ago)`).join(", ")}`] : []),
   ].join("\n");
 }

@@ -10,6 +10,8 @@ import type { RefreshSpot, RefreshSummary } from "../forecast/refresh";
 import { RECENT_MS } from "../forecast/demand";
 import { nextRefreshAt, retryAt, startupRefreshReason } from "../forecast/schedule";
 import { refreshForecasts } from "./refresh";
+import { onceAmongServers, slotAt } from "./cluster";
+import { HOUR_MS, MINUTE_MS } from "../core/clock";
 
 export interface ForecastJobOptions {
   /** The refresh to run (tests inject a fake); `spots` limits a retry to what the last run missed. */
@@ -29,7 +31,7 @@ export function startForecastJobs(app: App, options: ForecastJobOptions = {}): {
 
   const setRetry = (at: number | null) => {
     if (retry) clearTimeout(retry);
-    retry = at === null ? null : setTimeout(() => run(`retry ${failures} of the ${missed?.size ?? 0} spots missed`, true), at - app.clock.now());
+    retry = at === null ? null : setTimeout(() => run(`retry ${failures} of the ${missed?.size ?? 0} spots missed`, `${failedSlot} retry ${failures}`, true), at - app.clock.now());
     app.stores.forecasts.recordRetryAt(at === null ? null : new Date(at)).catch((err) => log.warn("could not record the refresh retry time", { error: String(err) }));
   };
 
@@ -56,7 +58,14 @@ export function startForecastJobs(app: App, options: ForecastJobOptions = {}): {
     return app.spots.all().filter((s) => requested.has(s.id));
   };
 
-  const run = (trigger: string, isRetry = false) => {
+  /** The slot of the run that failed, whose retries are slots of their own after it. */
+  let failedSlot = "";
+
+  /**
+   * Runs a refresh for `slot`: on several servers one of them runs it while the others wait and skip it. `stillDue`
+   * (start-up runs) is asked again once this server holds the slot: another may have refreshed meanwhile.
+   */
+  const run = (trigger: string, slot: string, isRetry = false, stillDue: () => Promise<boolean> = async () => true) => {
     if (current) {
       log.info("forecast refresh already running; skipped", { trigger });
       return;
@@ -75,8 +84,19 @@ export function startForecastJobs(app: App, options: ForecastJobOptions = {}): {
         log.info("forecast refresh skipped: no spot was asked for in the last 7 days (refresh scope: requested)", { trigger });
         return;
       }
-      log.info("forecast refresh starting", { trigger, scope: app.config.refreshScope, spots: only?.length });
-      await refresh(app, controller.signal, only).then(settle, failed);
+      const summary = await onceAmongServers(
+        app,
+        "forecast-refresh",
+        slot,
+        async (signal) => {
+          if (!(await stillDue())) return undefined;
+          log.info("forecast refresh starting", { trigger, scope: app.config.refreshScope, spots: only?.length });
+          failedSlot = slot;
+          return refresh(app, signal, only);
+        },
+        controller.signal,
+      );
+      settle(summary);
     })()
       .catch(failed)
       .finally(() => {
@@ -84,7 +104,7 @@ export function startForecastJobs(app: App, options: ForecastJobOptions = {}): {
       });
   };
 
-  const jobs = app.config.refreshCron.map((pattern) => new Cron(pattern, { timezone: "UTC", protect: true }, () => run(`cron ${pattern}`)));
+  const jobs = app.config.refreshCron.map((pattern) => new Cron(pattern, { timezone: "UTC", protect: true }, () => run(`cron ${pattern}`, slotAt("scheduled", app.clock.now(), MINUTE_MS))));
   const next = nextRefreshAt(app.config.refreshCron, new Date(app.clock.now()));
   log.info("forecast refresh scheduled", { cron: app.config.refreshCron.join(" | "), next: next?.toISOString() });
 
@@ -96,12 +116,9 @@ export function startForecastJobs(app: App, options: ForecastJobOptions = {}): {
         log.info("forecast refresh at start-up skipped: no spot was asked for in the last 7 days (refresh scope: requested); a spot's forecast is fetched when it is first asked for");
         return;
       }
-      const reason = startupRefreshReason(
-        (scoped ?? app.spots.all()).map((s) => s.id),
-        await app.stores.forecasts.documentAges(),
-        app.clock.now(),
-      );
-      if (reason) run(`startup: ${reason}`);
+      const reasonNow = async () => startupRefreshReason((scoped ?? app.spots.all()).map((s) => s.id), await app.stores.forecasts.documentAges(), app.clock.now());
+      const reason = await reasonNow();
+      if (reason) run(`startup: ${reason}`, slotAt("start-up", app.clock.now(), HOUR_MS), false, async () => (await reasonNow()) !== null);
     } catch (err) {
       log.error("forecast startup check failed", { error: (err as Error).message });
     }

@@ -63,8 +63,10 @@ async function recordRun(app: App, summary: RefreshSummary, outcome: ReturnType<
   } catch (err) {
     log.warn("could not record the refresh outcome", { error: String(err) });
   }
+  // PostgreSQL's autovacuum gives space back by itself.
+  if (app.engine.kind !== "sqlite") return;
   try {
-    const reclaimed = reclaimSpace(app.db);
+    const reclaimed = reclaimSpace(app.engine.db);
     if (reclaimed > 0) log.info("database space given back after the refresh", { mb: Math.round(reclaimed / 1048576) });
   } catch (err) {
     log.warn("could not give the database's free space back", { error: String(err) });

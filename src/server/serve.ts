@@ -7,7 +7,6 @@ import type { Config } from "../config";
 import { UserError } from "../core/errors";
 import { log } from "../core/log";
 import { lockDataDir } from "../db/lock";
-import { writeMeta } from "../db/meta";
 import { SCOPE_META } from "../forecast/demand";
 import type { Metrics } from "../ops/metrics";
 import { startIdleRelease, startMemoryGovernor } from "../ops/memory";
@@ -15,6 +14,7 @@ import { startForecastJobs } from "./forecast-jobs";
 import { startHttpServer } from "./http";
 import { refreshForecasts } from "./refresh";
 import { startTideJobs } from "./tide-jobs";
+import { joinServers } from "./cluster";
 
 /** Usage counts are flushed this often (the crash-loss bound: a kill -9 loses at most this much). */
 const FLUSH_MS = 500;
@@ -66,7 +66,9 @@ export async function runServe(app: App, announce: (address: string) => void): P
     const wanted = new Set(spotIds);
     return (await refreshForecasts(app, { spots: app.spots.all().filter((s) => wanted.has(s.id)), onDemand: true })).failedSpotIds;
   });
-  const lock = lockDataDir(config.dataDir);
+  // One server per data directory; on a shared database, as many as the operator runs, each in the node list.
+  const lock = app.engine.kind === "sqlite" ? lockDataDir(config.dataDir) : null;
+  const membership = await joinServers(app);
   // prom-client is loaded only when metrics are on: other starts and console commands do not pay for it.
   const ops = config.metrics.enabled ? await import("../ops/metrics") : undefined;
   const metrics = ops ? new ops.Metrics(app) : undefined;
@@ -80,8 +82,19 @@ export async function runServe(app: App, announce: (address: string) => void): P
   const jobs = config.scheduler ? [startTideJobs(app), startForecastJobs(app)] : [];
   const memory = startMemoryGovernor(config.memoryTargetMb);
   const idle = startIdleRelease(config.idleReleaseMs);
+  // A database away for a minute fails a hundred flushes: one line when they start failing, one when they work again.
+  let flushFailing = false;
   const flusher = setInterval(() => {
-    app.meter.flush().catch((err: unknown) => log.error("usage flush failed; will retry", { error: String(err) }));
+    app.meter.flush().then(
+      () => {
+        if (flushFailing) log.info("usage flush works again; the counts kept meanwhile are written");
+        flushFailing = false;
+      },
+      (err: unknown) => {
+        if (!flushFailing) log.error("usage flush failed; the counts are kept and retried", { error: String(err) });
+        flushFailing = true;
+      },
+    );
   }, FLUSH_MS);
   return new Promise<number>((resolve) => {
     let stopping = false;
@@ -96,8 +109,9 @@ export async function runServe(app: App, announce: (address: string) => void): P
       metricsServer?.stop(true);
       metrics?.close();
       clearInterval(flusher);
+      await membership.stop();
       await app.close();
-      lock.release();
+      lock?.release();
       log.info("stopped cleanly");
       resolve(0);
     };
@@ -108,8 +122,9 @@ export async function runServe(app: App, announce: (address: string) => void): P
     setImmediate(() => {
       const shown = shownAddress(config.host, server.port ?? config.port);
       // The commands that print links (invitations, embeds) use this when SURFCAST_PUBLIC_URL is not set for them.
-      writeMeta(app.db, ANNOUNCED_URL, config.publicUrl);
-      writeMeta(app.db, SCOPE_META, app.demand.scope);
+      Promise.all([app.stores.meta.write(ANNOUNCED_URL, config.publicUrl), app.stores.meta.write(SCOPE_META, app.demand.scope)]).catch((err: unknown) =>
+        log.warn("could not record the announced address and refresh scope", { error: String(err) }),
+      );
       if (config.demo) log.warn("DEMO MODE: forecasts are synthetic, made inside the binary; not real data, no upstream is called", { dataDir: config.dataDir });
       log.info("surfcast listening", { address: shown, demo: config.demo || undefined, dataDir: config.dataDir, scheduler: config.scheduler, console: config.console ? `${config.publicUrl}/console` : "off" });
       announce(shown);

@@ -5,21 +5,26 @@
 import { Cron } from "croner";
 import type { App } from "../app";
 import { log } from "../core/log";
+import { onceAmongServers, slotAt } from "./cluster";
+import { HOUR_MS, MINUTE_MS } from "../core/clock";
 
 /** 00:05 UTC: the window's days are UTC days, so it moves right after midnight. */
 export const TIDE_WINDOW_CRON = "5 0 * * *";
 
 export function startTideJobs(app: App): { stop(): void } {
-  let stopped = false;
-  const run = (why: string) => {
-    app.tides.maintainWindow(() => stopped).catch((err) => log.error("tide window pass failed; will retry at the next run", { why, error: String(err) }));
+  const controller = new AbortController();
+  // One server moves the shared window; the others wait for it, then see the window done.
+  const run = (why: string, slot: string) => {
+    onceAmongServers(app, "tide-window", slot, (signal) => app.tides.maintainWindow(() => signal.aborted), controller.signal).catch((err) =>
+      log.error("tide window pass failed; will retry at the next run", { why, error: String(err) }),
+    );
   };
-  const daily = new Cron(TIDE_WINDOW_CRON, { timezone: "UTC", protect: true }, () => run("daily"));
+  const daily = new Cron(TIDE_WINDOW_CRON, { timezone: "UTC", protect: true }, () => run("daily", slotAt("daily", app.clock.now(), MINUTE_MS)));
   // After the server's first turn, so it is listening before the database load blocks the loop for a moment.
-  const startup = setTimeout(() => run("startup"), 0);
+  const startup = setTimeout(() => run("startup", slotAt("start-up", app.clock.now(), HOUR_MS)), 0);
   return {
     stop() {
-      stopped = true;
+      controller.abort();
       clearTimeout(startup);
       daily.stop();
     },

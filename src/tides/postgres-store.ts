@@ -10,6 +10,7 @@ import { readMeta, writeMeta } from "../db/postgres/meta";
 import { spots, spotTideModel, spotTideStation, tideExtremes, tideModelExtremes, tideStations } from "../db/postgres/schema";
 import { inTransaction, readSnapshot, type PgQueryable, type PgTx } from "../db/postgres/transaction";
 import { excluded, excludedAll } from "../db/statements";
+import { notifyChange } from "../db/postgres/changes";
 import { roundHeight, type PredictedExtreme } from "./prediction";
 import type { StationRecord } from "./record";
 import type { StoredChoice, StoredModel, TideStore } from "./store";
@@ -55,6 +56,8 @@ type ExtremesTable = typeof tideExtremes;
 export class PostgresTideStore implements AsyncTideStore {
   /** Writes through this store and the stores of its batches, shared with them. */
   private writes = { count: 0 };
+  /** A batch's store: its writes join the batch's transaction, which announces them. */
+  private inBatch = false;
 
   constructor(
     private readonly db: PgQueryable,
@@ -178,7 +181,7 @@ export class PostgresTideStore implements AsyncTideStore {
 
   async setWindow(w: TideWindow): Promise<void> {
     const { start, end } = windowBounds(w);
-    await inTransaction(this.db, async (tx) => {
+    await this.write(async (tx) => {
       await writeMeta(tx, TIDE_META.windowStart, start);
       await writeMeta(tx, TIDE_META.windowEnd, end);
     });
@@ -192,9 +195,15 @@ export class PostgresTideStore implements AsyncTideStore {
     await writeMeta(this.db, TIDE_META.rule, rule);
   }
 
-  /** Runs a write in one transaction (joining the batch's, inside one) and counts it once it is done. */
+  /**
+   * Runs a write in one transaction (joining the batch's, inside one) and counts it once it is done. The outermost
+   * transaction announces the change, once, so other servers' stamps move too.
+   */
   private async write(work: (tx: PgTx) => Promise<void>): Promise<void> {
-    await inTransaction(this.db, work);
+    await inTransaction(this.db, async (tx) => {
+      await work(tx);
+      if (!this.inBatch) await notifyChange(tx, "tides");
+    });
     this.writes.count++;
   }
 
@@ -202,6 +211,7 @@ export class PostgresTideStore implements AsyncTideStore {
   private within(tx: PgTx): PostgresTideStore {
     const store = new PostgresTideStore(tx, this.others);
     store.writes = this.writes;
+    store.inBatch = true;
     return store;
   }
 

@@ -1,7 +1,9 @@
 /**
  * Tides: stored extremes per spot (served by one indexed read), the hourly tide of forecast documents, and the
  * maintenance of the rolling window. Predictions come from the chosen stations' stored records (./record.ts); the
- * whole tide database is only loaded, in a worker thread, to choose stations (./station-database.ts).
+ * whole tide database is only loaded, in a worker thread, to choose stations (./station-database.ts). The store is
+ * SQLite's (./store.ts), whose answers come at once, or PostgreSQL's (./postgres-store.ts), whose come as promises:
+ * every answer here is a value when it was had at once and a promise only when a store kept it waiting.
  */
 import tideDatabase from "@neaps/tide-database/package.json";
 import { DAY_MS, type Clock } from "../core/clock";

@@ -2,6 +2,7 @@
  * Console accounts (#14), below HTTP: invitation links, passwords, sessions, sign-in throttling, and the CLI
  * (`accounts invite`, `admins create`) through the compiled binary, with e-mail to a local SMTP sink.
  */
+import { sqliteDb } from "../support/inprocess";
 import { afterAll, describe, expect, test } from "bun:test";
 import { loadConfig } from "../../src/config";
 import { openApp, type App } from "../../src/app";
@@ -92,7 +93,7 @@ describe("invitations, passwords, sessions", async () => {
   const clock = new ManualClock(Date.parse("2026-11-20T10:00:00Z"));
   const app: App = await openApp(loadConfig({ dataDir: tempDir("console-access") }, {}), clock);
   const service = new ConsoleService(app);
-  const store = sqliteConsoleStore(app.db);
+  const store = sqliteConsoleStore(sqliteDb(app));
   afterAll(() => app.close());
 
   test("an invitation creates the account, works once, and the password is stored as argon2id", async () => {
@@ -106,9 +107,9 @@ describe("invitations, passwords, sessions", async () => {
     const redeemed = await redeemLink(store, clock, token, PASSWORD);
     expect(redeemed).toEqual({ accountId: inv.account.id });
     expect(await redeemLink(store, clock, token, PASSWORD)).toEqual({ problem: "used" });
-    const stored = app.db.$client.query("select password_hash from accounts where id = ?").get(inv.account.id) as { password_hash: string };
+    const stored = sqliteDb(app).$client.query("select password_hash from accounts where id = ?").get(inv.account.id) as { password_hash: string };
     expect(stored.password_hash).toStartWith("$argon2id$");
-    expect(app.db.$client.query("select count(*) n from invitations where token_hash = ?").get(token)).toEqual({ n: 0 });
+    expect(sqliteDb(app).$client.query("select count(*) n from invitations where token_hash = ?").get(token)).toEqual({ n: 0 });
     expect(await inspectLink(store, clock, "nonsense")).toEqual({ ok: false, problem: "unknown" });
   }, 30_000);
 

@@ -3,6 +3,7 @@
  * key and usage flow against /v1, the operator's pages, and the security rules (ownership, CSRF and Origin,
  * separation of cookie and API key, disabled accounts, single-use links).
  */
+import { sqliteDb } from "../support/inprocess";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestServer, type TestServer } from "../support/inprocess";
 import { ConsoleClient, invitedOwner, text } from "../support/console-client";
@@ -211,7 +212,7 @@ describe("security", () => {
   }, 30_000);
 
   test("an invitation link works once; unknown links say so", async () => {
-    const link = (await issueInvitation(sqliteConsoleStore(server.app.db), server.app.clock, server.url, { email: "once@example.com", plan: "starter" })).url;
+    const link = (await issueInvitation(sqliteConsoleStore(sqliteDb(server.app)), server.app.clock, server.url, { email: "once@example.com", plan: "starter" })).url;
     const first = new ConsoleClient(server.url);
     await first.get(link);
     expect((await first.post(link, { password: PASSWORD, confirm: "something else!" })).status).toBe(400);

@@ -7,6 +7,7 @@
  * measured as drawn), axe-core without serious or critical violations, no script error or CSP violation.
  * SURFCAST_SCREENSHOTS=1 saves every view, and close-ups of the charts, under .test-tmp/pages-phone-screenshots/.
  */
+import { sqliteDb } from "../support/inprocess";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { mkdirSync } from "node:fs";
@@ -47,7 +48,7 @@ beforeAll(async () => {
   const keys = [await createKey(server.app.stores.access, server.app.clock, "phone-shop@example.com", "website"), await createKey(server.app.stores.access, server.app.clock, "phone-shop@example.com", "assistant")];
   await server.app.keys.reload();
   // 30 days of traffic on 16 endpoints: the /v1 ones, embed views and eight MCP tools, busier on some days.
-  const insert = server.app.db.$client.prepare("insert into usage_counters (key_id, day, endpoint, count) values (?, ?, ?, ?)");
+  const insert = sqliteDb(server.app).$client.prepare("insert into usage_counters (key_id, day, endpoint, count) values (?, ?, ?, ?)");
   const endpoints = [...USAGE_KEYS, ...MCP_TOOLS.map((t) => `mcp.${t}`)];
   expect(endpoints).toHaveLength(16);
   for (let d = 0; d < 30; d++) {

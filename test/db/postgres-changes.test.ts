@@ -39,7 +39,8 @@ test("a notification's payload: a known topic and its version, anything else ign
   const cases: [string, ReturnType<typeof parseNotice>][] = [
     ["access 1", { topic: "access", version: 1 }],
     ["forecasts 912", { topic: "forecasts", version: 912 }],
-    ["tides 3", null],
+    ["tides 3", { topic: "tides", version: 3 }],
+    ["alerts 3", null],
     ["access", null],
     ["access x", null],
     ["access 1 2", null],

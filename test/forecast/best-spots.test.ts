@@ -3,6 +3,7 @@
  * then the endpoint through the real HTTP server — ranking, strict 400s, usage counting as `spots.best` — with
  * every response validated against the served document.
  */
+import { sqliteDb } from "../support/inprocess";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { outlookOf, rankBestSpots, spotOutlook, type BestSpot } from "../../src/forecast/best-spots";
 import { writeDocuments } from "../../src/forecast/store";
@@ -72,7 +73,7 @@ describe("GET /v1/spots/best", () => {
     // Four spots of the world, in order of distance; the others have no forecast and are left out.
     ids = near.slice(0, 4).map((s) => s.id);
     const rules = [WORLD.d, WORLD.b, WORLD.a, WORLD.c];
-    writeDocuments(server.app.db, clock.now(), ids.map((spotId, i) => ({ spotId, body: JSON.stringify({ hours: hoursOf(rules[i]!), daily: DAILY }) })));
+    writeDocuments(sqliteDb(server.app), clock.now(), ids.map((spotId, i) => ({ spotId, body: JSON.stringify({ hours: hoursOf(rules[i]!), daily: DAILY }) })));
   });
   afterAll(() => server.close());
 

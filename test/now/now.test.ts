@@ -4,6 +4,7 @@
  * tide state, tideless and forecast-less spots, units, the 1.5 KB bound, ETag/304, the multi-spot form and its
  * counting, and a stored tide window that ends before the next extreme.
  */
+import { sqliteDb } from "../support/inprocess";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ManualClock, startTestServer, type TestServer } from "../support/inprocess";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../support/fake-open-meteo";
@@ -58,7 +59,7 @@ async function now(path: string, headers: Record<string, string> = {}): Promise<
 }
 
 const storedExtremes = (spotId: string) =>
-  server.app.db.$client.query<{ time: number; type: string; height: number }, [string]>("SELECT time, type, height FROM tide_extremes WHERE spot_id = ? ORDER BY time").all(spotId);
+  sqliteDb(server.app).$client.query<{ time: number; type: string; height: number }, [string]>("SELECT time, type, height FROM tide_extremes WHERE spot_id = ? ORDER BY time").all(spotId);
 
 describe("sunAt (pure)", () => {
   // Bali under timezone=GMT: the row of 21 Nov has its sunrise on 20 Nov (UTC).
@@ -225,14 +226,14 @@ describe("GET /v1/spots/{id}/now", () => {
   test("fields stored in forecast hours beyond the spec (issue #16's surf and swells) pass through, converted, within 1.5 KB", async () => {
     const swell = (kind: string, height: number) => ({ kind, height, period: 13.25, direction: 287 });
     for (const spot of [longest, tidal, hawaii]) {
-      const row = readDocument(server.app.db, spot.id)!;
+      const row = readDocument(sqliteDb(server.app), spot.id)!;
       const stored = JSON.parse(row.body) as { hours: Json[] };
       for (const hour of stored.hours) {
         hour.surf = { min: 1.25, max: 1.75 };
         hour.swells = [swell("primary", 2.25), swell("secondary", 1.05), swell("tertiary", 0.45), swell("windsea", 0.85)];
       }
       try {
-        writeDocuments(server.app.db, row.updatedAt + 1, [{ spotId: spot.id, body: JSON.stringify(stored) }]);
+        writeDocuments(sqliteDb(server.app), row.updatedAt + 1, [{ spotId: spot.id, body: JSON.stringify(stored) }]);
         server.app.forecasts.invalidate();
         const metric = await server.app.now.get(spot.id, "metric");
         const imperial = await server.app.now.get(spot.id, "imperial");
@@ -241,7 +242,7 @@ describe("GET /v1/spots/{id}/now", () => {
         expect((imperial.response.conditions as unknown as Json).swells[0]).toEqual({ kind: "primary", height: feet(2.25), period: 13.25, direction: 287 });
         for (const served of [metric, imperial]) expect(new TextEncoder().encode(served.body).length).toBeLessThanOrEqual(1536);
       } finally {
-        writeDocuments(server.app.db, row.updatedAt, [{ spotId: spot.id, body: row.body }]);
+        writeDocuments(sqliteDb(server.app), row.updatedAt, [{ spotId: spot.id, body: row.body }]);
         server.app.forecasts.invalidate();
       }
     }
@@ -276,7 +277,7 @@ describe("GET /v1/spots/{id}/now", () => {
     clock.set(at);
     try {
       const before = storedExtremes(hawaii.id).length;
-      server.app.db.$client.query("DELETE FROM tide_extremes WHERE spot_id = ? AND time > ?").run(hawaii.id, at);
+      sqliteDb(server.app).$client.query("DELETE FROM tide_extremes WHERE spot_id = ? AND time > ?").run(hawaii.id, at);
       expect(storedExtremes(hawaii.id).length).toBeLessThan(before);
       const { body } = await now(`/v1/spots/${hawaii.id}/now`);
       expect(storedExtremes(hawaii.id).length).toBe(before);

@@ -2,6 +2,7 @@
  * A cookie-keeping client for the console's HTML pages, without a browser: GET a page, then POST one of its
  * forms with the page's CSRF token and the server's Origin (or, to test refusals, without them).
  */
+import { sqliteDb } from "./inprocess";
 import type { App } from "../../src/app";
 import { issueInvitation } from "../../src/console/invitations";
 import { sqliteConsoleStore } from "../../src/console/sqlite-store";
@@ -79,7 +80,7 @@ export function text(html: string): string {
 
 /** Invites `email` (as the CLI would), follows the link and sets the password: a signed-in client. */
 export async function invitedOwner(app: App, base: string, email: string, password: string, plan = "starter", admin = false): Promise<ConsoleClient> {
-  const link = (await issueInvitation(sqliteConsoleStore(app.db), app.clock, base, { email, plan, admin })).url;
+  const link = (await issueInvitation(sqliteConsoleStore(sqliteDb(app)), app.clock, base, { email, plan, admin })).url;
   const client = new ConsoleClient(base);
   const opened = await client.get(link);
   const set = await client.post(link, { password, confirm: password });

@@ -4,6 +4,7 @@
  */
 import { loadConfig, type Config } from "../../src/config";
 import { openApp, type App } from "../../src/app";
+import type { Db } from "../../src/db";
 import { ManualClock, systemClock, type Clock } from "../../src/core/clock";
 import { createAccount, createKey } from "../../src/access/accounts";
 import { startHttpServer } from "../../src/server/http";
@@ -56,3 +57,9 @@ export async function startTestServer(opts: { clock?: Clock; dataDir?: string; e
 }
 
 export { ManualClock };
+
+/** The SQLite database of an app the tests opened on a data directory (they all do, but the PostgreSQL ones). */
+export function sqliteDb(app: Pick<App, "engine">): Db {
+  if (app.engine.kind !== "sqlite") throw new Error("this test needs an app on SQLite");
+  return app.engine.db;
+}

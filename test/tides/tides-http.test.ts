@@ -2,6 +2,7 @@
  * Tides through the real app (catalog service, HTTP routes, OpenAPI-checked responses) in process: the startup job
  * fills the window in the background while requests are answered, computing a requested spot on demand.
  */
+import { sqliteDb } from "../support/inprocess";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startTestServer, ManualClock, type TestServer } from "../support/inprocess";
 import { startTideJobs } from "../../src/server/tide-jobs";
@@ -28,7 +29,7 @@ async function spotId(q: string, region: RegExp): Promise<string> {
   return spot.id;
 }
 
-const meta = (k: string) => server.app.db.$client.query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ?").get(k)?.value;
+const meta = (k: string) => sqliteDb(server.app).$client.query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ?").get(k)?.value;
 
 test("the startup job fills the window in the background; a requested spot is computed on demand meanwhile", async () => {
   const jobs = startTideJobs(server.app);

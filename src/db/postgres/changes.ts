@@ -16,7 +16,7 @@ import type { PgDb } from "./index";
 import { outageLog } from "./outage";
 import { changeCounters } from "./schema";
 
-export const CHANGE_TOPICS = ["access", "embeds", "forecasts", "spots"] as const;
+export const CHANGE_TOPICS = ["access", "embeds", "forecasts", "spots", "tides"] as const;
 export type ChangeTopic = (typeof CHANGE_TOPICS)[number];
 
 /** The database, or a transaction on it: anything drizzle runs a statement on. */
@@ -117,6 +117,11 @@ export class ChangeFeed {
       seen = noticed;
       return true;
     };
+  }
+
+  /** How many changes to `topic` this feed has noticed: a new number means "what you keep of it may be old". */
+  generation(topic: ChangeTopic): number {
+    return this.noticed.get(topic) ?? 0;
   }
 
   async stop(): Promise<void> {

@@ -63,6 +63,12 @@ async function migrate(client: SQL): Promise<void> {
   }
 }
 
+/** The bytes the database takes on its server (tables, indexes, their free space). */
+export async function databaseSize(db: PgDb): Promise<number> {
+  const [row] = await db.$client`SELECT pg_database_size(current_database())::bigint AS bytes`;
+  return Number((row as { bytes: bigint | number | string }).bytes);
+}
+
 /** Waits briefly for queries in flight, then closes every connection of the pool. */
 export async function closePostgres(db: PgDb): Promise<void> {
   await db.$client.close({ timeout: 5 });

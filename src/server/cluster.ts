@@ -1,0 +1,31 @@
+/**
+ * Work that one server does for all: on a shared database a job's slot (the start-up refresh, a scheduled one, the
+ * tide window's day) runs on one server under a lease (db/postgres/lease.ts) while the others wait for it to finish
+ * and skip it, or take it over when its runner dies. On one box the job just runs.
+ */
+import type { App } from "../app";
+import { log } from "../core/log";
+import { runOnce } from "../db/postgres/lease";
+import { NodeHeartbeat } from "../db/postgres/nodes";
+
+/** The job's result, or undefined when another server ran the slot (or this one was stopped first). */
+export async function onceAmongServers<T>(app: App, name: string, slot: string, job: (signal: AbortSignal) => Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (app.engine.kind === "sqlite") return job(signal);
+  const outcome = await runOnce(app.engine.db, { name, slot, node: app.engine.node.id }, job, { follow: true, signal });
+  if (outcome.ran) return outcome.result;
+  if (outcome.reason === "done-elsewhere") log.info(`${name}: ${slot} was done by another server`, { by: outcome.by });
+  return undefined;
+}
+
+/** The slot of a run asked for at `now`, the same text on every server whose clock agrees to within half a unit. */
+export function slotAt(kind: string, now: number, unitMs: number): string {
+  return `${kind} ${new Date(Math.round(now / unitMs) * unitMs).toISOString()}`;
+}
+
+/** On a shared database, this server's row in the node list, kept fresh until it stops; nothing on one box. */
+export async function joinServers(app: App): Promise<{ stop(): Promise<void> }> {
+  if (app.engine.kind === "sqlite") return { stop: async () => {} };
+  const heartbeat = await NodeHeartbeat.start(app.engine.db, app.engine.node);
+  log.info("joined the servers on the shared database", { node: app.engine.node.id });
+  return heartbeat;
+}

@@ -1,0 +1,109 @@
+/**
+ * The meter of several servers (src/access/shared-meter.ts): two meters on one Redis count one key's quota together,
+ * with exact rate-limit headers; each adds what it admitted to the database's usage counts; a report takes the
+ * larger of Redis's and the database's counts, so every server answers the same; a Redis that does not answer
+ * refuses the admission as an outage (a 503 at the gate), never as an uncounted admission.
+ * Needs Redis at 127.0.0.1:6379 (scripts/services.sh starts it) and skips, saying so, without it.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { RedisClient } from "bun";
+import { ManualClock, utcDay } from "../../src/core/clock";
+import { isOutage } from "../../src/core/errors";
+import { RedisConnection } from "../../src/access/redis-connection";
+import { RedisLimits } from "../../src/access/redis-limits";
+import { SharedUsageMeter } from "../../src/access/shared-meter";
+import type { Principal } from "../../src/access/registry";
+import type { UsageCount, UsageStore } from "../../src/access/store";
+import { freePort } from "../support/env";
+
+const REDIS_URL = "redis://127.0.0.1:6379";
+const probe = new RedisClient(REDIS_URL, { connectionTimeout: 500, autoReconnect: false });
+const available = await probe.send("PING", []).then(
+  (reply) => reply === "PONG",
+  () => false,
+);
+probe.close();
+if (!available) console.warn(`shared-meter.test: skipped — nothing answers at ${REDIS_URL} (scripts/services.sh starts it)`);
+
+/** The database's usage counts, as the PostgreSQL store keeps them: added up per key, day and endpoint. */
+class MemoryUsageStore implements Pick<UsageStore, "saveUsage" | "countsByDay"> {
+  readonly rows = new Map<string, UsageCount>();
+  async saveUsage(counts: readonly UsageCount[]): Promise<void> {
+    for (const c of counts) {
+      const key = `${c.keyId} ${c.day} ${c.endpoint}`;
+      const row = this.rows.get(key);
+      if (row) row.count += c.count;
+      else this.rows.set(key, { ...c });
+    }
+  }
+  async countsByDay(keyIds: readonly string[], firstDay: string) {
+    return [...this.rows.values()].filter((r) => keyIds.includes(r.keyId) && r.day >= firstDay).map(({ day, endpoint, count }) => ({ day, endpoint, count }));
+  }
+}
+
+const connections: RedisConnection[] = [];
+afterAll(() => {
+  for (const c of connections) c.close();
+});
+
+async function meterOn(store: MemoryUsageStore, clock: ManualClock, prefix: string, url = REDIS_URL): Promise<SharedUsageMeter> {
+  const connection = new RedisConnection(url, { commandTimeoutMs: 500 });
+  connections.push(connection);
+  if (url === REDIS_URL) await connection.ready();
+  return new SharedUsageMeter(new RedisLimits(connection, prefix), store as unknown as UsageStore, clock);
+}
+
+describe.skipIf(!available)("the shared meter", () => {
+  const clock = new ManualClock(Date.parse("2026-11-26T12:00:00Z"));
+  const principal: Principal = { keyId: `key_${crypto.randomUUID().slice(0, 8)}`, accountId: 1, plan: "starter", dailyLimit: 5, minuteLimit: 100 };
+
+  test("two servers share one quota, their headers exact; usage reaches the database; reports agree", async () => {
+    const store = new MemoryUsageStore();
+    const prefix = `surfcast-test:${crypto.randomUUID()}:`;
+    const [a, b] = [await meterOn(store, clock, prefix), await meterOn(store, clock, prefix)];
+    const remaining: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const { verdict, headers } = await (i % 2 === 0 ? a : b).admit(principal, "forecast");
+      expect(verdict.allowed).toBe(i < 5);
+      remaining.push(headers.own["X-RateLimit-Remaining"]!);
+      expect(headers.shared.get("X-RateLimit-Limit")).toBe("5");
+    }
+    expect(remaining).toEqual(["4", "3", "2", "1", "0", "0"]);
+    expect(a.refusals.daily + b.refusals.daily).toBe(1);
+
+    // Before any flush the database has nothing, yet both report what Redis counted.
+    const [ra, rb] = [await a.report(principal), await b.report(principal)];
+    expect(ra).toEqual(rb);
+    expect(ra.today).toBe(5);
+    expect(ra.days.at(-1)!.byEndpoint.forecast).toBe(5);
+
+    await Promise.all([a.flush(), b.flush()]);
+    expect(store.rows.get(`${principal.keyId} ${utcDay(clock.now())} forecast`)?.count).toBe(5);
+    // Flushed once: a second flush adds nothing, and the reports stay the same.
+    await a.flush();
+    expect(store.rows.get(`${principal.keyId} ${utcDay(clock.now())} forecast`)?.count).toBe(5);
+    expect(await a.report(principal)).toEqual(ra);
+  });
+
+  test("an earlier day only the database holds (a migrated history) shows in the report", async () => {
+    const store = new MemoryUsageStore();
+    const meter = await meterOn(store, clock, `surfcast-test:${crypto.randomUUID()}:`);
+    const yesterday = utcDay(clock.now() - 86_400_000);
+    await store.saveUsage([{ keyId: principal.keyId, day: yesterday, endpoint: "tides", count: 7 }]);
+    const report = await meter.report(principal);
+    expect(report.days.find((d) => d.date === yesterday)?.byEndpoint.tides).toBe(7);
+    expect(report.today).toBe(0);
+  });
+
+  test("Redis not answering: the admission is refused as an outage, and nothing is counted", async () => {
+    const store = new MemoryUsageStore();
+    const meter = await meterOn(store, clock, "surfcast-test:gone:", `redis://127.0.0.1:${freePort()}`);
+    const refused = await meter.admit(principal, "forecast").then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(isOutage(refused)).toBe(true);
+    await meter.flush();
+    expect(store.rows.size).toBe(0);
+  });
+});
