@@ -19,6 +19,7 @@ import { RedisConnection } from "./access/redis-connection";
 import { RedisLimits } from "./access/redis-limits";
 import { postgresAccessStore, seedPostgresPlans } from "./access/postgres-store";
 import { UserError } from "./core/errors";
+import { log } from "./core/log";
 import { maskPassword } from "./core/service-url";
 import { closePostgres, openPostgres, type PgDb } from "./db/postgres";
 import { ChangeFeed, type ChangeTopic } from "./db/postgres/changes";
@@ -206,9 +207,12 @@ export async function openApp(config: Config, clock: Clock = systemClock, busyTi
       (spotId) => (spots.find(spotId) === undefined ? "unknown" : andThen(forecasts.current(spotId, clock.now()), (forecast) => (forecast?.hour != null ? "current" : "missing"))),
     ),
     async close() {
-      await app.demand.flush();
+      // A database that is away must not keep the process from stopping: what could not be written is said, once.
+      const unwritten = (what: string) => (err: unknown) => log.error(`${what} could not be written before closing`, { error: String(err) });
+      await app.demand.flush().catch(unwritten("forecast demand"));
       tides.close();
-      await meter.flush();
+      await meter.flush().catch(unwritten("usage counts"));
+      await spots.settled();
       await base.close();
     },
   };

@@ -19,7 +19,7 @@ import { SearchIndex, type Searchable } from "./search";
 import { matchTowns, readTowns, type TownMatch } from "./towns";
 import { Lru } from "../core/lru";
 import { registerCache } from "../core/caches";
-import { log } from "../core/log";
+import { outageLog } from "../db/postgres/outage";
 import { Reloader } from "../core/reloader";
 import type { CatalogReads, CatalogState, CatalogStore } from "./catalog-store";
 import type { StoredCatalog } from "./store";
@@ -172,6 +172,8 @@ interface LoadedCatalog {
   clear(): void;
   /** Loads the catalog again, after this process's import. */
   reload(): Promise<void>;
+  /** Resolves once no load runs (before the database closes). */
+  settled(): Promise<void>;
 }
 
 /**
@@ -207,6 +209,8 @@ class LoadedAtOnce implements LoadedCatalog {
   async reload(): Promise<void> {
     this.loaded = snapshotOf(this.reads.loadCatalog());
   }
+
+  async settled(): Promise<void> {}
 }
 
 /**
@@ -219,6 +223,8 @@ class RefreshedBehind implements LoadedCatalog {
   /** A change noticed that no refresh has looked at yet. */
   private catalogChanged = false;
   private readonly refreshes = new Reloader(() => this.refresh());
+  /** Checks fail every second while PostgreSQL is away: one warning for the outage, one line when it ends. */
+  private readonly outage = outageLog("spot catalog refresh");
 
   constructor(
     private readonly catalog: CatalogStore,
@@ -232,7 +238,10 @@ class RefreshedBehind implements LoadedCatalog {
     const derivedDue = now - this.derivedCheckedAt >= DERIVED_POLL_MS;
     if (derivedDue) this.derivedCheckedAt = now;
     if (changed || derivedDue) {
-      this.refreshes.reload().catch((err: unknown) => log.warn("the spot catalog could not be refreshed; serving the one loaded", { error: err instanceof Error ? err.message : String(err) }));
+      this.refreshes.reload().then(
+        () => this.outage.worked(),
+        (err: unknown) => this.outage.failed(err),
+      );
     }
     return this.loaded;
   }
@@ -245,6 +254,10 @@ class RefreshedBehind implements LoadedCatalog {
   reload(): Promise<void> {
     this.catalogChanged = true;
     return this.refreshes.reload();
+  }
+
+  async settled(): Promise<void> {
+    await this.refreshes.inFlight?.catch(() => {});
   }
 
   private async refresh(): Promise<void> {
@@ -281,6 +294,11 @@ export class SpotService {
    */
   clear(): void {
     this.loaded.clear();
+  }
+
+  /** Resolves once no catalog load runs: the app waits for it before closing the database. */
+  settled(): Promise<void> {
+    return this.loaded.settled();
   }
 
   private get snapshot(): Snapshot {

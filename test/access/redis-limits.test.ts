@@ -12,6 +12,7 @@ import { BurstWindow, decide, varyingHeadersOfCounts, varyingRateLimitHeaders, t
 import type { UsageKey } from "../../src/core/endpoints";
 import { RedisConnection, RedisUnavailable } from "../../src/access/redis-connection";
 import { admissionOf, lastDays, limitKeys, RedisLimits, usageOf, type Admission } from "../../src/access/redis-limits";
+import { freePort } from "../support/env";
 
 const REDIS_URL = "redis://127.0.0.1:6379";
 
@@ -310,13 +311,6 @@ describe.skipIf(!available)("days and lifetimes on a driven clock", () => {
   });
 });
 
-/** A free TCP port on 127.0.0.1, closed again: nothing listens there until someone binds it. */
-function freePort(): number {
-  const server = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const port = server.port;
-  server.stop(true);
-  return port;
-}
 
 /** A redis-server of this test's own, so it can be stopped, paused and restarted. */
 async function startRedis(port: number): Promise<ReturnType<typeof Bun.spawn>> {

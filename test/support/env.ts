@@ -14,3 +14,11 @@ export function tempDir(prefix: string): string {
   mkdirSync(base, { recursive: true });
   return mkdtempSync(join(base, prefix + "-"));
 }
+
+/** A free TCP port on 127.0.0.1, closed again: nothing listens there until someone binds it. */
+export function freePort(): number {
+  const server = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = server.port;
+  server.stop(true);
+  return port;
+}
