@@ -16,7 +16,7 @@
 import { RedisClient } from "bun";
 import { describe } from "bun:test";
 import { cli, cliAsync, startServer, type CliResult, type RunningServer } from "./binary";
-import { tempDir } from "./env";
+import { freePort, tempDir } from "./env";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "./fake-open-meteo";
 import { createTestDatabase, describeWithPostgres, type TestDatabase } from "./postgres";
 import { startTcpProxy, type TcpProxy } from "./tcp-proxy";
@@ -26,14 +26,6 @@ if (!REDIS_SERVER) console.warn("skipping the cluster tests: redis-server is not
 
 /** `describe` when PostgreSQL answers and redis-server is installed, `describe.skip` otherwise. */
 export const describeWithCluster = REDIS_SERVER ? describeWithPostgres : describe.skip;
-
-/** A free TCP port on 127.0.0.1, closed again: nothing listens there until someone binds it. */
-export function freePort(): number {
-  const server = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const port = server.port;
-  server.stop(true);
-  return port;
-}
 
 async function answersPing(url: string): Promise<boolean> {
   const client = new RedisClient(url, { connectionTimeout: 500, autoReconnect: false });
