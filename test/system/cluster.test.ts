@@ -331,6 +331,8 @@ describeWithCluster("several servers, one service (compiled binary, PostgreSQL, 
     await scenario;
     expect(tally(statuses)).toEqual({ 200: statuses.length });
     expect(balancer.failed).toBe(0);
+    // The load did meet the dead node: the balancer had to send requests on to another.
+    expect(balancer.retries).toBeGreaterThan(0);
     expect(servedAfterRestart).toBeGreaterThanOrEqual(20);
     expect((await get(victim.url, SEARCH, keys.load)).status).toBe(200);
   }, 40_000);
@@ -351,6 +353,7 @@ describeWithCluster("several servers, one service (compiled binary, PostgreSQL, 
     expect(exits).toEqual([0, 0, 0]);
     expect(tally(statuses)).toEqual({ 200: statuses.length });
     expect(balancer.failed).toBe(0);
+    expect(balancer.retries).toBeGreaterThan(0);
     for (const node of nodes) expect(balancer.served.get(node.name) ?? 0).toBeGreaterThan(0);
   }, 60_000);
 
