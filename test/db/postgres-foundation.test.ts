@@ -159,15 +159,26 @@ describeWithPostgres("PostgreSQL", () => {
     }
   });
 
-  test("the other commands refuse a database or Redis URL in one line rather than quietly run on SQLite", async () => {
-    const dir = installDir("pg-not-yet");
-    for (const env of [{ SURFCAST_DATABASE_URL: `postgres://postgres:${PASSWORD}@127.0.0.1:5432/x` }, { SURFCAST_REDIS_URL: "redis://127.0.0.1:6379" }] as Record<string, string>[]) {
+  test("every command runs on the database URL, never quietly on SQLite; Redis without a database is refused; one line each, no password", async () => {
+    const dir = installDir("pg-commands");
+    const cases: [Record<string, string>, string][] = [
+      [{ SURFCAST_DATABASE_URL: `postgres://postgres:${PASSWORD}@127.0.0.1:5432/x_missing` }, 'database "x_missing" does not exist on PostgreSQL'],
+      [{ SURFCAST_REDIS_URL: `redis://:${PASSWORD}@127.0.0.1:6379` }, "--redis-url (SURFCAST_REDIS_URL) is for several servers sharing a PostgreSQL database"],
+    ];
+    for (const [env, expected] of cases) {
       const r = cli(dir, ["status"], env);
       expect(r.code).toBe(2);
       expect(r.stderr.trim().split("\n")).toHaveLength(1);
-      expect(r.stderr).toContain("runs `status` on the data directory's SQLite only");
+      expect(r.stderr).toContain(expected);
       expect(r.stderr).not.toContain(PASSWORD);
     }
+    const db = await database();
+    const status = cli(dir, ["--database-url", db.url(PASSWORD), "status"]);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain("Forecasts:");
+    // The catalog was seeded into PostgreSQL, not into the data directory.
+    expect(await count(db, "spots")).toBeGreaterThan(0);
+    expect(status.stdout + status.stderr).not.toContain(PASSWORD);
   });
 
   test("migrate refuses a value PostgreSQL cannot hold, by table, column and row, and commits nothing", async () => {

@@ -381,6 +381,7 @@ describe("schedule", () => {
       clock: h.clock,
       db: h.db,
       stores: { forecasts: sqliteForecastStore(h.db) },
+      engine: { kind: "sqlite", db: h.db },
       spots: { all: () => SPOTS },
     } as unknown as App;
     const calls: string[] = [];
@@ -424,6 +425,7 @@ describe("schedule", () => {
       clock: h.clock,
       db: h.db,
       stores: { forecasts: sqliteForecastStore(h.db) },
+      engine: { kind: "sqlite", db: h.db },
       spots: { all: () => SPOTS },
     } as unknown as App;
     const runs: (string[] | undefined)[] = [];
