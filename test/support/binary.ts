@@ -43,10 +43,10 @@ export interface RunningServer {
   stop(signal?: NodeJS.Signals): Promise<number>;
 }
 
-/** Starts `surfcast serve` on a free port and waits for its "http://" line. */
-export async function startServer(opts: { dataDir?: string; env?: Record<string, string>; args?: string[] } = {}): Promise<RunningServer> {
+/** Starts `surfcast serve` on `port` (default: a free one) and waits for its "http://" line. */
+export async function startServer(opts: { dataDir?: string; env?: Record<string, string>; args?: string[]; port?: number } = {}): Promise<RunningServer> {
   const dataDir = opts.dataDir ?? tempDir("server");
-  const proc = Bun.spawn([BINARY, "--data-dir", dataDir, "serve", "--port", "0", "--host", "127.0.0.1", ...(opts.args ?? ["--no-scheduler"])], {
+  const proc = Bun.spawn([BINARY, "--data-dir", dataDir, "serve", "--port", String(opts.port ?? 0), "--host", "127.0.0.1", ...(opts.args ?? ["--no-scheduler"])], {
     env: { ...process.env, SURFCAST_OPEN_METEO_MARINE_URL: "http://127.0.0.1:9", SURFCAST_OPEN_METEO_FORECAST_URL: "http://127.0.0.1:9", ...opts.env },
     stdout: "pipe",
     stderr: "pipe",
