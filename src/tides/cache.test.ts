@@ -11,27 +11,20 @@ import { TideService } from "./service";
 import { TideStore } from "./store";
 import { CATALOG_PATH, tempDir } from "../../test/support/env";
 import { untilNoticed, writeElsewhere } from "../../test/support/elsewhere";
-import { fakeSpotService } from "../../test/support/fake-spots";
+import { catalogRecords, catalogSpot, fakeSpotService } from "../../test/support/fake-spots";
 import { atOnce } from "../../test/support/at-once";
 import { seededRng } from "../../bench/prng";
 
 const HOUR = 3_600_000;
 const START = Date.parse("2025-01-11T10:20:00Z");
 
-interface CatalogRecord {
-  name: string;
-  country: string;
-  lat: string;
-  lng: string;
-}
-
 /** A few catalog spots (looked up by name and country path) as a small catalog. */
 async function someSpots(wanted: [string, RegExp][]): Promise<Spot[]> {
-  const records = (await Bun.file(CATALOG_PATH).json()) as CatalogRecord[];
+  const records = await catalogRecords();
   return wanted.map(([name, country], i) => {
     const r = records.find((r) => r.name === name && country.test(r.country));
     if (!r) throw new Error(`no catalog spot ${name}`);
-    return { id: `spot-${i}`, hexId: i.toString(16).padStart(16, "0"), name: r.name, country: r.country.split(",")[0]!, region: null, lat: Number(r.lat), lng: Number(r.lng), facing: null, tideless: null, timezone: "UTC" };
+    return catalogSpot(r, i);
   });
 }
 

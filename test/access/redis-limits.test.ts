@@ -5,6 +5,7 @@
  * Needs Redis at 127.0.0.1:6379 (scripts/services.sh starts it) and skips, saying so, without it; the fault tests
  * run their own redis-server on a free port. Each test counts under its own key prefix and deletes its keys.
  */
+import { answersPing } from "../support/redis";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { RedisClient } from "bun";
 import { DAY_MS, utcDay } from "../../src/core/clock";
@@ -16,16 +17,6 @@ import { freePort } from "../support/env";
 
 const REDIS_URL = "redis://127.0.0.1:6379";
 
-async function answersPing(url: string): Promise<boolean> {
-  const client = new RedisClient(url, { connectionTimeout: 500, autoReconnect: false });
-  try {
-    return (await client.send("PING", [])) === "PONG";
-  } catch {
-    return false;
-  } finally {
-    client.close();
-  }
-}
 
 const available = await answersPing(REDIS_URL);
 if (!available) console.warn(`redis-limits.test: Redis tests skipped — nothing answers at ${REDIS_URL} (scripts/services.sh starts it)`);

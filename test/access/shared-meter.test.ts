@@ -6,7 +6,7 @@
  * Needs Redis at 127.0.0.1:6379 (scripts/services.sh starts it) and skips, saying so, without it.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { RedisClient } from "bun";
+import { answersPing, LOCAL_REDIS_URL } from "../support/redis";
 import { ManualClock, utcDay } from "../../src/core/clock";
 import { isOutage } from "../../src/core/errors";
 import { RedisConnection } from "../../src/access/redis-connection";
@@ -16,13 +16,8 @@ import type { Principal } from "../../src/access/registry";
 import type { UsageCount, UsageStore } from "../../src/access/store";
 import { freePort } from "../support/env";
 
-const REDIS_URL = "redis://127.0.0.1:6379";
-const probe = new RedisClient(REDIS_URL, { connectionTimeout: 500, autoReconnect: false });
-const available = await probe.send("PING", []).then(
-  (reply) => reply === "PONG",
-  () => false,
-);
-probe.close();
+const REDIS_URL = LOCAL_REDIS_URL;
+const available = await answersPing(REDIS_URL);
 if (!available) console.warn(`shared-meter.test: skipped — nothing answers at ${REDIS_URL} (scripts/services.sh starts it)`);
 
 /** The database's usage counts, as the PostgreSQL store keeps them: added up per key, day and endpoint. */

@@ -13,7 +13,7 @@
  *
  * Without redis-server (or PostgreSQL, see ./postgres.ts) the tests are skipped with one line saying why.
  */
-import { RedisClient } from "bun";
+import { answersPing } from "./redis";
 import { describe } from "bun:test";
 import { cli, cliAsync, startServer, type CliResult, type RunningServer } from "./binary";
 import { freePort, tempDir } from "./env";
@@ -27,16 +27,6 @@ if (!REDIS_SERVER) console.warn("skipping the cluster tests: redis-server is not
 /** `describe` when PostgreSQL answers and redis-server is installed, `describe.skip` otherwise. */
 export const describeWithCluster = REDIS_SERVER ? describeWithPostgres : describe.skip;
 
-async function answersPing(url: string): Promise<boolean> {
-  const client = new RedisClient(url, { connectionTimeout: 500, autoReconnect: false });
-  try {
-    return (await client.send("PING", [])) === "PONG";
-  } catch {
-    return false;
-  } finally {
-    client.close();
-  }
-}
 
 /** A redis-server of the cluster's own: no persistence, so a stop loses its counters as a crashed Redis would. */
 export interface RedisServer {

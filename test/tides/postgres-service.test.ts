@@ -18,7 +18,7 @@ import { windowAt } from "../../src/tides/window";
 import type { SeaLevelSeries } from "../../src/tides/types";
 import { atOnce } from "../support/at-once";
 import { CATALOG_PATH, tempDir } from "../support/env";
-import { fakeSpotService } from "../support/fake-spots";
+import { catalogRecords, catalogSpot, fakeSpotService, type CatalogRecord } from "../support/fake-spots";
 import { seaLevelSeries } from "../support/fake-sea-level";
 import { createTestDatabase, describeWithPostgres, type TestDatabase } from "../support/postgres";
 
@@ -26,26 +26,15 @@ const HOUR = 3_600_000;
 /** A few days before the full moon of 2025-01-13 (spring tides in the span served). */
 const START = Date.parse("2025-01-11T10:20:00Z");
 
-interface CatalogRecord {
-  name: string;
-  country: string;
-  lat: string;
-  lng: string;
-}
-
-const asSpot = (r: CatalogRecord, i: number): Spot => {
-  const [country = "", ...rest] = r.country.split(",").map((s) => s.trim());
-  return { id: `spot-${i}`, hexId: i.toString(16).padStart(16, "0"), name: r.name, country, region: rest.join(", ") || null, lat: Number(r.lat), lng: Number(r.lng), facing: null, tideless: null, timezone: "UTC" };
-};
 
 /** Open coasts with stations, and Morocco's Atlantic coast (where the model serves the spots no station reaches). */
 async function someSpots(): Promise<Spot[]> {
-  const records = (await Bun.file(CATALOG_PATH).json()) as CatalogRecord[];
+  const records = await catalogRecords();
   const named = (name: string, country: RegExp) => records.find((r) => r.name === name && country.test(r.country));
   const picked = [named("Pipeline", /Hawaii/), named("La Graviere", /France/), named("Praia da Nazaré", /Portugal/)];
   if (picked.some((r) => !r)) throw new Error("a named catalog spot is missing");
   const morocco = records.filter((r) => r.country.startsWith("Morocco") && Number(r.lng) < -6).slice(0, 8);
-  return [...(picked as CatalogRecord[]), ...morocco].map(asSpot);
+  return [...(picked as CatalogRecord[]), ...morocco].map(catalogSpot);
 }
 
 /** A week of the fake model's hourly sea level at a spot, from 00:00 UTC of `now`'s day (what a refresh fetches). */
