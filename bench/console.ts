@@ -6,7 +6,6 @@
  *   (make bench runs it too, as one section of the full report)
  */
 import { sqliteDb } from "../test/support/inprocess";
-import { join } from "node:path";
 import { availableParallelism, loadavg } from "node:os";
 import { loadConfig } from "../src/config";
 import { openApp, type App } from "../src/app";
@@ -16,7 +15,7 @@ import { createConsoleHandler } from "../src/console/http";
 import { startSession } from "../src/console/sessions";
 import { sqliteConsoleStore } from "../src/console/sqlite-store";
 import { tempDir } from "../test/support/env";
-import { fmt, renderSection, type Section } from "./report";
+import { fmt, renderSection, writeSectionToResults, type Section } from "./report";
 
 const ACCOUNTS = 1_000;
 const KEYS_PER_ACCOUNT = 10;
@@ -113,24 +112,9 @@ export async function consoleSection(): Promise<Section> {
   }
 }
 
-/** Replaces (or appends) this section in bench/RESULTS.md, leaving the other sections as they are. */
-async function writeSection(section: Section): Promise<void> {
-  const path = join(import.meta.dir, "RESULTS.md");
-  const current = await Bun.file(path).text();
-  const rendered = renderSection(section);
-  const start = current.indexOf(`## ${section.title}`);
-  let next: string;
-  if (start === -1) next = current.trimEnd() + "\n\n" + rendered;
-  else {
-    const end = current.indexOf("\n## ", start + 3);
-    next = current.slice(0, start) + rendered + (end === -1 ? "" : current.slice(end + 1));
-  }
-  await Bun.write(path, next.trimEnd() + "\n");
-}
-
 if (import.meta.main) {
   const section = await consoleSection();
   console.log(renderSection(section));
-  await writeSection(section);
+  await writeSectionToResults(section);
   console.log("updated the console section of bench/RESULTS.md");
 }

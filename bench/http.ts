@@ -160,8 +160,8 @@ async function accessCost(opts: HttpOptions, cases: BenchCase[]): Promise<Sectio
  * Measures every mode twice, in mirrored order (so a drift in machine load hits each mode alike), and keeps each
  * mode's faster run, with the failures of both.
  */
-async function bestOfTwo<M extends string>(modes: readonly M[], run: (mode: M) => Promise<LoadResult>): Promise<Record<M, LoadResult>> {
-  const best = {} as Record<M, LoadResult>;
+export async function bestOfTwo<M extends string, R extends Pick<LoadResult, "rps" | "failures"> = LoadResult>(modes: readonly M[], run: (mode: M) => Promise<R>): Promise<Record<M, R>> {
+  const best = {} as Record<M, R>;
   for (const mode of [...modes, ...[...modes].reverse()]) {
     const result = await run(mode);
     const previous = best[mode];

@@ -11,6 +11,8 @@ export interface LoadOptions {
   durationSeconds: number;
   /** API keys sent as X-API-Key, one per request in rotation (none: no key header). */
   keys?: string[];
+  /** Paths requested in rotation on the URL's server (a mix of endpoints); none: the URL's own path. */
+  paths?: string[];
 }
 
 export interface LoadResult {
@@ -33,7 +35,7 @@ export function ensureWrk(): void {
 }
 
 export async function runLoad(url: string, opts: LoadOptions): Promise<LoadResult> {
-  const args = ["wrk", "-t1", `-c${opts.connections}`, `-d${opts.durationSeconds}s`, "--timeout", "5s", "-s", SCRIPT, url, "--", ...(opts.keys ?? [])];
+  const args = ["wrk", "-t1", `-c${opts.connections}`, `-d${opts.durationSeconds}s`, "--timeout", "5s", "-s", SCRIPT, url, "--", ...(opts.keys ?? []), ...(opts.paths ?? [])];
   const proc = Bun.spawn(args, { stdout: "pipe", stderr: "pipe" });
   const [out, err] = [await new Response(proc.stdout).text(), await new Response(proc.stderr).text()];
   await proc.exited;

@@ -60,6 +60,17 @@ export async function spawnListening(cmd: string[], { timeoutMs = 20_000, env = 
   };
 }
 
+/** Clock ticks per second of /proc/PID/stat's times (USER_HZ: 100 on Linux). */
+const TICKS_PER_SECOND = Number(Bun.spawnSync(["getconf", "CLK_TCK"]).stdout.toString().trim()) || 100;
+
+/** CPU time a process has used so far (user + system), in seconds, from /proc/PID/stat. */
+export function cpuSecondsOf(pid: number): number {
+  // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
 /**
  * Samples a process's RSS every `everyMs` until stopped; returns the peak and the median of the samples, in MB
  * (the median is the steady level: the peak includes garbage the collector has not returned yet).

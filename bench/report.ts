@@ -1,4 +1,5 @@
 /** Results as sections of Markdown: printed to the console and written to bench/RESULTS.md. */
+import { join } from "node:path";
 
 export interface Section {
   title: string;
@@ -35,3 +36,18 @@ export const fmt = {
   pct: (n: number) => (Number.isFinite(n) ? `${(n * 100).toFixed(1)}%` : "—"),
   verdict: (ok: boolean) => (ok ? "met" : "**MISSED**"),
 };
+
+/** Replaces (or appends) a section in bench/RESULTS.md, leaving the other sections as they are. */
+export async function writeSectionToResults(section: Section): Promise<void> {
+  const path = join(import.meta.dir, "RESULTS.md");
+  const current = await Bun.file(path).text();
+  const rendered = renderSection(section);
+  const start = current.indexOf(`## ${section.title}\n`);
+  let next: string;
+  if (start === -1) next = current.trimEnd() + "\n\n" + rendered;
+  else {
+    const end = current.indexOf("\n## ", start + 3);
+    next = current.slice(0, start) + rendered + (end === -1 ? "" : current.slice(end + 1));
+  }
+  await Bun.write(path, next.trimEnd() + "\n");
+}

@@ -26,6 +26,7 @@ import { tideSourcesSection } from "./tide-sources";
 import { embedSection } from "./embed";
 import { memorySection } from "./memory";
 import { redisSection } from "./redis";
+import { clusterSections } from "./cluster";
 
 const quick = process.argv.includes("--quick");
 /** Only what the endpoint tables need (the refresh fills the forecasts); RESULTS.md is left alone. */
@@ -98,6 +99,7 @@ show(http.endpoints);
 show(http.access);
 show(http.memory);
 if (!httpOnly) show(await memorySection({ quick }));
+if (!httpOnly) for (const section of await clusterSections({ ...settings, durationSeconds: quick ? 2 : 4, warmupSeconds: 1 })) show(section);
 
 if (!quick && !httpOnly) {
   const doc = [
