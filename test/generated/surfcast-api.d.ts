@@ -726,6 +726,34 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description `internal` with 503: on several servers, the shared database or the Redis that counts requests does not answer. The request was neither served nor counted; retry after `Retry-After` seconds. A single server never answers it. */
+        Unavailable: {
+            headers: {
+                /** @description The key's daily request limit. */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests left today (UTC), this one already deducted. */
+                "X-RateLimit-Remaining"?: number;
+                /** @description When the daily quota resets: the next UTC midnight, ISO 8601 (for example `2026-03-02T00:00:00Z`). */
+                "X-RateLimit-Reset"?: string;
+                /** @description Both limits as IETF RateLimit-Policy items (draft-ietf-httpapi-ratelimit-headers): `"burst"` allows `q` requests per `w` = 60 seconds, `"daily"` allows `q` requests per UTC day (`w` = 86400). Example: `"burst";q=60;w=60, "daily";q=500;w=86400`. */
+                "RateLimit-Policy"?: string;
+                /** @description What is left of each policy, IETF RateLimit items: `r` requests remain, and the window frees up completely in `t` seconds. Example: `"burst";r=59;t=60, "daily";r=499;t=43200`. */
+                RateLimit?: string;
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "internal",
+                 *         "message": "The service is briefly unavailable (its database or its counters do not answer); please retry in a few seconds."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: never;
     requestBodies: never;
@@ -797,6 +825,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     spotsNearby: {
@@ -861,6 +890,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     bestSpots: {
@@ -927,6 +957,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getSpot: {
@@ -990,6 +1021,7 @@ export interface operations {
             404: components["responses"]["SpotNotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getForecast: {
@@ -1133,6 +1165,7 @@ export interface operations {
             404: components["responses"]["ForecastNotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getTides: {
@@ -1216,6 +1249,7 @@ export interface operations {
             404: components["responses"]["SpotNotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getSpotNow: {
@@ -1360,6 +1394,7 @@ export interface operations {
             404: components["responses"]["SpotNotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getNow: {
@@ -1507,6 +1542,7 @@ export interface operations {
             404: components["responses"]["SpotNotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getUsage: {
@@ -1964,6 +2000,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
 }
