@@ -36,7 +36,8 @@ async function handlerOf(root: string) {
     windDirectionType: "offshore", airTemperature: 15, waterTemperature: 16, weatherCode: 1, tide: null, rating: { beginner: 2, intermediate: 4, advanced: 3 },
   }));
   const day = new Date(hour).toISOString().slice(0, 10);
-  writeDocuments(app.db, Date.now(), [{ spotId: "supertubos", body: JSON.stringify({ hours, daily: [{ date: day, sunrise: null, sunset: null, uvIndexMax: 2 }] }) }]);
+  // Trees since the engine choice keep the SQLite database under app.engine.
+  writeDocuments(app.engine?.db ?? app.db, Date.now(), [{ spotId: "supertubos", body: JSON.stringify({ hours, daily: [{ date: day, sunrise: null, sunset: null, uvIndexMax: 2 }] }) }]);
   const handle = createFetchHandler(app);
   const close = async () => {
     await app.close();
