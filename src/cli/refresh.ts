@@ -4,6 +4,7 @@ import { ApiError, UserError } from "../core/errors";
 import { escapeControls } from "../core/log";
 import { GIVE_UP_AFTER_BATCHES, outcomeOf, type RefreshProgress, type RefreshSummary } from "../forecast/refresh";
 import { refreshForecasts } from "../server/refresh";
+import { onceAmongServers, slotAt } from "../server/cluster";
 import { noExtraPositionals, parse } from "./args";
 
 export const REFRESH_HELP = `Usage: surfcast refresh [--spots ID,...]
@@ -83,7 +84,12 @@ export async function runRefresh(app: App, argv: string[]): Promise<number> {
     await app.tides.maintainWindow();
     app.tides.close();
   }
-  const summary = await refreshForecasts(app, { spots, onProgress: progressPrinter() });
+  // On a shared database a refresh by hand takes its turn with the servers' refreshes rather than doubling one.
+  if (app.engine.kind === "postgres") console.log("waiting for a refresh another server runs, if there is one…");
+  const slot = `${slotAt("by hand", app.clock.now(), 1)} ${process.pid}`;
+  const summary = await onceAmongServers(app, "forecast-refresh", slot, () => refreshForecasts(app, { spots, onProgress: progressPrinter() }), new AbortController().signal);
+  // A slot of its own is never done by another server: without a summary, the run lost its lease midway.
+  if (summary === undefined) throw new UserError("the refresh lost its turn on the database (did PostgreSQL go away?) and stopped; what it stored is kept: run it again");
   printSummary(summary);
   return REFRESH_EXIT[outcomeOf(summary)];
 }
