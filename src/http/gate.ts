@@ -117,10 +117,10 @@ export function createGate(app: App, { keyed, mcp, open }: GateRoutes): (req: Re
     const allowedMethod = req.method === "GET" || req.method === "HEAD";
     // GET /v1/now counts once per spot it asks for.
     const weight = allowedMethod && path === "/v1/now" ? nowWeight(queryOf(req)) : 1;
-    const metered = app.meter.admit(principal, allowedMethod ? endpointOf(path) : null, weight);
+    const decision = app.meter.admit(principal, allowedMethod ? endpointOf(path) : null, weight);
     // Several servers count in Redis: a promise, and an outage there answers 503, never an uncounted request.
-    if (!(metered instanceof Promise)) return admitted(req, path, principal, allowedMethod, metered);
-    return metered.then((m) => admitted(req, path, principal, allowedMethod, m)).catch((err: unknown) => failed(req, path, err));
+    if (!(decision instanceof Promise)) return admitted(req, path, principal, allowedMethod, decision);
+    return decision.then((d) => admitted(req, path, principal, allowedMethod, d)).catch((err: unknown) => failed(req, path, err));
   };
 
   const admitted = (req: Request, path: string, principal: Principal, allowedMethod: boolean, { verdict, headers: counted }: Metered): Response | Promise<Response> => {

@@ -112,7 +112,7 @@ export class ChangeFeed {
   changeCheck(topic: ChangeTopic): () => boolean {
     let seen = -1;
     return () => {
-      const noticed = this.noticed.get(topic) ?? 0;
+      const noticed = this.generation(topic);
       if (noticed === seen) return false;
       seen = noticed;
       return true;
