@@ -6,6 +6,7 @@ import { resolve } from "node:path";
 import { DEFAULT_CACHE_MB } from "./core/caches";
 import { UserError } from "./core/errors";
 import { REFRESH_SCOPES, type RefreshScope } from "./forecast/demand";
+import { parseWaveModels } from "./forecast/models";
 import { parseTrustedProxies, type TrustedProxies } from "./core/proxy";
 import { DATABASE_URL_PROTOCOLS, REDIS_URL_PROTOCOLS, serviceUrl } from "./core/service-url";
 
@@ -21,6 +22,8 @@ export interface Config {
     batchSize: number;
     timeoutMs: number;
     retries: number;
+    /** The wave models whose agreement each hour shows (SURFCAST_WAVE_MODELS; forecast/models.ts). */
+    waveModels: string[];
   };
   /** A refresh gives up the rest of its run after this many consecutive failed batches. */
   refreshGiveUpAfter: number;
@@ -111,6 +114,12 @@ function publicUrlFrom(value: string | undefined, port: number): string {
   return url.href.replace(/\/+$/, "");
 }
 
+function waveModelsFrom(value: string | undefined): string[] {
+  const parsed = parseWaveModels(value);
+  if ("error" in parsed) throw new UserError(`SURFCAST_WAVE_MODELS ${parsed.error}`);
+  return parsed.models;
+}
+
 function scopeFrom(value: string | undefined, name: string): RefreshScope {
   if (value === undefined || value === "") return "requested";
   if (!(REFRESH_SCOPES as readonly string[]).includes(value)) throw new UserError(`${name} must be all or requested, got "${value}"`);
@@ -140,6 +149,7 @@ export function loadConfig(flags: Partial<{ dataDir: string; port: number; host:
       batchSize,
       timeoutMs: intFrom(env.SURFCAST_OPEN_METEO_TIMEOUT_MS, 30_000, "SURFCAST_OPEN_METEO_TIMEOUT_MS"),
       retries: intFrom(env.SURFCAST_OPEN_METEO_RETRIES, 3, "SURFCAST_OPEN_METEO_RETRIES"),
+      waveModels: waveModelsFrom(env.SURFCAST_WAVE_MODELS),
     },
     refreshGiveUpAfter: Math.max(1, intFrom(env.SURFCAST_REFRESH_GIVE_UP_AFTER, 3, "SURFCAST_REFRESH_GIVE_UP_AFTER")),
     refreshCron: list(env.SURFCAST_REFRESH_CRON, ["0 1 * * *", "0 13 * * *"], ";"),

@@ -9,6 +9,7 @@
  */
 import { UserError } from "../core/errors";
 import type { ForecastStore } from "./sqlite-store";
+import { WAVE_MODELS } from "./models";
 
 /** Every forecast served from demo data says so in its attribution (and carries `"demo": true`). */
 export const DEMO_ATTRIBUTION = "DEMO DATA: synthetic values made by surfcast --demo; not a real forecast, not from Open-Meteo.";
@@ -131,6 +132,24 @@ const UNITS: Record<string, string> = {
 const unitOf = (name: string, unixtime: boolean) =>
   UNITS[name] ?? (name === "sunrise" || name === "sunset" ? (unixtime ? "unixtime" : "iso8601") : name.endsWith("_height") ? "m" : name.endsWith("_direction") ? "°" : "s");
 
+const OCEAN_VARIABLES = new Set(["sea_surface_temperature", "sea_level_height_msl"]);
+const TOTAL_SEA = new Set(["wave_height", "wave_direction", "wave_period"]);
+
+/**
+ * One model's reading of a marine variable: heights off the shared sea by a few to twenty percent, drifting over the
+ * days as real models do; partitions, sea temperature and sea level only where the model carries them (forecast/models.ts),
+ * nothing past its horizon.
+ */
+function modelReading(name: string, value: number | undefined, model: string, salt: number, lat: number, lng: number, time: number, hour: number): number | null {
+  const traits = WAVE_MODELS[model];
+  if (value === undefined || !traits || hour >= traits.horizonHours) return null;
+  if (OCEAN_VARIABLES.has(name)) return traits.ocean ? value : null;
+  if (!traits.swells && !TOTAL_SEA.has(name)) return null;
+  if (!name.endsWith("_height")) return value;
+  const spread = 0.04 + 0.16 * unit(lat, lng, 80 + salt) * (1 + hour / 168);
+  return round(value * (1 + spread * wave(time / HOUR_MS, 50 + 7 * salt, unit(lat, lng, 90 + salt))), 2);
+}
+
 /** One location in Open-Meteo's shape (key order, units, `location_id` for all but the first). */
 function locationBody(index: number, lat: number, lng: number, params: URLSearchParams, today: number): Record<string, unknown> {
   const unixtime = params.get("timeformat") === "unixtime";
@@ -139,12 +158,15 @@ function locationBody(index: number, lat: number, lng: number, params: URLSearch
   const hourlyNames = (params.get("hourly") ?? "").split(",").filter(Boolean);
   const dailyNames = (params.get("daily") ?? "").split(",").filter(Boolean);
   const times = Array.from({ length: days * 24 }, (_, i) => today + i * HOUR_MS);
+  // Several marine models: every variable once per model, `<variable>_<model>`, like the real Marine API.
+  const models = (params.get("models") ?? "").split(",").filter(Boolean);
+  const columns = models.length > 1 ? hourlyNames.flatMap((name) => models.map((model, salt) => ({ column: `${name}_${model}`, name, model, salt }))) : hourlyNames.map((name) => ({ column: name, name, model: null, salt: 0 }));
   const hourly: Series = { time: times.map(stamp) };
-  for (const name of hourlyNames) hourly[name] = [];
-  for (const time of times) {
+  for (const { column } of columns) hourly[column] = [];
+  times.forEach((time, hour) => {
     const values = hourlyValues(lat, lng, time);
-    for (const name of hourlyNames) hourly[name]!.push(values[name] ?? null);
-  }
+    for (const { column, name, model, salt } of columns) hourly[column]!.push(model === null ? (values[name] ?? null) : modelReading(name, values[name], model, salt, lat, lng, time, hour));
+  });
   const body: Record<string, unknown> = {
     latitude: lat,
     longitude: lng,
@@ -154,7 +176,7 @@ function locationBody(index: number, lat: number, lng: number, params: URLSearch
     timezone_abbreviation: "GMT",
     elevation: 0,
     ...(index > 0 ? { location_id: index } : {}),
-    hourly_units: Object.fromEntries(["time", ...hourlyNames].map((n) => [n, n === "time" ? (unixtime ? "unixtime" : "iso8601") : unitOf(n, unixtime)])),
+    hourly_units: Object.fromEntries([["time", unixtime ? "unixtime" : "iso8601"], ...columns.map((c) => [c.column, unitOf(c.name, unixtime)])]),
     hourly,
   };
   if (dailyNames.length > 0) {

@@ -2,11 +2,12 @@
  * Assembly of one spot's stored forecast document from the two upstream series: pure, no I/O (the tide
  * lookup is passed in). Field mapping and null rules are documented in docs/forecast.md.
  */
-import type { LocationSeries } from "./openmeteo";
+import { chooseModels, estimateHour, type HourEstimate } from "./consensus";
+import { modelSeries, type LocationSeries, type Point } from "./openmeteo";
 import { rateHour, windDirectionType } from "./rating";
-import { swellsAt } from "./swells";
 import { breakingSea, surfRange } from "./surf";
-import type { DailyWeather, ForecastHour, SwellComponent } from "./types";
+import type { DailyWeather, ForecastGrid, ForecastHour, ModelUse } from "./types";
+import { haversineKm } from "../spots/nearby";
 import type { HourTide, TideReference } from "../tides/types";
 
 /**
@@ -16,6 +17,10 @@ import type { HourTide, TideReference } from "../tides/types";
 export interface StoredForecast extends Partial<TideReference> {
   hours: ForecastHour[];
   daily: DailyWeather[];
+  /** The wave models counted and left out at this spot (absent from documents assembled before several models). */
+  models?: ModelUse;
+  /** The grid cells the upstreams answered from (absent from documents assembled before it was recorded). */
+  grid?: ForecastGrid;
   /** Synthetic data from demo mode (forecast/demo.ts). */
   demo?: boolean;
 }
@@ -27,93 +32,89 @@ export function isoUtc(ms: number): string {
 
 const degrees = (v: number) => Math.round(v) % 360;
 
-/** The primary swell, or the total sea when the swell triple is incomplete for that hour. */
-function swellAt(marine: Record<string, (number | null)[]>, i: number): { height: number; period: number; direction: number } | null {
-  const pick = (prefix: "swell_wave" | "wave") => {
-    const height = marine[`${prefix}_height`]?.[i];
-    const period = marine[`${prefix}_period`]?.[i];
-    const direction = marine[`${prefix}_direction`]?.[i];
-    return height != null && period != null && direction != null ? { height, period, direction } : null;
-  };
-  return pick("swell_wave") ?? pick("wave");
+/** Which models a marine location's series come from, and which of them count in the wave figures. */
+export interface MarineModels {
+  /** Every model of the request, in its order (forecast/models.ts `requestedModels`). */
+  requested: readonly string[];
+  /** The configured wave models: the others only lend the sea temperature. */
+  counted: readonly string[];
+}
+
+/** Open-Meteo's own default, for callers that ask for one model. */
+export const SINGLE_MODEL: MarineModels = { requested: ["best_match"], counted: ["best_match"] };
+
+/** Where each upstream answered from, seen from the spot. */
+export function gridOf(spot: Point, marine: LocationSeries, forecast: LocationSeries): ForecastGrid {
+  const cell = (s: LocationSeries) => ({ lat: s.lat, lng: s.lng, distanceKm: Math.round(haversineKm(spot.lat, spot.lng, s.lat, s.lng) * 10) / 10 });
+  return { marine: cell(marine), weather: cell(forecast) };
 }
 
 /**
  * One hour per time present in both series; an hour missing any essential value (after the swell → wave
- * fallback) is dropped. `tides` is asked once, for the kept hours.
+ * fallback) is dropped, and so is an hour no counted model has a wave height for. `tides` is asked once, for the
+ * kept hours. `spot` (its position) names the grid cells' distances.
  */
 export function assembleDocument(
   marine: LocationSeries,
   forecast: LocationSeries,
   facing: number | null,
   tides: (times: number[]) => (HourTide | null)[],
+  { spot, models = SINGLE_MODEL }: { spot?: Point; models?: MarineModels } = {},
 ): StoredForecast {
-  const m = marine.hourly.values;
+  const series = modelSeries(marine, models.requested);
+  const use = chooseModels(series, models.counted);
   const f = forecast.hourly.values;
   const forecastIndex = new Map(forecast.hourly.time.map((t, i) => [t, i]));
-  const kept: { time: number; fields: Omit<ForecastHour, "time" | "tide" | "rating" | "windDirectionType" | "surf"> & { swells: SwellComponent[]; seaAtBeach: SwellComponent[] } }[] = [];
+  const kept: { time: number; estimate: HourEstimate; fields: Pick<ForecastHour, "windSpeed" | "windDirection" | "windGust" | "airTemperature" | "weatherCode"> }[] = [];
   marine.hourly.time.forEach((time, i) => {
     const j = forecastIndex.get(time);
     if (j === undefined) return;
-    const swell = swellAt(m, i);
-    const swells = swellsAt(m, i);
-    const waveHeight = m.wave_height?.[i];
-    const waterTemperature = m.sea_surface_temperature?.[i];
+    const estimate = estimateHour(series, use, i);
     const airTemperature = f.temperature_2m?.[j];
     const weatherCode = f.weather_code?.[j];
     const windSpeed = f.wind_speed_10m?.[j];
     const windDirection = f.wind_direction_10m?.[j];
     const windGust = f.wind_gusts_10m?.[j];
-    if (!swell || waveHeight == null || waterTemperature == null || airTemperature == null || weatherCode == null) return;
+    if (!estimate || estimate.waterTemperature === null || airTemperature == null || weatherCode == null) return;
     if (windSpeed == null || windDirection == null || windGust == null) return;
-    kept.push({
-      time,
-      fields: {
-        waveHeight,
-        swellHeight: swell.height,
-        wavePeriod: swell.period,
-        waveDirection: degrees(swell.direction),
-        windSpeed,
-        windDirection: degrees(windDirection),
-        windGust,
-        airTemperature,
-        waterTemperature,
-        weatherCode: Math.round(weatherCode),
-        swells,
-        // Without any component (a model serving the total sea only), the total sea stands in for them.
-        seaAtBeach: swells.length > 0 ? swells : [{ kind: "primary", ...swell }],
-      },
-    });
+    kept.push({ time, estimate, fields: { windSpeed, windDirection: degrees(windDirection), windGust, airTemperature, weatherCode: Math.round(weatherCode) } });
   });
   const tideAt = tides(kept.map((h) => h.time));
-  const hours = kept.map(({ time, fields }, k): ForecastHour => ({
-    time: isoUtc(time),
-    waveHeight: fields.waveHeight,
-    swellHeight: fields.swellHeight,
-    wavePeriod: fields.wavePeriod,
-    waveDirection: fields.waveDirection,
-    windSpeed: fields.windSpeed,
-    windDirection: fields.windDirection,
-    windGust: fields.windGust,
-    windDirectionType: windDirectionType(fields.windDirection, facing),
-    airTemperature: fields.airTemperature,
-    waterTemperature: fields.waterTemperature,
-    weatherCode: fields.weatherCode,
-    tide: tideAt[k] ?? null,
-    rating: rateHour({
-      swellHeight: fields.swellHeight,
-      wavePeriod: fields.wavePeriod,
-      waveDirection: fields.waveDirection,
+  const hours = kept.map(({ time, estimate, fields }, k): ForecastHour => {
+    const { swell, components } = estimate;
+    // Without any component (models serving the total sea only), the total sea stands in for them.
+    const seaAtBeach = components.length > 0 ? components : [{ kind: "primary" as const, ...swell }];
+    const waveDirection = degrees(swell.direction);
+    return {
+      time: isoUtc(time),
+      waveHeight: estimate.waveHeight,
+      swellHeight: swell.height,
+      wavePeriod: swell.period,
+      waveDirection,
       windSpeed: fields.windSpeed,
-      windGust: fields.windGust,
       windDirection: fields.windDirection,
-      facing,
-      breaking: breakingSea(fields.seaAtBeach, facing),
-    }),
-    swells: fields.swells,
-    surf: surfRange(fields.seaAtBeach, facing),
-  }));
-  return { hours, daily: assembleDaily(forecast) };
+      windGust: fields.windGust,
+      windDirectionType: windDirectionType(fields.windDirection, facing),
+      airTemperature: fields.airTemperature,
+      waterTemperature: estimate.waterTemperature!,
+      weatherCode: fields.weatherCode,
+      tide: tideAt[k] ?? null,
+      rating: rateHour({
+        swellHeight: swell.height,
+        wavePeriod: swell.period,
+        waveDirection,
+        windSpeed: fields.windSpeed,
+        windGust: fields.windGust,
+        windDirection: fields.windDirection,
+        facing,
+        breaking: breakingSea(seaAtBeach, facing),
+      }),
+      swells: components,
+      surf: surfRange(seaAtBeach, facing),
+      confidence: estimate.confidence,
+    };
+  });
+  return { hours, daily: assembleDaily(forecast), models: use, ...(spot ? { grid: gridOf(spot, marine, forecast) } : {}) };
 }
 
 /** Days without a UV maximum are dropped (the spec makes uvIndexMax a required number). */

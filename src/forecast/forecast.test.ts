@@ -221,7 +221,9 @@ describe("serving stored documents", () => {
     writeDocuments(db, Date.parse("2026-11-21T07:00:00Z"), [{ spotId: spot.id, body: JSON.stringify(doc) }]);
     service.invalidate();
     const one = JSON.parse((await service.get(spot.id, 1)).body) as ForecastResponse;
-    expect(Object.keys(one)).toEqual(["spot", "units", "updatedAt", "attribution", "hours", "daily"]);
+    // The spec's members, and the wave models behind the hours (beyond the spec).
+    expect(Object.keys(one)).toEqual(["spot", "units", "updatedAt", "attribution", "models", "hours", "daily"]);
+    expect(one.models).toEqual({ used: ["best_match"], leftOut: {} });
     expect(one.spot).toEqual({ id: spot.id, name: "Supertubos", country: "Portugal" });
     expect(one.units).toBe("metric");
     expect(one.updatedAt).toBe("2026-11-21T07:00:00Z");

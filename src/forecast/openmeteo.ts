@@ -42,7 +42,10 @@ export interface Point {
   lng: number;
 }
 
-/** One location of a response, times as epoch ms (UTC). */
+/**
+ * One location of a response, times as epoch ms (UTC). `values` is keyed as the response names its columns: plain
+ * variable names for one model, `<variable>_<model>` for several (`modelSeries` gives each model's view).
+ */
 export interface LocationSeries {
   lat: number;
   lng: number;
@@ -66,6 +69,8 @@ export interface OpenMeteoOptions {
   timeformat?: "iso8601" | "unixtime";
   /** In place of the global fetch (demo mode's synthetic upstream, forecast/demo.ts). */
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
+  /** Marine models asked for in one request (forecast/models.ts `requestedModels`); default `best_match` alone. */
+  marineModels?: readonly string[];
 }
 
 /** Open-Meteo call weight per location: max(1, nVars/10 × max(1, days/14)); see docs/forecast.md for ours. */
@@ -78,10 +83,36 @@ export const WEIGHT_PER_LOCATION: Record<Endpoint, number> = {
   forecast: callWeight(FORECAST_HOURLY.length + FORECAST_DAILY.length, FORECAST_DAYS),
 };
 
+/** What a request asks for unless told otherwise: Open-Meteo's own marine default. */
+const SINGLE_MODEL: readonly string[] = ["best_match"];
+
+/** Weight per location of one request: Open-Meteo counts every variable once per model asked for. */
+export function weightPerLocation(endpoint: Endpoint, marineModels: readonly string[] = SINGLE_MODEL): number {
+  return endpoint === "marine" ? callWeight(MARINE_HOURLY.length * marineModels.length, FORECAST_DAYS) : WEIGHT_PER_LOCATION.forecast;
+}
+
+/** The response's name of a marine variable's column: plain for one model, suffixed with the model for several. */
+export const columnOf = (variable: string, model: string, models: readonly string[]) => (models.length > 1 ? `${variable}_${model}` : variable);
+
+/** One model's series of a marine location, under the plain variable names. */
+export interface ModelSeries {
+  model: string;
+  values: Record<string, (number | null)[] | undefined>;
+}
+
+/** Each requested model's view of a marine location, in request order. */
+export function modelSeries(location: LocationSeries, models: readonly string[] = SINGLE_MODEL): ModelSeries[] {
+  if (models.length === 1) return [{ model: models[0]!, values: location.hourly.values }];
+  return models.map((model) => ({
+    model,
+    values: Object.fromEntries(MARINE_HOURLY.map((v) => [v, location.hourly.values[columnOf(v, model, models)]])),
+  }));
+}
+
 /** Coordinates with 4 decimals (~10 m) keep URLs short; the grid cells are far coarser. */
 const coord = (n: number) => String(Math.round(n * 10_000) / 10_000);
 
-export function requestParams(endpoint: Endpoint, points: readonly Point[], timeformat: "iso8601" | "unixtime", apiKey?: string): URLSearchParams {
+export function requestParams(endpoint: Endpoint, points: readonly Point[], timeformat: "iso8601" | "unixtime", apiKey?: string, marineModels: readonly string[] = SINGLE_MODEL): URLSearchParams {
   const p = new URLSearchParams();
   p.set("latitude", points.map((x) => coord(x.lat)).join(","));
   p.set("longitude", points.map((x) => coord(x.lng)).join(","));
@@ -96,7 +127,7 @@ export function requestParams(endpoint: Endpoint, points: readonly Point[], time
   p.set("forecast_days", String(FORECAST_DAYS));
   if (endpoint === "marine") {
     p.set("cell_selection", "sea");
-    p.set("models", "best_match");
+    p.set("models", marineModels.join(","));
   } else {
     p.set("wind_speed_unit", "kmh");
   }
@@ -150,19 +181,20 @@ function numbers(section: Json, name: string, length: number): (number | null)[]
   return series.map((v) => (typeof v === "number" && Number.isFinite(v) ? v : null));
 }
 
-function parseLocation(raw: unknown, endpoint: Endpoint): LocationSeries {
+function parseLocation(raw: unknown, endpoint: Endpoint, models: readonly string[]): LocationSeries {
   if (!isObject(raw) || !isObject(raw.hourly)) throw new UpstreamError("a location has no hourly section", true);
   const hourly = raw.hourly;
   const units = isObject(raw.hourly_units) ? raw.hourly_units : {};
   const unixtime = units.time === "unixtime";
   if (!Array.isArray(hourly.time)) throw new UpstreamError("hourly.time is missing", true);
   const time = hourly.time.map((t) => timeOf(t, unixtime));
-  const names = endpoint === "marine" ? MARINE_HOURLY : FORECAST_HOURLY;
   const values: Record<string, (number | null)[]> = {};
-  for (const name of names) {
-    if (OPTIONAL_SERIES.has(name) && !(name in hourly)) continue;
-    values[name] = numbers(hourly, name, time.length);
-  }
+  const read = (variable: string, column: string) => {
+    if (OPTIONAL_SERIES.has(variable) && !(column in hourly)) return;
+    values[column] = numbers(hourly, column, time.length);
+  };
+  if (endpoint === "marine") for (const model of models) for (const v of MARINE_HOURLY) read(v, columnOf(v, model, models));
+  else for (const v of FORECAST_HOURLY) read(v, v);
   const out: LocationSeries = { lat: Number(raw.latitude), lng: Number(raw.longitude), hourly: { time, values } };
   if (endpoint === "forecast") {
     const daily = raw.daily;
@@ -184,7 +216,7 @@ function parseLocation(raw: unknown, endpoint: Endpoint): LocationSeries {
  * server omits for location 0). Truncated or malformed bodies and responses where every location's series
  * are all null (a model outage upstream) throw a retryable UpstreamError.
  */
-export function parseResponse(text: string, endpoint: Endpoint, count: number): LocationSeries[] {
+export function parseResponse(text: string, endpoint: Endpoint, count: number, marineModels: readonly string[] = SINGLE_MODEL): LocationSeries[] {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -200,7 +232,7 @@ export function parseResponse(text: string, endpoint: Endpoint, count: number): 
   list.forEach((raw, i) => {
     const id = idOf(raw) ?? (withIds ? 0 : i);
     if (!Number.isInteger(id) || id < 0 || id >= count || ordered[id]) throw new UpstreamError(`unexpected location_id ${id}`, true);
-    ordered[id] = parseLocation(raw, endpoint);
+    ordered[id] = parseLocation(raw, endpoint, marineModels);
   });
   if (ordered.every(allNull)) throw new UpstreamError("every series in the response is null", true);
   return ordered;
@@ -272,14 +304,15 @@ export class OpenMeteoClient {
   /** One multi-location request, retried with exponential backoff; throws the last UpstreamError. */
   async fetch(endpoint: Endpoint, points: readonly Point[]): Promise<FetchResult> {
     if (points.length === 0 || points.length > MAX_LOCATIONS) throw new Error(`between 1 and ${MAX_LOCATIONS} locations per request, got ${points.length}`);
-    const params = requestParams(endpoint, points, this.options.timeformat ?? "unixtime", this.options.apiKey);
-    const weight = WEIGHT_PER_LOCATION[endpoint] * points.length;
+    const models = this.options.marineModels ?? SINGLE_MODEL;
+    const params = requestParams(endpoint, points, this.options.timeformat ?? "unixtime", this.options.apiKey, models);
+    const weight = weightPerLocation(endpoint, models) * points.length;
     const backoff = this.options.backoffMs ?? 1000;
     let requests = 0;
     for (let attempt = 0; ; attempt++) {
       requests++;
       try {
-        const locations = parseResponse(await this.send(endpoint, params), endpoint, points.length);
+        const locations = parseResponse(await this.send(endpoint, params), endpoint, points.length, models);
         this.waitedMs = 0;
         return { locations, requests, weight: weight * requests };
       } catch (err) {

@@ -7,8 +7,10 @@ import { edenGC } from "bun:jsc";
 import type { Clock } from "../core/clock";
 import type { MaybePromise } from "../core/maybe-promise";
 import type { DocumentTide, SeaLevelSeries } from "../tides/types";
-import { assembleDocument } from "./document";
-import { allNull, UpstreamError, type Endpoint, type LocationSeries, type OpenMeteoClient, type Point } from "./openmeteo";
+import { assembleDocument, SINGLE_MODEL, type MarineModels } from "./document";
+import { seaLevelOf as modelSeaLevel } from "./consensus";
+import { allNull, modelSeries, UpstreamError, type Endpoint, type LocationSeries, type OpenMeteoClient, type Point } from "./openmeteo";
+import type { LeftOutReason } from "./types";
 import type { ForecastStore } from "./sqlite-store";
 import { packDocument } from "../db/document-codec";
 
@@ -121,6 +123,11 @@ export interface RefreshSummary {
   errors: string[];
   /** Stopped early after GIVE_UP_AFTER_BATCHES consecutive failed batches (the upstream is down). */
   gaveUp?: boolean;
+  /**
+   * Spots with data where a wave model was left out (its series all zero or null), with which and why; `sealess`:
+   * no counted model saw sea there, so no document was written (`surfcast spots check` lists both).
+   */
+  modelGaps: Map<string, { leftOut: Record<string, LeftOutReason>; sealess: boolean }>;
 }
 
 export interface RefreshDeps {
@@ -145,6 +152,8 @@ export interface RefreshDeps {
   giveUpAfter?: number;
   /** The data is synthetic (serve --demo): every document is marked so, and served labelled as demo data. */
   demo?: boolean;
+  /** The marine models the client asks for, and the ones that count (default: `best_match` alone). */
+  models?: MarineModels;
 }
 
 /** Spots assembled between two yields to the event loop, and two young-generation collections. */
@@ -189,15 +198,16 @@ async function fetchBatch(deps: RefreshDeps, batch: Batch, summary: RefreshSumma
 }
 
 /** Assembles, compresses and writes the documents of a fetched batch. */
-async function writeBatch(deps: RefreshDeps, batch: Batch, fetched: Fetched, facings: () => Promise<Map<string, number | null>>): Promise<BatchOutcome> {
+async function writeBatch(deps: RefreshDeps, batch: Batch, fetched: Fetched, facings: () => Promise<Map<string, number | null>>, summary: RefreshSummary): Promise<BatchOutcome> {
   if ("written" in fetched) return fetched;
   if (deps.signal?.aborted) return { written: [], error: "stopped" };
   const { marine, forecast } = fetched;
 
   // One series object per marine cell, so spots sharing a cell share the tide work done on it.
   const seaLevels = new Map<LocationSeries, SeaLevelSeries>();
+  const models = deps.models ?? SINGLE_MODEL;
   const seaLevelOf = (m: LocationSeries): SeaLevelSeries | undefined => {
-    const values = m.hourly.values.sea_level_height_msl;
+    const values = modelSeaLevel(modelSeries(m, models.requested));
     if (!values) return undefined;
     let series = seaLevels.get(m);
     if (!series) seaLevels.set(m, (series = { time: m.hourly.time, values }));
@@ -230,7 +240,9 @@ async function writeBatch(deps: RefreshDeps, batch: Batch, fetched: Fetched, fac
     if (!m || !f || allNull(m) || allNull(f)) continue; // no data for this point: keep the previous document
     const tide = await deps.tides.forDocument(spot.id, seaLevelOf(m));
     facingOf ??= await facings();
-    const doc = assembleDocument(m, f, facingOf.get(spot.id) ?? null, tide.hourly);
+    const doc = assembleDocument(m, f, facingOf.get(spot.id) ?? null, tide.hourly, { spot, models });
+    const leftOut = doc.models?.leftOut ?? {};
+    if (Object.keys(leftOut).length > 0) summary.modelGaps.set(spot.id, { leftOut, sealess: doc.models?.used.length === 0 });
     if (doc.hours.length > 0) documents.push({ spotId: spot.id, body: packDocument(JSON.stringify({ ...doc, ...tide.reference, ...(deps.demo ? { demo: true } : {}) })) });
   }
   try {
@@ -257,6 +269,7 @@ export async function runForecastRefresh(deps: RefreshDeps, spots: readonly Refr
     locations: { marine: batches.reduce((n, b) => n + b.marine.length, 0), forecast: batches.reduce((n, b) => n + b.forecast.length, 0) },
     durationMs: 0,
     errors: [],
+    modelGaps: new Map(),
   };
   const ok = new Set<string>();
   let facingMap: Promise<Map<string, number | null>> | null = null;
@@ -280,7 +293,7 @@ export async function runForecastRefresh(deps: RefreshDeps, spots: readonly Refr
       const fetched: Fetched = await (next ?? fetchBatch(deps, batch, summary));
       const following = batches[index + 1];
       next = following && !("written" in fetched) && !deps.signal?.aborted ? fetchBatch(deps, following, summary) : null;
-      outcome = await writeBatch(deps, batch, fetched, facings);
+      outcome = await writeBatch(deps, batch, fetched, facings, summary);
     }
     if (outcome) for (const id of outcome.written) ok.add(id);
     if (!outcome || outcome.error !== undefined) summary.failedBatches++;

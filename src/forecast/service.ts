@@ -8,7 +8,7 @@ import { utcHourStart, type Clock } from "../core/clock";
 import { ApiError } from "../core/errors";
 import type { SpotService } from "../spots/service";
 import type { StoredForecast } from "./document";
-import type { DailyWeather, ForecastHour } from "./types";
+import type { DailyWeather, ForecastGrid, ForecastHour, ModelUse } from "./types";
 import { isoUtc } from "./document";
 import { dayBest } from "./best";
 import { outlookOf, type Outlook } from "./best-spots";
@@ -202,6 +202,8 @@ export class ForecastService {
     const updatedAt = isoUtc(row.updatedAt);
     // The tide reference is recorded with the hours it describes; documents assembled before it was recorded have none.
     const reference = members.has("datum") ? { datum: parsed<TideReference["datum"]>("datum"), station: parsed<TideReference["station"]>("station") } : {};
+    // The wave models and grid cells behind the hours, recorded since several models are asked for.
+    const provenance = { ...(members.has("models") ? { models: parsed<ModelUse>("models") } : {}), ...(members.has("grid") ? { grid: parsed<ForecastGrid>("grid") } : {}) };
     const rated = hourJson.map((h) => ({ time: Date.parse(memberValue(h, "time") as string), rating: memberValue(h, "rating") as ForecastHour["rating"] }));
     const head = JSON.stringify({
       spot: { id: spot.id, name: spot.name, country: spot.country },
@@ -211,6 +213,7 @@ export class ForecastService {
       attribution: demo ? DEMO_ATTRIBUTION : ATTRIBUTION,
       ...(demo ? { demo: true } : {}),
       ...reference,
+      ...provenance,
     }).slice(0, -1);
     const doc: PreparedDocument = {
       head,

@@ -41,6 +41,38 @@ export interface SurfRange {
   max: number;
 }
 
+export type ConfidenceLevel = "high" | "medium" | "low";
+
+/** How far the wave models agree on an hour's wave height (forecast/consensus.ts, docs/forecast.md "Confidence"). */
+export interface Confidence {
+  level: ConfidenceLevel;
+  /** Models with a wave height this hour. */
+  models: number;
+  /** Their wave heights, m; `median` is the hour's waveHeight. */
+  waveHeight: { min: number; median: number; max: number };
+}
+
+/** Why a model's series was not used at a spot. */
+export type LeftOutReason = "zero series" | "no data";
+
+/** The wave models behind a document: those counted, and those left out at this spot with why. */
+export interface ModelUse {
+  used: string[];
+  leftOut: Record<string, LeftOutReason>;
+}
+
+/** A grid cell an upstream answered from, and its great-circle distance from the spot. */
+export interface GridCell {
+  lat: number;
+  lng: number;
+  distanceKm: number;
+}
+
+export interface ForecastGrid {
+  marine: GridCell;
+  weather: GridCell;
+}
+
 export interface ForecastHour {
   time: string;
   waveHeight: number;
@@ -60,6 +92,8 @@ export interface ForecastHour {
   swells?: SwellComponent[];
   /** Beyond the spec: the surf height range at the beach. Absent in documents stored before it existed. */
   surf?: SurfRange;
+  /** Beyond the spec: the wave models' agreement this hour. Absent in documents stored before it existed. */
+  confidence?: Confidence;
 }
 
 export interface DailyWeather {
@@ -78,6 +112,10 @@ export interface ForecastResponse extends Partial<TideReference> {
   attribution: string;
   /** Beyond the spec: present (true) only on synthetic demo data (serve --demo); the attribution says so too. */
   demo?: true;
+  /** Beyond the spec: the wave models behind the hours. Absent in documents stored before it existed. */
+  models?: ModelUse;
+  /** Beyond the spec: the grid cells the upstreams answered from. Absent in documents stored before it existed. */
+  grid?: ForecastGrid;
   hours: ForecastHour[];
   daily: DailyWeather[];
 }

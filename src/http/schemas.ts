@@ -11,7 +11,7 @@ import { ERROR_STATUS, type ErrorCode } from "../core/errors";
 import type { UsageReport } from "../access/meter";
 import { USAGE_KEYS } from "../core/endpoints";
 import type { Spot, SpotDetail, SpotWithDistance } from "../spots/types";
-import type { ForecastResponse, SwellKind, WindDirectionType } from "../forecast/types";
+import type { ConfidenceLevel, ForecastResponse, LeftOutReason, SwellKind, WindDirectionType } from "../forecast/types";
 import type { TideStationInfo, TidesResponse } from "../tides/types";
 import type { NowManyResponse, NowResponse } from "../now/types";
 import { UNITS } from "../now/units";
@@ -102,6 +102,10 @@ export type ComponentName =
   | "Rating"
   | "SwellComponent"
   | "SurfRange"
+  | "Confidence"
+  | "ForecastModels"
+  | "ForecastGrid"
+  | "GridCell"
   | "Tide"
   | "DailyWeather"
   | "DayBest"
@@ -250,6 +254,52 @@ export const SurfRangeSchema = t.Object(
 
 const WIND_DIRECTION_TYPES = ["offshore", "onshore", "cross"] as const satisfies readonly WindDirectionType[];
 
+const CONFIDENCE_LEVELS = ["high", "medium", "low"] as const satisfies readonly ConfidenceLevel[];
+
+export const ConfidenceSchema = t.Object(
+  {
+    level: stringEnum(CONFIDENCE_LEVELS, {
+      description: "From the relative spread `(max − min) / median`: below 0.25 `high`, below 0.5 `medium`, else `low`. One model alone is never more than `medium`.",
+    }),
+    models: integer({ minimum: 1, description: "Wave models with a wave height this hour (a model past its horizon, or left out at this spot, does not count)." }),
+    waveHeight: t.Object(
+      {
+        min: t.Number({ exclusiveMinimum: 0, description: "Lowest model, meters." }),
+        median: t.Number({ exclusiveMinimum: 0, description: "The models' median, meters: the hour's `waveHeight`." }),
+        max: t.Number({ exclusiveMinimum: 0, description: "Highest model, meters." }),
+      },
+      { description: "The models' significant wave heights this hour." },
+    ),
+  },
+  { description: "Beyond the spec: how far the wave models agree on this hour (docs/forecast.md, \"Several wave models\"). Absent in forecasts stored before this field existed." },
+);
+
+export const ForecastModelsSchema = t.Object(
+  {
+    used: t.Array(t.String(), { description: "Open-Meteo Marine models counted at this spot, e.g. `meteofrance_wave`." }),
+    leftOut: t.Unsafe<Record<string, LeftOutReason>>({
+      type: "object",
+      additionalProperties: { type: "string", enum: ["zero series", "no data"] satisfies LeftOutReason[] },
+      description: "Models asked for but not counted here, with why: `zero series` (every wave height 0 where another model sees sea: a cell on land) or `no data` (every value null: no cell near the spot).",
+    }),
+  },
+  { description: "Beyond the spec: the wave models behind the hours. Absent in forecasts stored before it was recorded." },
+);
+
+export const GridCellSchema = t.Object(
+  {
+    lat: t.Number({ minimum: -90, maximum: 90, description: "Latitude of the cell's centre." }),
+    lng: t.Number({ minimum: -180, maximum: 180, description: "Longitude of the cell's centre." }),
+    distanceKm: t.Number({ minimum: 0, description: "Great-circle distance from the spot, km (0.1 km steps)." }),
+  },
+  { description: "The model grid cell an upstream answered from." },
+);
+
+export const ForecastGridSchema = t.Object(
+  { marine: ref("GridCell", GridCellSchema), weather: ref("GridCell", GridCellSchema) },
+  { description: "Beyond the spec: the grid cells the wave (`marine`) and weather inputs came from, so a beach forecast from a cell far offshore shows. Absent in forecasts stored before it was recorded." },
+);
+
 export const ForecastHourSchema = t.Object(
   {
     time: dateTime("Start of the hour, UTC."),
@@ -276,6 +326,7 @@ export const ForecastHourSchema = t.Object(
       }),
     ),
     surf: t.Optional(ref("SurfRange", SurfRangeSchema)),
+    confidence: t.Optional(ref("Confidence", ConfidenceSchema)),
   },
   { description: "Conditions for one UTC hour. `tide` is null for tideless spots." },
 );
@@ -332,6 +383,8 @@ export const ForecastResponseSchema = t.Object(
     updatedAt: dateTime("When the forecast document was last refreshed."),
     attribution: t.String({ description: "States that weather inputs include data from Open-Meteo under CC BY 4.0. Show it with the data." }),
     demo: t.Optional(t.Literal(true, { description: "Beyond the spec: present only on synthetic demo data (`surfcast serve --demo`); the attribution then says so." })),
+    models: t.Optional(ref("ForecastModels", ForecastModelsSchema)),
+    grid: t.Optional(ref("ForecastGrid", ForecastGridSchema)),
     hours: t.Array(ref("ForecastHour", ForecastHourSchema), { description: "Hourly, from the current UTC hour forward." }),
     daily: t.Array(ref("DailyWeather", DailyWeatherSchema)),
     datum: t.Optional(nullable(t.String({ description: "Chart datum the hours' tide heights are above (for example MLLW or LAT); null for tideless spots." }))),
@@ -512,6 +565,10 @@ export const COMPONENT_SCHEMAS = {
   Rating: RatingSchema,
   SwellComponent: SwellComponentSchema,
   SurfRange: SurfRangeSchema,
+  Confidence: ConfidenceSchema,
+  ForecastModels: ForecastModelsSchema,
+  ForecastGrid: ForecastGridSchema,
+  GridCell: GridCellSchema,
   Tide: TideSchema,
   DailyWeather: DailyWeatherSchema,
   DayBest: DayBestSchema,

@@ -26,7 +26,7 @@ type Convert = (n: number) => number;
 /** A number's conversion, an object's per-field rules, or an array's rule for each item. */
 type Rule = Convert | { [field: string]: Rule } | [Rule];
 
-/** Every unit-bearing field of a forecast hour, including those of issue #16 (`surf`, `swells`) when present. */
+/** Every unit-bearing field of a forecast hour, including those beyond the spec (`surf`, `swells`, `confidence`) when present. */
 export const HOUR_UNITS: { [field: string]: Rule } = {
   waveHeight: feet,
   swellHeight: feet,
@@ -37,6 +37,7 @@ export const HOUR_UNITS: { [field: string]: Rule } = {
   tide: { height: feet },
   surf: { min: feet, max: feet },
   swells: [{ height: feet }],
+  confidence: { waveHeight: { min: feet, median: feet, max: feet } },
 };
 
 function convert(value: unknown, rule: Rule): unknown {

@@ -7,6 +7,7 @@ import { reclaimSpace } from "../db";
 import { log } from "../core/log";
 import { demoFetch } from "../forecast/demo";
 import { ensureFacings, loadFacings } from "../forecast/facings";
+import { requestedModels } from "../forecast/models";
 import { OpenMeteoClient, type OpenMeteoOptions } from "../forecast/openmeteo";
 import { outcomeOf, refreshListeners, runForecastRefresh, summaryFields, type RefreshProgress, type RefreshSpot, type RefreshSummary } from "../forecast/refresh";
 
@@ -28,7 +29,8 @@ export interface RefreshOptions {
 export async function refreshForecasts(app: App, options: RefreshOptions = {}): Promise<RefreshSummary> {
   const spots = options.spots ?? app.spots.all();
   // Demo mode: the synthetic upstream answers in place of fetch; nothing leaves the process.
-  const client = new OpenMeteoClient({ ...app.config.openMeteo, ...options.client, ...(app.config.demo ? { fetch: demoFetch } : {}) });
+  const models = { requested: requestedModels(app.config.openMeteo.waveModels), counted: app.config.openMeteo.waveModels };
+  const client = new OpenMeteoClient({ ...app.config.openMeteo, marineModels: models.requested, ...options.client, ...(app.config.demo ? { fetch: demoFetch } : {}) });
   if (app.config.demo) log.warn("forecast refresh uses DEMO data: synthetic values made inside the binary, not a real forecast", { spots: spots.length });
   const summary = await runForecastRefresh(
     {
@@ -46,6 +48,7 @@ export async function refreshForecasts(app: App, options: RefreshOptions = {}): 
       signal: options.signal,
       giveUpAfter: app.config.refreshGiveUpAfter,
       demo: app.config.demo,
+      models,
     },
     spots,
   );

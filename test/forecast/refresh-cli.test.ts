@@ -70,7 +70,9 @@ describe("surfcast refresh (compiled binary)", () => {
     const r = await refresh(dir, ["--spots", ids.join(",")]);
     expect(r.stderr).toMatch(/refresh: batch 1\/1 ok: 3\/3 spots refreshed \(so far 3\/3\)/);
     expect(r.stdout).toContain("Spots:     3 ok, 0 failed (of 3)");
-    expect(r.stdout).toContain("Upstream:  2 requests, weight 7.2 (3 marine + 3 forecast locations)");
+    // Marine: 14 variables × the three default wave models = 4.2 per location; forecast: 1.0.
+    expect(r.stdout).toContain("Upstream:  2 requests, weight 15.6 (3 marine + 3 forecast locations)");
+    expect(fake.requests.find((q) => q.endpoint === "marine")!.models).toEqual(["meteofrance_wave", "ecmwf_wam025", "ncep_gfswave025"]);
     expect(r.code).toBe(0);
     expect(fake.requests.map((q) => q.endpoint).sort()).toEqual(["forecast", "marine"]);
     const docs = documents(dir);

@@ -307,6 +307,8 @@ export interface components {
              * @constant
              */
             demo?: true;
+            models?: components["schemas"]["ForecastModels"];
+            grid?: components["schemas"]["ForecastGrid"];
             /** @description Hourly, from the current UTC hour forward. */
             hours: components["schemas"]["ForecastHour"][];
             daily: components["schemas"]["DailyWeather"][];
@@ -350,6 +352,7 @@ export interface components {
             /** @description Beyond the spec: the wave components with data this hour, largest energy (H²·T) first. Absent in forecasts stored before this field existed. */
             swells?: components["schemas"]["SwellComponent"][];
             surf?: components["schemas"]["SurfRange"];
+            confidence?: components["schemas"]["Confidence"];
         };
         /** @description How good the hour is for each surfer level, 1 (poor) to 5 (best). */
         Rating: {
@@ -377,6 +380,48 @@ export interface components {
             min: number;
             /** @description Set waves: the higher waves of the hour, meters (0.1 m steps). */
             max: number;
+        };
+        /** @description Beyond the spec: how far the wave models agree on this hour (docs/forecast.md, "Several wave models"). Absent in forecasts stored before this field existed. */
+        Confidence: {
+            /**
+             * @description From the relative spread `(max − min) / median`: below 0.25 `high`, below 0.5 `medium`, else `low`. One model alone is never more than `medium`.
+             * @enum {string}
+             */
+            level: "high" | "medium" | "low";
+            /** @description Wave models with a wave height this hour (a model past its horizon, or left out at this spot, does not count). */
+            models: number;
+            /** @description The models' significant wave heights this hour. */
+            waveHeight: {
+                /** @description Lowest model, meters. */
+                min: number;
+                /** @description The models' median, meters: the hour's `waveHeight`. */
+                median: number;
+                /** @description Highest model, meters. */
+                max: number;
+            };
+        };
+        /** @description Beyond the spec: the wave models behind the hours. Absent in forecasts stored before it was recorded. */
+        ForecastModels: {
+            /** @description Open-Meteo Marine models counted at this spot, e.g. `meteofrance_wave`. */
+            used: string[];
+            /** @description Models asked for but not counted here, with why: `zero series` (every wave height 0 where another model sees sea: a cell on land) or `no data` (every value null: no cell near the spot). */
+            leftOut: {
+                [key: string]: "zero series" | "no data";
+            };
+        };
+        /** @description Beyond the spec: the grid cells the wave (`marine`) and weather inputs came from, so a beach forecast from a cell far offshore shows. Absent in forecasts stored before it was recorded. */
+        ForecastGrid: {
+            marine: components["schemas"]["GridCell"];
+            weather: components["schemas"]["GridCell"];
+        };
+        /** @description The model grid cell an upstream answered from. */
+        GridCell: {
+            /** @description Latitude of the cell's centre. */
+            lat: number;
+            /** @description Longitude of the cell's centre. */
+            lng: number;
+            /** @description Great-circle distance from the spot, km (0.1 km steps). */
+            distanceKm: number;
         };
         /** @description The tide at a forecast hour. */
         Tide: {

@@ -155,6 +155,7 @@ describe("GET /v1/spots/{id}/now", () => {
       // The surf range and the swell components of issue #16 convert too.
       ...(m.surf ? { surf: { min: feet(m.surf.min), max: feet(m.surf.max) } } : {}),
       ...(m.swells ? { swells: m.swells.map((c) => ({ ...c, height: feet(c.height) })) } : {}),
+      ...(m.confidence ? { confidence: { ...m.confidence, waveHeight: { min: feet(m.confidence.waveHeight.min), median: feet(m.confidence.waveHeight.median), max: feet(m.confidence.waveHeight.max) } } } : {}),
     });
     expect(m.surf).toBeDefined();
     expect(feet(1)).toBe(3.28);
@@ -179,7 +180,7 @@ describe("GET /v1/spots/{id}/now", () => {
   test("every numeric field of the served ForecastHour is either converted for imperial or has no unit to convert", async () => {
     const doc = (await (await fetch(server.url + "/openapi.json")).json()) as { components: { schemas: Record<string, any> } };
     const schemas = doc.components.schemas;
-    const UNITLESS = ["wavePeriod", "waveDirection", "windDirection", "weatherCode", "rating", "swells[].period", "swells[].direction"];
+    const UNITLESS = ["wavePeriod", "waveDirection", "windDirection", "weatherCode", "rating", "swells[].period", "swells[].direction", "confidence.models"];
     const leaves: string[] = [];
     const walk = (schema: any, path: string) => {
       if (schema.$ref) return walk(schemas[schema.$ref.split("/").pop()], path);
@@ -223,14 +224,16 @@ describe("GET /v1/spots/{id}/now", () => {
     }
   });
 
-  test("fields stored in forecast hours beyond the spec (issue #16's surf and swells) pass through, converted, within 1.5 KB", async () => {
+  test("fields stored in forecast hours beyond the spec (surf, swells, confidence) pass through, converted, within 1.5 KB", async () => {
     const swell = (kind: string, height: number) => ({ kind, height, period: 13.25, direction: 287 });
     for (const spot of [longest, tidal, hawaii]) {
       const row = readDocument(sqliteDb(server.app), spot.id)!;
       const stored = JSON.parse(row.body) as { hours: Json[] };
       for (const hour of stored.hours) {
         hour.surf = { min: 1.25, max: 1.75 };
-        hour.swells = [swell("primary", 2.25), swell("secondary", 1.05), swell("tertiary", 0.45), swell("windsea", 0.85)];
+        // The three components the refresh asks for (forecast/swells.ts) and the models' agreement, at their widest.
+        hour.swells = [swell("primary", 2.25), swell("secondary", 1.05), swell("wind", 0.85)];
+        hour.confidence = { level: "medium", models: 4, waveHeight: { min: 10.25, median: 11.25, max: 12.75 } };
       }
       try {
         writeDocuments(sqliteDb(server.app), row.updatedAt + 1, [{ spotId: spot.id, body: JSON.stringify(stored) }]);
@@ -240,6 +243,7 @@ describe("GET /v1/spots/{id}/now", () => {
         expect((metric.response.conditions as unknown as Json).surf).toEqual({ min: 1.25, max: 1.75 });
         expect((imperial.response.conditions as unknown as Json).surf).toEqual({ min: feet(1.25), max: feet(1.75) });
         expect((imperial.response.conditions as unknown as Json).swells[0]).toEqual({ kind: "primary", height: feet(2.25), period: 13.25, direction: 287 });
+        expect((imperial.response.conditions as unknown as Json).confidence).toEqual({ level: "medium", models: 4, waveHeight: { min: feet(10.25), median: feet(11.25), max: feet(12.75) } });
         for (const served of [metric, imperial]) expect(new TextEncoder().encode(served.body).length).toBeLessThanOrEqual(1536);
       } finally {
         writeDocuments(sqliteDb(server.app), row.updatedAt, [{ spotId: spot.id, body: row.body }]);

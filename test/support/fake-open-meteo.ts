@@ -26,6 +26,13 @@
  * `sea_level_height_msl` is a synthetic tide at the requested point with every regime (semi-diurnal, mixed,
  * diurnal, negligible) and all nulls for lakes and inland waves (./fake-sea-level.ts).
  *
+ * Models: `models=` takes a comma list as the real Marine API does. With one model the columns keep their plain names;
+ * with several every hourly variable comes once per model as `<variable>_<model>`. Each model reads the fixture's
+ * series through its behaviour (`FakeModel`): by default the models agree exactly, ECMWF WAM has no swell
+ * partitions, only Météo-France (and `best_match`) carry the sea temperature and sea level, DWD GWAM stops after 96 h
+ * and EWAM after 78 h; `setModel(name, behaviour)` makes one differ (a scale, a land cell's zeros, no data, a
+ * horizon). An unknown model is a 400 like the real server's.
+ *
  * Faults: "500", "503", "429" (minutely, the fixture body), "429-daily", "400", "truncated" (200, half a
  * body), "all-null" (200, every series null), { delayMs } (answers late: use more than the client timeout
  * for a timeout), { status, reason } (an error answer with that reason text). `inject` without `requests`/`next` applies to every matching request until `reset()`.
@@ -37,6 +44,55 @@ import { seaLevelSeries } from "./fake-sea-level";
 
 export type Fault = "500" | "503" | "429" | "429-daily" | "400" | "truncated" | "all-null" | { delayMs: number } | { status: number; reason: string };
 export type FakeEndpoint = "marine" | "forecast";
+
+/** How a model reads the fixture's series. */
+export interface FakeModel {
+  /** Wave and swell heights × this (default 1). */
+  scale?: number;
+  /** Null from this hour of the series on (a model past its horizon). */
+  horizonHours?: number;
+  /** Every wave variable 0: the model's nearest cell is on land. */
+  zero?: boolean;
+  /** Every variable null: the model has no cell here. */
+  missing?: boolean;
+  /** Has the swell partitions (primary, secondary, tertiary swell, wind sea); default true. */
+  swells?: boolean;
+  /** Has the sea temperature, sea level and currents; default false. */
+  ocean?: boolean;
+}
+
+/** The real models' gaps (../shared/data/open-meteo/README.md, "Several models in one request"). */
+const MODEL_DEFAULTS: Record<string, FakeModel> = {
+  best_match: { ocean: true },
+  meteofrance_wave: { ocean: true },
+  meteofrance_currents: { ocean: true, swells: false },
+  ecmwf_wam025: { swells: false },
+  ecmwf_wam: { swells: false },
+  ncep_gfswave025: {},
+  ncep_gfswave016: {},
+  ncep_gefswave025: {},
+  gwam: { horizonHours: 96 },
+  dwd_gwam: { horizonHours: 96 },
+  ewam: { horizonHours: 78 },
+  dwd_ewam: { horizonHours: 78 },
+  era5_ocean: {},
+};
+
+const OCEAN_VARIABLE = /^(sea_surface_temperature|sea_level_height_msl|invert_barometer_height|ocean_current_)/;
+/** The total sea's own series: every model has them. */
+const TOTAL_SEA = new Set(["wave_height", "wave_direction", "wave_period", "wave_peak_period"]);
+
+/** One model's reading of a series (`variable` a marine hourly variable). */
+function modelValues(values: readonly (number | null)[], variable: string, model: FakeModel): (number | null)[] {
+  const ocean = OCEAN_VARIABLE.test(variable);
+  if (model.missing || (ocean && !model.ocean) || (!ocean && !TOTAL_SEA.has(variable) && model.swells === false)) return values.map(() => null);
+  return values.map((v, i) => {
+    if (v === null || (model.horizonHours !== undefined && i >= model.horizonHours)) return null;
+    if (ocean) return v;
+    if (model.zero) return 0;
+    return variable.endsWith("_height") && model.scale !== undefined ? Math.round(v * model.scale * 100) / 100 : v;
+  });
+}
 
 export interface FakeRequest {
   n: number;
@@ -50,6 +106,8 @@ export interface FakeRequest {
   /** Hourly plus daily variables requested. */
   variables: number;
   days: number;
+  /** Marine models asked for (`models=`; empty when the request names none). */
+  models: string[];
 }
 
 export interface FakeOpenMeteo {
@@ -58,6 +116,8 @@ export interface FakeOpenMeteo {
   /** Moves the series to start at 00:00 GMT of another day (a simulated clock's next day). */
   setFirstDay(day: string): void;
   inject(fault: Fault, when?: { requests?: number[]; next?: number; endpoint?: FakeEndpoint }): void;
+  /** Makes a marine model read the series differently (until `reset()`); merged over its defaults. */
+  setModel(name: string, behaviour: FakeModel): void;
   /** Open-Meteo call weight of the requests received (optionally for one API). */
   weight(endpoint?: FakeEndpoint): number;
   /** Locations requested (optionally for one API). */
@@ -147,7 +207,7 @@ function seaLevel(fixture: Fixture, lat: number, lng: number, shift: number): { 
   return { unit: "m", values: seaLevelSeries(lat, lng, fixture.hourly.time!.map((t) => Date.parse(`${t as string}:00Z`) + shift)) };
 }
 
-function buildLocation(fixture: Fixture, fixtureIndex: number, endpoint: FakeEndpoint, index: number, lat: number, lng: number, hourly: string[], daily: string[], shift: number, unixtime: boolean, allNull: boolean): Record<string, unknown> {
+function buildLocation(fixture: Fixture, fixtureIndex: number, endpoint: FakeEndpoint, index: number, lat: number, lng: number, hourly: string[], daily: string[], shift: number, unixtime: boolean, allNull: boolean, models: [string, FakeModel][]): Record<string, unknown> {
   const cells = endpoint === "marine" ? 12 : 10;
   const snap = (x: number) => Math.round(((Math.floor(x * cells) + 0.5) / cells) * 1e6) / 1e6;
   const out: Record<string, unknown> = {
@@ -171,8 +231,14 @@ function buildLocation(fixture: Fixture, fixtureIndex: number, endpoint: FakeEnd
     if (series) made[h] = series;
   }
   const hourlySeries = { ...fixture.hourly, ...Object.fromEntries(Object.entries(made).map(([h, m]) => [h, m.values])) };
-  out.hourly_units = Object.fromEntries([["time", unixtime ? "unixtime" : "iso8601"], ...hourly.map((h) => [h, fixture.hourly_units[h] ?? made[h]?.unit ?? ""])]);
-  out.hourly = Object.fromEntries([["time", series(fixture.hourly, "time", true)], ...hourly.map((h) => [h, series(hourlySeries, h, false)])]);
+  // Variables × models, in that order; a model's reading of each (the forecast API has no models here).
+  const columns = hourly.flatMap((h) =>
+    endpoint === "forecast" || models.length === 0
+      ? [{ name: h, variable: h, values: series(hourlySeries, h, false) }]
+      : models.map(([name, model]) => ({ name: models.length > 1 ? `${h}_${name}` : h, variable: h, values: modelValues(series(hourlySeries, h, false) as (number | null)[], h, model) })),
+  );
+  out.hourly_units = Object.fromEntries([["time", unixtime ? "unixtime" : "iso8601"], ...columns.map((c) => [c.name, fixture.hourly_units[c.variable] ?? made[c.variable]?.unit ?? ""])]);
+  out.hourly = Object.fromEntries([["time", series(fixture.hourly, "time", true)], ...columns.map((c) => [c.name, c.values])]);
   if (daily.length > 0 && fixture.daily) {
     const timeUnit = unixtime ? "unixtime" : "iso8601";
     out.daily_units = Object.fromEntries([["time", timeUnit], ...daily.map((d) => [d, d === "sunrise" || d === "sunset" ? timeUnit : (fixture.daily_units?.[d] ?? "")])]);
@@ -190,6 +256,7 @@ export async function startFakeOpenMeteo(options: { firstDay?: string } = {}): P
   let shift = shiftTo(options.firstDay);
   const requests: FakeRequest[] = [];
   let rules: { fault: Fault; requests?: number[]; remaining: number; endpoint?: FakeEndpoint }[] = [];
+  let modelChanges: Record<string, FakeModel> = {};
 
   const faultFor = (n: number, endpoint: FakeEndpoint): Fault | null => {
     for (const rule of rules) {
@@ -222,7 +289,8 @@ export async function startFakeOpenMeteo(options: { firstDay?: string } = {}): P
       const n = requests.length + 1;
       const variables = list("hourly").length + list("daily").length;
       const days = Number(params.get("forecast_days") ?? 7);
-      requests.push({ n, endpoint, method: req.method, locations: latitudes.length, timeformat, apikey: params.get("apikey"), latitudes, longitudes, variables, days });
+      const modelNames = endpoint === "marine" ? list("models") : [];
+      requests.push({ n, endpoint, method: req.method, locations: latitudes.length, timeformat, apikey: params.get("apikey"), latitudes, longitudes, variables, days, models: modelNames });
 
       const fault = faultFor(n, endpoint);
       if (fault !== null && typeof fault === "object" && "delayMs" in fault) await Bun.sleep(fault.delayMs);
@@ -242,11 +310,14 @@ export async function startFakeOpenMeteo(options: { firstDay?: string } = {}): P
       const badDaily = daily.find((d) => !KNOWN[endpoint].daily.includes(d));
       if (badHourly || badDaily) return error(400, `Data corrupted at path ''. Cannot initialize variable from invalid String value ${badHourly ? hourly.join(",") : daily.join(",")}.`);
       if ((params.get("timezone") ?? "GMT") !== "GMT") return error(400, "this fake only answers timezone=GMT");
+      const unknownModel = modelNames.find((m) => !(m in MODEL_DEFAULTS));
+      if (unknownModel) return error(400, `Cannot initialize MultiDomains from invalid String value ${unknownModel}.`);
+      const models = modelNames.map((m): [string, FakeModel] => [m, { ...MODEL_DEFAULTS[m], ...modelChanges[m] }]);
       if (timeformat !== "iso8601" && timeformat !== "unixtime") return error(400, `Invalid timeformat ${timeformat}`);
 
       const unixtime = timeformat === "unixtime";
       const locations = latitudes.map((lat, i) =>
-        buildLocation(fixtures[endpoint][nearestFixture(lat, longitudes[i]!)]!, nearestFixture(lat, longitudes[i]!), endpoint, i, lat, longitudes[i]!, hourly, daily, shift, unixtime, fault === "all-null"),
+        buildLocation(fixtures[endpoint][nearestFixture(lat, longitudes[i]!)]!, nearestFixture(lat, longitudes[i]!), endpoint, i, lat, longitudes[i]!, hourly, daily, shift, unixtime, fault === "all-null", models),
       );
       const body = JSON.stringify(locations.length === 1 ? locations[0] : locations);
       return new Response(fault === "truncated" ? body.slice(0, Math.floor(body.length / 2)) : body, { headers: { "Content-Type": "application/json; charset=utf-8" } });
@@ -259,12 +330,16 @@ export async function startFakeOpenMeteo(options: { firstDay?: string } = {}): P
     setFirstDay(day) {
       shift = shiftTo(day);
     },
+    setModel(name, behaviour) {
+      modelChanges[name] = { ...modelChanges[name], ...behaviour };
+    },
     inject(fault, when = {}) {
       rules.push({ fault, requests: when.requests, remaining: when.next ?? when.requests?.length ?? Infinity, endpoint: when.endpoint });
     },
     weight(endpoint) {
       // Open-Meteo's call weight per location (its pricing terms): max(1, nVars/10 × max(1, days/14)).
-      const perLocation = (r: FakeRequest) => Math.max(1, (r.variables / 10) * Math.max(1, r.days / 14));
+      // Every variable counts once per model asked for.
+      const perLocation = (r: FakeRequest) => Math.max(1, ((r.variables * Math.max(1, r.models.length)) / 10) * Math.max(1, r.days / 14));
       return requests.filter((r) => !endpoint || r.endpoint === endpoint).reduce((s, r) => s + r.locations * perLocation(r), 0);
     },
     locations(endpoint) {
@@ -273,6 +348,7 @@ export async function startFakeOpenMeteo(options: { firstDay?: string } = {}): P
     reset() {
       requests.length = 0;
       rules = [];
+      modelChanges = {};
     },
     async close() {
       await server.stop(true);
