@@ -101,7 +101,9 @@ function totalSea(models: readonly ModelSeries[], i: number): { height: number; 
     const direction = values.wave_direction?.[i];
     if (height != null && period != null && direction != null) readings.push({ kind: "primary", height, period, direction });
   }
-  return readings.length > 0 ? medianComponent("primary", readings) : null;
+  if (readings.length === 0) return null;
+  const { height, period, direction } = medianComponent("primary", readings);
+  return { height, period, direction };
 }
 
 /**
