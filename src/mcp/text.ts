@@ -221,9 +221,10 @@ function surfOf(h: ForecastHour): string {
 function hourRow(h: ForecastHour, local: LocalInstant): string {
   const wind = `${whole(h.windSpeed)} g${whole(h.windGust)} ${compass(h.windDirection)}${h.windDirectionType ? ` ${h.windDirectionType}` : ""}`;
   const tide = h.tide ? ` | ${one(h.tide.height)} ${h.tide.state === "rising" ? "↑" : "↓"}` : "";
+  const sure = h.confidence ? ` | ${h.confidence.level}` : "";
   return (
     `${local.time} | ${surfOf(h)} | ${one(h.swellHeight)} ${whole(h.wavePeriod)}s ${compass(h.waveDirection)} | ${wind} | ` +
-    `${h.rating.beginner}/${h.rating.intermediate}/${h.rating.advanced}${tide}`
+    `${h.rating.beginner}/${h.rating.intermediate}/${h.rating.advanced}${tide}${sure}`
   );
 }
 
@@ -247,7 +248,8 @@ export function forecastText(f: ForecastResponse, spot: Pick<Spot, "id" | "name"
       `Times are local (${clock.describe(f.hours[0]?.time ?? f.updatedAt)}).`,
     `Each day: sun, weather, air and water °C, UV; best = rating 1-5 and window per level (B beginner, I intermediate, A advanced; - = nothing above 1); tides = high (H) and low (L) waters, m${datum}.`,
     `Then one row per daylight hour: time | surf m (breaking face height at the beach; ~ = sea wave height; flat = none) | swell m, period, from | wind km/h, gust, from, type | rating B/I/A 1-5` +
-      (tidal ? ` | tide m${datum}, ↑ rising or ↓ falling.` : "."),
+      (tidal ? ` | tide m${datum}, ↑ rising or ↓ falling` : "") +
+      (f.hours.some((h) => h.confidence) ? " | how far the wave models agree (high, medium, low)." : "."),
   ];
   // Each hour and extreme is parsed and placed in local time once (Date.parse is most of the cost otherwise).
   const starts = f.hours.map((h) => Date.parse(h.time));
@@ -348,7 +350,7 @@ export function bestSpotsText(p: { lat: number; lng: number; radius: number; lev
   const head = [
     ...demoLines(demo),
     `Best spots for ${p.level} surfers ${around} over the next ${p.hours} hours, best first: id | name | country, region | distance | ` +
-      `rating 1-5 of the best window of daylight hours and its local time${shared ? ` (${firstStart ? shared.describe(firstStart) : shared.zone})` : " (with the spot's zone)"} | surf m (breaking face height) over it | wind type. ` +
+      `rating 1-5 of the best window of daylight hours and its local time${shared ? ` (${firstStart ? shared.describe(firstStart) : shared.zone})` : " (with the spot's zone)"} | surf m (breaking face height) over it | wind type | how far the wave models agree over it. ` +
       SPOT_ID_USE,
   ];
   const body = spots.map((s) => {
@@ -359,7 +361,7 @@ export function bestSpotsText(p: { lat: number; lng: number; radius: number; lev
       window = `${start.weekday} ${start.date} ${start.time}-${clock.at(s.best.end).time}${shared ? "" : ` ${clock.zone}`}`;
     }
     const surf = s.surf ? `surf ${one(s.surf.min)}-${one(s.surf.max)}` : "surf ?";
-    return `${s.spot.id} | ${s.spot.name} | ${place(s.spot)} | ${one(s.spot.distanceKm)} km | ${s.rating} ${window} | ${surf} | ${s.windDirectionType ?? "wind ?"}`;
+    return `${s.spot.id} | ${s.spot.name} | ${place(s.spot)} | ${one(s.spot.distanceKm)} km | ${s.rating} ${window} | ${surf} | ${s.windDirectionType ?? "wind ?"} | models ${s.confidence}`;
   });
   return fitText(head, body, ["Coordinates, UTC window times and every spot field are in structuredContent (the /v1 JSON), as {spots: [...]}."]);
 }
