@@ -34,6 +34,9 @@ export function circularMedian(degrees: readonly number[]): number {
   return (((mean + median(offsets)) % 360) + 360) % 360;
 }
 
+/** The levels in words, for texts and pages: "3 wave models agree well". */
+export const AGREEMENT_WORDS: Record<ConfidenceLevel, string> = { high: "agree well", medium: "broadly agree", low: "disagree" };
+
 /** The level from the spread; one model alone cannot be checked against another, so it is never more than medium. */
 export function confidenceLevel(min: number, mid: number, max: number, models: number): ConfidenceLevel {
   const spread = (max - min) / mid;

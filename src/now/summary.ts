@@ -3,6 +3,7 @@
  * say "is it on, and when does the tide turn" without reading JSON. Times are the spot's local clock. Pure.
  */
 import type { NowResponse } from "./types";
+import { AGREEMENT_WORDS } from "../forecast/consensus";
 
 const LEVELS = "beginner/intermediate/advanced";
 
@@ -27,7 +28,7 @@ function waves(conditions: Record<string, unknown>, length: string): string {
 function agreement(c: NonNullable<NowResponse["conditions"]>, length: string): string {
   const k = c.confidence;
   if (!k) return "";
-  const words = { high: "agree well", medium: "broadly agree", low: "disagree" }[k.level];
+  const words = AGREEMENT_WORDS[k.level];
   const spread = k.waveHeight.min === k.waveHeight.max ? `${k.waveHeight.median} ${length}` : `${k.waveHeight.min}–${k.waveHeight.max} ${length}`;
   return k.models === 1 ? `, one wave model (${spread})` : `, ${k.models} wave models ${words} (${spread})`;
 }
