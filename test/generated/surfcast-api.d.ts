@@ -1125,7 +1125,8 @@ export interface operations {
                      *       "models": {
                      *         "used": [
                      *           "meteofrance_wave",
-                     *           "ecmwf_wam025"
+                     *           "ecmwf_wam025",
+                     *           "gwam"
                      *         ],
                      *         "leftOut": {
                      *           "ncep_gfswave025": "zero series"
