@@ -1,0 +1,148 @@
+/**
+ * The outbox: sends the deliveries that are due, records each attempt and schedules the next one. Deliveries are
+ * made by the alerts' evaluation (one per window and channel, its body stored once); this runner only sends them,
+ * through a DeliveryQueue the alerts store implements. One process runs it (the holder of the refresh's lease).
+ *
+ * Delivery is at least once: an attempt whose record is lost (a crash between sending and recording) is sent
+ * again, with the same `webhook-id`, which is what receivers deduplicate on.
+ */
+import type { Clock } from "../../core/clock";
+import type { AllowedNetworks, Resolver } from "./address";
+import { alertEmail, type MailSender } from "./email";
+import { parseEventBody } from "./event";
+import { nextAttemptAt } from "./retry";
+import { sendWebhook, type AttemptResult, type WebhookRequest } from "./webhook";
+
+export type DeliveryTarget =
+  | { kind: "webhook"; url: string; secret: string }
+  | { kind: "email"; to: string; unsubscribeToken: string };
+
+export interface Delivery {
+  id: string;
+  alertId: string;
+  /** The event's `webhook-id` (`msg_…`): the same on every attempt. */
+  eventId: string;
+  /** The event body as stored when the delivery was made (event.ts), sent unchanged on every attempt. */
+  body: string;
+  target: DeliveryTarget;
+  /** Attempts made so far. */
+  attempts: number;
+  /** When the first attempt was made; null before it. */
+  firstAttemptAt: Date | null;
+}
+
+/** What the outbox needs of the alerts store. */
+export interface DeliveryQueue {
+  /** Deliveries whose next attempt is due at `now`, the longest waiting first, at most `limit`. */
+  due(now: Date, limit: number): Promise<Delivery[]>;
+  /** Adds the attempt to the delivery's log (the owner sees it), counts it, and sets the first attempt's time if unset. */
+  recordAttempt(id: string, result: AttemptResult, at: Date): Promise<void>;
+  /** When to try again; null: no more attempts (delivered, gone, refused, or the retries are over). */
+  schedule(id: string, at: Date | null): Promise<void>;
+  /** Turns the alert off (its receiver answered 410 Gone), saying why. */
+  disableAlert(alertId: string, reason: string): Promise<void>;
+}
+
+export interface OutboxOptions {
+  queue: DeliveryQueue;
+  clock: Clock;
+  allowed: AllowedNetworks;
+  publicUrl: string;
+  /** The console's SMTP sender; without it an e-mail delivery is refused. */
+  mail?: MailSender;
+  /** Deliveries taken per run. */
+  batchSize?: number;
+  /** Deliveries in flight at once: one slow receiver must not hold up the others. */
+  concurrency?: number;
+  timeoutMs?: number;
+  fetch?: WebhookRequest["fetch"];
+  resolve?: Resolver;
+}
+
+export interface OutboxRun {
+  attempted: number;
+  delivered: number;
+  /** Failed, with another attempt scheduled. */
+  retrying: number;
+  /** Failed for good: refused, gone, or out of retries. */
+  ended: number;
+}
+
+export const GONE_REASON = "the webhook receiver answered 410 Gone";
+
+export class Outbox {
+  private running: Promise<OutboxRun> | null = null;
+
+  constructor(private readonly options: OutboxOptions) {}
+
+  /** Sends what is due now. A call while a run is under way joins that run rather than sending twice. */
+  runDue(): Promise<OutboxRun> {
+    this.running ??= this.run().finally(() => (this.running = null));
+    return this.running;
+  }
+
+  /** Resolves when no run is under way (for a graceful stop). */
+  async idle(): Promise<void> {
+    await this.running?.catch(() => {});
+  }
+
+  private async run(): Promise<OutboxRun> {
+    const { queue, clock } = this.options;
+    const due = await queue.due(new Date(clock.now()), this.options.batchSize ?? 100);
+    const summary: OutboxRun = { attempted: 0, delivered: 0, retrying: 0, ended: 0 };
+    let next = 0;
+    const worker = async () => {
+      while (next < due.length) {
+        const verdict = await this.deliver(due[next++]!);
+        summary.attempted++;
+        summary[verdict]++;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.options.concurrency ?? 8, due.length) }, worker));
+    return summary;
+  }
+
+  private async deliver(delivery: Delivery): Promise<"delivered" | "retrying" | "ended"> {
+    const { queue, clock } = this.options;
+    const at = new Date(clock.now());
+    const result = await this.attempt(delivery, at);
+    await queue.recordAttempt(delivery.id, result, at);
+    if (result.outcome === "delivered") {
+      await queue.schedule(delivery.id, null);
+      return "delivered";
+    }
+    if (result.outcome === "gone") await queue.disableAlert(delivery.alertId, GONE_REASON);
+    const retryAt = result.outcome === "failed" ? nextAttemptAt(delivery.firstAttemptAt ?? at, delivery.attempts + 1, new Date(clock.now())) : null;
+    await queue.schedule(delivery.id, retryAt);
+    return retryAt === null ? "ended" : "retrying";
+  }
+
+  private async attempt(delivery: Delivery, at: Date): Promise<AttemptResult> {
+    const { target } = delivery;
+    if (target.kind === "webhook") {
+      return sendWebhook({
+        url: target.url,
+        secret: target.secret,
+        eventId: delivery.eventId,
+        body: delivery.body,
+        allowed: this.options.allowed,
+        at,
+        ...(this.options.timeoutMs !== undefined ? { timeoutMs: this.options.timeoutMs } : {}),
+        ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+        ...(this.options.resolve ? { resolve: this.options.resolve } : {}),
+      });
+    }
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    if (!this.options.mail) return { outcome: "refused", error: "e-mail is not configured (SURFCAST_SMTP_URL)", durationMs: 0 };
+    let event;
+    try {
+      event = parseEventBody(delivery.body);
+    } catch {
+      return { outcome: "refused", error: "the stored event cannot be read", durationMs: elapsed() };
+    }
+    const message = alertEmail(event, target.to, { publicUrl: this.options.publicUrl, unsubscribeToken: target.unsubscribeToken });
+    const problem = await this.options.mail(message);
+    return problem === null ? { outcome: "delivered", durationMs: elapsed() } : { outcome: "failed", error: problem, durationMs: elapsed() };
+  }
+}
