@@ -74,7 +74,7 @@ function isAllowed(text: string, allowed: AllowedNetworks): boolean {
 }
 
 /** The refusal for one resolved address, or null when it may be called. */
-export function refusalFor(address: string, allowed: AllowedNetworks, host?: string): string | null {
+function refusalFor(address: string, allowed: AllowedNetworks, host?: string): string | null {
   const kind = addressClass(address);
   if (kind === null || isAllowed(address, allowed)) return null;
   const subject = host !== undefined && host !== address ? `${host} resolves to ${address},` : `${address} is`;

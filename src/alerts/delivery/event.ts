@@ -65,7 +65,7 @@ export function buildAlertEvent(input: EventInput): AlertEvent {
   };
 }
 
-export function forecastUrl(publicUrl: string, spotId: string): string {
+function forecastUrl(publicUrl: string, spotId: string): string {
   return `${publicUrl.replace(/\/+$/, "")}/v1/spots/${encodeURIComponent(spotId)}/forecast`;
 }
 

@@ -33,7 +33,7 @@ export interface Delivery {
 
 /** What the outbox needs of the alerts store. */
 export interface DeliveryQueue {
-  /** Deliveries whose next attempt is due at `now`, the longest waiting first, at most `limit`. */
+  /** Deliveries of enabled alerts whose next attempt is due at `now`, the longest waiting first, at most `limit`. */
   due(now: Date, limit: number): Promise<Delivery[]>;
   /** Adds the attempt to the delivery's log (the owner sees it), counts it, and sets the first attempt's time if unset. */
   recordAttempt(id: string, result: AttemptResult, at: Date): Promise<void>;

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { createHmac } from "node:crypto";
 import { Webhook } from "standardwebhooks";
-import { isWebhookSecret, newMessageId, newWebhookSecret, signedHeaders } from "./sign";
+import { newMessageId, newWebhookSecret, signedHeaders } from "./sign";
 
 const BODY = '{"type":"alert.test","spot":{"name":"Pipe"}}';
 
@@ -10,12 +10,7 @@ describe("webhook signatures", () => {
     const a = newWebhookSecret();
     expect(a).toMatch(/^whsec_[A-Za-z0-9+/]+={0,2}$/);
     expect(Buffer.from(a.slice(6), "base64").length).toBeGreaterThanOrEqual(24);
-    expect(isWebhookSecret(a)).toBe(true);
     expect(newWebhookSecret()).not.toBe(a);
-  });
-
-  test.each(["", "whsec_", "whsec_c2hvcnQ=", "sk_" + "A".repeat(40), "whsec_not base64!"])("%p is not a secret", (s) => {
-    expect(isWebhookSecret(s)).toBe(false);
   });
 
   test("a message id is msg_ and 32 hex digits", () => {

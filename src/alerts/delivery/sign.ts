@@ -25,13 +25,6 @@ export function newMessageId(): string {
   return `msg_${randomBytes(16).toString("hex")}`;
 }
 
-/** True for a secret of the form newWebhookSecret makes (at least 24 bytes behind the prefix). */
-export function isWebhookSecret(secret: string): boolean {
-  if (!secret.startsWith(SECRET_PREFIX)) return false;
-  const encoded = secret.slice(SECRET_PREFIX.length);
-  return /^[A-Za-z0-9+/]+={0,2}$/.test(encoded) && Buffer.from(encoded, "base64").length >= 24;
-}
-
 export function signedHeaders(secret: string, messageId: string, body: string, at: Date): SignedHeaders {
   return {
     "webhook-id": messageId,

@@ -41,7 +41,7 @@ export interface WebhookRequest {
   resolve?: Resolver;
 }
 
-export const WEBHOOK_TIMEOUT_MS = 10_000;
+const WEBHOOK_TIMEOUT_MS = 10_000;
 const MAX_RESPONSE_BYTES = 16 * 1024;
 const MAX_REDIRECTS = 3;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -55,11 +55,13 @@ export async function sendWebhook(request: WebhookRequest): Promise<AttemptResul
     ...details,
     durationMs: Math.round(performance.now() - started),
   });
-  const headers = {
-    "content-type": "application/json",
-    "user-agent": "Surfcast-Webhooks/1",
-    ...signedHeaders(request.secret, request.eventId, request.body, request.at ?? new Date()),
-  };
+  let signed;
+  try {
+    signed = signedHeaders(request.secret, request.eventId, request.body, request.at ?? new Date());
+  } catch {
+    return finish("refused", { error: "the alert's webhook secret is not a whsec_ secret" });
+  }
+  const headers = { "content-type": "application/json", "user-agent": "Surfcast-Webhooks/1", ...signed };
   const send = request.fetch ?? fetch;
   let target = request.url;
   try {

@@ -118,6 +118,15 @@ describe("sendWebhook", () => {
     expect(pulled).toBeLessThan(1_000);
   });
 
+  test("a secret that cannot sign is refused, nothing sent", async () => {
+    receiver = startReceiver([204]);
+    expect(await attempt(`${receiver.url}/hook`, { secret: "whsec_not base64!" })).toMatchObject({
+      outcome: "refused",
+      error: "the alert's webhook secret is not a whsec_ secret",
+    });
+    expect(receiver.received).toHaveLength(0);
+  });
+
   test("a connection refused fails with the client's reason", async () => {
     receiver = startReceiver([204]);
     const url = `${receiver.url}/hook`;
