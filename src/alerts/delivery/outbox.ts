@@ -1,7 +1,7 @@
 /**
  * The outbox: sends the deliveries that are due, records each attempt and schedules the next one. Deliveries are
- * made by the alerts' evaluation (one per window and channel, its body stored once); this runner only sends them,
- * through a DeliveryQueue the alerts store implements. One process runs it (the holder of the refresh's lease).
+ * made by the alerts' evaluation (one per window, its body stored once); this runner only sends them, through a
+ * DeliveryQueue the alerts store implements. One process runs it (the holder of the refresh's lease).
  *
  * Delivery is at least once: an attempt whose record is lost (a crash between sending and recording) is sent
  * again, with the same `webhook-id`, which is what receivers deduplicate on.
@@ -13,9 +13,7 @@ import { parseEventBody } from "./event";
 import { nextAttemptAt } from "./retry";
 import { sendWebhook, type AttemptResult, type WebhookRequest } from "./webhook";
 
-export type DeliveryTarget =
-  | { kind: "webhook"; url: string; secret: string }
-  | { kind: "email"; to: string; unsubscribeToken: string };
+export type DeliveryTarget = { kind: "webhook"; url: string; secret: string } | { kind: "email"; to: string };
 
 export interface Delivery {
   id: string;
@@ -25,31 +23,46 @@ export interface Delivery {
   /** The event body as stored when the delivery was made (event.ts), sent unchanged on every attempt. */
   body: string;
   target: DeliveryTarget;
-  /** Attempts made so far. */
+  /** Attempts of this event made so far. */
   attempts: number;
-  /** When the first attempt was made; null before it. */
+  /** When the event's first attempt was made; null before it. */
   firstAttemptAt: Date | null;
 }
 
-/** What the outbox needs of the alerts store. */
-export interface DeliveryQueue {
+/** An attempt as the delivery log keeps it. */
+export interface RecordedAttempt extends AttemptResult {
+  /** The SHA-256 (hex) of the unsubscribe token an e-mail carried: the token itself is never stored. */
+  unsubscribeTokenHash?: string;
+}
+
+/**
+ * What the outbox needs of the alerts store. The deliveries `due` returns are handed back as they are, so a
+ * store may carry its own row in them (the type parameter).
+ */
+export interface DeliveryQueue<D extends Delivery = Delivery> {
   /** Deliveries of enabled alerts whose next attempt is due at `now`, the longest waiting first, at most `limit`. */
-  due(now: Date, limit: number): Promise<Delivery[]>;
-  /** Adds the attempt to the delivery's log (the owner sees it), counts it, and sets the first attempt's time if unset. */
-  recordAttempt(id: string, result: AttemptResult, at: Date): Promise<void>;
-  /** When to try again; null: no more attempts (delivered, gone, refused, or the retries are over). */
-  schedule(id: string, at: Date | null): Promise<void>;
+  due(now: Date, limit: number): Promise<D[]>;
+  /** Adds the attempt to the delivery log (the owner sees it). */
+  recordAttempt(delivery: D, attempt: RecordedAttempt, at: Date): Promise<void>;
+  /** When to try the event again; null: no more attempts (delivered, gone, refused, or the retries are over). */
+  schedule(delivery: D, at: Date | null): Promise<void>;
   /** Turns the alert off (its receiver answered 410 Gone), saying why. */
   disableAlert(alertId: string, reason: string): Promise<void>;
 }
 
-export interface OutboxOptions {
-  queue: DeliveryQueue;
+/** The console's SMTP sender, and a fresh unsubscribe token (with its hash) for each e-mail sent. */
+export interface AlertMail {
+  send: MailSender;
+  newUnsubscribeToken: () => { token: string; hash: string };
+}
+
+export interface OutboxOptions<D extends Delivery = Delivery> {
+  queue: DeliveryQueue<D>;
   clock: Clock;
   allowed: AllowedNetworks;
   publicUrl: string;
-  /** The console's SMTP sender; without it an e-mail delivery is refused. */
-  mail?: MailSender;
+  /** Without it (no SMTP configured) an e-mail delivery is refused. */
+  mail?: AlertMail;
   /** Deliveries taken per run. */
   batchSize?: number;
   /** Deliveries in flight at once: one slow receiver must not hold up the others. */
@@ -70,10 +83,10 @@ export interface OutboxRun {
 
 export const GONE_REASON = "the webhook receiver answered 410 Gone";
 
-export class Outbox {
+export class Outbox<D extends Delivery = Delivery> {
   private running: Promise<OutboxRun> | null = null;
 
-  constructor(private readonly options: OutboxOptions) {}
+  constructor(private readonly options: OutboxOptions<D>) {}
 
   /** Sends what is due now. A call while a run is under way joins that run rather than sending twice. */
   runDue(): Promise<OutboxRun> {
@@ -102,22 +115,19 @@ export class Outbox {
     return summary;
   }
 
-  private async deliver(delivery: Delivery): Promise<"delivered" | "retrying" | "ended"> {
+  private async deliver(delivery: D): Promise<"delivered" | "retrying" | "ended"> {
     const { queue, clock } = this.options;
     const at = new Date(clock.now());
-    const result = await this.attempt(delivery, at);
-    await queue.recordAttempt(delivery.id, result, at);
-    if (result.outcome === "delivered") {
-      await queue.schedule(delivery.id, null);
-      return "delivered";
-    }
-    if (result.outcome === "gone") await queue.disableAlert(delivery.alertId, GONE_REASON);
-    const retryAt = result.outcome === "failed" ? nextAttemptAt(delivery.firstAttemptAt ?? at, delivery.attempts + 1, new Date(clock.now())) : null;
-    await queue.schedule(delivery.id, retryAt);
+    const attempt = await this.attempt(delivery, at);
+    await queue.recordAttempt(delivery, attempt, at);
+    if (attempt.outcome === "gone") await queue.disableAlert(delivery.alertId, GONE_REASON);
+    const retryAt = attempt.outcome === "failed" ? nextAttemptAt(delivery.firstAttemptAt ?? at, delivery.attempts + 1, new Date(clock.now())) : null;
+    await queue.schedule(delivery, retryAt);
+    if (attempt.outcome === "delivered") return "delivered";
     return retryAt === null ? "ended" : "retrying";
   }
 
-  private async attempt(delivery: Delivery, at: Date): Promise<AttemptResult> {
+  private async attempt(delivery: D, at: Date): Promise<RecordedAttempt> {
     const { target } = delivery;
     if (target.kind === "webhook") {
       return sendWebhook({
@@ -132,17 +142,25 @@ export class Outbox {
         ...(this.options.resolve ? { resolve: this.options.resolve } : {}),
       });
     }
+    return this.email(delivery, target.to);
+  }
+
+  private async email(delivery: D, to: string): Promise<RecordedAttempt> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
-    if (!this.options.mail) return { outcome: "refused", error: "e-mail is not configured (SURFCAST_SMTP_URL)", durationMs: 0 };
+    const { mail } = this.options;
+    if (!mail) return { outcome: "refused", error: "e-mail is not configured (SURFCAST_SMTP_URL)", durationMs: 0 };
     let event;
     try {
       event = parseEventBody(delivery.body);
     } catch {
       return { outcome: "refused", error: "the stored event cannot be read", durationMs: elapsed() };
     }
-    const message = alertEmail(event, target.to, { publicUrl: this.options.publicUrl, unsubscribeToken: target.unsubscribeToken });
-    const problem = await this.options.mail(message);
-    return problem === null ? { outcome: "delivered", durationMs: elapsed() } : { outcome: "failed", error: problem, durationMs: elapsed() };
+    const { token, hash } = mail.newUnsubscribeToken();
+    const problem = await mail.send(alertEmail(event, to, { publicUrl: this.options.publicUrl, unsubscribeToken: token }));
+    // The hash is kept even when sending failed: the message may have gone out all the same.
+    return problem === null
+      ? { outcome: "delivered", durationMs: elapsed(), unsubscribeTokenHash: hash }
+      : { outcome: "failed", error: problem, durationMs: elapsed(), unsubscribeTokenHash: hash };
   }
 }

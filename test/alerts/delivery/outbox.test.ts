@@ -6,16 +6,16 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { Webhook } from "standardwebhooks";
 import { ManualClock } from "../../../src/core/clock";
 import { parseAllowedNetworks } from "../../../src/alerts/delivery/address";
+import { createHash } from "node:crypto";
 import type { MailMessage } from "../../../src/alerts/delivery/email";
 import { buildAlertEvent, eventBody } from "../../../src/alerts/delivery/event";
-import { GONE_REASON, Outbox, type Delivery, type DeliveryQueue, type DeliveryTarget, type OutboxOptions } from "../../../src/alerts/delivery/outbox";
+import { GONE_REASON, Outbox, type AlertMail, type Delivery, type DeliveryQueue, type DeliveryTarget, type OutboxOptions, type RecordedAttempt } from "../../../src/alerts/delivery/outbox";
 import { newMessageId, newWebhookSecret } from "../../../src/alerts/delivery/sign";
-import type { AttemptResult } from "../../../src/alerts/delivery/webhook";
 import { startReceiver, type Answer, type Receiver } from "./receiver";
 
 /** The queue as the alerts store keeps it, in memory. */
 class MemoryQueue implements DeliveryQueue {
-  rows = new Map<string, Delivery & { nextAt: Date | null; log: { result: AttemptResult; at: Date }[] }>();
+  rows = new Map<string, Delivery & { nextAt: Date | null; log: { result: RecordedAttempt; at: Date }[] }>();
   disabled = new Map<string, string>();
 
   add(target: DeliveryTarget, at: Date, alertId = "alert_01"): string {
@@ -44,14 +44,14 @@ class MemoryQueue implements DeliveryQueue {
       .slice(0, limit)
       .map(({ nextAt: _n, log: _l, ...delivery }) => structuredClone(delivery));
   }
-  async recordAttempt(id: string, result: AttemptResult, at: Date): Promise<void> {
-    const row = this.rows.get(id)!;
+  async recordAttempt(delivery: Delivery, result: RecordedAttempt, at: Date): Promise<void> {
+    const row = this.rows.get(delivery.id)!;
     row.log.push({ result, at });
     row.attempts++;
     row.firstAttemptAt ??= at;
   }
-  async schedule(id: string, at: Date | null): Promise<void> {
-    this.rows.get(id)!.nextAt = at;
+  async schedule(delivery: Delivery, at: Date | null): Promise<void> {
+    this.rows.get(delivery.id)!.nextAt = at;
   }
   async disableAlert(alertId: string, reason: string): Promise<void> {
     this.disabled.set(alertId, reason);
@@ -163,28 +163,47 @@ describe("the outbox", () => {
     }
   });
 
-  test("an e-mail delivery goes through the mail sender, written from the stored event", async () => {
+  /** A mail sender keeping what it is given, and tokens tok1, tok2, … */
+  function fakeMail(answer: string | null = null): AlertMail & { sent: MailMessage[] } {
     const sent: MailMessage[] = [];
-    const { queue, outbox } = setUp([204], { mail: async (m) => (sent.push(m), null) });
-    const id = queue.add({ kind: "email", to: "owner@example.com", unsubscribeToken: "tok1" }, new Date(0), "alert_02");
+    let n = 0;
+    return {
+      sent,
+      send: async (m) => (sent.push(m), answer),
+      newUnsubscribeToken: () => {
+        const token = `tok${++n}`;
+        return { token, hash: createHash("sha256").update(token).digest("hex") };
+      },
+    };
+  }
+
+  test("an e-mail delivery goes through the mail sender, written from the stored event, its token's hash recorded", async () => {
+    const mail = fakeMail();
+    const { queue, outbox } = setUp([204], { mail });
+    const id = queue.add({ kind: "email", to: "owner@example.com" }, new Date(0), "alert_02");
     await outbox.runDue();
-    expect(sent).toHaveLength(1);
-    expect(sent[0]!.to).toBe("owner@example.com");
-    expect(sent[0]!.subject).toBe("Surf at Pipeline: Fri 27 Nov 06:00–10:00, 1.6 m");
-    expect(sent[0]!.headers["List-Unsubscribe"]).toBe("<https://surf.example/alerts/unsubscribe/tok1>");
-    expect(queue.rows.get(id)!.log[0]!.result.outcome).toBe("delivered");
+    expect(mail.sent).toHaveLength(1);
+    const [message] = mail.sent;
+    expect(message!.to).toBe("owner@example.com");
+    expect(message!.subject).toBe("Surf at Pipeline: Fri 27 Nov 06:00–10:00, 1.6 m");
+    expect(message!.headers["List-Unsubscribe"]).toBe("<https://surf.example/alerts/unsubscribe/tok1>");
+    expect(queue.rows.get(id)!.log[0]!.result).toMatchObject({
+      outcome: "delivered",
+      unsubscribeTokenHash: createHash("sha256").update("tok1").digest("hex"),
+    });
+    expect(JSON.stringify([...queue.rows.values()])).not.toContain('"tok1"');
   });
 
   test("an e-mail that the SMTP server refuses is retried; without SMTP it is refused", async () => {
-    const { queue, outbox } = setUp([204], { mail: async () => "connect ECONNREFUSED" });
-    const id = queue.add({ kind: "email", to: "owner@example.com", unsubscribeToken: "tok1" }, new Date(0), "alert_02");
+    const { queue, outbox } = setUp([204], { mail: fakeMail("connect ECONNREFUSED") });
+    const id = queue.add({ kind: "email", to: "owner@example.com" }, new Date(0), "alert_02");
     await outbox.runDue();
     expect(queue.rows.get(id)!.log[0]!.result).toMatchObject({ outcome: "failed", error: "connect ECONNREFUSED" });
     expect(queue.rows.get(id)!.nextAt).not.toBeNull();
 
     const bareQueue = new MemoryQueue();
     const bare = new Outbox({ queue: bareQueue, clock: new ManualClock(Date.now()), allowed: [], publicUrl: "https://surf.example" });
-    const other = bareQueue.add({ kind: "email", to: "owner@example.com", unsubscribeToken: "tok1" }, new Date(0));
+    const other = bareQueue.add({ kind: "email", to: "owner@example.com" }, new Date(0));
     await bare.runDue();
     expect(bareQueue.rows.get(other)!.log[0]!.result).toMatchObject({ outcome: "refused", error: "e-mail is not configured (SURFCAST_SMTP_URL)" });
     expect(bareQueue.rows.get(other)!.nextAt).toBeNull();
