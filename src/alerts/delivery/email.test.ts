@@ -31,6 +31,7 @@ describe("alert e-mail", () => {
     expect(mail.html).toContain("<h1 style=\"font-size: 1.25em; margin: 0\">Pipe &#34;&#60;script&#62;alert(1)&#60;/script&#62;&#34;</h1>");
     expect(mail.html).toContain("Dawn &#38; &#60;b&#62;glass&#60;/b&#62;");
     expect(mail.html).toContain('<a href="https://surf.example/alerts/unsubscribe/tok_ABC-123">Stop these e-mails</a>');
+    expect(mail.html).toContain("<p>Best at 08:00: waves 1.6 m, period 12 s, wind 9 km/h offshore, rating 4 of 5</p>");
   });
 
   test("List-Unsubscribe names the same link, for one-click unsubscribing", () => {
@@ -50,6 +51,18 @@ describe("alert e-mail", () => {
     expect(m.subject.startsWith("[Test] Surf at ")).toBe(true);
     expect(m.subject.endsWith("06:00–10:00")).toBe(true);
     expect(m.text).toContain("Best at 08:00: period 12 s, rating 4 of 5\n");
+  });
+
+  test("a test event with no figures at all tells no best hour", () => {
+    const bare = buildAlertEvent({
+      ...input,
+      type: "alert.test",
+      window: { ...input.window, best: { time: input.window.start, waveHeight: null, wavePeriod: null, windSpeed: null, windDirectionType: null, rating: null } },
+    });
+    const m = alertEmail(bare, "a@b.c", { publicUrl: "https://surf.example", unsubscribeToken: "t" });
+    expect(m.text).not.toContain("Best at");
+    expect(m.html).not.toContain("Best at");
+    expect(m.html).toContain("Fri 27 Nov 06:00–10:00");
   });
 
   test("a token is put in the link encoded", () => {

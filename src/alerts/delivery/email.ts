@@ -25,8 +25,9 @@ export function unsubscribeUrl(publicUrl: string, token: string): string {
 export function alertEmail(event: AlertEvent, to: string, options: { publicUrl: string; unsubscribeToken: string }): MailMessage {
   const unsubscribe = unsubscribeUrl(options.publicUrl, options.unsubscribeToken);
   const span = windowSpan(event.window.start, event.window.end, event.spot.timezone);
-  const best = bestHourFigures(event.window.best);
-  const bestAt = localTime(event.window.best.time, event.spot.timezone, false);
+  const figures = bestHourFigures(event.window.best);
+  // A test event without a coming window has no figures: then there is no best hour to tell.
+  const best = figures.length > 0 ? `Best at ${localTime(event.window.best.time, event.spot.timezone, false)}: ${figures.join(", ")}` : null;
   const test = event.type === "alert.test";
   const subject = `${test ? "[Test] " : ""}Surf at ${event.spot.name}: ${span}${event.window.best.waveHeight !== null ? `, ${event.window.best.waveHeight.toFixed(1)} m` : ""}`;
   const intro = test
@@ -36,7 +37,7 @@ export function alertEmail(event: AlertEvent, to: string, options: { publicUrl: 
     intro,
     "",
     `${event.spot.name}, ${span} (${event.spot.timezone})`,
-    `Best at ${bestAt}: ${best.join(", ")}`,
+    ...(best === null ? [] : [best]),
     "",
     `Stop these e-mails: ${unsubscribe}`,
     "",
@@ -47,7 +48,7 @@ export function alertEmail(event: AlertEvent, to: string, options: { publicUrl: 
 <p>${intro}</p>
 <h1 style="font-size: 1.25em; margin: 0">${event.spot.name}</h1>
 <p style="margin: 0">${span} <span style="color: #555">(${event.spot.timezone})</span></p>
-<p>Best at ${bestAt}: ${best.join(", ")}</p>
+!${best === null ? "" : html`<p>${best}</p>`}
 <p style="font-size: 0.875em; color: #555"><a href="${unsubscribe}">Stop these e-mails</a> (no sign-in needed)</p>
 </body></html>
 `;
