@@ -8,6 +8,7 @@ const dns: Record<string, string[]> = {
   "mixed6.example.com": ["2606:2800:21f:cb07:6820:80da:af6b:8b2c", "::1"],
   "ha.shop.lan": ["192.168.1.20"],
   "metadata.example.com": ["169.254.169.254"],
+  localhost: ["127.0.0.1", "::1"],
 };
 const resolver: Resolver = async (host) => {
   const found = dns[host];
@@ -78,7 +79,9 @@ describe("checkTarget", () => {
     ["http://127.0.0.1:8123/api/webhook/x", NONE, "refused: 127.0.0.1 is a loopback address; allow it with SURFCAST_WEBHOOK_ALLOWED_NETWORKS"],
     ["http://127.0.0.1:8123/api/webhook/x", allowed, null],
     ["http://127.0.0.2/", allowed, "refused: 127.0.0.2 is a loopback address; allow it with SURFCAST_WEBHOOK_ALLOWED_NETWORKS"],
-    ["http://localhost:8123/", NONE, "refused: localhost does not resolve (ENOTFOUND)"],
+    ["http://localhost:8123/", NONE, "refused: localhost resolves to 127.0.0.1, a loopback address; allow it with SURFCAST_WEBHOOK_ALLOWED_NETWORKS"],
+    // Every address counts: 127.0.0.1 is allowed, ::1 is not.
+    ["http://localhost:8123/", allowed, "refused: localhost resolves to ::1, a loopback address; allow it with SURFCAST_WEBHOOK_ALLOWED_NETWORKS"],
     ["http://[::1]:8123/", NONE, "refused: ::1 is a loopback address; allow it with SURFCAST_WEBHOOK_ALLOWED_NETWORKS"],
     ["http://[::ffff:7f00:1]/", NONE, "refused: ::ffff:7f00:1 is a loopback address; allow it with SURFCAST_WEBHOOK_ALLOWED_NETWORKS"],
     ["http://[::ffff:7f00:1]/", allowed, null],
@@ -97,7 +100,7 @@ describe("checkTarget", () => {
   ])("%s", async (url, networks, reason) => {
     const check = await checkTarget(url, networks, resolver);
     if (reason === null) expect(check).toMatchObject({ ok: true });
-    else expect(check.ok ? null : (check.refused ? "" : "refused: ") + check.reason).toBe(reason);
+    else expect(check).toEqual({ ok: false, refused: true, reason });
   });
 
   test("a name that does not resolve is not refused (it may resolve later), but not ok", async () => {
