@@ -18,6 +18,7 @@ const LAYERS: Record<string, number> = {
   forecast: 4,
   now: 5,
   embed: 6,
+  alerts: 6,
   config: 7,
   app: 8,
   ops: 9,
