@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { RuleError } from "../core/errors";
+import { RuleError, type RuleField } from "../core/errors";
 import { findWindows, fireOnce, hourMatches, parseCondition, type AlertCondition, type AlertHour, type ConditionInput, type Span } from "./condition";
 
 const T0 = Date.parse("2026-11-26T00:00:00Z");
@@ -41,7 +41,7 @@ describe("parseCondition", () => {
   ];
   for (const [name, input, expected] of ok) test(name, () => expect(parseCondition(input)).toEqual(expected));
 
-  const refused: [string, ConditionInput, string, string][] = [
+  const refused: [string, ConditionInput, RuleField, string][] = [
     ["negative wave", { minWave: -1 }, "minWave", "must be a number of metres from 0 to 30"],
     ["not a number", { minWave: Number.NaN }, "minWave", "must be a number of metres from 0 to 30"],
     ["max below min", { minWave: 2, maxWave: 1 }, "maxWave", "must be at least the minimum wave height (2 m)"],
