@@ -37,7 +37,10 @@ export function postgresAlertStore(db: PgDb): AlertStore {
 
     alertById: (id) => one(eq(alerts.id, id)),
     alertByCalendarTokenHash: (hash) => one(eq(alerts.calendarTokenHash, hash)),
-    alertByUnsubscribeTokenHash: (hash) => one(eq(alerts.unsubscribeTokenHash, hash)),
+    async alertByUnsubscribeTokenHash(hash) {
+      const [row] = await db.select({ alert: alerts }).from(alertDeliveries).innerJoin(alerts, eq(alertDeliveries.alertId, alerts.id)).where(eq(alertDeliveries.unsubscribeTokenHash, hash)).limit(1);
+      return row ? recordOf(row.alert) : null;
+    },
 
     async alertsOfKeys(keyIds) {
       if (keyIds.length === 0) return [];

@@ -38,7 +38,10 @@ export function sqliteAlertStore(db: Db): AlertStore {
 
     alertById: async (id) => one(eq(alerts.id, id)),
     alertByCalendarTokenHash: async (hash) => one(eq(alerts.calendarTokenHash, hash)),
-    alertByUnsubscribeTokenHash: async (hash) => one(eq(alerts.unsubscribeTokenHash, hash)),
+    async alertByUnsubscribeTokenHash(hash) {
+      const row = db.select({ alert: alerts }).from(alertDeliveries).innerJoin(alerts, eq(alertDeliveries.alertId, alerts.id)).where(eq(alertDeliveries.unsubscribeTokenHash, hash)).get();
+      return row ? recordOf(row.alert) : null;
+    },
 
     async alertsOfKeys(keyIds) {
       if (keyIds.length === 0) return [];

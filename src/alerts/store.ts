@@ -22,7 +22,6 @@ export interface AlertRecord {
   /** `whsec_…`, kept in the clear because signing needs it; never logged. Null for e-mail. */
   webhookSecret: string | null;
   calendarTokenHash: string;
-  unsubscribeTokenHash: string | null;
   /** Null while the alert is on. */
   disabledReason: string | null;
   disabledAt: number | null;
@@ -54,6 +53,8 @@ export interface DeliveryRecord {
   outcome: DeliveryOutcome;
   /** The event's JSON body. */
   payload: string;
+  /** SHA-256 of the unsubscribe token an e-mail attempt carried, hex; null otherwise. */
+  unsubscribeTokenHash: string | null;
 }
 
 /** What an attempt came to. */
@@ -63,6 +64,8 @@ export interface AttemptResult {
   /** What went wrong, in a few words (never a secret). */
   error: string | null;
   outcome: Exclude<DeliveryOutcome, "pending">;
+  /** SHA-256 of the unsubscribe token an e-mail carried (made when it is sent, so none rests in the clear). */
+  unsubscribeTokenHash?: string | null;
 }
 
 /** An enabled alert of an active key, with the windows of its last evaluation. */
@@ -85,6 +88,7 @@ export interface AlertStore {
   /** Marks the alert off with a reason; false when it was unknown or already off. */
   disableAlert(id: string, reason: string, at: number): Promise<boolean>;
   alertByCalendarTokenHash(hash: string): Promise<AlertRecord | null>;
+  /** The alert an e-mail attempt with this unsubscribe token belonged to. */
   alertByUnsubscribeTokenHash(hash: string): Promise<AlertRecord | null>;
 
   /** The enabled alerts on these spots whose key is active and account enabled, with their ledgers. */
@@ -117,5 +121,5 @@ export function rowOf(record: AlertRecord): AlertRow {
 
 /** The pending row of an event's next attempt. */
 export function nextAttempt(previous: DeliveryRecord, id: string, at: number): DeliveryRecord {
-  return { id, alertId: previous.alertId, eventId: previous.eventId, attempt: previous.attempt + 1, scheduledAt: at, attemptedAt: null, statusCode: null, error: null, outcome: "pending", payload: previous.payload };
+  return { id, alertId: previous.alertId, eventId: previous.eventId, attempt: previous.attempt + 1, scheduledAt: at, attemptedAt: null, statusCode: null, error: null, outcome: "pending", payload: previous.payload, unsubscribeTokenHash: null };
 }

@@ -200,8 +200,6 @@ export const alerts = sqliteTable(
     webhookSecret: text("webhook_secret"),
     /** SHA-256 of the calendar feed URL's secret token, hex. */
     calendarTokenHash: text("calendar_token_hash").notNull().unique(),
-    /** SHA-256 of the e-mail unsubscribe link's token, hex; null for webhooks. */
-    unsubscribeTokenHash: text("unsubscribe_token_hash").unique(),
     /** Why the alert stopped (`gone`: the receiver answered 410; `unsubscribed`); null while it is on. */
     disabledReason: text("disabled_reason"),
     disabledAt: integer("disabled_at"),
@@ -247,8 +245,13 @@ export const alertDeliveries = sqliteTable(
     outcome: text("outcome", { enum: ["pending", "delivered", "failed"] }).notNull(),
     /** The event's JSON body, as sent (and sent again). */
     payload: text("payload").notNull(),
+    /**
+     * SHA-256 of the unsubscribe link's token in an e-mail attempt, hex. Each e-mail gets its own token when it is
+     * sent, so no token rests in the clear; any of an alert's e-mails unsubscribes it while its log row lasts.
+     */
+    unsubscribeTokenHash: text("unsubscribe_token_hash"),
   },
-  (t) => [index("alert_deliveries_due_idx").on(t.outcome, t.scheduledAt), index("alert_deliveries_alert_idx").on(t.alertId, t.scheduledAt)],
+  (t) => [index("alert_deliveries_unsubscribe_idx").on(t.unsubscribeTokenHash), index("alert_deliveries_due_idx").on(t.outcome, t.scheduledAt), index("alert_deliveries_alert_idx").on(t.alertId, t.scheduledAt)],
 );
 
 /** Counted requests per key, UTC day (`YYYY-MM-DD`) and endpoint name (`spots.search`, `mcp.get_tides`, …). */

@@ -175,7 +175,6 @@ export const alerts = pgTable(
     target: text("target").notNull(),
     webhookSecret: text("webhook_secret"),
     calendarTokenHash: text("calendar_token_hash").notNull().unique(),
-    unsubscribeTokenHash: text("unsubscribe_token_hash").unique(),
     disabledReason: text("disabled_reason"),
     disabledAt: int64("disabled_at"),
     createdAt: int64("created_at").notNull(),
@@ -210,8 +209,9 @@ export const alertDeliveries = pgTable(
     error: text("error"),
     outcome: text("outcome", { enum: ["pending", "delivered", "failed"] }).notNull(),
     payload: text("payload").notNull(),
+    unsubscribeTokenHash: text("unsubscribe_token_hash"),
   },
-  (t) => [index("alert_deliveries_due_idx").on(t.outcome, t.scheduledAt), index("alert_deliveries_alert_idx").on(t.alertId, t.scheduledAt)],
+  (t) => [index("alert_deliveries_unsubscribe_idx").on(t.unsubscribeTokenHash), index("alert_deliveries_due_idx").on(t.outcome, t.scheduledAt), index("alert_deliveries_alert_idx").on(t.alertId, t.scheduledAt)],
 );
 
 export const usageCounters = pgTable(

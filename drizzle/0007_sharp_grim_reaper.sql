@@ -9,9 +9,11 @@ CREATE TABLE `alert_deliveries` (
 	`error` text,
 	`outcome` text NOT NULL,
 	`payload` text NOT NULL,
+	`unsubscribe_token_hash` text,
 	FOREIGN KEY (`alert_id`) REFERENCES `alerts`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
+CREATE INDEX `alert_deliveries_unsubscribe_idx` ON `alert_deliveries` (`unsubscribe_token_hash`);--> statement-breakpoint
 CREATE INDEX `alert_deliveries_due_idx` ON `alert_deliveries` (`outcome`,`scheduled_at`);--> statement-breakpoint
 CREATE INDEX `alert_deliveries_alert_idx` ON `alert_deliveries` (`alert_id`,`scheduled_at`);--> statement-breakpoint
 CREATE TABLE `alert_windows` (
@@ -32,7 +34,6 @@ CREATE TABLE `alerts` (
 	`target` text NOT NULL,
 	`webhook_secret` text,
 	`calendar_token_hash` text NOT NULL,
-	`unsubscribe_token_hash` text,
 	`disabled_reason` text,
 	`disabled_at` integer,
 	`created_at` integer NOT NULL,
@@ -41,7 +42,6 @@ CREATE TABLE `alerts` (
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `alerts_calendar_token_hash_unique` ON `alerts` (`calendar_token_hash`);--> statement-breakpoint
-CREATE UNIQUE INDEX `alerts_unsubscribe_token_hash_unique` ON `alerts` (`unsubscribe_token_hash`);--> statement-breakpoint
 CREATE INDEX `alerts_key_idx` ON `alerts` (`key_id`);--> statement-breakpoint
 CREATE INDEX `alerts_spot_idx` ON `alerts` (`spot_id`);--> statement-breakpoint
 ALTER TABLE `plans` ADD `max_alerts` integer DEFAULT 0 NOT NULL;
