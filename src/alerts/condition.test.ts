@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { RuleError, type RuleField } from "../core/errors";
-import { findWindows, fireOnce, hourMatches, parseCondition, type AlertCondition, type AlertHour, type ConditionInput, type Span } from "./condition";
+import { describeCondition, findWindows, fireOnce, hourMatches, parseCondition, type AlertCondition, type AlertHour, type ConditionInput, type Span } from "./condition";
 
 const T0 = Date.parse("2026-11-26T00:00:00Z");
 const H = 3_600_000;
@@ -166,5 +166,14 @@ describe("fireOnce", () => {
       remembered = step.remember;
     }
     expect(fired).toEqual([span(8, 12)]);
+  });
+});
+
+describe("describeCondition", () => {
+  test("names every filter given, nothing else", () => {
+    expect(describeCondition(cond({ minWave: 1.5 }))).toBe("wave ≥ 1.5 m");
+    expect(describeCondition({ minWave: 1, maxWave: 2.5, rating: { min: 4, level: "advanced" }, wind: ["offshore", "cross"], daylight: true, minConfidence: "high" })).toBe(
+      "wave 1–2.5 m, advanced rating ≥ 4, wind offshore or cross, daylight, confidence ≥ high",
+    );
   });
 });

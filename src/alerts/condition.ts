@@ -174,3 +174,13 @@ export function fireOnce<W extends Span>(announced: readonly Span[], found: read
     remember: found.map((w) => ({ start: w.start, end: w.end })),
   };
 }
+
+/** A condition in a few words, as listings show it: `wave ≥ 1.5 m, wind offshore or cross, daylight`. */
+export function describeCondition(c: AlertCondition): string {
+  const parts = [c.maxWave === undefined ? `wave ≥ ${c.minWave} m` : `wave ${c.minWave}–${c.maxWave} m`];
+  if (c.rating) parts.push(`${c.rating.level} rating ≥ ${c.rating.min}`);
+  if (c.wind) parts.push(`wind ${c.wind.join(" or ")}`);
+  if (c.daylight) parts.push("daylight");
+  if (c.minConfidence) parts.push(`confidence ≥ ${c.minConfidence}`);
+  return parts.join(", ");
+}
