@@ -57,6 +57,17 @@ export interface AlertView {
   createdAt: string;
 }
 
+/** What the key itself may see of its alerts (MCP): never the target, whose URL may hold the receiver's own secret. */
+export interface KeyAlert {
+  id: string;
+  name: string;
+  spot: { id: string; name: string };
+  condition: AlertCondition;
+  delivery: DeliveryKind;
+  enabled: boolean;
+  nextWindows: AlertWindow[] | null;
+}
+
 /** What creation shows once: the webhook's signing secret and the calendar feed's secret URL. */
 export interface CreatedAlert extends AlertView {
   /** `whsec_…` for a webhook; null for e-mail. */
@@ -202,9 +213,10 @@ export class AlertService {
     return this.withNextWindows(await this.stores.alerts.alertsOfKeys(keys.map((k) => k.id)));
   }
 
-  /** The key's alerts with their next windows (what MCP lists for the calling key). */
-  async listForKey(keyId: string): Promise<AlertWithWindows[]> {
-    return this.withNextWindows(await this.stores.alerts.alertsOfKeys([keyId]));
+  /** The key's alerts with their next windows, as the key itself may see them (MCP). */
+  async listForKey(keyId: string): Promise<KeyAlert[]> {
+    const alerts = await this.withNextWindows(await this.stores.alerts.alertsOfKeys([keyId]));
+    return alerts.map((a) => ({ id: a.id, name: a.name, spot: a.spot, condition: a.condition, delivery: a.delivery, enabled: a.enabled, nextWindows: a.nextWindows }));
   }
 
   /** Alerts with the windows their spot's current forecast holds from now on; each spot's forecast read once. */

@@ -20,6 +20,7 @@ import type { NowResponse } from "../now/types";
 import { UNITS } from "../now/units";
 import type { BestSpot } from "../forecast/best-spots";
 import type { SurfSummary } from "../forecast/summary";
+import type { KeyAlert } from "../alerts/service";
 
 type JsonSchema = { type: "string" | "number" | "integer"; description: string } & Record<string, unknown>;
 
@@ -247,3 +248,32 @@ export const nowOutput = open({
   sun: open({ sunrise: z.string().nullable(), sunset: z.string().nullable(), daylight: z.boolean().nullable() }).nullable(),
   attribution: z.string(),
 }) satisfies z.ZodType<NowResponse>;
+
+export const listAlertsInput = args({}, []);
+
+const alertWindow = open({
+  start: z.string(),
+  end: z.string().describe("End of the last hour."),
+  best: open({ time: z.string(), waveHeight: z.number(), wavePeriod: z.number(), windSpeed: z.number(), windDirectionType: windType, rating: rating }),
+});
+
+export const listAlertsOutput = open({
+  alerts: z.array(
+    open({
+      id: z.string(),
+      name: z.string(),
+      spot: open({ id: z.string(), name: z.string() }),
+      condition: open({
+        minWave: z.number(),
+        maxWave: z.number().optional(),
+        rating: open({ min: rating, level: z.enum(["beginner", "intermediate", "advanced"]) }).optional(),
+        wind: z.array(z.enum(["offshore", "cross", "onshore"])).optional(),
+        daylight: z.boolean(),
+        minConfidence: z.enum(["low", "medium", "high"]).optional(),
+      }),
+      delivery: z.enum(["webhook", "email"]),
+      enabled: z.boolean(),
+      nextWindows: z.array(alertWindow).nullable().describe("Null when the spot has no forecast yet."),
+    }),
+  ),
+}) satisfies z.ZodType<{ alerts: KeyAlert[] }>;

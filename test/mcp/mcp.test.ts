@@ -75,11 +75,11 @@ async function pipelineId(): Promise<string> {
 }
 
 describe("MCP tools (compiled binary, SDK client)", () => {
-  test("tools/list: the four spec tools (and the three beyond it) with the spec's parameter names, the shared bounds, output schemas, read-only", async () => {
+  test("tools/list: the four spec tools (and the four beyond it) with the spec's parameter names, the shared bounds, output schemas, read-only", async () => {
     const client = await connect(keys.main);
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    expect(Object.keys(byName).sort()).toEqual(["best_spots", "get_forecast", "get_tides", "search_spots", "spot_now", "spots_nearby", "surf_summary"]);
+    expect(Object.keys(byName).sort()).toEqual(["best_spots", "get_forecast", "get_tides", "list_alerts", "search_spots", "spot_now", "spots_nearby", "surf_summary"]);
     expect(byName.spot_now!.inputSchema.required).toEqual(["spot_id"]);
     expect((byName.spot_now!.inputSchema.properties as Record<string, unknown>).units).toMatchObject({ type: "string", enum: ["metric", "imperial"] });
 
