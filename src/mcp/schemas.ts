@@ -251,29 +251,12 @@ export const nowOutput = open({
 
 export const listAlertsInput = args({}, []);
 
-const alertWindow = open({
-  start: z.string(),
-  end: z.string().describe("End of the last hour."),
-  best: open({ time: z.string(), waveHeight: z.number(), wavePeriod: z.number(), windSpeed: z.number(), windDirectionType: windType, rating: rating }),
-});
-
+/** Kept small (tools/list goes into a model's context whole): the ids and windows; every field is in docs/alerts.md. */
 export const listAlertsOutput = open({
   alerts: z.array(
     open({
       id: z.string(),
-      name: z.string(),
-      spot: open({ id: z.string(), name: z.string() }),
-      condition: open({
-        minWave: z.number(),
-        maxWave: z.number().optional(),
-        rating: open({ min: rating, level: z.enum(["beginner", "intermediate", "advanced"]) }).optional(),
-        wind: z.array(z.enum(["offshore", "cross", "onshore"])).optional(),
-        daylight: z.boolean(),
-        minConfidence: z.enum(["low", "medium", "high"]).optional(),
-      }),
-      delivery: z.enum(["webhook", "email"]),
-      enabled: z.boolean(),
-      nextWindows: z.array(alertWindow).nullable().describe("Null when the spot has no forecast yet."),
+      nextWindows: z.array(open({ start: z.string(), end: z.string() })).nullable(),
     }),
   ),
-}) satisfies z.ZodType<{ alerts: KeyAlert[] }>;
+}) satisfies z.ZodType<{ alerts: Pick<KeyAlert, "id">[] }>;

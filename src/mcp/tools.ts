@@ -216,11 +216,10 @@ export const TOOLS: readonly ToolDefinition[] = [
   },
   {
     name: "list_alerts",
-    title: "This key's surf alerts",
+    title: "Your surf alerts",
     description:
-      "The condition alerts of the calling key (made by its owner in the console; none can be made here): each one's spot, condition " +
-      "(wave height m, rating per level, wind types, daylight) and its next windows in the current forecast, the runs of hours that meet " +
-      "it (UTC). For 'when will my alert fire' or 'what are my alerts'. structuredContent as {alerts: [...]}.",
+      "The calling key's surf alerts (made in the console) with their conditions and next windows: runs of forecast hours " +
+      "that meet them (UTC). structuredContent as {alerts: [...]}.",
     input: listAlertsInput,
     output: listAlertsOutput,
     async run(_app, _args, { principal, alerts }) {

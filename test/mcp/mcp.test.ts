@@ -341,7 +341,7 @@ describe("MCP access (compiled binary)", () => {
     expect(seconds).not.toBeNull();
     expect(Number(seconds![1])).toBeGreaterThan(0);
     expect(Number(seconds![1])).toBeLessThanOrEqual(86_400);
-    expect((await client.listTools()).tools).toHaveLength(7);
+    expect((await client.listTools()).tools).toHaveLength(8);
     await client.close();
     // One quota for both adapters.
     expect((await v1("/v1/spots?q=pipeline", keys.limited)).status).toBe(429);
@@ -391,7 +391,7 @@ describe("MCP Inspector CLI", () => {
     const list = await inspector(["--method", "tools/list"]);
     expect(list.code).toBe(0);
     const names = (JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name).sort();
-    expect(names).toEqual(["best_spots", "get_forecast", "get_tides", "search_spots", "spot_now", "spots_nearby", "surf_summary"]);
+    expect(names).toEqual(["best_spots", "get_forecast", "get_tides", "list_alerts", "search_spots", "spot_now", "spots_nearby", "surf_summary"]);
 
     const call = await inspector(["--method", "tools/call", "--tool-name", "search_spots", "--tool-arg", "query=pipeline", "limit=2"]);
     expect(call.code).toBe(0);
