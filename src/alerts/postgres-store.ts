@@ -94,12 +94,19 @@ export function postgresAlertStore(db: PgDb): AlertStore {
     },
 
     async saveEvaluation(ledgers, deliveries) {
-      const ids = ledgers.map((l) => l.alertId).sort();
-      const windows = ledgers.flatMap((l) => l.windows.map((w) => ({ alertId: l.alertId, start: w.start, end: w.end }))).sort((a, b) => (a.alertId < b.alertId ? -1 : a.alertId > b.alertId ? 1 : a.start - b.start));
       await db.transaction(async (tx) => {
-        for (const chunk of chunks(ids, 1)) await tx.delete(alertWindows).where(inArray(alertWindows.alertId, chunk));
+        // An alert deleted since it was read is left out; the ones still there cannot be deleted until this commits.
+        const wanted = [...new Set([...ledgers.map((l) => l.alertId), ...deliveries.map((d) => d.alertId)])].sort();
+        const present = new Set<string>();
+        for (const chunk of chunks(wanted, 1)) {
+          const rows = await tx.select({ id: alerts.id }).from(alerts).where(inArray(alerts.id, chunk)).orderBy(asc(sql`${alerts.id} collate "C"`)).for("key share");
+          for (const row of rows) present.add(row.id);
+        }
+        const kept = ledgers.filter((l) => present.has(l.alertId)).sort((a, b) => (a.alertId < b.alertId ? -1 : a.alertId > b.alertId ? 1 : 0));
+        const windows = kept.flatMap((l) => l.windows.map((w) => ({ alertId: l.alertId, start: w.start, end: w.end })));
+        for (const chunk of chunks(kept.map((l) => l.alertId), 1)) await tx.delete(alertWindows).where(inArray(alertWindows.alertId, chunk));
         for (const chunk of insertChunks(alertWindows, windows)) await tx.insert(alertWindows).values(chunk);
-        await insertDeliveries(tx, deliveries);
+        await insertDeliveries(tx, deliveries.filter((d) => present.has(d.alertId)));
       });
     },
 

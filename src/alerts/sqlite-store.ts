@@ -95,12 +95,14 @@ export function sqliteAlertStore(db: Db): AlertStore {
     },
 
     async saveEvaluation(ledgers, deliveries) {
-      const ids = ledgers.map((l) => l.alertId);
-      const windows = ledgers.flatMap((l) => l.windows.map((w) => ({ alertId: l.alertId, start: w.start, end: w.end })));
       writeTransaction(db, () => {
-        for (const chunk of chunks(ids)) db.delete(alertWindows).where(inArray(alertWindows.alertId, chunk)).run();
-        for (const chunk of chunks(windows)) db.insert(alertWindows).values(chunk).run();
-        insertDeliveries(deliveries);
+        // An alert deleted since it was read (by the console or the CLI) is left out, not a reason to lose the rest.
+        const wanted = [...new Set([...ledgers.map((l) => l.alertId), ...deliveries.map((d) => d.alertId)])];
+        const present = new Set(chunks(wanted).flatMap((chunk) => db.select({ id: alerts.id }).from(alerts).where(inArray(alerts.id, chunk)).all().map((r) => r.id)));
+        const kept = ledgers.filter((l) => present.has(l.alertId));
+        for (const chunk of chunks(kept.map((l) => l.alertId))) db.delete(alertWindows).where(inArray(alertWindows.alertId, chunk)).run();
+        for (const chunk of chunks(kept.flatMap((l) => l.windows.map((w) => ({ alertId: l.alertId, start: w.start, end: w.end }))))) db.insert(alertWindows).values(chunk).run();
+        insertDeliveries(deliveries.filter((d) => present.has(d.alertId)));
       });
     },
 

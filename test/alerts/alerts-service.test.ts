@@ -238,6 +238,25 @@ function suite(engine: "sqlite" | "postgres") {
     expect(await refusal(world.alerts.delete("../etc"))).toMatch(/no alert with id/);
   });
 
+  test("an alert deleted while an evaluation ran is left out of its writes, the others are written", async () => {
+    const owner = await newOwner("pro");
+    const kept = await world.alerts.create(owner.keyId, webhook("baleal", { name: "kept" }));
+    const gone = await world.alerts.create(owner.keyId, webhook("baleal", { name: "gone" }));
+    await world.alerts.delete(gone.id);
+    const window = { start: FIRST, end: FIRST + HOUR };
+    const delivery = (alertId: string, id: string) => ({ id, alertId, eventId: `msg_${id}`, attempt: 1, scheduledAt: NOW, attemptedAt: null, statusCode: null, error: null, outcome: "pending" as const, payload: "{}", unsubscribeTokenHash: null });
+    await world.store.saveEvaluation(
+      [
+        { alertId: kept.id, windows: [window] },
+        { alertId: gone.id, windows: [window] },
+      ],
+      [delivery(kept.id, "dlv_00000000000000b1"), delivery(gone.id, "dlv_00000000000000b2")],
+    );
+    expect((await world.store.alertsToEvaluate(["baleal"])).find((e) => e.alert.id === kept.id)!.announced).toEqual([window]);
+    expect((await world.store.deliveriesOf(kept.id, 10)).map((d) => d.id)).toEqual(["dlv_00000000000000b1"]);
+    expect(await world.store.deliveriesOf(gone.id, 10)).toEqual([]);
+  });
+
   test("10,000 alerts over 200 spots are evaluated well under a minute, and a second evaluation queues nothing", async () => {
     const owner = await newOwner("pro");
     const spots = world.app.spots.all().slice(0, 200).map((s) => s.id);
