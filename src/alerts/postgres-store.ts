@@ -66,6 +66,16 @@ export function postgresAlertStore(db: PgDb): AlertStore {
       return changed.length > 0;
     },
 
+    async watchedSpots() {
+      const rows = await db
+        .selectDistinct({ spotId: alerts.spotId })
+        .from(alerts)
+        .innerJoin(apiKeys, eq(alerts.keyId, apiKeys.id))
+        .innerJoin(accounts, eq(apiKeys.accountId, accounts.id))
+        .where(and(isNull(alerts.disabledReason), isNull(apiKeys.revokedAt), eq(accounts.disabled, false)));
+      return rows.map((r) => r.spotId).sort();
+    },
+
     async alertsToEvaluate(spotIds) {
       if (spotIds.length === 0) return [];
       const evaluated = and(inArray(alerts.spotId, [...spotIds]), isNull(alerts.disabledReason), isNull(apiKeys.revokedAt), eq(accounts.disabled, false));

@@ -307,6 +307,11 @@ export class AlertService {
 
   // ── evaluation ─────────────────────────────────────────────────────────────────────────────────────
 
+  /** The spots enabled alerts watch: in the `requested` refresh scope they are refreshed as if asked for. */
+  watchedSpots(): Promise<string[]> {
+    return this.stores.alerts.watchedSpots();
+  }
+
   /**
    * Evaluates every enabled alert on these spots against their current forecasts (after a refresh wrote them):
    * each new window is queued once, due now (condition.ts fireOnce). An alert whose spot has no forecast is left

@@ -65,6 +65,18 @@ export function sqliteAlertStore(db: Db): AlertStore {
       );
     },
 
+    async watchedSpots() {
+      return db
+        .selectDistinct({ spotId: alerts.spotId })
+        .from(alerts)
+        .innerJoin(apiKeys, eq(alerts.keyId, apiKeys.id))
+        .innerJoin(accounts, eq(apiKeys.accountId, accounts.id))
+        .where(and(isNull(alerts.disabledReason), isNull(apiKeys.revokedAt), eq(accounts.disabled, false)))
+        .orderBy(alerts.spotId)
+        .all()
+        .map((r) => r.spotId);
+    },
+
     async alertsToEvaluate(spotIds) {
       if (spotIds.length === 0) return [];
       const evaluated = and(inArray(alerts.spotId, [...spotIds]), isNull(alerts.disabledReason), isNull(apiKeys.revokedAt), eq(accounts.disabled, false));

@@ -91,6 +91,8 @@ export interface AlertStore {
   /** The alert an e-mail attempt with this unsubscribe token belonged to. */
   alertByUnsubscribeTokenHash(hash: string): Promise<AlertRecord | null>;
 
+  /** The spots that enabled alerts of active keys watch: the refresh must keep their forecasts fresh. */
+  watchedSpots(): Promise<string[]>;
   /** The enabled alerts on these spots whose key is active and account enabled, with their ledgers. */
   alertsToEvaluate(spotIds: readonly string[]): Promise<EvaluatedAlert[]>;
   /**

@@ -169,8 +169,10 @@ function suite(engine: "sqlite" | "postgres") {
     expect(await world.store.disableAlert(off.id, "gone", NOW)).toBe(false);
     expect((await world.alerts.evaluate(["coxos"])).alerts).toBe(1);
     expect((await world.alerts.list(owner.email)).find((a) => a.id === off.id)).toMatchObject({ enabled: false, disabledReason: "gone", disabledAt: new Date(NOW).toISOString() });
+    expect(await world.alerts.watchedSpots()).toContain("coxos");
     await revokeKey(world.app.stores.access, world.clock, owner.keyId);
     expect((await world.alerts.evaluate(["coxos"])).alerts).toBe(0);
+    expect(await world.alerts.watchedSpots()).not.toContain("coxos");
     expect(await world.store.alertById(alert.id)).not.toBeNull();
   });
 
