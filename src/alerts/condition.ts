@@ -6,6 +6,7 @@
 import { HOUR_MS } from "../core/clock";
 import { RuleError } from "../core/errors";
 import { daylightOf, inDaylight, LEVELS } from "../forecast/best";
+import { isoUtc } from "../forecast/document";
 import type { DailyWeather, ForecastHour, Level, WindDirectionType } from "../forecast/types";
 
 export const WIND_TYPES: readonly WindDirectionType[] = ["offshore", "cross", "onshore"];
@@ -62,8 +63,6 @@ export interface AlertWindow {
   end: string;
   best: BestHour;
 }
-
-const isoUtc = (ms: number) => new Date(ms).toISOString().slice(0, 19) + "Z";
 
 function waveBound(value: number, field: "minWave" | "maxWave"): number {
   if (!Number.isFinite(value) || value < 0 || value > MAX_WAVE_M) throw new RuleError("out_of_range", `must be a number of metres from 0 to ${MAX_WAVE_M}`, field);

@@ -13,7 +13,7 @@ import { isEmailAddress, keyById, listKeys, MAX_EMAIL_LENGTH } from "../access/a
 import { hashKey } from "../access/keys";
 import { PLAN_DEFAULTS, type PlanName } from "../access/plans";
 import type { AccountStore } from "../access/store";
-import type { StoredForecast } from "../forecast/document";
+import { isoUtc, type StoredForecast } from "../forecast/document";
 import type { ForecastStore } from "../forecast/sqlite-store";
 import type { Spot } from "../spots/types";
 import { findWindows, fireOnce, parseCondition, type AlertCondition, type AlertHour, type AlertWindow, type BestHour, type ConditionInput, type Span } from "./condition";
@@ -128,8 +128,7 @@ export const hashToken: (token: string) => string = hashKey;
 
 export const isAlertId = (id: string) => ALERT_ID.test(id);
 
-const iso = (ms: number) => new Date(ms).toISOString().slice(0, 19) + "Z";
-const spanOf = (l: LedgerSpan): Span => ({ start: iso(l.start), end: iso(l.end) });
+const spanOf = (l: LedgerSpan): Span => ({ start: isoUtc(l.start), end: isoUtc(l.end) });
 const ledgerOf = (s: Span): LedgerSpan => ({ start: Date.parse(s.start), end: Date.parse(s.end) });
 const sameLedger = (a: readonly LedgerSpan[], b: readonly LedgerSpan[]) => a.length === b.length && a.every((w, i) => w.start === b[i]!.start && w.end === b[i]!.end);
 
@@ -249,7 +248,7 @@ export class AlertService {
     const now = this.clock.now();
     const next = (await this.nextWindows(alert))?.[0];
     const hour = utcHourStart(now);
-    const window = next ?? { start: iso(hour), end: iso(hour + HOUR_MS), best: { time: iso(hour), waveHeight: null, wavePeriod: null, windSpeed: null, windDirectionType: null, rating: null } };
+    const window = next ?? { start: isoUtc(hour), end: isoUtc(hour + HOUR_MS), best: { time: isoUtc(hour), waveHeight: null, wavePeriod: null, windSpeed: null, windDirectionType: null, rating: null } };
     const delivery = this.delivery(alert, this.event(alert, "alert.test", window, now), now);
     await this.stores.alerts.enqueue([delivery]);
     return delivery;
