@@ -8,7 +8,7 @@ import { createAccount, createKey } from "../../src/access/accounts";
 import { ALERTS_HELP, runAlerts } from "../../src/cli/alerts";
 import { cliWording } from "../../src/cli/wording";
 import { UserError } from "../../src/core/errors";
-import { FIRST, HOUR, iso, openWorld, type AlertsWorld } from "./support";
+import { FIRST, HOUR, iso, openWorld, type AlertsWorld } from "../support/alerts";
 
 let world: AlertsWorld;
 let keyId: string;

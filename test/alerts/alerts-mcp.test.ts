@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createAccount, createKey } from "../../src/access/accounts";
 import type { Principal } from "../../src/access/registry";
 import { createMcpHandler } from "../../src/mcp/server";
-import { FIRST, HOUR, iso, openWorld, type AlertsWorld } from "./support";
+import { FIRST, HOUR, iso, openWorld, type AlertsWorld } from "../support/alerts";
 
 let world: AlertsWorld;
 let mine: Principal;

@@ -14,7 +14,7 @@ import { rowOf } from "../../src/alerts/store";
 import { alerts as sqliteAlerts } from "../../src/db/schema";
 import { alerts as postgresAlerts } from "../../src/db/postgres/schema";
 import { describeWithPostgres } from "../support/postgres";
-import { FIRST, HOUR, iso, NOW, openWorld, PUBLIC, type AlertsWorld } from "./support";
+import { FIRST, HOUR, iso, NOW, openWorld, PUBLIC, type AlertsWorld } from "../support/alerts";
 
 async function refusal(work: Promise<unknown> | (() => Promise<unknown>)): Promise<string> {
   try {

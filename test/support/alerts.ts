@@ -14,8 +14,8 @@ import { postgresAlertStore } from "../../src/alerts/postgres-store";
 import type { AlertStore } from "../../src/alerts/store";
 import type { AlertHour } from "../../src/alerts/condition";
 import type { DailyWeather } from "../../src/forecast/types";
-import { tempDir } from "../support/env";
-import { createTestDatabase, type TestDatabase } from "../support/postgres";
+import { tempDir } from "./env";
+import { createTestDatabase, type TestDatabase } from "./postgres";
 
 export const NOW = Date.parse("2026-11-26T08:20:00Z");
 export const HOUR = 3_600_000;
