@@ -4,7 +4,7 @@
  * ledger's rows are replaced in alert order, so two writers would wait for each other rather than deadlock (only the
  * refresh's holder evaluates).
  */
-import { and, asc, count, desc, eq, inArray, isNull, lte, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, lte, min, sql } from "drizzle-orm";
 import type { PgDb } from "../db/postgres";
 import { chunks, insertChunks } from "../db/postgres/batch-rows";
 import { accounts, alertDeliveries, alerts, alertWindows, apiKeys } from "../db/postgres/schema";
@@ -125,14 +125,19 @@ export function postgresAlertStore(db: PgDb): AlertStore {
     },
 
     async dueDeliveries(now, limit) {
-      const rows = await db
+      const due = await db
         .select({ delivery: alertDeliveries, alert: alerts })
         .from(alertDeliveries)
         .innerJoin(alerts, eq(alertDeliveries.alertId, alerts.id))
-        .where(and(eq(alertDeliveries.outcome, "pending"), lte(alertDeliveries.scheduledAt, now)))
+        .where(and(eq(alertDeliveries.outcome, "pending"), lte(alertDeliveries.scheduledAt, now), isNull(alerts.disabledReason)))
         .orderBy(asc(alertDeliveries.scheduledAt), asc(sql`${alertDeliveries.id} collate "C"`))
         .limit(limit);
-      return rows.map((r) => ({ delivery: r.delivery, alert: recordOf(r.alert) }));
+      const firsts = new Map<string, number | null>();
+      for (const chunk of chunks([...new Set(due.map((d) => d.delivery.eventId))], 1)) {
+        const rows = await db.select({ eventId: alertDeliveries.eventId, first: min(alertDeliveries.attemptedAt) }).from(alertDeliveries).where(inArray(alertDeliveries.eventId, chunk)).groupBy(alertDeliveries.eventId);
+        for (const row of rows) firsts.set(row.eventId, row.first === null ? null : Number(row.first));
+      }
+      return due.map((r) => ({ delivery: r.delivery, alert: recordOf(r.alert), firstAttemptAt: firsts.get(r.delivery.eventId) ?? null }));
     },
 
     async recordAttempt(id, result) {

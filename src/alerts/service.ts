@@ -167,11 +167,6 @@ export class AlertService {
     return `${this.base()}/alerts/calendar/${token}.ics`;
   }
 
-  /** An e-mail's unsubscribe link for a token made when it is sent (newToken; its hash goes with the attempt). */
-  unsubscribeUrlOf(token: string): string {
-    return `${this.base()}/alerts/unsubscribe/${token}`;
-  }
-
   /** Creates an alert for a key (CLI: any key; the console goes through `createForAccount`). */
   async create(keyId: string, request: AlertRequest, audience: Audience = "operator"): Promise<CreatedAlert> {
     const key = await keyById(this.stores.access, keyId);
@@ -239,12 +234,10 @@ export class AlertService {
     return this.view(alert);
   }
 
-  /**
-   * Queues a test event for delivery now: the alert's next window, or none, with type `alert.test`. Sent even when
-   * the alert is off, so that an owner can check a receiver before switching it on again.
-   */
+  /** Queues a test event for delivery now (type `alert.test`): the alert's next window, or the current hour without figures. */
   async test(id: string): Promise<DeliveryRecord> {
     const alert = await this.found(id);
+    if (alert.disabledReason !== null) throw new UserError(`alert ${alert.id} is switched off (${alert.disabledReason}): nothing is sent for it`);
     const now = this.clock.now();
     const next = (await this.nextWindows(alert))?.[0];
     const hour = utcHourStart(now);

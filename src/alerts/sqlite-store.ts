@@ -1,5 +1,5 @@
 /** The alert store (store.ts) on SQLite: every statement about alerts, through drizzle on bun:sqlite. */
-import { and, asc, count, desc, eq, inArray, isNull, lte } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, lte, min } from "drizzle-orm";
 import { writeTransaction, type Db } from "../db";
 import { accounts, alertDeliveries, alerts, alertWindows, apiKeys } from "../db/schema";
 import { nextAttempt, recordOf, rowOf, type AlertStore, type DeliveryRecord, type LedgerSpan } from "./store";
@@ -123,15 +123,20 @@ export function sqliteAlertStore(db: Db): AlertStore {
     },
 
     async dueDeliveries(now, limit) {
-      return db
+      const due = db
         .select({ delivery: alertDeliveries, alert: alerts })
         .from(alertDeliveries)
         .innerJoin(alerts, eq(alertDeliveries.alertId, alerts.id))
-        .where(and(eq(alertDeliveries.outcome, "pending"), lte(alertDeliveries.scheduledAt, now)))
+        .where(and(eq(alertDeliveries.outcome, "pending"), lte(alertDeliveries.scheduledAt, now), isNull(alerts.disabledReason)))
         .orderBy(asc(alertDeliveries.scheduledAt), asc(alertDeliveries.id))
         .limit(limit)
-        .all()
-        .map((r) => ({ delivery: r.delivery, alert: recordOf(r.alert) }));
+        .all();
+      const firsts = new Map<string, number | null>();
+      for (const chunk of chunks([...new Set(due.map((d) => d.delivery.eventId))])) {
+        const rows = db.select({ eventId: alertDeliveries.eventId, first: min(alertDeliveries.attemptedAt) }).from(alertDeliveries).where(inArray(alertDeliveries.eventId, chunk)).groupBy(alertDeliveries.eventId).all();
+        for (const row of rows) firsts.set(row.eventId, row.first);
+      }
+      return due.map((r) => ({ delivery: r.delivery, alert: recordOf(r.alert), firstAttemptAt: firsts.get(r.delivery.eventId) ?? null }));
     },
 
     async recordAttempt(id, result) {

@@ -7,7 +7,8 @@
 import type { AlertCondition } from "./condition";
 
 export type DeliveryKind = "webhook" | "email";
-export type DeliveryOutcome = "pending" | "delivered" | "failed";
+/** `gone`: the receiver answered 410 (the alert is switched off); `refused`: the target is not allowed, or e-mail is not set up. */
+export type DeliveryOutcome = "pending" | "delivered" | "failed" | "gone" | "refused";
 
 /** One alert as stored (its condition parsed). */
 export interface AlertRecord {
@@ -74,6 +75,12 @@ export interface EvaluatedAlert {
   announced: LedgerSpan[];
 }
 
+export interface DueDelivery {
+  delivery: DeliveryRecord;
+  alert: AlertRecord;
+  firstAttemptAt: number | null;
+}
+
 export interface AlertStore {
   /**
    * Inserts the alert once `check` has seen how many alerts the account's active keys have, in one transaction, so
@@ -103,8 +110,11 @@ export interface AlertStore {
   /** Queues deliveries (a test event, "send again"). */
   enqueue(deliveries: readonly DeliveryRecord[]): Promise<void>;
 
-  /** Pending deliveries scheduled at or before `now`, earliest first, with their alerts. */
-  dueDeliveries(now: number, limit: number): Promise<{ delivery: DeliveryRecord; alert: AlertRecord }[]>;
+  /**
+   * Pending deliveries of enabled alerts scheduled at or before `now`, earliest first, with their alerts and when
+   * their event's first attempt was made (null before it).
+   */
+  dueDeliveries(now: number, limit: number): Promise<DueDelivery[]>;
   /** Records what a pending delivery's attempt came to; false when it was not pending (attempted already). */
   recordAttempt(id: string, result: AttemptResult): Promise<boolean>;
   /** Queues the next attempt of the event `previous` belongs to (same event id and payload, attempt + 1), as `id`, at `at`. */

@@ -89,6 +89,7 @@ export const migrations: MigrationMeta[] = [
   {
     "sql": [
       "CREATE TABLE `alert_deliveries` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`alert_id` text NOT NULL,\n\t`event_id` text NOT NULL,\n\t`attempt` integer NOT NULL,\n\t`scheduled_at` integer NOT NULL,\n\t`attempted_at` integer,\n\t`status_code` integer,\n\t`error` text,\n\t`outcome` text NOT NULL,\n\t`payload` text NOT NULL,\n\t`unsubscribe_token_hash` text,\n\tFOREIGN KEY (`alert_id`) REFERENCES `alerts`(`id`) ON UPDATE no action ON DELETE cascade\n);\n",
+      "\nCREATE INDEX `alert_deliveries_event_idx` ON `alert_deliveries` (`event_id`);",
       "\nCREATE INDEX `alert_deliveries_unsubscribe_idx` ON `alert_deliveries` (`unsubscribe_token_hash`);",
       "\nCREATE INDEX `alert_deliveries_due_idx` ON `alert_deliveries` (`outcome`,`scheduled_at`);",
       "\nCREATE INDEX `alert_deliveries_alert_idx` ON `alert_deliveries` (`alert_id`,`scheduled_at`);",
@@ -100,7 +101,7 @@ export const migrations: MigrationMeta[] = [
       "\nALTER TABLE `plans` ADD `max_alerts` integer DEFAULT 0 NOT NULL;"
     ],
     "bps": true,
-    "folderMillis": 1795715418580,
-    "hash": "1cf6aa3b534e1e669be200fd0e927cdf4dad42c567ae41036578f286ce98c1d2"
+    "folderMillis": 1795717116374,
+    "hash": "dc4486b0d022311ae64f4ba4d39ccc4ad412e7bdca47179ad3c4325ae42a13e5"
   }
 ];

@@ -242,7 +242,7 @@ export const alertDeliveries = sqliteTable(
     attemptedAt: integer("attempted_at"),
     statusCode: integer("status_code"),
     error: text("error"),
-    outcome: text("outcome", { enum: ["pending", "delivered", "failed"] }).notNull(),
+    outcome: text("outcome", { enum: ["pending", "delivered", "failed", "gone", "refused"] }).notNull(),
     /** The event's JSON body, as sent (and sent again). */
     payload: text("payload").notNull(),
     /**
@@ -251,7 +251,7 @@ export const alertDeliveries = sqliteTable(
      */
     unsubscribeTokenHash: text("unsubscribe_token_hash"),
   },
-  (t) => [index("alert_deliveries_unsubscribe_idx").on(t.unsubscribeTokenHash), index("alert_deliveries_due_idx").on(t.outcome, t.scheduledAt), index("alert_deliveries_alert_idx").on(t.alertId, t.scheduledAt)],
+  (t) => [index("alert_deliveries_event_idx").on(t.eventId), index("alert_deliveries_unsubscribe_idx").on(t.unsubscribeTokenHash), index("alert_deliveries_due_idx").on(t.outcome, t.scheduledAt), index("alert_deliveries_alert_idx").on(t.alertId, t.scheduledAt)],
 );
 
 /** Counted requests per key, UTC day (`YYYY-MM-DD`) and endpoint name (`spots.search`, `mcp.get_tides`, …). */

@@ -11,6 +11,7 @@ import { UserError } from "../../src/core/errors";
 import { hashToken, newToken, type AlertRequest } from "../../src/alerts/service";
 import type { AlertEvent } from "../../src/alerts/service";
 import { rowOf } from "../../src/alerts/store";
+import { deliveryQueue } from "../../src/alerts/queue";
 import { alerts as sqliteAlerts } from "../../src/db/schema";
 import { alerts as postgresAlerts } from "../../src/db/postgres/schema";
 import { describeWithPostgres } from "../support/postgres";
@@ -225,6 +226,46 @@ function suite(engine: "sqlite" | "postgres") {
 
     expect(await world.alerts.unsubscribe(newToken())).toBeNull();
     expect(await world.alerts.unsubscribe(unsubscribe)).toMatchObject({ id: mailed.id, enabled: false, disabledReason: "unsubscribed" });
+  });
+
+  test("the outbox's queue: targets, attempts so far and the first attempt's time; gone switches the alert off and ends its queue", async () => {
+    const owner = await newOwner("pro");
+    const hooked = await world.alerts.create(owner.keyId, webhook("praia-da-nazare", { name: "hooked" }));
+    const mailed = await world.alerts.create(owner.keyId, { spotId: "praia-da-nazare", email: "rider@example.com", name: "mailed", condition: {} });
+    await world.forecast("praia-da-nazare", [1, 1]);
+    await world.alerts.evaluate(["praia-da-nazare"]);
+    const queue = deliveryQueue(world.store, world.clock);
+    const mine = async (at: number) => (await queue.due(new Date(at), 10_000)).filter((d) => d.alertId === hooked.id || d.alertId === mailed.id);
+    const first = await mine(NOW);
+    expect(new Map<string, unknown>(first.map((d) => [d.alertId, [d.target, d.attempts, d.firstAttemptAt]]))).toEqual(
+      new Map<string, unknown>([
+        [hooked.id, [{ kind: "webhook", url: "https://hooks.example.com/surf", secret: hooked.secret }, 0, null]],
+        [mailed.id, [{ kind: "email", to: "rider@example.com" }, 0, null]],
+      ]),
+    );
+    const hook = first.find((d) => d.alertId === hooked.id)!;
+    expect(JSON.parse(hook.body)).toMatchObject({ type: "alert.window", alert: { id: hooked.id } });
+
+    await queue.recordAttempt(hook, { outcome: "failed", status: 503, error: "503 Service Unavailable" }, new Date(NOW + 1_000));
+    await queue.schedule(hook, new Date(NOW + 31_000));
+    const mail = first.find((d) => d.alertId === mailed.id)!;
+    await queue.recordAttempt(mail, { outcome: "delivered", unsubscribeTokenHash: hashToken("t") }, new Date(NOW + 1_000));
+    await queue.schedule(mail, null);
+    expect(await mine(NOW + 30_999)).toEqual([]);
+    const [retry] = await mine(NOW + 31_000);
+    expect(retry).toMatchObject({ alertId: hooked.id, eventId: hook.eventId, body: hook.body, attempts: 1, firstAttemptAt: new Date(NOW + 1_000) });
+
+    await queue.recordAttempt(retry!, { outcome: "gone", status: 410 }, new Date(NOW + 32_000));
+    await queue.disableAlert(hooked.id, "the webhook receiver answered 410 Gone");
+    await queue.schedule(retry!, null);
+    // Another event of the switched-off alert waits in vain: nothing is sent for it.
+    await world.alerts.evaluate(["praia-da-nazare"]);
+    await world.store.enqueue([{ ...hook.record, id: "dlv_00000000000000c1", eventId: "msg_other", attempt: 1 }]);
+    expect(await mine(NOW + 3_600_000)).toEqual([]);
+    const log = (await world.alerts.deliveries(hooked.id)).map((d) => `${d.eventId === hook.eventId ? "event" : "other"} ${d.attempt} ${d.outcome} ${d.statusCode}`);
+    expect(log.sort()).toEqual(["event 1 failed 503", "event 2 gone 410", "other 1 pending null"]);
+    expect(await refusal(world.alerts.test(hooked.id))).toBe(`alert ${hooked.id} is switched off (the webhook receiver answered 410 Gone): nothing is sent for it`);
+    expect(await world.alerts.unsubscribe("t")).toMatchObject({ id: mailed.id, enabled: false });
   });
 
   test("delete takes the ledger and the log with it", async () => {

@@ -67,6 +67,7 @@ export const migrations: MigrationMeta[] = [
       "\nALTER TABLE \"alert_windows\" ADD CONSTRAINT \"alert_windows_alert_id_alerts_id_fk\" FOREIGN KEY (\"alert_id\") REFERENCES \"public\".\"alerts\"(\"id\") ON DELETE cascade ON UPDATE no action;",
       "\nALTER TABLE \"alerts\" ADD CONSTRAINT \"alerts_key_id_api_keys_id_fk\" FOREIGN KEY (\"key_id\") REFERENCES \"public\".\"api_keys\"(\"id\") ON DELETE no action ON UPDATE no action;",
       "\nALTER TABLE \"alerts\" ADD CONSTRAINT \"alerts_spot_id_spots_id_fk\" FOREIGN KEY (\"spot_id\") REFERENCES \"public\".\"spots\"(\"id\") ON DELETE cascade ON UPDATE no action;",
+      "\nCREATE INDEX \"alert_deliveries_event_idx\" ON \"alert_deliveries\" USING btree (\"event_id\");",
       "\nCREATE INDEX \"alert_deliveries_unsubscribe_idx\" ON \"alert_deliveries\" USING btree (\"unsubscribe_token_hash\");",
       "\nCREATE INDEX \"alert_deliveries_due_idx\" ON \"alert_deliveries\" USING btree (\"outcome\",\"scheduled_at\");",
       "\nCREATE INDEX \"alert_deliveries_alert_idx\" ON \"alert_deliveries\" USING btree (\"alert_id\",\"scheduled_at\");",
@@ -74,7 +75,7 @@ export const migrations: MigrationMeta[] = [
       "\nCREATE INDEX \"alerts_spot_idx\" ON \"alerts\" USING btree (\"spot_id\");"
     ],
     "bps": true,
-    "folderMillis": 1795715419112,
-    "hash": "02c47f28bdd7cbf04a068207ab56b2ca79ac8c5430d2dc7e42503a218eb20a0b"
+    "folderMillis": 1795717116891,
+    "hash": "8e0716f5d9d17dfb2ac14181970896eef1859a9425e5c01cd9c40ebbad9bf901"
   }
 ];

@@ -207,11 +207,11 @@ export const alertDeliveries = pgTable(
     attemptedAt: int64("attempted_at"),
     statusCode: int64("status_code"),
     error: text("error"),
-    outcome: text("outcome", { enum: ["pending", "delivered", "failed"] }).notNull(),
+    outcome: text("outcome", { enum: ["pending", "delivered", "failed", "gone", "refused"] }).notNull(),
     payload: text("payload").notNull(),
     unsubscribeTokenHash: text("unsubscribe_token_hash"),
   },
-  (t) => [index("alert_deliveries_unsubscribe_idx").on(t.unsubscribeTokenHash), index("alert_deliveries_due_idx").on(t.outcome, t.scheduledAt), index("alert_deliveries_alert_idx").on(t.alertId, t.scheduledAt)],
+  (t) => [index("alert_deliveries_event_idx").on(t.eventId), index("alert_deliveries_unsubscribe_idx").on(t.unsubscribeTokenHash), index("alert_deliveries_due_idx").on(t.outcome, t.scheduledAt), index("alert_deliveries_alert_idx").on(t.alertId, t.scheduledAt)],
 );
 
 export const usageCounters = pgTable(

@@ -40,6 +40,7 @@ ALTER TABLE "alert_deliveries" ADD CONSTRAINT "alert_deliveries_alert_id_alerts_
 ALTER TABLE "alert_windows" ADD CONSTRAINT "alert_windows_alert_id_alerts_id_fk" FOREIGN KEY ("alert_id") REFERENCES "public"."alerts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "alerts" ADD CONSTRAINT "alerts_key_id_api_keys_id_fk" FOREIGN KEY ("key_id") REFERENCES "public"."api_keys"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "alerts" ADD CONSTRAINT "alerts_spot_id_spots_id_fk" FOREIGN KEY ("spot_id") REFERENCES "public"."spots"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "alert_deliveries_event_idx" ON "alert_deliveries" USING btree ("event_id");--> statement-breakpoint
 CREATE INDEX "alert_deliveries_unsubscribe_idx" ON "alert_deliveries" USING btree ("unsubscribe_token_hash");--> statement-breakpoint
 CREATE INDEX "alert_deliveries_due_idx" ON "alert_deliveries" USING btree ("outcome","scheduled_at");--> statement-breakpoint
 CREATE INDEX "alert_deliveries_alert_idx" ON "alert_deliveries" USING btree ("alert_id","scheduled_at");--> statement-breakpoint

@@ -13,6 +13,7 @@ CREATE TABLE `alert_deliveries` (
 	FOREIGN KEY (`alert_id`) REFERENCES `alerts`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
+CREATE INDEX `alert_deliveries_event_idx` ON `alert_deliveries` (`event_id`);--> statement-breakpoint
 CREATE INDEX `alert_deliveries_unsubscribe_idx` ON `alert_deliveries` (`unsubscribe_token_hash`);--> statement-breakpoint
 CREATE INDEX `alert_deliveries_due_idx` ON `alert_deliveries` (`outcome`,`scheduled_at`);--> statement-breakpoint
 CREATE INDEX `alert_deliveries_alert_idx` ON `alert_deliveries` (`alert_id`,`scheduled_at`);--> statement-breakpoint
