@@ -254,11 +254,11 @@ export class AlertService {
 
   /** "Send again": another attempt of a logged event, now, with the same event id and body. */
   async sendAgain(alertId: string, deliveryId: string): Promise<DeliveryRecord> {
-    const log = await this.stores.alerts.deliveriesOf(alertId, DELIVERY_LOG_LIMIT);
-    const chosen = log.find((d) => d.id === deliveryId);
+    const logged = await this.stores.alerts.deliveriesOf(alertId, DELIVERY_LOG_LIMIT);
+    const chosen = logged.find((d) => d.id === deliveryId);
     if (!chosen) throw new UserError(`no delivery ${deliveryId} in the log of alert ${alertId}`);
     // The event's latest attempt, so that attempt numbers keep counting up.
-    const latest = log.filter((d) => d.eventId === chosen.eventId).reduce((a, b) => (b.attempt > a.attempt ? b : a));
+    const latest = logged.filter((d) => d.eventId === chosen.eventId).reduce((a, b) => (b.attempt > a.attempt ? b : a));
     const id = newDeliveryId();
     await this.stores.alerts.scheduleRetry(latest, id, this.clock.now());
     return { ...latest, id, attempt: latest.attempt + 1, scheduledAt: this.clock.now(), attemptedAt: null, statusCode: null, error: null, outcome: "pending", unsubscribeTokenHash: null };
