@@ -20,6 +20,7 @@ import type { NowResponse } from "../now/types";
 import { UNITS } from "../now/units";
 import type { BestSpot } from "../forecast/best-spots";
 import type { SurfSummary } from "../forecast/summary";
+import type { KeyAlert } from "../alerts/service";
 
 type JsonSchema = { type: "string" | "number" | "integer"; description: string } & Record<string, unknown>;
 
@@ -249,3 +250,15 @@ export const nowOutput = open({
   sun: open({ sunrise: z.string().nullable(), sunset: z.string().nullable(), daylight: z.boolean().nullable() }).nullable(),
   attribution: z.string(),
 }) satisfies z.ZodType<NowResponse>;
+
+export const listAlertsInput = args({}, []);
+
+/** Kept small (tools/list goes into a model's context whole): the ids and windows; every field is in docs/alerts.md. */
+export const listAlertsOutput = open({
+  alerts: z.array(
+    open({
+      id: z.string(),
+      nextWindows: z.array(open({ start: z.string(), end: z.string() })).nullable(),
+    }),
+  ),
+}) satisfies z.ZodType<{ alerts: Pick<KeyAlert, "id">[] }>;

@@ -11,6 +11,8 @@ import type { BestWindow, Level } from "../forecast/best";
 import type { ForecastHour, ForecastResponse } from "../forecast/types";
 import type { Spot, SpotWithDistance } from "../spots/types";
 import type { TideExtreme, TidesResponse } from "../tides/types";
+import { describeCondition } from "../alerts/condition";
+import type { KeyAlert } from "../alerts/service";
 
 /** Every tool's text stays within this many bytes (UTF-8): never more than ~4,000–5,500 tokens. */
 export const TEXT_LIMIT = 16 * 1024;
@@ -364,4 +366,22 @@ export function bestSpotsText(p: { lat: number; lng: number; radius: number; lev
     return `${s.spot.id} | ${s.spot.name} | ${place(s.spot)} | ${one(s.spot.distanceKm)} km | ${s.rating} ${window} | ${surf} | ${s.windDirectionType ?? "wind ?"} | models ${s.confidence}`;
   });
   return fitText(head, body, ["Coordinates, UTC window times and every spot field are in structuredContent (the /v1 JSON), as {spots: [...]}."]);
+}
+
+/** The calling key's alerts, each with its condition and its next windows (times UTC). */
+export function alertsText(alerts: readonly KeyAlert[]): string {
+  if (alerts.length === 0) return "This key has no alerts. Its owner makes them in the developer console (Alerts page).";
+  const hhmm = (time: string) => time.slice(0, 16).replace("T", " ") + "Z";
+  const body = alerts.flatMap((a) => {
+    const head = `${a.id} | ${a.name} | ${a.spot.name} (${a.spot.id}) | ${describeCondition(a.condition)} | by ${a.delivery} | ${a.enabled ? "on" : "off"}`;
+    if (a.nextWindows === null) return [head, "  no forecast for this spot yet"];
+    if (a.nextWindows.length === 0) return [head, "  no window in the forecast"];
+    return [
+      head,
+      ...a.nextWindows.map(
+        (w) => `  ${hhmm(w.start)} to ${hhmm(w.end)}; best ${hhmm(w.best.time)}: ${w.best.waveHeight} m, ${w.best.wavePeriod} s, wind ${w.best.windSpeed} km/h ${w.best.windDirectionType ?? "?"}, rating ${w.best.rating}`,
+      ),
+    ];
+  });
+  return fitText([`${alerts.length} alert${alerts.length === 1 ? "" : "s"} of this key (id | name | spot | condition | delivery | state), then each one's next windows (UTC):`], body, []);
 }

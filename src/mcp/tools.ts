@@ -26,11 +26,21 @@ import {
   surfSummaryInput,
   surfSummaryOutput,
   tidesOutput,
+  listAlertsInput,
+  listAlertsOutput,
 } from "./schemas";
-import { bestSpotsText, forecastText, nearbyText, searchText, tidesText, withDemoBanner } from "./text";
+import { alertsText, bestSpotsText, forecastText, nearbyText, searchText, tidesText, withDemoBanner } from "./text";
 import { parseNowParams } from "../now/params";
 import { nowSummary } from "../now/summary";
 import type { McpToolName } from "../core/endpoints";
+import type { Principal } from "../access/registry";
+import type { AlertService } from "../alerts/service";
+
+/** What a call knows beyond its arguments: the calling key, and the alerts service (null where it is not wired). */
+export interface ToolContext {
+  principal: Principal;
+  alerts: Pick<AlertService, "listForKey"> | null;
+}
 
 export interface ToolOutput {
   /** What a model reads: a compact view of `structured`, at most TEXT_LIMIT bytes (text.ts). */
@@ -46,7 +56,7 @@ export interface ToolDefinition {
   input: z.ZodObject;
   output: z.ZodObject;
   /** Async where it may wait for a spot's first forecast (the refresh scope `requested`, forecast/demand.ts). */
-  run(app: App, args: Record<string, unknown>): ToolOutput | Promise<ToolOutput>;
+  run(app: App, args: Record<string, unknown>, context: ToolContext): ToolOutput | Promise<ToolOutput>;
 }
 
 /**
@@ -202,6 +212,20 @@ export const TOOLS: readonly ToolDefinition[] = [
       // The demo banner on top stands for the attribution line at the bottom.
       const text = demo ? summaryText(summary).replace(/\nData: [^\n]*$/, "") : summaryText(summary);
       return { text: withDemoBanner(text, demo), structured: { ...summary } };
+    },
+  },
+  {
+    name: "list_alerts",
+    title: "Your surf alerts",
+    description:
+      "The calling key's surf alerts (made in the console) with their conditions and next windows: runs of forecast hours " +
+      "that meet them (UTC). structuredContent as {alerts: [...]}.",
+    input: listAlertsInput,
+    output: listAlertsOutput,
+    async run(_app, _args, { principal, alerts }) {
+      if (!alerts) throw new ApiError("internal", "Alerts are not available on this server.");
+      const listed = await alerts.listForKey(principal.keyId);
+      return { text: alertsText(listed), structured: { alerts: listed } };
     },
   },
 ];
