@@ -1,13 +1,17 @@
+import type { ForecastHour } from "../forecast/types";
 import { describe, expect, test } from "bun:test";
 import { RuleError, type RuleField } from "../core/errors";
-import { describeCondition, findWindows, fireOnce, hourMatches, parseCondition, type AlertCondition, type AlertHour, type ConditionInput, type Span } from "./condition";
+import { describeCondition, findWindows, fireOnce, hourMatches, parseCondition, type AlertCondition, type ConditionInput, type Span } from "./condition";
 
 const T0 = Date.parse("2026-11-26T00:00:00Z");
 const H = 3_600_000;
 const iso = (hour: number) => new Date(T0 + hour * H).toISOString().slice(0, 19) + "Z";
 
 /** An hour `h` hours after midnight UTC on the test day; fields default to a plain 1 m, 10 s, offshore, all-3 hour. */
-function hour(h: number, fields: Partial<AlertHour> = {}): AlertHour {
+/** How far the models agree, as the refresh stores it. */
+const agreement = (level: "low" | "high") => ({ level, models: 3, waveHeight: { min: 1, median: 1, max: 1 } });
+
+function hour(h: number, fields: Partial<ForecastHour> = {}): ForecastHour {
   return {
     time: iso(h),
     waveHeight: 1,
@@ -71,7 +75,7 @@ describe("parseCondition", () => {
 describe("hourMatches", () => {
   const lit = () => true;
   const dark = () => false;
-  const rows: [string, AlertCondition, AlertHour, () => boolean, boolean][] = [
+  const rows: [string, AlertCondition, ForecastHour, () => boolean, boolean][] = [
     ["min wave met exactly", cond({ minWave: 1 }), hour(10), lit, true],
     ["min wave missed", cond({ minWave: 1.1 }), hour(10), lit, false],
     ["max wave exceeded", cond({ maxWave: 0.9 }), hour(10), lit, false],
@@ -85,14 +89,14 @@ describe("hourMatches", () => {
     ["night without daylight only", cond(), hour(2), dark, true],
     ["no confidence counts as medium: medium asked", cond({ minConfidence: "medium" }), hour(10), lit, true],
     ["no confidence counts as medium: high asked", cond({ minConfidence: "high" }), hour(10), lit, false],
-    ["low confidence, medium asked", cond({ minConfidence: "medium" }), hour(10, { confidence: { level: "low" } }), lit, false],
-    ["high confidence, high asked", cond({ minConfidence: "high" }), hour(10, { confidence: { level: "high" } }), lit, true],
+    ["low confidence, medium asked", cond({ minConfidence: "medium" }), hour(10, { confidence: agreement("low") }), lit, false],
+    ["high confidence, high asked", cond({ minConfidence: "high" }), hour(10, { confidence: agreement("high") }), lit, true],
   ];
   for (const [name, condition, h, light, expected] of rows) test(name, () => expect(hourMatches(condition, h, light)).toBe(expected));
 });
 
 describe("findWindows", () => {
-  const day = (heights: number[], fields: (h: number) => Partial<AlertHour> = () => ({})) => heights.map((waveHeight, h) => hour(h, { waveHeight, ...fields(h) }));
+  const day = (heights: number[], fields: (h: number) => Partial<ForecastHour> = () => ({})) => heights.map((waveHeight, h) => hour(h, { waveHeight, ...fields(h) }));
 
   test("consecutive matching hours form one window; its end is exclusive", () => {
     const hours = day([0, 0, 2, 2, 2, 0, 2]);

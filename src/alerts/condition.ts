@@ -7,11 +7,10 @@ import { HOUR_MS } from "../core/clock";
 import { RuleError } from "../core/errors";
 import { daylightOf, inDaylight, LEVELS } from "../forecast/best";
 import { isoUtc } from "../forecast/document";
-import type { DailyWeather, ForecastHour, Level, WindDirectionType } from "../forecast/types";
+import type { ConfidenceLevel, DailyWeather, ForecastHour, Level, WindDirectionType } from "../forecast/types";
 
 export const WIND_TYPES: readonly WindDirectionType[] = ["offshore", "cross", "onshore"];
-export const CONFIDENCE_LEVELS = ["low", "medium", "high"] as const;
-export type ConfidenceLevel = (typeof CONFIDENCE_LEVELS)[number];
+export const CONFIDENCE_LEVELS = ["low", "medium", "high"] as const satisfies readonly ConfidenceLevel[];
 
 /** The highest wave height a condition may name, in m: above it nothing ever matches, so it is a typo. */
 export const MAX_WAVE_M = 30;
@@ -43,8 +42,6 @@ export interface ConditionInput {
   minConfidence?: string;
 }
 
-/** A forecast hour with the confidence a newer document may carry (absent on older ones). */
-export type AlertHour = ForecastHour & { confidence?: { level: ConfidenceLevel } };
 
 /** The figures of a window's best hour, as deliveries and listings show them. */
 export interface BestHour {
@@ -100,7 +97,7 @@ export function parseCondition(input: ConditionInput): AlertCondition {
 const CONFIDENCE_RANK: Record<ConfidenceLevel, number> = { low: 0, medium: 1, high: 2 };
 
 /** Whether one hour meets the condition; `lit` tells whether the hour is in daylight (asked only when it matters). */
-export function hourMatches(condition: AlertCondition, hour: AlertHour, lit: () => boolean): boolean {
+export function hourMatches(condition: AlertCondition, hour: ForecastHour, lit: () => boolean): boolean {
   if (hour.waveHeight < condition.minWave) return false;
   if (condition.maxWave !== undefined && hour.waveHeight > condition.maxWave) return false;
   if (condition.rating && hour.rating[condition.rating.level] < condition.rating.min) return false;
@@ -112,22 +109,22 @@ export function hourMatches(condition: AlertCondition, hour: AlertHour, lit: () 
 /** The level a window's best hour is chosen by: the alert's own, else intermediate. */
 export const levelOf = (condition: AlertCondition): Level => condition.rating?.level ?? "intermediate";
 
-function bestHourOf(hour: AlertHour, level: Level): BestHour {
+function bestHourOf(hour: ForecastHour, level: Level): BestHour {
   return { time: hour.time, waveHeight: hour.waveHeight, wavePeriod: hour.wavePeriod, windSpeed: hour.windSpeed, windDirectionType: hour.windDirectionType, rating: hour.rating[level] };
 }
 
 /** Whether `a` is a better hour than `b`: a higher rating for the level, then a bigger wave; the earlier one on a tie. */
-const better = (a: AlertHour, b: AlertHour, level: Level) => a.rating[level] > b.rating[level] || (a.rating[level] === b.rating[level] && a.waveHeight > b.waveHeight);
+const better = (a: ForecastHour, b: ForecastHour, level: Level) => a.rating[level] > b.rating[level] || (a.rating[level] === b.rating[level] && a.waveHeight > b.waveHeight);
 
 /**
  * The windows of matching hours that have not ended at `from` (epoch ms), in time order. Hours are consecutive when
  * one hour apart; a gap in the document (a dropped hour) ends a window. `hours` are sorted by time, as documents hold them.
  */
-export function findWindows(condition: AlertCondition, hours: readonly AlertHour[], daily: readonly Pick<DailyWeather, "sunrise" | "sunset">[], from: number): AlertWindow[] {
+export function findWindows(condition: AlertCondition, hours: readonly ForecastHour[], daily: readonly Pick<DailyWeather, "sunrise" | "sunset">[], from: number): AlertWindow[] {
   const days = daily.map(daylightOf).filter((light): light is [number, number] => light !== null);
   const level = levelOf(condition);
   const windows: AlertWindow[] = [];
-  let run: { start: number; last: number; best: AlertHour } | null = null;
+  let run: { start: number; last: number; best: ForecastHour } | null = null;
   const close = () => {
     if (run) windows.push({ start: isoUtc(run.start), end: isoUtc(run.last + HOUR_MS), best: bestHourOf(run.best, level) });
     run = null;

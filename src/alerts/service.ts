@@ -5,6 +5,7 @@
  * (condition.ts), and each new window queued once for delivery (the outbox in `alert_deliveries`; the delivery room
  * sends it).
  */
+import type { ForecastHour } from "../forecast/types";
 import { randomBytes } from "node:crypto";
 import { HOUR_MS, utcHourStart, type Clock } from "../core/clock";
 import { RuleError, UserError } from "../core/errors";
@@ -16,7 +17,7 @@ import type { AccountStore } from "../access/store";
 import { isoUtc, type StoredForecast } from "../forecast/document";
 import type { ForecastStore } from "../forecast/sqlite-store";
 import type { Spot } from "../spots/types";
-import { findWindows, fireOnce, parseCondition, type AlertCondition, type AlertHour, type AlertWindow, type BestHour, type ConditionInput, type Span } from "./condition";
+import { findWindows, fireOnce, parseCondition, type AlertCondition, type AlertWindow, type BestHour, type ConditionInput, type Span } from "./condition";
 import type { AlertRecord, AlertStore, DeliveryKind, DeliveryRecord, LedgerSpan } from "./store";
 
 export type { AlertRecord, DeliveryRecord } from "./store";
@@ -264,6 +265,12 @@ export class AlertService {
     return { ...latest, id, attempt: latest.attempt + 1, scheduledAt: this.clock.now(), attemptedAt: null, statusCode: null, error: null, outcome: "pending", unsubscribeTokenHash: null };
   }
 
+  /** The alert an e-mail's unsubscribe link names, as it is; null when the token is unknown. */
+  async unsubscribeTarget(token: string): Promise<AlertView | null> {
+    const alert = await this.stores.alerts.alertByUnsubscribeTokenHash(hashToken(token));
+    return alert && this.view(alert);
+  }
+
   /** The alert an e-mail's unsubscribe link names, switched off; null when the token is unknown. */
   async unsubscribe(token: string): Promise<AlertView | null> {
     const alert = await this.stores.alerts.alertByUnsubscribeTokenHash(hashToken(token));
@@ -336,7 +343,7 @@ export class AlertService {
   }
 
   /** A spot's forecast document: its hours and daily rows; null when it has none. */
-  private async readForecast(spotId: string): Promise<{ hours: AlertHour[]; daily: StoredForecast["daily"] } | null> {
+  private async readForecast(spotId: string): Promise<{ hours: ForecastHour[]; daily: StoredForecast["daily"] } | null> {
     const row = await this.stores.forecasts.readDocument(spotId);
     if (!row) return null;
     const document = JSON.parse(row.body) as StoredForecast;

@@ -177,10 +177,10 @@ export const bestSpotsOutput = open({
         best: bestWindow.nullable().describe("Best run of daylight hours; null when nothing rates above 1."),
         surf: surfRange.nullable(),
         windDirectionType: windType,
-        confidence: z.enum(["high", "medium", "low"]).describe("The wave models' agreement over the window: its least sure hour's."),
+        confidence: z.enum(["high", "medium", "low"]),
       }),
     )
-    .describe("Best first; of the same rating the surer window, then the closest."),
+    .describe("Best, then surest, then closest first."),
 }) satisfies z.ZodType<{ spots: BestSpot[] }>;
 
 export const surfSummaryOutput = open({
@@ -192,7 +192,7 @@ export const surfSummaryOutput = open({
       sunset: z.string().nullable(),
       surf: surfRange.nullable(),
       wind: open({ min: z.number(), max: z.number(), type: windType }).nullable(),
-      confidence: z.enum(["high", "medium", "low"]).nullable().describe("How far the wave models agree over the day's daylight hours (the most frequent level)."),
+      confidence: z.enum(["high", "medium", "low"]).nullable(),
       best: open({ beginner: bestWindow.nullable().optional(), intermediate: bestWindow.nullable().optional(), advanced: bestWindow.nullable().optional() }),
       tides: z.array(extreme),
     }),

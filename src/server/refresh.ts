@@ -54,6 +54,11 @@ export async function refreshForecasts(app: App, options: RefreshOptions = {}): 
     spots,
   );
   const outcome = outcomeOf(summary);
+  try {
+    await app.alerts.evaluate(spots.map((s) => s.id));
+  } catch (err) {
+    log.error("alerts could not be evaluated after the refresh", { error: String(err) });
+  }
   for (const listener of refreshListeners) listener(summary);
   await recordModelGaps(app, spots, summary);
   if (!options.onDemand) await recordRun(app, summary, outcome);

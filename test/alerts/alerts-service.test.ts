@@ -179,7 +179,7 @@ function suite(engine: "sqlite" | "postgres") {
 
   test("list and listForKey show next windows; a spot without a forecast shows null", async () => {
     const owner = await newOwner("pro");
-    await world.forecast("uluwatu", [0.5, 2, 2, 0.5], (i) => ({ confidence: { level: i === 2 ? "high" : "low" } }));
+    await world.forecast("uluwatu", [0.5, 2, 2, 0.5], (i) => ({ confidence: { level: i === 2 ? "high" : "low", models: 3, waveHeight: { min: 1, median: 1, max: 1 } } }));
     const sure = await world.alerts.create(owner.keyId, webhook("uluwatu", { condition: { minWave: 1, minConfidence: "high" } }));
     const unknown = await world.alerts.create(owner.keyId, webhook("jefrys"));
     const listed = new Map((await world.alerts.list(owner.email.toUpperCase())).map((a) => [a.id, a.nextWindows?.map((w) => [w.start, w.end]) ?? null]));

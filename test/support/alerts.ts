@@ -12,8 +12,7 @@ import { AlertService } from "../../src/alerts/service";
 import { sqliteAlertStore } from "../../src/alerts/sqlite-store";
 import { postgresAlertStore } from "../../src/alerts/postgres-store";
 import type { AlertStore } from "../../src/alerts/store";
-import type { AlertHour } from "../../src/alerts/condition";
-import type { DailyWeather } from "../../src/forecast/types";
+import type { DailyWeather, ForecastHour } from "../../src/forecast/types";
 import { tempDir } from "./env";
 import { createTestDatabase, type TestDatabase } from "./postgres";
 
@@ -32,7 +31,7 @@ export interface AlertsWorld {
   /** The URLs the address check was asked about. */
   checked: string[];
   /** Writes a spot's forecast document: one hour per wave height from FIRST on, one day of light 07:00–17:00 UTC. */
-  forecast(spotId: string, heights: readonly number[], fields?: (i: number) => Partial<AlertHour>): Promise<void>;
+  forecast(spotId: string, heights: readonly number[], fields?: (i: number) => Partial<ForecastHour>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -42,7 +41,7 @@ export async function stubCheck(checked: string[], url: string): Promise<void> {
   if (host === "127.0.0.1" || host.endsWith(".internal")) throw new UserError(`refused: ${host} is a loopback or private address (allow its network in SURFCAST_WEBHOOK_ALLOWED_NETWORKS)`);
 }
 
-export function hourAt(time: number, waveHeight: number, fields: Partial<AlertHour> = {}): AlertHour {
+export function hourAt(time: number, waveHeight: number, fields: Partial<ForecastHour> = {}): ForecastHour {
   return {
     time: iso(time),
     waveHeight,

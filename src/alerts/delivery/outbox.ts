@@ -90,7 +90,7 @@ export class Outbox<D extends Delivery = Delivery> {
 
   /** Sends what is due now. A call while a run is under way joins that run rather than sending twice. */
   runDue(): Promise<OutboxRun> {
-    this.running ??= this.run().finally(() => (this.running = null));
+    this.running ??= this.sendDue().finally(() => (this.running = null));
     return this.running;
   }
 
@@ -99,7 +99,7 @@ export class Outbox<D extends Delivery = Delivery> {
     await this.running?.catch(() => {});
   }
 
-  private async run(): Promise<OutboxRun> {
+  private async sendDue(): Promise<OutboxRun> {
     const { queue, clock } = this.options;
     const due = await queue.due(new Date(clock.now()), this.options.batchSize ?? 100);
     const summary: OutboxRun = { attempted: 0, delivered: 0, retrying: 0, ended: 0 };
