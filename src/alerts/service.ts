@@ -174,7 +174,7 @@ export class AlertService {
     if (!key) throw new UserError(`no key with id ${keyId} ("surfcast keys list EMAIL" shows the ids)`);
     if (key.revokedAt !== null) throw new UserError(`key ${keyId} is revoked; an alert needs an active key`);
     const spot = this.spots.find(request.spotId.trim());
-    if (!spot) throw new UserError(`no spot with id "${request.spotId}"`);
+    if (!spot) throw new UserError(audience === "owner" ? `There is no spot with the id "${request.spotId.trim()}": find it with GET /v1/spots?q=NAME.` : `no spot with id "${request.spotId}"`);
     const condition = parseCondition(request.condition);
     const name = (request.name ?? spot.name).trim();
     if (name.length < 1 || [...name].length > ALERT_NAME_MAX) throw new RuleError("out_of_range", `must have 1 to ${ALERT_NAME_MAX} characters`, "alertName");
@@ -374,7 +374,7 @@ export class AlertService {
     }
     if (email !== undefined) {
       const address = email.trim();
-      if (address.length > MAX_EMAIL_LENGTH || !isEmailAddress(address)) throw new UserError(`"${address}" is not a valid e-mail address`);
+      if (address.length > MAX_EMAIL_LENGTH || !isEmailAddress(address)) throw new UserError(audience === "owner" ? `"${address.slice(0, 100)}" is not a valid e-mail address.` : `"${address}" is not a valid e-mail address`);
       return { delivery: "email", target: address };
     }
     const url = webhook!.trim();
@@ -385,12 +385,12 @@ export class AlertService {
       parsed = null;
     }
     if (!parsed || (parsed.protocol !== "https:" && parsed.protocol !== "http:")) {
-      throw new UserError(`"${url.slice(0, 100)}" is not a webhook URL: give an http:// or https:// address of at most ${MAX_WEBHOOK_URL_LENGTH} characters`);
+      throw new UserError(`"${url.slice(0, 100)}" is not a webhook URL: give an http:// or https:// address of at most ${MAX_WEBHOOK_URL_LENGTH} characters${audience === "owner" ? "." : ""}`);
     }
     try {
       await this.checkTarget(parsed.href);
     } catch (err) {
-      if (err instanceof UserError) throw err;
+      if (err instanceof UserError) throw audience === "owner" ? new UserError(`The webhook URL cannot be used: ${err.message.replace(/^refused: /, "")}.`) : err;
       throw new UserError(`the webhook's address ${parsed.host} could not be checked: ${err instanceof Error ? err.message : String(err)}`);
     }
     return { delivery: "webhook", target: parsed.href };
