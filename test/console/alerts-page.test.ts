@@ -114,7 +114,7 @@ describe("alerts page over HTTP", () => {
 
   test("every POST needs the page's CSRF token and the server's origin", async () => {
     const before = (await server.app.alerts.list(OWNER)).length;
-    const alertId = (await server.app.alerts.list(OWNER))[0]!.id;
+    const alertId = (await server.app.alerts.list(OWNER)).find((a) => a.name === "Dawn patrol")!.id;
     expect((await owner.post("/console/alerts", form({}), { csrf: null })).status).toBe(403);
     expect((await owner.post(`/console/alerts/${alertId}/delete`, {}, { csrf: other.csrf })).status).toBe(403);
     expect((await owner.post(`/console/alerts/${alertId}/test`, {}, { origin: "https://evil.example" })).status).toBe(403);
@@ -123,7 +123,7 @@ describe("alerts page over HTTP", () => {
   });
 
   test("a test event, its failed delivery in the log, and send again", async () => {
-    const alertId = (await server.app.alerts.list(OWNER))[0]!.id;
+    const alertId = (await server.app.alerts.list(OWNER)).find((a) => a.name === "Dawn patrol")!.id;
     await owner.get(`/console/alerts/${alertId}`);
     const queued = await owner.post(`/console/alerts/${alertId}/test`, {});
     expect([queued.status, queued.location]).toEqual([303, `/console/alerts/${alertId}?notice=alert-test-queued`]);
@@ -205,9 +205,10 @@ describe("alerts page in a browser", () => {
     await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Alerts" }).click();
     await page.waitForURL(/\/console\/alerts$/);
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Alerts");
+    await checkWidths(page, "alerts");
 
     await page.getByLabel(/^Spot id/).fill("supertubos");
-    await page.getByLabel(/^Webhook URL or e-mail address/).fill(hook);
+    await page.getByLabel(/^Webhook URL or e-mail address/).fill("http://10.0.0.8/hook");
     await page.getByLabel(/^Name/).fill("Lunch session");
     await page.getByLabel(/^Min wave/).fill("0.5");
     await page.getByLabel(/^Min rating/).selectOption("2");
@@ -216,15 +217,23 @@ describe("alerts page in a browser", () => {
     await page.getByRole("checkbox", { name: /^Daylight only/ }).check();
     await page.getByRole("button", { name: "Create alert" }).click();
     await page.waitForLoadState();
+    // Refused: one sentence at the top of the page, everything as typed.
+    expect(await page.getByRole("alert").textContent()).toBe("The webhook URL cannot be used: 10.0.0.8 is a private address; allow it with SURFCAST_WEBHOOK_ALLOWED_NETWORKS.");
+    expect(await page.getByRole("checkbox", { name: "cross" }).isChecked()).toBe(true);
+    expect(await page.getByLabel(/^Name/).inputValue()).toBe("Lunch session");
+    await checkWidths(page, "alerts-refused");
+
+    await page.getByLabel(/^Webhook URL or e-mail address/).fill(hook);
+    await page.getByRole("button", { name: "Create alert" }).click();
+    await page.waitForLoadState();
     expect(await page.getByRole("heading", { name: /Your new alert “Lunch session”/ }).isVisible()).toBe(true);
     expect(await page.locator("#new-alert-secret").textContent()).toMatch(/^whsec_/);
     const made = (await server.app.alerts.list(OWNER)).find((a) => a.name === "Lunch session")!;
     expect(made.condition).toEqual({ minWave: 0.5, rating: { min: 2, level: "intermediate" }, wind: ["offshore", "cross"], daylight: true });
     await checkWidths(page, "alerts-created");
 
-    await page.goto(`${server.url}/console/alerts`);
-    await checkWidths(page, "alerts");
-    await page.goto(`${server.url}/console/alerts/${(await server.app.alerts.list(OWNER))[0]!.id}`);
+    await page.getByRole("link", { name: "Delivery log of Dawn patrol" }).click();
+    await page.waitForURL(/\/console\/alerts\/alert_[0-9a-f]{16}$/);
     await checkWidths(page, "alerts-log");
     await context.close();
     expect(problems).toEqual([]);

@@ -37,7 +37,8 @@ form.card > label:first-of-type { margin-top: 0; }
 .stat { font-size: 1.5rem; font-weight: 700; display: block; }
 .muted { color: var(--muted); }
 .notice { border-left: 4px solid var(--ok); background: #e8f5ec; padding: .6rem .9rem; margin: 0 0 1rem; }
-.error { border-left: 4px solid var(--danger); background: #fbeae8; padding: .6rem .9rem; margin: 0 0 1rem; }
+/* A refusal may quote what was typed or a setting's name: a long word wraps rather than widen the page. */
+.error { border-left: 4px solid var(--danger); background: #fbeae8; padding: .6rem .9rem; margin: 0 0 1rem; overflow-wrap: anywhere; }
 .warning { border: 1px solid var(--warn-line); background: var(--warn-bg); padding: .6rem .9rem; border-radius: .3rem; }
 label { display: block; font-weight: 600; margin: .8rem 0 .25rem; }
 .hint { display: block; font-weight: 400; color: var(--muted); font-size: .9rem; }
