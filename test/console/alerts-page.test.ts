@@ -31,7 +31,8 @@ let otherAlertId: string;
 const clock = new ManualClock(Date.now());
 
 beforeAll(async () => {
-  fake = await startFakeOpenMeteo();
+  // The forecast starts today, so that alerts have windows to show.
+  fake = await startFakeOpenMeteo({ firstDay: new Date(clock.now()).toISOString().slice(0, 10) });
   receiver = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("down for maintenance", { status: 500 }) });
   hook = `http://127.0.0.1:${receiver.port}/hook`;
   server = await startTestServer({ clock, env: { SURFCAST_OPEN_METEO_MARINE_URL: fake.url, SURFCAST_OPEN_METEO_FORECAST_URL: fake.url, SURFCAST_WEBHOOK_ALLOWED_NETWORKS: "127.0.0.1" } });

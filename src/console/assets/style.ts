@@ -46,6 +46,7 @@ input[type=text], input[type=email], input[type=password], input[type=number], i
   font: inherit; padding: .45rem .55rem; border: 1px solid #8a9ba6; border-radius: .3rem; width: 100%; max-width: 26rem; background: #fff; color: var(--ink);
 }
 .embeds { list-style: none; padding: 0; }
+.windows { margin: .2rem 0 .9rem; padding-left: 1.3rem; }
 fieldset.spots { border: 1px solid var(--line); border-radius: .4rem; padding: .5rem .9rem .9rem; margin: .9rem 0 0; min-width: 0; }
 fieldset.spots { padding-top: .8rem; }
 /* The legend inside the frame, like the other labels (a legend on the border squeezes its hint). */

@@ -87,7 +87,7 @@ const clockOf = (iso: string) => iso.slice(11, 16);
 function windowLine(w: AlertWindow): string {
   const sameDay = w.start.slice(0, 10) === w.end.slice(0, 10);
   const best = w.best;
-  return html`<li>${minuteOf(w.start)}&ndash;${sameDay ? clockOf(w.end) : minuteOf(w.end)} UTC <span class="muted">&middot; best ${best.waveHeight} m at ${best.wavePeriod} s, ${best.windDirectionType ?? "unknown"} wind, rating ${best.rating}</span></li>`;
+  return html`<li>${minuteOf(w.start)}&ndash;${sameDay ? clockOf(w.end) : minuteOf(w.end)} UTC <span class="muted">&middot; best ${best.waveHeight.toFixed(1)} m at ${Math.round(best.wavePeriod)} s, ${best.windDirectionType ?? "unknown"} wind, rating ${best.rating}</span></li>`;
 }
 
 /** The next windows, three at most. */
@@ -140,7 +140,7 @@ function alertFormHtml(csrf: string, keys: readonly KeyView[], f: AlertForm): st
   !${csrfField(csrf)}
   <label for="alert-key">Key <span class="hint">The alert belongs to this key; its events link to the spot's forecast.</span></label>
   <select id="alert-key" name="key">!${keys.map((k) => option(k.id, `${k.name} (${k.prefix}...)`, f.keyId))}</select>
-  <label for="alert-spot">Spot id <span class="hint">the <code>id</code> of <code>GET /v1/spots?q=&hellip;</code>, e.g. &ldquo;supertubos&rdquo;.</span></label>
+  <label for="alert-spot">Spot id <span class="hint">The <code>id</code> of <code>GET /v1/spots?q=&hellip;</code>, e.g. &ldquo;supertubos&rdquo;.</span></label>
   <input id="alert-spot" name="spot" type="text" required value="${f.spotId}" spellcheck="false" autocomplete="off">
   <fieldset class="spots">
   <legend>Send to</legend>
@@ -157,17 +157,17 @@ function alertFormHtml(csrf: string, keys: readonly KeyView[], f: AlertForm): st
   <legend>When <span class="hint">Hours that meet every line below make a window; each window is sent once.</span></legend>
   <div class="inline-form">
   <div><label for="alert-min-wave">Min wave (m)</label><input id="alert-min-wave" name="minWave" type="text" inputmode="decimal" required value="${f.minWave}" aria-describedby="alert-wave-hint"></div>
-  <div><label for="alert-max-wave">Max wave (m) <span class="hint">optional</span></label><input id="alert-max-wave" name="maxWave" type="text" inputmode="decimal" value="${f.maxWave}" aria-describedby="alert-wave-hint"></div>
+  <div><label for="alert-max-wave">Max wave (m, optional)</label><input id="alert-max-wave" name="maxWave" type="text" inputmode="decimal" value="${f.maxWave}" aria-describedby="alert-wave-hint"></div>
   </div>
   <p class="hint" id="alert-wave-hint">Significant wave height, 0 to ${MAX_WAVE_M} m, like 1.5.</p>
   <div class="inline-form">
-  <div><label for="alert-min-rating">Min rating <span class="hint">optional</span></label><select id="alert-min-rating" name="minRating">!${[option("", "any", f.minRating), ...[1, 2, 3, 4, 5].map((r) => option(String(r), `${r} or better`, f.minRating))]}</select></div>
+  <div><label for="alert-min-rating">Min rating (optional)</label><select id="alert-min-rating" name="minRating">!${[option("", "any", f.minRating), ...[1, 2, 3, 4, 5].map((r) => option(String(r), `${r} or better`, f.minRating))]}</select></div>
   <div><label for="alert-level">for the level</label><select id="alert-level" name="level">!${LEVELS.map((l) => option(l, l, f.level))}</select></div>
   </div>
   <p class="found-title" id="alert-wind">Wind <span class="hint">Tick none for any wind.</span></p>
   <ul class="choices" aria-labelledby="alert-wind">!${WIND_TYPES.map((w) => html`<li><label><input type="checkbox" name="wind" value="${w}"!${check(f.wind.includes(w))}> <span>${w}</span></label></li>`)}</ul>
   <ul class="choices"><li><label><input type="checkbox" name="daylight" value="1"!${check(f.daylight)}> <span>Daylight only <span class="muted">(between sunrise and sunset)</span></span></label></li></ul>
-  <label for="alert-confidence">Min confidence <span class="hint">optional: how sure the forecast is of the hour.</span></label>
+  <label for="alert-confidence">Min confidence (optional) <span class="hint">How sure the forecast is of the hour.</span></label>
   <select id="alert-confidence" name="minConfidence">!${[option("", "any", f.minConfidence), ...CONFIDENCE_LEVELS.map((c) => option(c, c, f.minConfidence))]}</select>
   </fieldset>
   <button type="submit">Create alert</button>
