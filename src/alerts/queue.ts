@@ -5,30 +5,12 @@
  */
 import type { Clock } from "../core/clock";
 import { newDeliveryId } from "./service";
-import type { AlertRecord, AlertStore, DeliveryOutcome, DeliveryRecord } from "./store";
-
-export type DeliveryTarget = { kind: "webhook"; url: string; secret: string } | { kind: "email"; to: string };
+import type { AlertRecord, AlertStore, DeliveryRecord } from "./store";
+import type { Delivery, DeliveryQueue, DeliveryTarget, RecordedAttempt } from "./delivery/outbox";
 
 /** A due delivery as the outbox sends it, carrying its stored row for the next attempt. */
-export interface QueuedDelivery {
-  id: string;
-  alertId: string;
-  eventId: string;
-  /** The event body as stored, sent unchanged on every attempt. */
-  body: string;
-  target: DeliveryTarget;
-  /** Attempts of this event made so far. */
-  attempts: number;
-  firstAttemptAt: Date | null;
+export interface QueuedDelivery extends Delivery {
   record: DeliveryRecord;
-}
-
-/** What one attempt came to, as the outbox reports it. */
-export interface ReportedAttempt {
-  outcome: Exclude<DeliveryOutcome, "pending">;
-  status?: number;
-  error?: string;
-  unsubscribeTokenHash?: string;
 }
 
 function targetOf(alert: AlertRecord): DeliveryTarget {
@@ -37,7 +19,7 @@ function targetOf(alert: AlertRecord): DeliveryTarget {
   return { kind: "webhook", url: alert.target, secret: alert.webhookSecret };
 }
 
-export function deliveryQueue(store: AlertStore, clock: Clock) {
+export function deliveryQueue(store: AlertStore, clock: Clock): DeliveryQueue<QueuedDelivery> {
   return {
     async due(now: Date, limit: number): Promise<QueuedDelivery[]> {
       return (await store.dueDeliveries(now.getTime(), limit)).map(({ delivery, alert, firstAttemptAt }) => ({
@@ -52,7 +34,7 @@ export function deliveryQueue(store: AlertStore, clock: Clock) {
       }));
     },
 
-    async recordAttempt(delivery: QueuedDelivery, attempt: ReportedAttempt, at: Date): Promise<void> {
+    async recordAttempt(delivery: QueuedDelivery, attempt: RecordedAttempt, at: Date): Promise<void> {
       await store.recordAttempt(delivery.id, {
         attemptedAt: at.getTime(),
         statusCode: attempt.status ?? null,

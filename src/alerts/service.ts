@@ -19,6 +19,8 @@ import type { ForecastStore } from "../forecast/sqlite-store";
 import type { Spot } from "../spots/types";
 import { findWindows, fireOnce, parseCondition, type AlertCondition, type AlertWindow, type BestHour, type ConditionInput, type Span } from "./condition";
 import type { AlertRecord, AlertStore, DeliveryKind, DeliveryRecord, LedgerSpan } from "./store";
+import { buildAlertEvent, eventBody, type AlertEvent, type AlertEventType, type EventWindow } from "./delivery/event";
+import { newMessageId, newWebhookSecret } from "./delivery/sign";
 
 export type { AlertRecord, DeliveryRecord } from "./store";
 
@@ -81,29 +83,6 @@ export interface AlertWithWindows extends AlertView {
   nextWindows: AlertWindow[] | null;
 }
 
-/** A test event's window when the alert has none coming: the current hour, its figures unknown. */
-export interface TestWindow {
-  start: string;
-  end: string;
-  best: { [K in keyof BestHour]: K extends "time" ? string : null };
-}
-
-/** The JSON body of an event, as a webhook receives it and an e-mail is written from it. */
-export interface AlertEvent {
-  type: "alert.window" | "alert.test";
-  /** When the event was made, ISO UTC. */
-  timestamp: string;
-  alert: { id: string; name: string };
-  spot: { id: string; name: string; timezone: string };
-  /**
-   * The window. A test event carries the next one, or else the current hour with no figures (null), so that a
-   * receiver's handling of the shape can be tested whatever the forecast.
-   */
-  window: AlertWindow | TestWindow;
-  /** The spot's forecast (/v1, with the key). */
-  forecastUrl: string;
-}
-
 export interface EvaluationSummary {
   /** Alerts evaluated (enabled, of active keys, on spots with a forecast). */
   alerts: number;
@@ -118,10 +97,6 @@ export interface EvaluationSummary {
 export const newAlertId = () => "alert_" + randomBytes(8).toString("hex");
 /** `dlv_` and 16 random hex digits. */
 export const newDeliveryId = () => "dlv_" + randomBytes(8).toString("hex");
-/** `msg_` and 32 random hex digits: a Standard Webhooks message id. */
-export const newEventId = () => "msg_" + randomBytes(16).toString("hex");
-/** A Standard Webhooks signing secret: `whsec_` and 32 random bytes, base64. */
-export const newWebhookSecret = () => "whsec_" + randomBytes(32).toString("base64");
 /** 256 random bits, base64url: a calendar feed's or an unsubscribe link's token. */
 export const newToken = () => randomBytes(32).toString("base64url");
 /** Tokens are stored as their SHA-256, as keys are. */
@@ -350,20 +325,20 @@ export class AlertService {
     return { hours: document.hours, daily: document.daily };
   }
 
-  private event(alert: AlertRecord, type: AlertEvent["type"], window: AlertEvent["window"], at: number): AlertEvent {
+  private event(alert: AlertRecord, type: AlertEventType, window: EventWindow, at: number): AlertEvent {
     const spot = this.spots.find(alert.spotId);
-    return {
+    return buildAlertEvent({
       type,
-      timestamp: new Date(at).toISOString(),
-      alert: { id: alert.id, name: alert.name },
+      at: new Date(at),
+      alert,
       spot: { id: alert.spotId, name: spot?.name ?? alert.spotId, timezone: spot?.timezone ?? "UTC" },
       window,
-      forecastUrl: `${this.base()}/v1/spots/${encodeURIComponent(alert.spotId)}/forecast`,
-    };
+      publicUrl: this.base(),
+    });
   }
 
   private delivery(alert: AlertRecord, event: AlertEvent, at: number): DeliveryRecord {
-    return { id: newDeliveryId(), alertId: alert.id, eventId: newEventId(), attempt: 1, scheduledAt: at, attemptedAt: null, statusCode: null, error: null, outcome: "pending", payload: JSON.stringify(event), unsubscribeTokenHash: null };
+    return { id: newDeliveryId(), alertId: alert.id, eventId: newMessageId(), attempt: 1, scheduledAt: at, attemptedAt: null, statusCode: null, error: null, outcome: "pending", payload: eventBody(event), unsubscribeTokenHash: null };
   }
 
   /** Where the alert is delivered: exactly one webhook URL (its address checked) or one e-mail address. */

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createAccount, createKey, revokeKey } from "../../src/access/accounts";
 import { UserError } from "../../src/core/errors";
 import { hashToken, newToken, type AlertRequest } from "../../src/alerts/service";
-import type { AlertEvent } from "../../src/alerts/service";
+import type { AlertEvent } from "../../src/alerts/delivery/event";
 import { rowOf } from "../../src/alerts/store";
 import { deliveryQueue } from "../../src/alerts/queue";
 import { alerts as sqliteAlerts } from "../../src/db/schema";
@@ -246,16 +246,16 @@ function suite(engine: "sqlite" | "postgres") {
     const hook = first.find((d) => d.alertId === hooked.id)!;
     expect(JSON.parse(hook.body)).toMatchObject({ type: "alert.window", alert: { id: hooked.id } });
 
-    await queue.recordAttempt(hook, { outcome: "failed", status: 503, error: "503 Service Unavailable" }, new Date(NOW + 1_000));
+    await queue.recordAttempt(hook, { outcome: "failed", status: 503, error: "503 Service Unavailable", durationMs: 5 }, new Date(NOW + 1_000));
     await queue.schedule(hook, new Date(NOW + 31_000));
     const mail = first.find((d) => d.alertId === mailed.id)!;
-    await queue.recordAttempt(mail, { outcome: "delivered", unsubscribeTokenHash: hashToken("t") }, new Date(NOW + 1_000));
+    await queue.recordAttempt(mail, { outcome: "delivered", unsubscribeTokenHash: hashToken("t"), durationMs: 5 }, new Date(NOW + 1_000));
     await queue.schedule(mail, null);
     expect(await mine(NOW + 30_999)).toEqual([]);
     const [retry] = await mine(NOW + 31_000);
     expect(retry).toMatchObject({ alertId: hooked.id, eventId: hook.eventId, body: hook.body, attempts: 1, firstAttemptAt: new Date(NOW + 1_000) });
 
-    await queue.recordAttempt(retry!, { outcome: "gone", status: 410 }, new Date(NOW + 32_000));
+    await queue.recordAttempt(retry!, { outcome: "gone", status: 410, durationMs: 5 }, new Date(NOW + 32_000));
     await queue.disableAlert(hooked.id, "the webhook receiver answered 410 Gone");
     await queue.schedule(retry!, null);
     // Another event of the switched-off alert waits in vain: nothing is sent for it.
