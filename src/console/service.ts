@@ -22,7 +22,8 @@ import type { ConsoleStore } from "./store";
 import { SignInThrottle, WorkQueue } from "./throttle";
 import { MAX_EMBED_SPOTS, type EmbedRequest, type EmbedView } from "../embed/service";
 import type { Spot } from "../spots/types";
-import type { AlertEvent, AlertRequest, AlertWithWindows, CreatedAlert } from "../alerts/service";
+import type { AlertRequest, AlertWithWindows, CreatedAlert } from "../alerts/service";
+import { parseEventBody } from "../alerts/delivery/event";
 import type { DeliveryOutcome } from "../alerts/store";
 
 export { KEY_NAME_MAX } from "../access/accounts";
@@ -351,7 +352,7 @@ export class ConsoleService {
     for (const d of deliveries) latest.set(d.eventId, Math.max(d.attempt, latest.get(d.eventId) ?? 0));
     return deliveries.map((d) => ({
       id: d.id,
-      event: (JSON.parse(d.payload) as Pick<AlertEvent, "type">).type === "alert.test" ? "test" : "window",
+      event: parseEventBody(d.payload).type === "alert.test" ? "test" : "window",
       attempt: d.attempt,
       at: d.attemptedAt ?? d.scheduledAt,
       outcome: d.outcome,
