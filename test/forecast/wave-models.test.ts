@@ -215,6 +215,10 @@ describe("several wave models (compiled binary)", () => {
     // The spread spot's current hour is inside GWAM's horizon: the disagreement shows now too.
     const spreadNow = (await (await get(`/v1/spots/${scenarios.spread.spot.id}/now`)).json()) as NowResponse;
     expect(spreadNow.conditions!.confidence!.level).toBe("low");
+    // In feet too, the median is the hour's waveHeight.
+    const imperial = ((await (await get(`/v1/spots/${scenarios.spread.spot.id}/now?units=imperial`)).json()) as NowResponse).conditions!;
+    expect(imperial.confidence!.waveHeight.median).toBe(imperial.waveHeight);
+    expect(imperial.confidence!.waveHeight.max).toBeGreaterThan(imperial.waveHeight);
   });
 
   test("where every model reads 0 no hour is served as 0 m: the spot has no forecast (404 no_forecast, the spec's error)", async () => {
