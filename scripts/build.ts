@@ -15,7 +15,7 @@
  *   with an import of that file `with {type: "file"}`, which embeds it.
  */
 import type { BunPlugin } from "bun";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { townSubset } from "./towns";
 import { recordBytecodeOrder } from "./bytecode-order";
 import { dirname, join, resolve } from "node:path";
@@ -35,7 +35,13 @@ if (!existsSync(spotsSource)) {
 
 const townsFile = join(root, "dist/towns.json");
 mkdirSync(dirname(townsFile), { recursive: true });
-writeFileSync(townsFile, JSON.stringify(townSubset(readFileSync(spotsSource, "utf8"))));
+const towns = JSON.stringify(townSubset(readFileSync(spotsSource, "utf8")));
+// Tests that search from source read this file while the release test cross-builds in parallel: replace it whole
+// (a rename), and only when it changed, so a reader never sees it half written.
+if (!existsSync(townsFile) || readFileSync(townsFile, "utf8") !== towns) {
+  writeFileSync(`${townsFile}.${process.pid}`, towns);
+  renameSync(`${townsFile}.${process.pid}`, townsFile);
+}
 
 const embedPlugin: BunPlugin = {
   name: "surfcast-embed",

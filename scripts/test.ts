@@ -5,58 +5,50 @@ export {};
  * their module).
  * Exits non-zero when any test failed or none ran. Extra arguments go to a single `bun test` (e.g. a file filter).
  *
- * Without arguments the suite runs as two `bun test` processes side by side: the files in WAITING spend most of
- * their minutes waiting (a paced 60 s soak, a refresh against an upstream that is down, with the real retry delays,
- * three servers waiting out propagation and restarts) and use little CPU, so on a 2-core machine they overlap the
- * rest almost for free (~150 s off the wall time). Their report is printed after the main one.
+ * Without arguments the files run in WORKERS `bun test` workers side by side (`--parallel`), each file in a fresh
+ * global. Most of the suite waits on servers, binaries, browsers and paced clocks rather than computing, so on a
+ * 2-core machine three workers overlap that waiting. test/timings.json (each file's measured milliseconds) makes
+ * the slowest files start first, so the long waits (the soak, the cluster) do not end up last;
+ * SURFCAST_UPDATE_TIMINGS=1 rewrites it from the run. A file it does not list yet simply starts later.
  */
-const WAITING = ["test/system/soak.test.ts", "test/forecast/refresh-cli.test.ts", "test/system/cluster.test.ts"];
-
-type Run = { report: string; code: number };
+const WORKERS = Number(process.env.SURFCAST_TEST_WORKERS ?? 3);
+const TIMINGS = "test/timings.json";
 
 // Tests start real servers and compiled binaries: give each 60 s (bun test's default is 5 s; bunfig's
 // [test] timeout is not read by this Bun).
-async function bunTest(args: string[], live: boolean): Promise<Run> {
+async function bunTest(args: string[]): Promise<{ report: string; code: number }> {
   const proc = Bun.spawn([process.execPath, "test", "--timeout", "60000", ...args], {
-    stdout: live ? "inherit" : "pipe",
+    stdout: "inherit",
     stderr: "pipe",
     env: { ...process.env, FORCE_COLOR: "0" },
   });
-  // bun test writes its report to stderr: keep it for the counts, and echo it as it comes when live.
+  // bun test writes its report to stderr: keep it for the counts, and echo it as it comes.
   let report = "";
   const decoder = new TextDecoder();
-  const stdout = live ? Promise.resolve("") : new Response(proc.stdout as ReadableStream).text();
   for await (const chunk of proc.stderr) {
-    const text = decoder.decode(chunk);
+    const text = decoder.decode(chunk, { stream: true });
     report += text;
-    if (live) process.stderr.write(text);
+    process.stderr.write(text);
   }
-  if (!live) process.stdout.write(await stdout);
   return { report, code: await proc.exited };
 }
 
-function count(run: Run, word: string): number {
-  const line = run.report.split("\n").filter((l) => l.trim().endsWith(` ${word}`)).at(-1) ?? "";
+function count(report: string, word: string): number {
+  const line = report.split("\n").filter((l) => l.trim().endsWith(` ${word}`)).at(-1) ?? "";
   return Number(/^\s*(\d+) (\w+)$/m.exec(line)?.[1] ?? 0);
 }
 
 const extra = process.argv.slice(2);
-let runs: Run[];
-if (extra.length > 0) {
-  runs = [await bunTest(extra, true)];
-} else {
+let args = extra;
+if (extra.length === 0) {
   const files = ["test", "src"].flatMap((dir) => [...new Bun.Glob(`${dir}/**/*.test.ts`).scanSync(".")]).sort();
-  const missing = WAITING.filter((f) => !files.includes(f));
-  if (missing.length > 0) throw new Error(`scripts/test.ts: WAITING names files that do not exist: ${missing.join(", ")}`);
-  const main = files.filter((f) => !WAITING.includes(f)).map((f) => `./${f}`);
-  const waiting = bunTest(WAITING.map((f) => `./${f}`), false);
-  const first = await bunTest(main, true);
-  const second = await waiting;
-  process.stderr.write(`\n--- run alongside (${WAITING.join(", ")}) ---\n${second.report}`);
-  runs = [first, second];
+  const timings = [`--timings=${TIMINGS}`, ...(process.env.SURFCAST_UPDATE_TIMINGS === "1" ? ["--update-timings"] : [])];
+  args = [`--parallel=${WORKERS}`, ...timings, ...files.map((f) => `./${f}`)];
 }
-const passed = runs.reduce((n, r) => n + count(r, "pass"), 0);
-// A process that failed without a failing test (a crash, a load error) counts as one failure.
-const failed = runs.reduce((n, r) => n + count(r, "fail") + (r.code !== 0 && count(r, "fail") === 0 ? 1 : 0), 0);
+const run = await bunTest(args);
+const passed = count(run.report, "pass");
+// A process that failed without a failing test (a crash, a load error) counts as one failure; a crashed
+// --parallel worker is already one failing file in bun's own count.
+const failed = count(run.report, "fail") + (run.code !== 0 && count(run.report, "fail") === 0 ? 1 : 0);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

@@ -44,6 +44,11 @@ import { andThen } from "./core/maybe-promise";
 import { sqliteForecastStore, type ForecastStore } from "./forecast/sqlite-store";
 import { sqliteEmbedStore } from "./embed/sqlite-store";
 import type { EmbedStore } from "./embed/store";
+import { AlertService } from "./alerts/service";
+import { checkTarget } from "./alerts/delivery/address";
+import { sqliteAlertStore } from "./alerts/sqlite-store";
+import { postgresAlertStore } from "./alerts/postgres-store";
+import type { AlertStore } from "./alerts/store";
 
 /**
  * The tide station worker's entrypoint, resolved here: in the compiled binary every module shares the bundle's URL,
@@ -62,6 +67,7 @@ export interface MetaStore {
 export interface Stores {
   access: AccessStore;
   embeds: EmbedStore;
+  alerts: AlertStore;
   forecasts: ForecastStore;
   meta: MetaStore;
 }
@@ -86,6 +92,7 @@ export interface App {
   bestSpots: BestSpotsService;
   summaries: SurfSummaryService;
   embeds: EmbedService;
+  alerts: AlertService;
   /** Which spots were asked for; in the `requested` refresh scope it fetches a first forecast on demand. */
   demand: ForecastDemand;
   /** Writes what is pending (forecast demand, usage) and closes the database. */
@@ -116,7 +123,7 @@ function sqliteFoundation(config: Config, busyTimeoutMs: number | undefined, cre
   const access = sqliteAccessStore(db);
   return {
     engine: { kind: "sqlite", db },
-    stores: { access, embeds: sqliteEmbedStore(db), forecasts: sqliteForecastStore(db), meta: connect(db, { read: sqliteMeta.readMeta, write: sqliteMeta.writeMeta }) },
+    stores: { access, embeds: sqliteEmbedStore(db), alerts: sqliteAlertStore(db), forecasts: sqliteForecastStore(db), meta: connect(db, { read: sqliteMeta.readMeta, write: sqliteMeta.writeMeta }) },
     catalog: sqliteCatalog(db),
     tideStore: new TideStore(db),
     // One detector per connection (PRAGMA data_version) answers every topic: any commit elsewhere reloads.
@@ -145,7 +152,7 @@ async function postgresFoundation(config: Config, url: string): Promise<Foundati
   const limits = redis && new RedisLimits(redis);
   return {
     engine: { kind: "postgres", db, feed, node: thisNode(version, config.publicUrlSet ? config.publicUrl : null, Date.now()) },
-    stores: { access, embeds: postgresEmbedStore(db), forecasts: connect(db, postgresForecastStore), meta: connect(db, { read: postgresMeta.readMeta, write: postgresMeta.writeMeta }) },
+    stores: { access, embeds: postgresEmbedStore(db), alerts: postgresAlertStore(db), forecasts: connect(db, postgresForecastStore), meta: connect(db, { read: postgresMeta.readMeta, write: postgresMeta.writeMeta }) },
     catalog: postgresCatalog(db, feed.changeCheck("spots")),
     tideStore: new PostgresTideStore(db, { generation: () => changes.generation("tides") }),
     changes: (topic) => changes.changeCheck(topic),
@@ -199,6 +206,11 @@ export async function openApp(config: Config, clock: Clock = systemClock, busyTi
     bestSpots: new BestSpotsService(spots, forecasts, clock),
     summaries: new SurfSummaryService(spots, forecasts, tides),
     embeds: new EmbedService(stores, clock, config, spots, keys, base.changes("embeds")),
+    // A webhook's target is checked when the alert is made (and again at each delivery: DNS can change).
+    alerts: new AlertService(stores, clock, config, spots, async (url) => {
+      const verdict = await checkTarget(url, config.webhookAllowedNetworks);
+      if (!verdict.ok) throw new UserError(verdict.reason);
+    }),
     demand: new ForecastDemand(
       stores.forecasts,
       clock,

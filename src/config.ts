@@ -7,6 +7,7 @@ import { DEFAULT_CACHE_MB } from "./core/caches";
 import { UserError } from "./core/errors";
 import { REFRESH_SCOPES, type RefreshScope } from "./forecast/demand";
 import { parseWaveModels } from "./forecast/models";
+import { parseAllowedNetworks, type AllowedNetworks } from "./alerts/delivery/address";
 import { parseTrustedProxies, type TrustedProxies } from "./core/proxy";
 import { DATABASE_URL_PROTOCOLS, REDIS_URL_PROTOCOLS, serviceUrl } from "./core/service-url";
 
@@ -59,6 +60,8 @@ export interface Config {
   cacheMb: number;
   /** postgres://… shared by several servers (SURFCAST_DATABASE_URL, --database-url); unset = the data dir's SQLite file. Holds a password: print it through maskPassword only. */
   databaseUrl: string | undefined;
+  /** Networks webhooks may reach although private (SURFCAST_WEBHOOK_ALLOWED_NETWORKS; alerts/delivery/address.ts). */
+  webhookAllowedNetworks: AllowedNetworks;
   /** redis://… for the counters several servers share (SURFCAST_REDIS_URL, --redis-url). Holds a password: print it through maskPassword only. */
   redisUrl: string | undefined;
 }
@@ -112,6 +115,14 @@ function publicUrlFrom(value: string | undefined, port: number): string {
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new UserError(`SURFCAST_PUBLIC_URL must be an http(s) URL, got "${value}"`);
   return url.href.replace(/\/+$/, "");
+}
+
+function allowedNetworksFrom(value: string | undefined): AllowedNetworks {
+  try {
+    return parseAllowedNetworks(value);
+  } catch (err) {
+    throw new UserError((err as Error).message);
+  }
 }
 
 function waveModelsFrom(value: string | undefined): string[] {
@@ -170,5 +181,6 @@ export function loadConfig(flags: Partial<{ dataDir: string; port: number; host:
     cacheMb: intFrom(env.SURFCAST_CACHE_MB, DEFAULT_CACHE_MB, "SURFCAST_CACHE_MB"),
     databaseUrl: serviceUrlFrom(flags.databaseUrl, "--database-url", env.SURFCAST_DATABASE_URL, "SURFCAST_DATABASE_URL", DATABASE_URL_PROTOCOLS),
     redisUrl: serviceUrlFrom(flags.redisUrl, "--redis-url", env.SURFCAST_REDIS_URL, "SURFCAST_REDIS_URL", REDIS_URL_PROTOCOLS),
+    webhookAllowedNetworks: allowedNetworksFrom(env.SURFCAST_WEBHOOK_ALLOWED_NETWORKS),
   };
 }

@@ -22,6 +22,7 @@ import { BACKUP_HELP, runBackup } from "./cli/backup";
 import { HEALTHCHECK_HELP, runHealthcheck } from "./cli/healthcheck";
 import { EMBEDS_HELP, runEmbeds } from "./cli/embeds";
 import { MIGRATE_HELP, runMigrate } from "./cli/migrate";
+import { ALERTS_HELP, runAlerts } from "./cli/alerts";
 import { claimDataMode } from "./forecast/demo";
 import { maskPassword } from "./core/service-url";
 
@@ -38,6 +39,7 @@ Commands:
   admins create EMAIL   an operator sign-in for the developer console (/console)
   keys                  create, revoke and list API keys
   embeds                forecast pictures for a shop's web page and TV: create, list, revoke
+  alerts                "tell me when it's on": condition alerts by webhook or e-mail; create, list, delete, test
   refresh               fetch fresh forecasts from Open-Meteo now
   spots import FILE     import spots from JSON, GeoJSON or CSV
   spots check           report suspicious catalog records (far from a coast, duplicates, …)
@@ -60,10 +62,10 @@ Start here: surfcast serve        (no Open-Meteo call until a spot's forecast is
 Offline:    surfcast serve --demo (synthetic forecasts in ./var-demo: give the commands --data-dir ./var-demo)
 Or let customers make their own keys: surfcast accounts invite them@example.com --plan starter`;
 
-const COMMAND_HELP: Record<string, string> = { serve: SERVE_HELP, accounts: ACCOUNTS_HELP, admins: ADMINS_HELP, keys: KEYS_HELP, refresh: REFRESH_HELP, spots: SPOTS_HELP, status: STATUS_HELP, backup: BACKUP_HELP, healthcheck: HEALTHCHECK_HELP, embeds: EMBEDS_HELP, migrate: MIGRATE_HELP };
+const COMMAND_HELP: Record<string, string> = { serve: SERVE_HELP, accounts: ACCOUNTS_HELP, admins: ADMINS_HELP, keys: KEYS_HELP, refresh: REFRESH_HELP, spots: SPOTS_HELP, status: STATUS_HELP, backup: BACKUP_HELP, healthcheck: HEALTHCHECK_HELP, embeds: EMBEDS_HELP, alerts: ALERTS_HELP, migrate: MIGRATE_HELP };
 
 /** Commands that print links: without SURFCAST_PUBLIC_URL they use the address the server last answered at. */
-const LINK_COMMANDS = ["accounts invite", "admins create", "embeds create", "embeds list"];
+const LINK_COMMANDS = ["accounts invite", "admins create", "embeds create", "embeds list", "alerts create"];
 
 /** The commands that start an install may create its data directory; the others refuse a missing one. */
 function mayCreate(command: string, args: string[]): boolean {
@@ -145,6 +147,9 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       case "embeds":
         await runEmbeds(app, args);
+        return 0;
+      case "alerts":
+        await runAlerts(app.alerts, args);
         return 0;
       case "refresh":
         return await runRefresh(app, args);

@@ -9,6 +9,7 @@ import { displayPrefix, generateKey, generateKeyId, hashKey } from "./keys";
 import type { AccountRecord, AccountStore, AccountUpdate, KeyRecord, NewAccount, StoredAccount } from "./store";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const isEmailAddress = (value: string) => EMAIL.test(value);
 /** The longest address SMTP can deliver to (RFC 5321's 256-octet path less its angle brackets). */
 export const MAX_EMAIL_LENGTH = 254;
 

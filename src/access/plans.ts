@@ -8,15 +8,17 @@ export interface PlanLimits {
   minuteLimit: number;
   maxKeys: number;
   attributionRequired: boolean;
+  /** Condition alerts (src/alerts/) an account may have, enabled or not. */
+  maxAlerts: number;
 }
 
 /** Scale is "25,000 or more, custom": these are its defaults until an operator sets custom limits. */
 export const PLAN_DEFAULTS: Record<PlanName, PlanLimits> = {
-  starter: { dailyLimit: 500, minuteLimit: 60, maxKeys: 2, attributionRequired: true },
-  growth: { dailyLimit: 2_500, minuteLimit: 120, maxKeys: 5, attributionRequired: true },
-  pro: { dailyLimit: 10_000, minuteLimit: 300, maxKeys: 10, attributionRequired: false },
-  scale: { dailyLimit: 25_000, minuteLimit: 600, maxKeys: 25, attributionRequired: false },
-  "early-access": { dailyLimit: 500, minuteLimit: 60, maxKeys: 2, attributionRequired: true },
+  starter: { dailyLimit: 500, minuteLimit: 60, maxKeys: 2, attributionRequired: true, maxAlerts: 5 },
+  growth: { dailyLimit: 2_500, minuteLimit: 120, maxKeys: 5, attributionRequired: true, maxAlerts: 20 },
+  pro: { dailyLimit: 10_000, minuteLimit: 300, maxKeys: 10, attributionRequired: false, maxAlerts: 50 },
+  scale: { dailyLimit: 25_000, minuteLimit: 600, maxKeys: 25, attributionRequired: false, maxAlerts: 200 },
+  "early-access": { dailyLimit: 500, minuteLimit: 60, maxKeys: 2, attributionRequired: true, maxAlerts: 2 },
 };
 
 /**

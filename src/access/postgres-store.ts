@@ -232,7 +232,7 @@ export function postgresAccessStore(db: PgDb): AccessStore {
  * reading first: an upsert here locks only the plan rows, not the whole database.
  */
 export async function seedPostgresPlans(db: PgQueryable): Promise<void> {
-  const replaced = excludedAll({ dailyLimit: plans.dailyLimit, minuteLimit: plans.minuteLimit, maxKeys: plans.maxKeys, attributionRequired: plans.attributionRequired });
+  const replaced = excludedAll({ dailyLimit: plans.dailyLimit, minuteLimit: plans.minuteLimit, maxKeys: plans.maxKeys, attributionRequired: plans.attributionRequired, maxAlerts: plans.maxAlerts });
   await db
     .insert(plans)
     .values(PLAN_NAMES.map((name) => ({ name, ...PLAN_DEFAULTS[name] })))

@@ -228,7 +228,7 @@ function plansCurrent(db: Db): boolean {
   return PLAN_NAMES.every((name) => {
     const row = stored.get(name);
     const p = PLAN_DEFAULTS[name];
-    return row !== undefined && row.dailyLimit === p.dailyLimit && row.minuteLimit === p.minuteLimit && row.maxKeys === p.maxKeys && row.attributionRequired === p.attributionRequired;
+    return row !== undefined && row.dailyLimit === p.dailyLimit && row.minuteLimit === p.minuteLimit && row.maxKeys === p.maxKeys && row.attributionRequired === p.attributionRequired && row.maxAlerts === p.maxAlerts;
   });
 }
 
@@ -250,6 +250,7 @@ export function seedPlans(db: Db): void {
             minuteLimit: excluded(plans.minuteLimit),
             maxKeys: excluded(plans.maxKeys),
             attributionRequired: excluded(plans.attributionRequired),
+            maxAlerts: excluded(plans.maxAlerts),
           },
         })
         .run();

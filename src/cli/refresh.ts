@@ -5,6 +5,8 @@ import { escapeControls } from "../core/log";
 import { GIVE_UP_AFTER_BATCHES, outcomeOf, type RefreshProgress, type RefreshSummary } from "../forecast/refresh";
 import { refreshForecasts } from "../server/refresh";
 import { onceAmongServers, slotAt } from "../server/cluster";
+import { alertOutbox, logRound } from "../server/alert-deliveries";
+import { lockDataDir, type DataDirLock } from "../db/lock";
 import { noExtraPositionals, parse } from "./args";
 
 export const REFRESH_HELP = `Usage: surfcast refresh [--spots ID,...]
@@ -91,5 +93,22 @@ export async function runRefresh(app: App, argv: string[]): Promise<number> {
   // A slot of its own is never done by another server: without a summary, the run lost its lease midway.
   if (summary === undefined) throw new UserError("the refresh lost its turn on the database (did PostgreSQL go away?) and stopped; what it stored is kept: run it again");
   printSummary(summary);
+  await sendQueuedAlerts(app);
   return REFRESH_EXIT[outcomeOf(summary)];
+}
+
+/** The alerts the refresh queued: sent here when no server runs on the data directory, else by the server within seconds. */
+async function sendQueuedAlerts(app: App): Promise<void> {
+  if (app.engine.kind !== "sqlite") return; // the servers on the shared database send them
+  let lock: DataDirLock;
+  try {
+    lock = lockDataDir(app.config.dataDir);
+  } catch {
+    return; // a server runs here
+  }
+  try {
+    logRound(await alertOutbox(app).runDue());
+  } finally {
+    lock.release();
+  }
 }

@@ -5,6 +5,7 @@ import { UserError } from "../core/errors";
 import { noExtraPositionals, parse, requirePositional } from "./args";
 import { checkCatalog, FINDING_KINDS, type FindingKind } from "../spots/check";
 import { loadGeography } from "../spots/geography";
+import { MODEL_GAPS_META, parseModelGaps, type ModelGap } from "../forecast/model-gaps";
 
 export const SPOTS_HELP = `Usage: surfcast spots import FILE [--replace]
        surfcast spots check [--json]
@@ -28,7 +29,9 @@ A running server on the same data directory serves the new catalog within about 
 spots check lists suspicious records of the loaded catalog, with a count per kind: far from any coastline
 (with the distance: lakes, rivers, pools, offshore banks — or a misplaced record), on a country's centroid (a
 placeholder position), a latitude or longitude sign that puts the spot outside its country, and duplicates
-(same name within 1 km). --json prints the whole report as JSON. Corrections to the default catalog go in the
+(same name within 1 km); then what the forecast refreshes found: spots where no wave model sees sea (no
+forecast is served there) and wave models left out at a spot because they read only zeros or nothing (docs/forecast.md,
+"Several wave models"). --json prints the whole report as JSON. Corrections to the default catalog go in the
 overlay data/catalog-overlay.json (docs/spots.md).`;
 
 export async function runSpots(app: App, argv: string[]): Promise<number> {
@@ -40,7 +43,7 @@ export async function runSpots(app: App, argv: string[]): Promise<number> {
   }
   if (sub === "check") {
     noExtraPositionals(positionals, 0, SPOTS_HELP);
-    return runCheck(app, values.json === true);
+    return await runCheck(app, values.json === true);
   }
   if (sub !== "import") throw new UserError(`unknown command "spots ${sub}"\n\n${SPOTS_HELP}`);
   noExtraPositionals(positionals, 1, SPOTS_HELP);
@@ -69,10 +72,11 @@ const KIND_LABEL: Record<FindingKind, string> = {
   duplicate: "duplicates (same name within 1 km)",
 };
 
-function runCheck(app: App, json: boolean): number {
+async function runCheck(app: App, json: boolean): Promise<number> {
   const report = checkCatalog(app.spots.all(), loadGeography());
+  const gaps = Object.entries(parseModelGaps(await app.stores.meta.read(MODEL_GAPS_META))).filter(([id]) => app.spots.find(id));
   if (json) {
-    console.log(JSON.stringify(report, null, 2));
+    console.log(JSON.stringify({ ...report, modelGaps: Object.fromEntries(gaps) }, null, 2));
     return 0;
   }
   console.log(`checked ${report.spots} spots: ${FINDING_KINDS.map((k) => `${report.counts[k]} ${KIND_LABEL[k]}`).join(", ")}`);
@@ -83,5 +87,26 @@ function runCheck(app: App, json: boolean): number {
     for (const f of found) console.log(`  ${f.id}  ${f.name} (${f.country})  ${f.lat.toFixed(4)}, ${f.lng.toFixed(4)}  ${f.detail}`);
   }
   if (report.unknownCountries.length) console.log(`\ncountries without a shape (no centroid or hemisphere check): ${report.unknownCountries.join(", ")}`);
+  printModelGaps(app, gaps);
   return 0;
+}
+
+/** What the refreshes found: wave models reading only zeros or nothing at a spot (a cell on land, a model not covering it). */
+function printModelGaps(app: App, gaps: [string, ModelGap][]): void {
+  if (gaps.length === 0) return;
+  const sealess = gaps.filter(([, g]) => g.sealess);
+  const describe = ([id, g]: [string, ModelGap]) => {
+    const spot = app.spots.find(id)!;
+    const models = Object.entries(g.leftOut).map(([model, why]) => `${model}: ${why}`).join(", ");
+    return `  ${id}  ${spot.name} (${spot.country})  ${spot.lat.toFixed(4)}, ${spot.lng.toFixed(4)}  ${models}  (refresh of ${g.at.slice(0, 16).replace("T", " ")} UTC)`;
+  };
+  if (sealess.length > 0) {
+    console.log(`\nno wave model sees sea, so no forecast is served (${sealess.length}): a position on land, or a grid cell that is — move the spot seaward`);
+    for (const gap of sealess) console.log(describe(gap));
+  }
+  const partial = gaps.filter(([, g]) => !g.sealess);
+  if (partial.length > 0) {
+    console.log(`\nwave models left out where the others see sea (${partial.length}): their nearest cell is on land, or they do not cover the spot`);
+    for (const gap of partial) console.log(describe(gap));
+  }
 }

@@ -9,6 +9,13 @@ const FLAG: Record<RuleField, string> = {
   spots: "--spots",
   units: "--units",
   theme: "--theme",
+  minWave: "--min-wave",
+  maxWave: "--max-wave",
+  minRating: "--min-rating",
+  level: "--level",
+  wind: "--wind",
+  minConfidence: "--min-confidence",
+  alertName: "--name",
 };
 
 export function cliWording(err: Error): string {

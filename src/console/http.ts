@@ -25,6 +25,8 @@ import type { Viewer } from "./pages/layout";
 import { keysPage, overviewPage, revokeConfirmPage, usageCsv, usagePage } from "./pages/owner";
 import type { OwnerPage } from "./pages/layout";
 import { embedSpotIds, readEmbedForm, revokeEmbedPage, type EmbedForm } from "./pages/embeds";
+import { alertLogPage, alertRequestOf, alertsPage, deleteAlertPage, readAlertForm, type AlertForm } from "./pages/alerts";
+import type { CreatedAlert } from "../alerts/service";
 import { accountPage, accountsPage, invitationPage } from "./pages/operator";
 
 export type ConsoleHandler = (req: Request, peer?: Peer) => Response | Promise<Response>;
@@ -58,6 +60,9 @@ const NOTICES: Record<string, string> = {
   "password-changed": "Your password is changed. Every other session has ended.",
   "embed-created": "Your forecast picture is ready: copy its snippet below.",
   "embed-revoked": "The forecast picture is switched off. Its page answers \"not available\" within a second.",
+  "alert-deleted": "The alert is deleted. Nothing more is sent for it and its calendar feed has stopped.",
+  "alert-test-queued": "A test event is queued: it is sent within a few seconds and shows in the delivery log below.",
+  "alert-sent-again": "The delivery is queued again: it is sent within a few seconds and shows in the log below.",
 };
 
 interface Ctx {
@@ -262,6 +267,7 @@ export function createConsoleHandler(app: App): ConsoleHandler {
       await service.revokeOwnEmbed(accountId, embed.id);
       return redirect(ctx, "/console/keys?notice=embed-revoked#embeds");
     }
+    if (first === "alerts") return alerts(ctx, parts.slice(1), form);
     if ((first === "usage" || first === "usage.csv") && !second && !form) {
       const requested = ctx.url.searchParams.get("key") || null;
       const keys = await service.keyList(accountId);
@@ -280,6 +286,53 @@ export function createConsoleHandler(app: App): ConsoleHandler {
       const result = await service.changePassword(accountId, form.get("current") ?? "", next, attemptSource(ctx));
       if ("problem" in result) return html(ctx, changePasswordPage({ viewer: viewer(ctx), error: result.problem, assetVersion }), 400);
       return startSignedIn(ctx, result.token, "/console/password?notice=password-changed");
+    }
+    return null;
+  }
+
+  // ── the owner's alerts ───────────────────────────────────────────────────────────────────────────
+
+  async function alerts(ctx: Ctx, parts: string[], form: URLSearchParams | null): Promise<Response | null> {
+    const accountId = ctx.session!.accountId;
+    const [alertId, action, deliveryId, deliveryAction] = parts;
+    const showList = async (extra: { created?: CreatedAlert; error?: string; form?: AlertForm }, status = 200) => {
+      const [list, keys, account] = await Promise.all([service.alerts(accountId), service.keyList(accountId), service.account(accountId)]);
+      const allowance = await service.alertAllowance(accountId, list, keys);
+      return html(ctx, alertsPage(ownerPage(ctx, extra), { alerts: list, keys, allowance, plan: account.plan, created: extra.created, form: extra.form }), status);
+    };
+    if (alertId === undefined) {
+      if (!form) return showList({});
+      const alertForm = readAlertForm(form);
+      try {
+        const created = await service.createAlert(accountId, alertForm.keyId, alertRequestOf(alertForm));
+        return showList({ created }, 201);
+      } catch (err) {
+        if (!(err instanceof UserError)) throw err;
+        return showList({ error: consoleWording(err), form: alertForm }, 400);
+      }
+    }
+    const alert = await service.ownAlert(accountId, alertId);
+    if (!alert) return null;
+    const logPage = async (error: string | null, status = 200) => {
+      const deliveries = (await service.ownAlertDeliveries(accountId, alert.id)) ?? [];
+      return html(ctx, alertLogPage(ownerPage(ctx, { error }), { alert, deliveries }), status);
+    };
+    const refusedOnLog = async (run: () => Promise<boolean>, notice: string) => {
+      try {
+        return (await run()) ? redirect(ctx, `/console/alerts/${alert.id}?notice=${notice}`) : null;
+      } catch (err) {
+        if (!(err instanceof UserError)) throw err;
+        return logPage(consoleWording(err), 400);
+      }
+    };
+    if (action === undefined && !form) return logPage(null);
+    if (action === "delete" && parts.length === 2) {
+      if (!form) return html(ctx, deleteAlertPage(ownerPage(ctx), alert));
+      return (await service.deleteOwnAlert(accountId, alert.id)) ? redirect(ctx, "/console/alerts?notice=alert-deleted") : null;
+    }
+    if (action === "test" && parts.length === 2 && form) return refusedOnLog(() => service.testOwnAlert(accountId, alert.id), "alert-test-queued");
+    if (action === "deliveries" && deliveryId && deliveryAction === "send-again" && parts.length === 4 && form) {
+      return refusedOnLog(() => service.sendAgainOwn(accountId, alert.id, deliveryId), "alert-sent-again");
     }
     return null;
   }

@@ -18,18 +18,23 @@ export function invitationText(invitation: Invitation, publicUrl: string): { sub
   };
 }
 
-/** Sends the link; resolves to null when sent, else the reason it was not (never throws). */
-export async function mailInvitation(config: Config, invitation: Invitation): Promise<string | null> {
+/** One message through SURFCAST_SMTP_URL; resolves to null when sent, else the reason it was not (never throws). */
+export async function sendMail(config: Pick<Config, "smtpUrl" | "smtpFrom">, message: { to: string; subject: string; text: string; html?: string; headers?: Record<string, string> }): Promise<string | null> {
   if (!config.smtpUrl) return "SURFCAST_SMTP_URL is not set";
   // Loaded on first use: every CLI command would otherwise pay for parsing nodemailer at start.
   const { default: nodemailer } = await import("nodemailer");
   const transport = nodemailer.createTransport(config.smtpUrl);
   try {
-    await transport.sendMail({ from: config.smtpFrom, to: invitation.account.email, ...invitationText(invitation, config.publicUrl) });
+    await transport.sendMail({ from: config.smtpFrom, ...message });
     return null;
   } catch (err) {
     return err instanceof Error ? err.message : String(err);
   } finally {
     transport.close();
   }
+}
+
+/** Sends the link; resolves to null when sent, else the reason it was not (never throws). */
+export function mailInvitation(config: Config, invitation: Invitation): Promise<string | null> {
+  return sendMail(config, { to: invitation.account.email, ...invitationText(invitation, config.publicUrl) });
 }

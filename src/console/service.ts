@@ -22,6 +22,9 @@ import type { ConsoleStore } from "./store";
 import { SignInThrottle, WorkQueue } from "./throttle";
 import { MAX_EMBED_SPOTS, type EmbedRequest, type EmbedView } from "../embed/service";
 import type { Spot } from "../spots/types";
+import type { AlertRequest, AlertWithWindows, CreatedAlert } from "../alerts/service";
+import { parseEventBody } from "../alerts/delivery/event";
+import type { DeliveryOutcome } from "../alerts/store";
 
 export { KEY_NAME_MAX } from "../access/accounts";
 export const ACCOUNTS_PAGE_SIZE = 50;
@@ -67,6 +70,29 @@ export interface SpotPicker {
   query: string;
   found: SpotChoice[] | null;
   problem?: string;
+}
+
+/** How many alerts the account has (those of its active keys, as the plan counts them) of how many it may. */
+export interface AlertAllowance {
+  count: number;
+  max: number;
+}
+
+/** One row of an alert's delivery log as the console shows it. */
+export interface AlertDeliveryView {
+  id: string;
+  event: "window" | "test";
+  attempt: number;
+  /** When it was attempted, or when it is due while pending; epoch ms. */
+  at: number;
+  outcome: DeliveryOutcome;
+  statusCode: number | null;
+  error: string | null;
+  /**
+   * Only a failed attempt whose retries have ended is worth another: a refused target is refused again, a gone one
+   * has switched the alert off.
+   */
+  canSendAgain: boolean;
 }
 
 export type SignInResult =
@@ -274,6 +300,76 @@ export class ConsoleService {
     const embed = await this.app.embeds.revokeForAccount(accountId, embedId);
     if (embed) log.info("console embed revoked", { account: accountId, embed: embedId });
     return embed;
+  }
+
+  /** The account's alerts (of revoked keys too), oldest first, with their next windows; the alerts service holds the rules. */
+  async alerts(accountId: number): Promise<AlertWithWindows[]> {
+    return this.app.alerts.list((await this.account(accountId)).email);
+  }
+
+  /** Alerts in use and allowed: the plan counts the alerts of active keys. */
+  async alertAllowance(accountId: number, alerts: readonly AlertWithWindows[], keys: readonly KeyView[]): Promise<AlertAllowance> {
+    const active = new Set(keys.filter((k) => k.revokedAt === null).map((k) => k.id));
+    return { count: alerts.filter((a) => active.has(a.keyId)).length, max: PLAN_DEFAULTS[(await this.account(accountId)).plan].maxAlerts };
+  }
+
+  /** An alert for one of the account's active keys; its secret and calendar URL are in the result and nowhere else. */
+  async createAlert(accountId: number, keyId: string, request: AlertRequest): Promise<CreatedAlert> {
+    const alert = await this.app.alerts.createForAccount(accountId, keyId, request);
+    log.info("console alert created", { account: accountId, key: keyId, alert: alert.id });
+    return alert;
+  }
+
+  /** The account's alert with this id, with its next windows, or null (another account's is as absent as an unknown one). */
+  async ownAlert(accountId: number, alertId: string): Promise<AlertWithWindows | null> {
+    const alert = await this.app.alerts.alertOfAccount(accountId, alertId);
+    return alert && (await this.app.alerts.withNextWindows([alert]))[0]!;
+  }
+
+  async deleteOwnAlert(accountId: number, alertId: string): Promise<boolean> {
+    const deleted = await this.app.alerts.deleteForAccount(accountId, alertId);
+    if (deleted) log.info("console alert deleted", { account: accountId, alert: alertId });
+    return deleted !== null;
+  }
+
+  /** Queues a test event of the account's alert; false when it is not the account's. */
+  async testOwnAlert(accountId: number, alertId: string): Promise<boolean> {
+    const alert = await this.app.alerts.alertOfAccount(accountId, alertId);
+    if (!alert) return false;
+    if (alert.disabledReason !== null) throw new UserError(`This alert is switched off (${alert.disabledReason}), so nothing is sent for it; create a new one to receive events again.`);
+    await this.app.alerts.test(alert.id);
+    log.info("console alert test queued", { account: accountId, alert: alert.id });
+    return true;
+  }
+
+  /** The delivery log of the account's alert, newest first; null when it is not the account's. */
+  async ownAlertDeliveries(accountId: number, alertId: string): Promise<AlertDeliveryView[] | null> {
+    const alert = await this.app.alerts.alertOfAccount(accountId, alertId);
+    if (!alert) return null;
+    const deliveries = await this.app.alerts.deliveries(alert.id);
+    // Only an event's latest attempt is offered again: an earlier one was already retried, or its retry is pending.
+    const latest = new Map<string, number>();
+    for (const d of deliveries) latest.set(d.eventId, Math.max(d.attempt, latest.get(d.eventId) ?? 0));
+    return deliveries.map((d) => ({
+      id: d.id,
+      event: parseEventBody(d.payload).type === "alert.test" ? "test" : "window",
+      attempt: d.attempt,
+      at: d.attemptedAt ?? d.scheduledAt,
+      outcome: d.outcome,
+      statusCode: d.statusCode,
+      error: d.error,
+      canSendAgain: d.outcome === "failed" && d.attempt === latest.get(d.eventId) && alert.disabledReason === null,
+    }));
+  }
+
+  /** "Send again" of a failed delivery of the account's alert; false when the alert is not the account's. */
+  async sendAgainOwn(accountId: number, alertId: string, deliveryId: string): Promise<boolean> {
+    const deliveries = await this.ownAlertDeliveries(accountId, alertId);
+    if (!deliveries) return false;
+    if (!deliveries.some((d) => d.id === deliveryId && d.canSendAgain)) throw new UserError("Only a failed delivery that is not being retried already, of an alert that is on, can be sent again.");
+    await this.app.alerts.sendAgain(alertId, deliveryId);
+    log.info("console alert delivery sent again", { account: accountId, alert: alertId, delivery: deliveryId });
+    return true;
   }
 
   /**

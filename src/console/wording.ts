@@ -9,6 +9,13 @@ const LABEL: Record<RuleField, string> = {
   spots: "An embed",
   units: "Units",
   theme: "The theme",
+  minWave: "The minimum wave height",
+  maxWave: "The maximum wave height",
+  minRating: "The minimum rating",
+  level: "The level",
+  wind: "The wind types",
+  minConfidence: "The minimum confidence",
+  alertName: "The alert's name",
 };
 
 export function consoleWording(err: UserError): string {

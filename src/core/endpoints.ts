@@ -35,6 +35,8 @@ export const MCP_ENDPOINTS = [
   { tool: "best_spots", args: "lat, lng, radius_km?, level?, hours?, limit?", operationId: "bestSpots" },
   // Its structured content is the forecast's summary, not a /v1 answer.
   { tool: "surf_summary", args: "spot_id, days?, level?", operationId: null },
+  // The calling key's condition alerts (made in the console or on the command line, never through MCP).
+  { tool: "list_alerts", args: "", operationId: null },
 ] as const satisfies readonly { tool: string; args: string; operationId: OperationId | null }[];
 
 export type McpToolName = (typeof MCP_ENDPOINTS)[number]["tool"];

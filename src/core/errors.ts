@@ -96,4 +96,18 @@ export class RuleError extends UserError {
 
 export type RuleCode = "out_of_range" | "required" | "not_one_of";
 /** The inputs a rule may concern, by the name the services take them under. */
-export type RuleField = "dailyLimit" | "minuteLimit" | "maxKeys" | "plan" | "spots" | "units" | "theme";
+export type RuleField =
+  | "dailyLimit"
+  | "minuteLimit"
+  | "maxKeys"
+  | "plan"
+  | "spots"
+  | "units"
+  | "theme"
+  | "minWave"
+  | "maxWave"
+  | "minRating"
+  | "level"
+  | "wind"
+  | "minConfidence"
+  | "alertName";

@@ -85,5 +85,23 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795683765529,
     "hash": "c53fcdc4b268e80d11c1e70e09771734b9aa9477bfa1a76aab7c01deddf0080f"
+  },
+  {
+    "sql": [
+      "CREATE TABLE `alert_deliveries` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`alert_id` text NOT NULL,\n\t`event_id` text NOT NULL,\n\t`attempt` integer NOT NULL,\n\t`scheduled_at` integer NOT NULL,\n\t`attempted_at` integer,\n\t`status_code` integer,\n\t`error` text,\n\t`outcome` text NOT NULL,\n\t`payload` text NOT NULL,\n\t`unsubscribe_token_hash` text,\n\tFOREIGN KEY (`alert_id`) REFERENCES `alerts`(`id`) ON UPDATE no action ON DELETE cascade\n);\n",
+      "\nCREATE INDEX `alert_deliveries_event_idx` ON `alert_deliveries` (`event_id`);",
+      "\nCREATE INDEX `alert_deliveries_unsubscribe_idx` ON `alert_deliveries` (`unsubscribe_token_hash`);",
+      "\nCREATE INDEX `alert_deliveries_due_idx` ON `alert_deliveries` (`outcome`,`scheduled_at`);",
+      "\nCREATE INDEX `alert_deliveries_alert_idx` ON `alert_deliveries` (`alert_id`,`scheduled_at`);",
+      "\nCREATE TABLE `alert_windows` (\n\t`alert_id` text NOT NULL,\n\t`start` integer NOT NULL,\n\t`end` integer NOT NULL,\n\tPRIMARY KEY(`alert_id`, `start`),\n\tFOREIGN KEY (`alert_id`) REFERENCES `alerts`(`id`) ON UPDATE no action ON DELETE cascade\n);\n",
+      "\nCREATE TABLE `alerts` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`key_id` text NOT NULL,\n\t`spot_id` text NOT NULL,\n\t`name` text NOT NULL,\n\t`condition` text NOT NULL,\n\t`delivery` text NOT NULL,\n\t`target` text NOT NULL,\n\t`webhook_secret` text,\n\t`calendar_token_hash` text NOT NULL,\n\t`disabled_reason` text,\n\t`disabled_at` integer,\n\t`created_at` integer NOT NULL,\n\tFOREIGN KEY (`key_id`) REFERENCES `api_keys`(`id`) ON UPDATE no action ON DELETE no action,\n\tFOREIGN KEY (`spot_id`) REFERENCES `spots`(`id`) ON UPDATE no action ON DELETE cascade\n);\n",
+      "\nCREATE UNIQUE INDEX `alerts_calendar_token_hash_unique` ON `alerts` (`calendar_token_hash`);",
+      "\nCREATE INDEX `alerts_key_idx` ON `alerts` (`key_id`);",
+      "\nCREATE INDEX `alerts_spot_idx` ON `alerts` (`spot_id`);",
+      "\nALTER TABLE `plans` ADD `max_alerts` integer DEFAULT 0 NOT NULL;"
+    ],
+    "bps": true,
+    "folderMillis": 1795717116374,
+    "hash": "dc4486b0d022311ae64f4ba4d39ccc4ad412e7bdca47179ad3c4325ae42a13e5"
   }
 ];

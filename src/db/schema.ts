@@ -78,6 +78,8 @@ export const plans = sqliteTable("plans", {
   minuteLimit: integer("minute_limit").notNull(),
   maxKeys: integer("max_keys").notNull(),
   attributionRequired: integer("attribution_required", { mode: "boolean" }).notNull(),
+  /** Condition alerts an account may have (src/alerts/). */
+  maxAlerts: integer("max_alerts").notNull().default(0),
 });
 
 export const accounts = sqliteTable("accounts", {
@@ -168,6 +170,88 @@ export const embeds = sqliteTable(
     revokedAt: integer("revoked_at"),
   },
   (t) => [index("embeds_key_idx").on(t.keyId)],
+);
+
+/**
+ * Condition alerts (src/alerts/, docs/alerts.md): "tell me when it's on" at one spot, for one of the owner's keys,
+ * delivered as a signed webhook or an e-mail, and listed in a calendar feed.
+ */
+export const alerts = sqliteTable(
+  "alerts",
+  {
+    /** `alert_` and 16 random hex digits. */
+    id: text("id").primaryKey(),
+    keyId: text("key_id")
+      .notNull()
+      .references(() => apiKeys.id),
+    spotId: text("spot_id")
+      .notNull()
+      .references(() => spots.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** The condition as JSON (alerts/condition.ts AlertCondition). */
+    condition: text("condition").notNull(),
+    delivery: text("delivery", { enum: ["webhook", "email"] }).notNull(),
+    /** The webhook's URL or the e-mail address. */
+    target: text("target").notNull(),
+    /**
+     * The webhook's signing secret (`whsec_…`), in the clear: signing needs it (Standard Webhooks is HMAC). It signs
+     * messages to the owner's receiver and opens nothing here, unlike the hashed credentials. Null for e-mail.
+     */
+    webhookSecret: text("webhook_secret"),
+    /** SHA-256 of the calendar feed URL's secret token, hex. */
+    calendarTokenHash: text("calendar_token_hash").notNull().unique(),
+    /** Why the alert stopped (`gone`: the receiver answered 410; `unsubscribed`); null while it is on. */
+    disabledReason: text("disabled_reason"),
+    disabledAt: integer("disabled_at"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("alerts_key_idx").on(t.keyId), index("alerts_spot_idx").on(t.spotId)],
+);
+
+/** The fire-once ledger: each alert's windows of its last evaluation (alerts/condition.ts fireOnce). */
+export const alertWindows = sqliteTable(
+  "alert_windows",
+  {
+    alertId: text("alert_id")
+      .notNull()
+      .references(() => alerts.id, { onDelete: "cascade" }),
+    start: integer("start").notNull(),
+    /** Exclusive. */
+    end: integer("end").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.alertId, t.start] })],
+);
+
+/**
+ * The outbox and delivery log: one row per attempt. An event (one window, or a test) keeps its `event_id` (the
+ * webhook-id) over its retries; a row is `pending` until attempted at or after `scheduled_at`.
+ */
+export const alertDeliveries = sqliteTable(
+  "alert_deliveries",
+  {
+    /** `dlv_` and 16 random hex digits. */
+    id: text("id").primaryKey(),
+    alertId: text("alert_id")
+      .notNull()
+      .references(() => alerts.id, { onDelete: "cascade" }),
+    /** `msg_` and 24 random hex digits: the webhook-id, the same for every attempt of an event. */
+    eventId: text("event_id").notNull(),
+    /** 1 for the first attempt. */
+    attempt: integer("attempt").notNull(),
+    scheduledAt: integer("scheduled_at").notNull(),
+    attemptedAt: integer("attempted_at"),
+    statusCode: integer("status_code"),
+    error: text("error"),
+    outcome: text("outcome", { enum: ["pending", "delivered", "failed", "gone", "refused"] }).notNull(),
+    /** The event's JSON body, as sent (and sent again). */
+    payload: text("payload").notNull(),
+    /**
+     * SHA-256 of the unsubscribe link's token in an e-mail attempt, hex. Each e-mail gets its own token when it is
+     * sent, so no token rests in the clear; any of an alert's e-mails unsubscribes it while its log row lasts.
+     */
+    unsubscribeTokenHash: text("unsubscribe_token_hash"),
+  },
+  (t) => [index("alert_deliveries_event_idx").on(t.eventId), index("alert_deliveries_unsubscribe_idx").on(t.unsubscribeTokenHash), index("alert_deliveries_due_idx").on(t.outcome, t.scheduledAt), index("alert_deliveries_alert_idx").on(t.alertId, t.scheduledAt)],
 );
 
 /** Counted requests per key, UTC day (`YYYY-MM-DD`) and endpoint name (`spots.search`, `mcp.get_tides`, …). */

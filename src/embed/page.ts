@@ -7,6 +7,7 @@
 import { html } from "ghtml";
 import type { Rating } from "../forecast/types";
 import { LEVELS } from "../forecast/best";
+import { AGREEMENT_WORDS } from "../forecast/consensus";
 import { chartSvg } from "./chart";
 import { clockTime, dayTime } from "./local-time";
 import { UNIT_LABELS, type SpotPicture } from "./view";
@@ -66,7 +67,7 @@ function nowBlock(p: SpotPicture): string {
     ? html`<div class="stat"><span class="label">Tide</span><span class="value">${n1(t.height)} ${u.height} ${t.state}</span><span class="sub">high ${n1(t.nextHigh.height)} at ${clockTime(Date.parse(t.nextHigh.time), tz)} &middot; low ${n1(t.nextLow.height)} at ${clockTime(Date.parse(t.nextLow.time), tz)}</span></div>`
     : html`<div class="stat"><span class="label">Tide</span><span class="value">${p.tideless ? "no tide" : "not available"}</span></div>`;
   return html`<div class="now">
-<div class="stat"><span class="label">${c.surf ? "Surf" : "Waves"} now</span><span class="value">!${surf}</span><span class="sub">swell ${n1(c.swellHeight)} ${u.height} &middot; ${n0(c.wavePeriod)} s from ${compass(c.waveDirection)}</span></div>
+<div class="stat"><span class="label">${c.surf ? "Surf" : "Waves"} now</span><span class="value">!${surf}</span><span class="sub">swell ${n1(c.swellHeight)} ${u.height} &middot; ${n0(c.wavePeriod)} s from ${compass(c.waveDirection)}</span>!${c.confidence ? html`<span class="sub">${c.confidence.models === 1 ? "one wave model" : `${c.confidence.models} wave models ${AGREEMENT_WORDS[c.confidence.level]}`}: ${n1(c.confidence.waveHeight.min)}&ndash;${n1(c.confidence.waveHeight.max)} ${u.height} seas</span>` : ""}</div>
 <div class="stat"><span class="label">Wind</span><span class="value"><span class="wind-type ${c.windDirectionType ?? "unknown"}">${c.windDirectionType ?? ""}</span> ${n0(c.windSpeed)} ${u.speed}</span><span class="sub">from ${compass(c.windDirection)}, gusts ${n0(c.windGust)} &middot; water ${n0(c.waterTemperature)} ${u.temperature}</span></div>
 !${tide}
 !${ratingBands(c.rating)}
@@ -76,17 +77,18 @@ function nowBlock(p: SpotPicture): string {
 function table(p: SpotPicture, id: string): string {
   const u = UNIT_LABELS[p.units];
   const tz = p.spot.timezone;
+  const withConfidence = p.hours.some((h) => h.confidence);
   const rows = p.hours
     .filter((_, i) => i % 3 === 0)
     .map((h) => {
       const band = h.surf ? html`${n1(h.surf.min)}&ndash;${n1(h.surf.max)}` : n1(h.waveHeight);
-      return html`<tr><th scope="row">${dayTime(Date.parse(h.time), tz)}</th><td>!${band}</td><td>${n0(h.wavePeriod)}</td><td>${n0(h.windSpeed)} ${compass(h.windDirection)}</td><td>${h.windDirectionType ?? ""}</td><td>${h.tide ? n1(h.tide.height) : ""}</td><td>${h.rating.beginner}/${h.rating.intermediate}/${h.rating.advanced}</td></tr>`;
+      return html`<tr><th scope="row">${dayTime(Date.parse(h.time), tz)}</th><td>!${band}</td><td>${n0(h.wavePeriod)}</td><td>${n0(h.windSpeed)} ${compass(h.windDirection)}</td><td>${h.windDirectionType ?? ""}</td><td>${h.tide ? n1(h.tide.height) : ""}</td><td>${h.rating.beginner}/${h.rating.intermediate}/${h.rating.advanced}</td>!${withConfidence ? html`<td>${h.confidence?.level ?? ""}</td>` : ""}</tr>`;
     });
   const tides = p.extremes.map((e) => html`<li>${e.type} ${n1(e.height)} ${u.height}, ${dayTime(e.time, tz)}</li>`);
   return html`<details class="data"><summary>The week as a table (every 3 hours) and the tides</summary>
 <div class="table-wrap" role="region" aria-labelledby="${id}-cap" tabindex="0">
 <table><caption id="${id}-cap">${p.spot.name}: forecast every 3 hours, local time (${tz})</caption>
-<thead><tr><th scope="col">Time</th><th scope="col">${p.hours[0]?.surf ? "Surf" : "Waves"} (${u.height})</th><th scope="col">Period (s)</th><th scope="col">Wind (${u.speed})</th><th scope="col">Wind type</th><th scope="col">Tide (${u.height})</th><th scope="col">Rating (beg./int./adv.)</th></tr></thead>
+<thead><tr><th scope="col">Time</th><th scope="col">${p.hours[0]?.surf ? "Surf" : "Waves"} (${u.height})</th><th scope="col">Period (s)</th><th scope="col">Wind (${u.speed})</th><th scope="col">Wind type</th><th scope="col">Tide (${u.height})</th><th scope="col">Rating (beg./int./adv.)</th>!${withConfidence ? html`<th scope="col">Models agree</th>` : ""}</tr></thead>
 <tbody>!${rows}</tbody></table></div>
 !${tides.length ? html`<h3>High and low water</h3><ul class="tides">!${tides}</ul>` : ""}
 </details>`;

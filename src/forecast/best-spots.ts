@@ -8,9 +8,9 @@ import { utcHourStart, type Clock } from "../core/clock";
 import { allOf, andThen, type MaybePromise } from "../core/maybe-promise";
 import type { BestSpotsParams } from "../core/params";
 import type { SpotWithDistance } from "../spots/types";
-import { bestRun, daylightOf, inDaylight, type BestWindow, type Level } from "./best";
+import { bestRun, CONFIDENCE_SCORE, confidenceScore, daylightOf, inDaylight, type BestWindow, type Level } from "./best";
 import type { StoredForecast } from "./document";
-import type { SurfRange, WindDirectionType } from "./types";
+import type { ConfidenceLevel, SurfRange, WindDirectionType } from "./types";
 
 const HOUR_MS = 3_600_000;
 const WIND_TYPES: readonly (WindDirectionType | null)[] = [null, "onshore", "cross", "offshore"];
@@ -28,6 +28,8 @@ export interface Outlook {
   surfMax: Float32Array;
   /** Index into WIND_TYPES. */
   wind: Uint8Array;
+  /** The models' agreement per hour as forecast/best.ts scores it (0 low, 1 medium, 2 high). */
+  confidence: Uint8Array;
 }
 
 export function outlookOf(stored: StoredForecast): Outlook {
@@ -39,6 +41,7 @@ export function outlookOf(stored: StoredForecast): Outlook {
     surfMin: new Float32Array(n),
     surfMax: new Float32Array(n),
     wind: new Uint8Array(n),
+    confidence: new Uint8Array(n),
   };
   const lights = stored.daily.flatMap((d) => {
     const light = daylightOf(d);
@@ -52,6 +55,7 @@ export function outlookOf(stored: StoredForecast): Outlook {
     out.surfMin[i] = h.surf?.min ?? NaN;
     out.surfMax[i] = h.surf?.max ?? NaN;
     out.wind[i] = WIND_TYPES.indexOf(h.windDirectionType);
+    out.confidence[i] = confidenceScore(h.confidence?.level);
   });
   return out;
 }
@@ -64,6 +68,8 @@ export interface SpotOutlook {
   surf: SurfRange | null;
   /** At the window's first hour (or the first hour). */
   windDirectionType: WindDirectionType | null;
+  /** The wave models' agreement over the window (or the first hour): its least sure hour's; medium for hours stored without it. */
+  confidence: ConfidenceLevel;
 }
 
 export interface BestSpot extends SpotOutlook {
@@ -81,7 +87,7 @@ export function spotOutlook(o: Outlook, from: number, to: number, level: Level):
   const candidates: number[] = [];
   for (let i = first; i < last; i++) if (lit[i]) candidates.push(i);
   const column = LEVEL_INDEX[level];
-  const best = bestRun(candidates.length, (k) => times[candidates[k]!]!, (k) => ratings[candidates[k]! * 3 + column]!);
+  const best = bestRun(candidates.length, (k) => times[candidates[k]!]!, (k) => ratings[candidates[k]! * 3 + column]!, (k) => o.confidence[candidates[k]!]!);
   // The hours the surf range and the wind type describe: the window's, or the first hour's.
   let windowStart = first;
   let windowEnd = first + 1;
@@ -94,21 +100,29 @@ export function spotOutlook(o: Outlook, from: number, to: number, level: Level):
   }
   let min = Infinity;
   let max = -Infinity;
+  let leastSure = 2;
   for (let i = windowStart; i < windowEnd; i++) {
+    leastSure = Math.min(leastSure, o.confidence[i]!);
     if (Number.isNaN(o.surfMin[i]!)) continue;
     min = Math.min(min, o.surfMin[i]!);
     max = Math.max(max, o.surfMax[i]!);
   }
   const surf = min <= max ? { min: roundSurf(min), max: roundSurf(max) } : null;
-  return { rating: best?.rating ?? 1, best, surf, windDirectionType: WIND_TYPES[o.wind[windowStart]!] ?? null };
+  return { rating: best?.rating ?? 1, best, surf, windDirectionType: WIND_TYPES[o.wind[windowStart]!] ?? null, confidence: CONFIDENCE_LEVELS[leastSure]! };
 }
+
+/** By score (forecast/best.ts CONFIDENCE_SCORE). */
+const CONFIDENCE_LEVELS: readonly ConfidenceLevel[] = ["low", "medium", "high"];
 
 /** Surf values are stored in 0.1 m steps; Float32 storage is undone here. */
 const roundSurf = (m: number) => Math.round(m * 100) / 100;
 
-/** Best rating first, then the closer spot, then the id. */
+/** Best rating first, then the window the wave models agree on more, then the closer spot, then the id. */
 export function rankBestSpots(entries: BestSpot[], limit: number): BestSpot[] {
-  return entries.sort((a, b) => b.rating - a.rating || a.spot.distanceKm - b.spot.distanceKm || (a.spot.id < b.spot.id ? -1 : a.spot.id > b.spot.id ? 1 : 0)).slice(0, limit);
+  const sureness = (e: BestSpot) => CONFIDENCE_SCORE[e.confidence];
+  return entries
+    .sort((a, b) => b.rating - a.rating || sureness(b) - sureness(a) || a.spot.distanceKm - b.spot.distanceKm || (a.spot.id < b.spot.id ? -1 : a.spot.id > b.spot.id ? 1 : 0))
+    .slice(0, limit);
 }
 
 export class BestSpotsService {

@@ -2,16 +2,21 @@
  * Best windows: per surfer level, the best run of consecutive daylight hours. Pure; the rule is documented in
  * docs/forecast.md ("Best windows") and table-tested in best.test.ts.
  */
-import type { BestWindow, DailyWeather, DayBest, Level, Rating } from "./types";
+import type { BestWindow, ConfidenceLevel, DailyWeather, DayBest, Level, Rating } from "./types";
 
 export type { BestWindow, DayBest, Level };
 export const LEVELS: readonly Level[] = ["beginner", "intermediate", "advanced"];
 
-/** An hour as the rule needs it: its start (epoch ms) and its ratings. */
+/** An hour as the rule needs it: its start (epoch ms), its ratings and how far the wave models agree on it. */
 export interface RatedHour {
   time: number;
   rating: Rating;
+  confidence?: ConfidenceLevel;
 }
+
+/** The models' agreement as a score a window sums: an hour without it (stored before it existed) counts as medium. */
+export const CONFIDENCE_SCORE: Record<ConfidenceLevel, number> = { low: 0, medium: 1, high: 2 };
+export const confidenceScore = (level: ConfidenceLevel | undefined) => CONFIDENCE_SCORE[level ?? "medium"];
 
 const HOUR_MS = 3_600_000;
 const iso = (ms: number) => new Date(ms).toISOString().slice(0, 19) + "Z";
@@ -30,31 +35,37 @@ export function inDaylight(hourStart: number, light: readonly [number, number]):
 
 /**
  * The best window among `hours` (sorted by time, already limited to the candidates): the highest rating any of
- * them has for `level`, then the longest run of consecutive hours (one hour apart) at that rating, the earliest
- * of equally long runs. Null when no hour rates above 1.
+ * them has for `level`, then the longest run of consecutive hours (one hour apart) at that rating; of equally long
+ * runs the one the wave models agree on most (the sum of its hours' confidence scores), then the earliest. Null
+ * when no hour rates above 1.
  */
 export function bestWindow(hours: readonly RatedHour[], level: Level): BestWindow | null {
-  return bestRun(hours.length, (i) => hours[i]!.time, (i) => hours[i]!.rating[level]);
+  return bestRun(hours.length, (i) => hours[i]!.time, (i) => hours[i]!.rating[level], (i) => confidenceScore(hours[i]!.confidence));
 }
 
 /** `bestWindow` over candidates given by accessors (no allocation per hour: the ranking calls it per spot). */
-export function bestRun(count: number, timeAt: (i: number) => number, ratingAt: (i: number) => number): BestWindow | null {
+export function bestRun(count: number, timeAt: (i: number) => number, ratingAt: (i: number) => number, scoreAt: (i: number) => number): BestWindow | null {
   let top = 1;
   for (let i = 0; i < count; i++) top = Math.max(top, ratingAt(i));
   if (top <= 1) return null;
   let bestFrom = 0;
   let bestTo = -1;
+  let bestScore = -1;
   let runFrom = 0;
   let runTo = -Infinity;
+  let runScore = 0;
   for (let i = 0; i < count; i++) {
     if (ratingAt(i) !== top) {
       runTo = -Infinity;
       continue;
     }
     const time = timeAt(i);
-    if (time !== runTo + HOUR_MS) runFrom = time;
+    if (time !== runTo + HOUR_MS) (runFrom = time), (runScore = 0);
     runTo = time;
-    if (bestTo < 0 || runTo - runFrom > bestTo - bestFrom) (bestFrom = runFrom), (bestTo = runTo);
+    runScore += scoreAt(i);
+    const longer = runTo - runFrom > bestTo - bestFrom;
+    const asLongMoreSure = runTo - runFrom === bestTo - bestFrom && runScore > bestScore;
+    if (bestTo < 0 || longer || asLongMoreSure) (bestFrom = runFrom), (bestTo = runTo), (bestScore = runScore);
   }
   return { start: iso(bestFrom), end: iso(bestTo + HOUR_MS), rating: top };
 }

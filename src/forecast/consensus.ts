@@ -34,6 +34,9 @@ export function circularMedian(degrees: readonly number[]): number {
   return (((mean + median(offsets)) % 360) + 360) % 360;
 }
 
+/** The levels in words, for texts and pages: "3 wave models agree well". */
+export const AGREEMENT_WORDS: Record<ConfidenceLevel, string> = { high: "agree well", medium: "broadly agree", low: "disagree" };
+
 /** The level from the spread; one model alone cannot be checked against another, so it is never more than medium. */
 export function confidenceLevel(min: number, mid: number, max: number, models: number): ConfidenceLevel {
   const spread = (max - min) / mid;
@@ -101,7 +104,9 @@ function totalSea(models: readonly ModelSeries[], i: number): { height: number; 
     const direction = values.wave_direction?.[i];
     if (height != null && period != null && direction != null) readings.push({ kind: "primary", height, period, direction });
   }
-  return readings.length > 0 ? medianComponent("primary", readings) : null;
+  if (readings.length === 0) return null;
+  const { height, period, direction } = medianComponent("primary", readings);
+  return { height, period, direction };
 }
 
 /**

@@ -41,7 +41,7 @@ export interface MarineModels {
 }
 
 /** Open-Meteo's own default, for callers that ask for one model. */
-export const SINGLE_MODEL: MarineModels = { requested: ["best_match"], counted: ["best_match"] };
+export const BEST_MATCH_ONLY: MarineModels = { requested: ["best_match"], counted: ["best_match"] };
 
 /** Where each upstream answered from, seen from the spot. */
 export function gridOf(spot: Point, marine: LocationSeries, forecast: LocationSeries): ForecastGrid {
@@ -59,7 +59,7 @@ export function assembleDocument(
   forecast: LocationSeries,
   facing: number | null,
   tides: (times: number[]) => (HourTide | null)[],
-  { spot, models = SINGLE_MODEL }: { spot?: Point; models?: MarineModels } = {},
+  { spot, models = BEST_MATCH_ONLY }: { spot?: Point; models?: MarineModels } = {},
 ): StoredForecast {
   const series = modelSeries(marine, models.requested);
   const use = chooseModels(series, models.counted);

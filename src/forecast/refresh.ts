@@ -7,7 +7,7 @@ import { edenGC } from "bun:jsc";
 import type { Clock } from "../core/clock";
 import type { MaybePromise } from "../core/maybe-promise";
 import type { DocumentTide, SeaLevelSeries } from "../tides/types";
-import { assembleDocument, SINGLE_MODEL, type MarineModels } from "./document";
+import { assembleDocument, BEST_MATCH_ONLY, type MarineModels } from "./document";
 import { seaLevelOf as modelSeaLevel } from "./consensus";
 import { allNull, modelSeries, UpstreamError, type Endpoint, type LocationSeries, type OpenMeteoClient, type Point } from "./openmeteo";
 import type { LeftOutReason } from "./types";
@@ -205,7 +205,7 @@ async function writeBatch(deps: RefreshDeps, batch: Batch, fetched: Fetched, fac
 
   // One series object per marine cell, so spots sharing a cell share the tide work done on it.
   const seaLevels = new Map<LocationSeries, SeaLevelSeries>();
-  const models = deps.models ?? SINGLE_MODEL;
+  const models = deps.models ?? BEST_MATCH_ONLY;
   const seaLevelOf = (m: LocationSeries): SeaLevelSeries | undefined => {
     const values = modelSeaLevel(modelSeries(m, models.requested));
     if (!values) return undefined;

@@ -204,7 +204,11 @@ export class ForecastService {
     const reference = members.has("datum") ? { datum: parsed<TideReference["datum"]>("datum"), station: parsed<TideReference["station"]>("station") } : {};
     // The wave models and grid cells behind the hours, recorded since several models are asked for.
     const provenance = { ...(members.has("models") ? { models: parsed<ModelUse>("models") } : {}), ...(members.has("grid") ? { grid: parsed<ForecastGrid>("grid") } : {}) };
-    const rated = hourJson.map((h) => ({ time: Date.parse(memberValue(h, "time") as string), rating: memberValue(h, "rating") as ForecastHour["rating"] }));
+    const rated = hourJson.map((h) => ({
+      time: Date.parse(memberValue(h, "time") as string),
+      rating: memberValue(h, "rating") as ForecastHour["rating"],
+      confidence: (memberValue(h, "confidence") as ForecastHour["confidence"])?.level,
+    }));
     const head = JSON.stringify({
       spot: { id: spot.id, name: spot.name, country: spot.country },
       units: "metric",

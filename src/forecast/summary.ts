@@ -6,7 +6,7 @@
 import type { MaybePromise } from "../core/maybe-promise";
 import type { TidesResponse } from "../tides/types";
 import { daylightOf, inDaylight, LEVELS, type BestWindow, type Level } from "./best";
-import type { ForecastHour, ForecastResponse, SurfRange, WindDirectionType } from "./types";
+import type { ConfidenceLevel, ForecastHour, ForecastResponse, SurfRange, WindDirectionType } from "./types";
 import { DEMO_ATTRIBUTION } from "./demo";
 
 export interface SummaryDay {
@@ -17,6 +17,8 @@ export interface SummaryDay {
   surf: SurfRange | null;
   /** Sustained wind over the same hours, km/h, and the most frequent wind type. */
   wind: { min: number; max: number; type: WindDirectionType | null } | null;
+  /** How far the wave models agree over the same hours: the most frequent level; null for hours stored without it. */
+  confidence: ConfidenceLevel | null;
   /** Per level asked: the day's best window (forecast/best.ts), or null. */
   best: Partial<Record<Level, BestWindow | null>>;
   /** High and low waters of the day, by the spot's local date. */
@@ -32,20 +34,20 @@ export interface SurfSummary {
 const hhmm = (iso: string | null) => (iso ? iso.slice(11, 16) : "—");
 const m = (x: number) => (Math.round(x * 10) / 10).toFixed(1);
 
-function mostFrequent(types: (WindDirectionType | null)[]): WindDirectionType | null {
-  const counts = new Map<WindDirectionType, number>();
-  for (const t of types) if (t) counts.set(t, (counts.get(t) ?? 0) + 1);
-  let best: WindDirectionType | null = null;
+function mostFrequent<T extends string>(values: (T | null | undefined)[]): T | null {
+  const counts = new Map<T, number>();
+  for (const t of values) if (t) counts.set(t, (counts.get(t) ?? 0) + 1);
+  let best: T | null = null;
   for (const [t, n] of counts) if (!best || n > counts.get(best)!) best = t;
   return best;
 }
 
-function range(hours: readonly ForecastHour[]): Pick<SummaryDay, "surf" | "wind"> {
+function range(hours: readonly ForecastHour[]): Pick<SummaryDay, "surf" | "wind" | "confidence"> {
   const surfs = hours.flatMap((h) => (h.surf ? [h.surf] : []));
   const surf = surfs.length ? { min: Math.min(...surfs.map((s) => s.min)), max: Math.max(...surfs.map((s) => s.max)) } : null;
   const speeds = hours.map((h) => h.windSpeed);
   const wind = hours.length ? { min: Math.min(...speeds), max: Math.max(...speeds), type: mostFrequent(hours.map((h) => h.windDirectionType)) } : null;
-  return { surf, wind };
+  return { surf, wind, confidence: mostFrequent(hours.map((h) => h.confidence?.level)) };
 }
 
 export function summarize(
@@ -80,17 +82,18 @@ export function summaryText(s: SurfSummary): string {
   const levels = Object.keys(s.days[0]?.best ?? {}) as Level[];
   const header =
     `${s.spot.name}, ${s.spot.country} (${s.spot.id}). Times HH:MM UTC (local zone ${s.spot.timezone}). ` +
-    `Per day: surf = breaking face height at the beach over daylight, m; wind km/h over daylight; tides of the local day, m; best = rating 1-5 and window per level ` +
+    `Per day: surf = breaking face height at the beach over daylight, m; wind km/h over daylight; how far the wave models agree on the wave height (high, medium, low); tides of the local day, m; best = rating 1-5 and window per level ` +
     `(${levels.map((l) => `${LEVEL_LETTER[l]} ${l}`).join(", ")}; - = nothing above 1).`;
   const lines = s.days.map((d) => {
     const surf = d.surf ? `surf ${m(d.surf.min)}-${m(d.surf.max)}` : "surf ?";
     const wind = d.wind ? `wind ${Math.round(d.wind.min)}-${Math.round(d.wind.max)}${d.wind.type ? ` ${d.wind.type}` : ""}` : "wind ?";
+    const sure = d.confidence ? ` | models agree: ${d.confidence}` : "";
     const best = levels.map((l) => {
       const w = d.best[l];
       return `${LEVEL_LETTER[l]} ${w ? `${w.rating} ${hhmm(w.start)}-${hhmm(w.end)}` : "-"}`;
     });
     const tides = d.tides.length ? d.tides.map((t) => `${t.type === "high" ? "H" : "L"} ${hhmm(t.time)} ${m(t.height)}`).join(", ") : "none";
-    return `${d.date}: ${surf} | ${wind} | best ${best.join(", ")} | tides ${tides} | sun ${hhmm(d.sunrise)}-${hhmm(d.sunset)}`;
+    return `${d.date}: ${surf} | ${wind}${sure} | best ${best.join(", ")} | tides ${tides} | sun ${hhmm(d.sunrise)}-${hhmm(d.sunset)}`;
   });
   return [header, ...lines, `Data: ${s.attribution}.`].join("\n");
 }

@@ -31,7 +31,8 @@ const FORECAST_HOURS = [
       { "kind": "secondary", "height": 1, "period": 12.62, "direction": 347 },
       { "kind": "wind", "height": 0.15, "period": 3.24, "direction": 46 }
     ],
-    "surf": { "min": 2.9, "max": 3.6 }
+    "surf": { "min": 2.9, "max": 3.6 },
+    "confidence": { "level": "high", "models": 3, "waveHeight": { "min": 1.98, "median": 2.14, "max": 2.37 } }
   }
 ];
 
@@ -68,7 +69,8 @@ export const OK_EXAMPLES: Record<OperationId, unknown> = {
       "rating": 5,
       "best": { "start": "2026-11-24T08:00:00Z", "end": "2026-11-24T09:00:00Z", "rating": 5 },
       "surf": { "min": 1.3, "max": 1.7 },
-      "windDirectionType": "offshore"
+      "windDirectionType": "offshore",
+      "confidence": "high"
     }
   ],
   "getSpot": {
@@ -100,6 +102,8 @@ export const OK_EXAMPLES: Record<OperationId, unknown> = {
     "attribution": ATTRIBUTION,
     "datum": "LAT",
     "station": { "id": "ticon/cascais-209-prt-uhslc_fd", "name": "Cascais", "distanceKm": 72.7, "source": "TICON-4" },
+    "models": { "used": ["meteofrance_wave", "ecmwf_wam025", "gwam"], "leftOut": { "ncep_gfswave025": "zero series" } },
+    "grid": { "marine": { "lat": 39.375, "lng": -9.375, "distanceKm": 3.4 }, "weather": { "lat": 39.35, "lng": -9.35, "distanceKm": 1.3 } },
     hours: FORECAST_HOURS,
     "daily": [
       {

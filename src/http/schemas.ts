@@ -369,6 +369,9 @@ export const BestSpotSchema = t.Object(
       enum: [...WIND_DIRECTION_TYPES, null],
       description: "Wind relative to the spot's facing at the window's first hour (or the first hour when there is no window).",
     }),
+    confidence: stringEnum(CONFIDENCE_LEVELS, {
+      description: "How far the wave models agree over the window (or the first hour): its least sure hour's level (`medium` for forecasts stored before confidence existed). Between spots of the same rating, the surer window ranks first.",
+    }),
   },
   {
     description:

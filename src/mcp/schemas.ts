@@ -20,6 +20,7 @@ import type { NowResponse } from "../now/types";
 import { UNITS } from "../now/units";
 import type { BestSpot } from "../forecast/best-spots";
 import type { SurfSummary } from "../forecast/summary";
+import type { KeyAlert } from "../alerts/service";
 
 type JsonSchema = { type: "string" | "number" | "integer"; description: string } & Record<string, unknown>;
 
@@ -176,9 +177,10 @@ export const bestSpotsOutput = open({
         best: bestWindow.nullable().describe("Best run of daylight hours; null when nothing rates above 1."),
         surf: surfRange.nullable(),
         windDirectionType: windType,
+        confidence: z.enum(["high", "medium", "low"]),
       }),
     )
-    .describe("Best first, then closest."),
+    .describe("Best, then surest, then closest first."),
 }) satisfies z.ZodType<{ spots: BestSpot[] }>;
 
 export const surfSummaryOutput = open({
@@ -190,6 +192,7 @@ export const surfSummaryOutput = open({
       sunset: z.string().nullable(),
       surf: surfRange.nullable(),
       wind: open({ min: z.number(), max: z.number(), type: windType }).nullable(),
+      confidence: z.enum(["high", "medium", "low"]).nullable(),
       best: open({ beginner: bestWindow.nullable().optional(), intermediate: bestWindow.nullable().optional(), advanced: bestWindow.nullable().optional() }),
       tides: z.array(extreme),
     }),
@@ -247,3 +250,15 @@ export const nowOutput = open({
   sun: open({ sunrise: z.string().nullable(), sunset: z.string().nullable(), daylight: z.boolean().nullable() }).nullable(),
   attribution: z.string(),
 }) satisfies z.ZodType<NowResponse>;
+
+export const listAlertsInput = args({}, []);
+
+/** Kept small (tools/list goes into a model's context whole): the ids and windows; every field is in docs/alerts.md. */
+export const listAlertsOutput = open({
+  alerts: z.array(
+    open({
+      id: z.string(),
+      nextWindows: z.array(open({ start: z.string(), end: z.string() })).nullable(),
+    }),
+  ),
+}) satisfies z.ZodType<{ alerts: Pick<KeyAlert, "id">[] }>;

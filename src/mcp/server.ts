@@ -26,7 +26,7 @@ import { CORS_EXPOSE, internalError, json, withHeaders } from "../http/respond";
 import { CLOSE, readBoundedText, TOO_LARGE } from "../http/body";
 import { unknownArguments } from "./arguments";
 import { createOriginPolicy } from "./origin";
-import { TOOLS, type ToolDefinition } from "./tools";
+import { TOOLS, type ToolContext, type ToolDefinition } from "./tools";
 
 const INSTRUCTIONS =
   "Surfcast serves surf spots worldwide, hourly surf forecasts with 1..5 ratings per surfer level, and tide times. " +
@@ -42,9 +42,9 @@ function toolError(err: ApiError): CallToolResult {
   return { isError: true, content: [{ type: "text", text: `${err.code}: ${err.message}` }] };
 }
 
-async function callTool(app: App, tool: ToolDefinition, args: Record<string, unknown>): Promise<CallToolResult> {
+async function callTool(app: App, tool: ToolDefinition, args: Record<string, unknown>, context: ToolContext): Promise<CallToolResult> {
   try {
-    const out = await tool.run(app, args);
+    const out = await tool.run(app, args, context);
     return { content: [{ type: "text", text: out.text }], structuredContent: out.structured };
   } catch (err) {
     if (err instanceof ApiError) return toolError(err);
@@ -115,13 +115,13 @@ async function readMessage(req: Request): Promise<Message | Response> {
   return body as Message;
 }
 
-function buildServer(app: App): McpServer {
+function buildServer(app: App, context: ToolContext): McpServer {
   const server = new McpServer({ name: "surfcast", title: "Surfcast", version }, { instructions: INSTRUCTIONS });
   for (const tool of TOOLS) {
     server.registerTool(
       tool.name,
       { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: READ_ONLY },
-      (args: Record<string, unknown>) => callTool(app, tool, args),
+      (args: Record<string, unknown>) => callTool(app, tool, args, context),
     );
   }
   return server;
@@ -145,7 +145,8 @@ function rateLimited(verdict: Extract<Verdict, { allowed: false }>, message: Mes
   return json(err.toBody(), 429);
 }
 
-export function createMcpHandler(app: App): McpHandler {
+/** `services.alerts` answers list_alerts (without it the tool says alerts are not available). */
+export function createMcpHandler(app: App, services: { alerts?: ToolContext["alerts"] } = {}): McpHandler {
   const originAllowed = createOriginPolicy(app.config.mcpAllowedOrigins, app.config.allowedHosts);
 
   /**
@@ -182,7 +183,7 @@ export function createMcpHandler(app: App): McpHandler {
     const early = earlyAnswer(message);
     if (early) return json(early);
 
-    const server = buildServer(app);
+    const server = buildServer(app, { principal, alerts: services.alerts ?? null });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
       await server.connect(transport);

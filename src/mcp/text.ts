@@ -11,6 +11,8 @@ import type { BestWindow, Level } from "../forecast/best";
 import type { ForecastHour, ForecastResponse } from "../forecast/types";
 import type { Spot, SpotWithDistance } from "../spots/types";
 import type { TideExtreme, TidesResponse } from "../tides/types";
+import { describeCondition } from "../alerts/condition";
+import type { KeyAlert } from "../alerts/service";
 
 /** Every tool's text stays within this many bytes (UTF-8): never more than ~4,000–5,500 tokens. */
 export const TEXT_LIMIT = 16 * 1024;
@@ -221,9 +223,10 @@ function surfOf(h: ForecastHour): string {
 function hourRow(h: ForecastHour, local: LocalInstant): string {
   const wind = `${whole(h.windSpeed)} g${whole(h.windGust)} ${compass(h.windDirection)}${h.windDirectionType ? ` ${h.windDirectionType}` : ""}`;
   const tide = h.tide ? ` | ${one(h.tide.height)} ${h.tide.state === "rising" ? "↑" : "↓"}` : "";
+  const sure = h.confidence ? ` | ${h.confidence.level}` : "";
   return (
     `${local.time} | ${surfOf(h)} | ${one(h.swellHeight)} ${whole(h.wavePeriod)}s ${compass(h.waveDirection)} | ${wind} | ` +
-    `${h.rating.beginner}/${h.rating.intermediate}/${h.rating.advanced}${tide}`
+    `${h.rating.beginner}/${h.rating.intermediate}/${h.rating.advanced}${tide}${sure}`
   );
 }
 
@@ -247,7 +250,8 @@ export function forecastText(f: ForecastResponse, spot: Pick<Spot, "id" | "name"
       `Times are local (${clock.describe(f.hours[0]?.time ?? f.updatedAt)}).`,
     `Each day: sun, weather, air and water °C, UV; best = rating 1-5 and window per level (B beginner, I intermediate, A advanced; - = nothing above 1); tides = high (H) and low (L) waters, m${datum}.`,
     `Then one row per daylight hour: time | surf m (breaking face height at the beach; ~ = sea wave height; flat = none) | swell m, period, from | wind km/h, gust, from, type | rating B/I/A 1-5` +
-      (tidal ? ` | tide m${datum}, ↑ rising or ↓ falling.` : "."),
+      (tidal ? ` | tide m${datum}, ↑ rising or ↓ falling` : "") +
+      (f.hours.some((h) => h.confidence) ? " | how far the wave models agree (high, medium, low)." : "."),
   ];
   // Each hour and extreme is parsed and placed in local time once (Date.parse is most of the cost otherwise).
   const starts = f.hours.map((h) => Date.parse(h.time));
@@ -348,7 +352,7 @@ export function bestSpotsText(p: { lat: number; lng: number; radius: number; lev
   const head = [
     ...demoLines(demo),
     `Best spots for ${p.level} surfers ${around} over the next ${p.hours} hours, best first: id | name | country, region | distance | ` +
-      `rating 1-5 of the best window of daylight hours and its local time${shared ? ` (${firstStart ? shared.describe(firstStart) : shared.zone})` : " (with the spot's zone)"} | surf m (breaking face height) over it | wind type. ` +
+      `rating 1-5 of the best window of daylight hours and its local time${shared ? ` (${firstStart ? shared.describe(firstStart) : shared.zone})` : " (with the spot's zone)"} | surf m (breaking face height) over it | wind type | how far the wave models agree over it. ` +
       SPOT_ID_USE,
   ];
   const body = spots.map((s) => {
@@ -359,7 +363,25 @@ export function bestSpotsText(p: { lat: number; lng: number; radius: number; lev
       window = `${start.weekday} ${start.date} ${start.time}-${clock.at(s.best.end).time}${shared ? "" : ` ${clock.zone}`}`;
     }
     const surf = s.surf ? `surf ${one(s.surf.min)}-${one(s.surf.max)}` : "surf ?";
-    return `${s.spot.id} | ${s.spot.name} | ${place(s.spot)} | ${one(s.spot.distanceKm)} km | ${s.rating} ${window} | ${surf} | ${s.windDirectionType ?? "wind ?"}`;
+    return `${s.spot.id} | ${s.spot.name} | ${place(s.spot)} | ${one(s.spot.distanceKm)} km | ${s.rating} ${window} | ${surf} | ${s.windDirectionType ?? "wind ?"} | models ${s.confidence}`;
   });
   return fitText(head, body, ["Coordinates, UTC window times and every spot field are in structuredContent (the /v1 JSON), as {spots: [...]}."]);
+}
+
+/** The calling key's alerts, each with its condition and its next windows (times UTC). */
+export function alertsText(alerts: readonly KeyAlert[]): string {
+  if (alerts.length === 0) return "This key has no alerts. Its owner makes them in the developer console (Alerts page).";
+  const hhmm = (time: string) => time.slice(0, 16).replace("T", " ") + "Z";
+  const body = alerts.flatMap((a) => {
+    const head = `${a.id} | ${a.name} | ${a.spot.name} (${a.spot.id}) | ${describeCondition(a.condition)} | by ${a.delivery} | ${a.enabled ? "on" : "off"}`;
+    if (a.nextWindows === null) return [head, "  no forecast for this spot yet"];
+    if (a.nextWindows.length === 0) return [head, "  no window in the forecast"];
+    return [
+      head,
+      ...a.nextWindows.map(
+        (w) => `  ${hhmm(w.start)} to ${hhmm(w.end)}; best ${hhmm(w.best.time)}: ${w.best.waveHeight} m, ${w.best.wavePeriod} s, wind ${w.best.windSpeed} km/h ${w.best.windDirectionType ?? "?"}, rating ${w.best.rating}`,
+      ),
+    ];
+  });
+  return fitText([`${alerts.length} alert${alerts.length === 1 ? "" : "s"} of this key (id | name | spot | condition | delivery | state), then each one's next windows (UTC):`], body, []);
 }

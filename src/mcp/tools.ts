@@ -26,11 +26,21 @@ import {
   surfSummaryInput,
   surfSummaryOutput,
   tidesOutput,
+  listAlertsInput,
+  listAlertsOutput,
 } from "./schemas";
-import { bestSpotsText, forecastText, nearbyText, searchText, tidesText, withDemoBanner } from "./text";
+import { alertsText, bestSpotsText, forecastText, nearbyText, searchText, tidesText, withDemoBanner } from "./text";
 import { parseNowParams } from "../now/params";
 import { nowSummary } from "../now/summary";
 import type { McpToolName } from "../core/endpoints";
+import type { Principal } from "../access/registry";
+import type { AlertService } from "../alerts/service";
+
+/** What a call knows beyond its arguments: the calling key, and the alerts service (null where it is not wired). */
+export interface ToolContext {
+  principal: Principal;
+  alerts: Pick<AlertService, "listForKey"> | null;
+}
 
 export interface ToolOutput {
   /** What a model reads: a compact view of `structured`, at most TEXT_LIMIT bytes (text.ts). */
@@ -46,7 +56,7 @@ export interface ToolDefinition {
   input: z.ZodObject;
   output: z.ZodObject;
   /** Async where it may wait for a spot's first forecast (the refresh scope `requested`, forecast/demand.ts). */
-  run(app: App, args: Record<string, unknown>): ToolOutput | Promise<ToolOutput>;
+  run(app: App, args: Record<string, unknown>, context: ToolContext): ToolOutput | Promise<ToolOutput>;
 }
 
 /**
@@ -112,10 +122,10 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: "get_forecast",
     title: "Surf forecast for a spot",
     description:
-      "Surf forecast for one spot from the current hour, up to 7 days (refreshed twice a day): 'is it good to surf', 'when is the best session', " +
-      "waves, wind, tide. Text (at most 16 KB, local times): per day the sun, weather, air and water °C, the best window per surfer level " +
-      "(rating 1..5, 5 best; beginner, intermediate, advanced) and the high and low tides; then one row per daylight hour with the surf height " +
-      "at the beach (m), swell (m, period s, direction), wind and gust (km/h, direction, offshore/onshore/cross), rating per level and tide (m, rising/falling). " +
+      "Surf forecast for one spot from the current hour, up to 7 days (refreshed twice a day): 'is it good to surf', 'when is the best session'. " +
+      "Text (at most 16 KB, local times): per day the sun, weather, air and water °C, the best window per surfer level " +
+      "(rating 1..5, 5 best) and the tides; then one row per daylight hour: surf height at the beach (m), swell, wind (km/h) and its type, " +
+      "rating per level, tide, how far the wave models agree. " +
       `${STRUCTURED}: every hour, night included, every field, times UTC. For a week in a few lines use surf_summary. ` +
       "Fails with no_forecast when the spot has no forecast yet.",
     input: spotDaysInput,
@@ -151,9 +161,9 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: "spot_now",
     title: "Surf and tide at a spot right now",
     description:
-      "The state at one spot now, in a sentence: surf, swell, wind and its type, rating 1..5 per level, water temperature, the tide " +
-      "(rising or falling) with the next high and low and how long until the turn, daylight. Local times. For 'how is it now'; get_forecast " +
-      `for later hours. units: metric (default) or imperial (ft, mph, °F). ${STRUCTURED} (times UTC).`,
+      "One spot now, in a sentence: surf, swell, wind and its type, rating 1..5 per level, water °C, the tide " +
+      "(rising or falling), the next high and low and the time to the turn, daylight. Local times. For 'how is it now'; get_forecast " +
+      `for later. units: metric (default) or imperial (ft, mph, °F). ${STRUCTURED} (times UTC).`,
     input: spotNowInput,
     output: nowOutput,
     async run(app, args) {
@@ -188,9 +198,9 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: "surf_summary",
     title: "Surf summary for a spot",
     description:
-      "One spot's outlook day by day in a few hundred tokens (up to 7 days): per day the surf height range (m) and wind (km/h, type) over " +
-      "daylight, the best window per surfer level (rating 1..5), high and low tides, sunrise and sunset. Prefer it to get_forecast for " +
-      "'how will the surf be this week' or 'when should I go'. Times HH:MM UTC, the local zone named. Fails with no_forecast when the spot has no forecast yet.",
+      "One spot's outlook day by day in a few hundred tokens (up to 7 days): per day the surf height range (m), wind (km/h, type) and the " +
+      "wave models' agreement over daylight, the best window per level (rating 1..5), tides, sun. Prefer it to get_forecast for " +
+      "'how is the surf this week', 'when should I go'. Times HH:MM UTC, the zone named. Fails with no_forecast without a forecast yet.",
     input: surfSummaryInput,
     output: surfSummaryOutput,
     async run(app, args) {
@@ -202,6 +212,20 @@ export const TOOLS: readonly ToolDefinition[] = [
       // The demo banner on top stands for the attribution line at the bottom.
       const text = demo ? summaryText(summary).replace(/\nData: [^\n]*$/, "") : summaryText(summary);
       return { text: withDemoBanner(text, demo), structured: { ...summary } };
+    },
+  },
+  {
+    name: "list_alerts",
+    title: "Your surf alerts",
+    description:
+      "The calling key's surf alerts (made in the console): conditions and next windows, runs of forecast hours " +
+      "meeting them (UTC). structuredContent: {alerts: [...]}.",
+    input: listAlertsInput,
+    output: listAlertsOutput,
+    async run(_app, _args, { principal, alerts }) {
+      if (!alerts) throw new ApiError("internal", "Alerts are not available on this server.");
+      const listed = await alerts.listForKey(principal.keyId);
+      return { text: alertsText(listed), structured: { alerts: listed } };
     },
   },
 ];

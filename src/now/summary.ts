@@ -3,6 +3,7 @@
  * say "is it on, and when does the tide turn" without reading JSON. Times are the spot's local clock. Pure.
  */
 import type { NowResponse } from "./types";
+import { AGREEMENT_WORDS } from "../forecast/consensus";
 
 const LEVELS = "beginner/intermediate/advanced";
 
@@ -23,6 +24,15 @@ function waves(conditions: Record<string, unknown>, length: string): string {
   return `waves ${conditions.waveHeight} ${length}`;
 }
 
+/** "3 wave models agree well (1.5–1.7 m)": how sure the hour's wave height is, when stored. */
+function agreement(c: NonNullable<NowResponse["conditions"]>, length: string): string {
+  const k = c.confidence;
+  if (!k) return "";
+  const words = AGREEMENT_WORDS[k.level];
+  const spread = k.waveHeight.min === k.waveHeight.max ? `${k.waveHeight.median} ${length}` : `${k.waveHeight.min}–${k.waveHeight.max} ${length}`;
+  return k.models === 1 ? `, one wave model (${spread})` : `, ${k.models} wave models ${words} (${spread})`;
+}
+
 export function nowSummary(r: NowResponse): string {
   const imperial = r.units === "imperial";
   const length = imperial ? "ft" : "m";
@@ -34,7 +44,7 @@ export function nowSummary(r: NowResponse): string {
   if (c) {
     const wind = c.windDirectionType ? `${c.windDirectionType} wind` : "wind";
     parts.push(
-      `${waves(c as unknown as Record<string, unknown>, length)} (swell ${c.swellHeight} ${length}, ${c.wavePeriod} s from ${c.waveDirection}°), ` +
+      `${waves(c as unknown as Record<string, unknown>, length)} (swell ${c.swellHeight} ${length}, ${c.wavePeriod} s from ${c.waveDirection}°)${agreement(c, length)}, ` +
         `${wind} ${c.windSpeed} ${speed} gusting ${c.windGust}, rating ${c.rating.beginner}/${c.rating.intermediate}/${c.rating.advanced} (${LEVELS}), ` +
         `water ${c.waterTemperature} ${degrees}`,
     );

@@ -55,7 +55,9 @@ export function startForecastJobs(app: App, options: ForecastJobOptions = {}): {
   const inScope = async (): Promise<RefreshSpot[] | undefined> => {
     if (app.config.refreshScope === "all") return undefined;
     const requested = await app.demand.requestedSince(app.clock.now() - RECENT_MS);
-    return app.spots.all().filter((s) => requested.has(s.id));
+    // A spot an enabled alert watches is refreshed although nobody asked for it: the alert is how its owner asks.
+    const watched = new Set(await app.alerts.watchedSpots());
+    return app.spots.all().filter((s) => requested.has(s.id) || watched.has(s.id));
   };
 
   /** The slot of the run that failed, whose retries are slots of their own after it. */
@@ -81,7 +83,7 @@ export function startForecastJobs(app: App, options: ForecastJobOptions = {}): {
     current = (async () => {
       const only = isRetry && missed ? app.spots.all().filter((s) => missed!.has(s.id)) : await inScope();
       if (only !== undefined && only.length === 0) {
-        log.info("forecast refresh skipped: no spot was asked for in the last 7 days (refresh scope: requested)", { trigger });
+        log.info("forecast refresh skipped: no spot was asked for in the last 7 days nor is watched by an alert (refresh scope: requested)", { trigger });
         return;
       }
       const summary = await onceAmongServers(

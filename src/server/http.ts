@@ -11,6 +11,7 @@ import { createConsoleHandler } from "../console/http";
 import type { Peer } from "../core/proxy";
 import type { Metrics } from "../ops/metrics";
 import { createEmbedHandler, isEmbedPath } from "../embed/http";
+import { createAlertsHandler, isAlertsPath } from "../alerts/http";
 
 /** Whether a canonical path belongs to the developer console. */
 const isConsolePath = (path: string) => path === "/console" || path.startsWith("/console/");
@@ -22,7 +23,7 @@ const isConsolePath = (path: string) => path === "/console" || path.startsWith("
 function lazyMcpHandler(app: App): McpHandler {
   let loading: Promise<McpHandler> | undefined;
   return async (req, principal) => {
-    loading ??= import("../mcp/server").then((mcp) => mcp.createMcpHandler(app));
+    loading ??= import("../mcp/server").then((mcp) => mcp.createMcpHandler(app, { alerts: app.alerts }));
     return (await loading)(req, principal);
   };
 }
@@ -41,7 +42,10 @@ export function createFetchHandler(app: App): (req: Request, server?: Peer) => R
     : (req: Request) => openFetch(req);
   // Embeds (src/embed/): public pages whose id stands for a key; they count their views on it themselves.
   const embedHandler = createEmbedHandler(app);
-  const openSide = (req: Request, path: string, server?: Peer) => (isEmbedPath(path) ? embedHandler(req, path) : openFetchOrConsole(req, path, server));
+  // An alert's calendar feed and an e-mail's unsubscribe link: public, each token its own credential.
+  const alertsHandler = createAlertsHandler(app);
+  const openSide = (req: Request, path: string, server?: Peer) =>
+    isEmbedPath(path) ? embedHandler(req, path) : isAlertsPath(path) ? alertsHandler(req, path) : openFetchOrConsole(req, path, server);
   return createGate(app, { keyed: keyed.fetch, open: openSide, mcp: lazyMcpHandler(app) });
 }
 

@@ -7,6 +7,7 @@ import { reclaimSpace } from "../db";
 import { log } from "../core/log";
 import { demoFetch } from "../forecast/demo";
 import { ensureFacings, loadFacings } from "../forecast/facings";
+import { mergeModelGaps, MODEL_GAPS_META, parseModelGaps } from "../forecast/model-gaps";
 import { requestedModels } from "../forecast/models";
 import { OpenMeteoClient, type OpenMeteoOptions } from "../forecast/openmeteo";
 import { outcomeOf, refreshListeners, runForecastRefresh, summaryFields, type RefreshProgress, type RefreshSpot, type RefreshSummary } from "../forecast/refresh";
@@ -53,10 +54,30 @@ export async function refreshForecasts(app: App, options: RefreshOptions = {}): 
     spots,
   );
   const outcome = outcomeOf(summary);
+  try {
+    await app.alerts.evaluate(spots.map((s) => s.id));
+  } catch (err) {
+    log.error("alerts could not be evaluated after the refresh", { error: String(err) });
+  }
   for (const listener of refreshListeners) listener(summary);
+  await recordModelGaps(app, spots, summary);
   if (!options.onDemand) await recordRun(app, summary, outcome);
   logSummary(app, summary, outcome);
   return summary;
+}
+
+/** Where wave models read no sea, for `surfcast spots check`; a spot no model sees sea at is worth a line now. */
+async function recordModelGaps(app: App, spots: readonly RefreshSpot[], summary: RefreshSummary): Promise<void> {
+  const sealess = [...summary.modelGaps].filter(([, gap]) => gap.sealess).map(([id]) => id);
+  if (sealess.length > 0) log.warn("no wave model sees sea at some spots: they get no forecast (surfcast spots check lists them)", { spots: sealess.length, first: sealess.slice(0, 5).join(",") });
+  if (summary.modelGaps.size === 0 && summary.failed === summary.spots) return;
+  try {
+    const stored = parseModelGaps(await app.stores.meta.read(MODEL_GAPS_META));
+    const merged = mergeModelGaps(stored, spots, summary, new Date(app.clock.now()).toISOString());
+    if (JSON.stringify(merged) !== JSON.stringify(stored)) await app.stores.meta.write(MODEL_GAPS_META, Object.keys(merged).length > 0 ? JSON.stringify(merged) : null);
+  } catch (err) {
+    log.warn("could not record where wave models read no sea", { error: String(err) });
+  }
 }
 
 /** What status and health show as the last refresh; then the space the replaced documents freed goes back. */

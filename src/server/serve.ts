@@ -7,6 +7,7 @@ import type { Config } from "../config";
 import { UserError } from "../core/errors";
 import { log } from "../core/log";
 import { lockDataDir } from "../db/lock";
+import { startAlertDeliveries } from "./alert-deliveries";
 import { SCOPE_META } from "../forecast/demand";
 import type { Metrics } from "../ops/metrics";
 import { startIdleRelease, startMemoryGovernor } from "../ops/memory";
@@ -80,6 +81,7 @@ export async function runServe(app: App, announce: (address: string) => void): P
   // predictions use stored station records, and the tide job loads it (in a worker) only to choose stations.
   setTimeout(() => app.spots.warm(), WARM_UP_DELAY_MS);
   const jobs = config.scheduler ? [startTideJobs(app), startForecastJobs(app)] : [];
+  const alertDeliveries = startAlertDeliveries(app);
   const memory = startMemoryGovernor(config.memoryTargetMb);
   const idle = startIdleRelease(config.idleReleaseMs);
   // A database away for a minute fails a hundred flushes: one line when they start failing, one when they work again.
@@ -106,6 +108,7 @@ export async function runServe(app: App, announce: (address: string) => void): P
       memory.stop();
       idle.stop();
       await server.stop(false);
+      await alertDeliveries.stop();
       metricsServer?.stop(true);
       metrics?.close();
       clearInterval(flusher);

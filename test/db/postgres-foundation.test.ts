@@ -230,11 +230,19 @@ describeWithPostgres("PostgreSQL", () => {
       }
 
       // What only an older Surfcast or an odd operator leaves, and the copy must keep all the same: a forecast body
-      // written before bodies were compressed, and an integer past 2^53. And a row in the two tables the commands
-      // above leave empty (an import's alias, a demand the requested scope notes), so that every table is copied.
+      // written before bodies were compressed, and an integer past 2^53. And a row in the tables the commands
+      // above leave empty (an import's alias, a demand the requested scope notes, an alert with its ledger and its
+      // delivery log), so that every table is copied.
       const sqlite = new Database(join(dir, "surfcast.db"), { safeIntegers: true });
       sqlite.query("INSERT INTO spot_aliases (spot_id, alias) VALUES (?, 'the usual')").run(spots[0]!);
       sqlite.query("INSERT INTO spot_demand (spot_id, requested_at) VALUES (?, ?)").run(spots[0]!, Date.now());
+      sqlite
+        .query("INSERT INTO alerts (id, key_id, spot_id, name, condition, delivery, target, webhook_secret, calendar_token_hash, created_at) VALUES ('alert_00000000000000a1', ?, ?, 'dawn', '{\"minWave\":1,\"daylight\":true}', 'webhook', 'https://hooks.example.com/a', 'whsec_x', 'c0ffee', ?)")
+        .run(key.id, spots[0]!, Date.now());
+      sqlite.query("INSERT INTO alert_windows (alert_id, start, \"end\") VALUES ('alert_00000000000000a1', ?, ?)").run(Date.now(), Date.now() + 3_600_000);
+      sqlite
+        .query("INSERT INTO alert_deliveries (id, alert_id, event_id, attempt, scheduled_at, outcome, payload) VALUES ('dlv_00000000000000a1', 'alert_00000000000000a1', 'msg_1', 1, ?, 'pending', '{}')")
+        .run(Date.now());
       const row = sqlite.query("SELECT spot_id, body FROM forecast_documents ORDER BY spot_id LIMIT 1").get() as { spot_id: string; body: Uint8Array };
       legacyBody.spot = row.spot_id;
       legacyBody.json = brotliDecompressSync(row.body).toString("utf8");

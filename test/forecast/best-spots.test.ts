@@ -41,20 +41,33 @@ describe("spotOutlook and rankBestSpots (pure)", () => {
 
   test("per spot: best daylight window, surf over the window, wind at its start", () => {
     expect(spotOutlook(outlook(hoursOf(WORLD.a)), from, to, "intermediate")).toEqual({
-      rating: 4, best: { start: at(10), end: at(13), rating: 4 }, surf: { min: 10, max: 13 }, windDirectionType: "offshore",
+      rating: 4, best: { start: at(10), end: at(13), rating: 4 }, surf: { min: 10, max: 13 }, windDirectionType: "offshore", confidence: "medium",
     });
     // Night hours never count: the 5s at 20–22 h are left for the 3 at 11 h.
     expect(spotOutlook(outlook(hoursOf(WORLD.c)), from, to, "intermediate")!.best).toEqual({ start: at(11), end: at(12), rating: 3 });
     // Flat: rating 1, no window; surf and wind of the first hour.
-    expect(spotOutlook(outlook(hoursOf(WORLD.d)), from, to, "intermediate")).toEqual({ rating: 1, best: null, surf: { min: 9, max: 10 }, windDirectionType: "offshore" });
+    expect(spotOutlook(outlook(hoursOf(WORLD.d)), from, to, "intermediate")).toEqual({ rating: 1, best: null, surf: { min: 9, max: 10 }, windDirectionType: "offshore", confidence: "medium" });
     // No hour in the span: left out.
     expect(spotOutlook(outlook(hoursOf(WORLD.a)), T0 + 60 * H, T0 + 70 * H, "intermediate")).toBeNull();
   });
 
-  test("ranking: rating first, then distance, then id; limited", () => {
-    const entry = (id: string, rating: number, distanceKm: number) => ({ spot: { id, distanceKm }, rating }) as unknown as BestSpot;
-    const ranked = rankBestSpots([entry("x", 3, 1), entry("y", 4, 9), entry("z", 4, 2), entry("w", 4, 2)], 3);
-    expect(ranked.map((e) => e.spot.id)).toEqual(["w", "z", "y"]);
+  test("the models' agreement: of two equally long windows the surer one; the window's least sure hour names it", () => {
+    // Rating 4 over 10–12 h (models disagree) and 14–16 h (they agree): the later, surer one is the best.
+    const hours = hoursOf((h) => (h === 10 || h === 11 || h === 14 || h === 15 ? 4 : 2)).map((hour, h) => ({
+      ...hour,
+      confidence: { level: h === 10 || h === 11 ? ("low" as const) : h === 15 ? ("medium" as const) : ("high" as const), models: 3, waveHeight: { min: 1, median: 1, max: 1 } },
+    }));
+    const found = spotOutlook(outlook(hours), from, to, "intermediate")!;
+    expect(found.best).toEqual({ start: at(14), end: at(16), rating: 4 });
+    expect(found.confidence).toBe("medium");
+    // Without confidence (documents stored before it) the earliest of equally long windows, as before.
+    expect(spotOutlook(outlook(hoursOf((h) => (h === 10 || h === 11 || h === 14 || h === 15 ? 4 : 2))), from, to, "intermediate")!.best!.start).toBe(at(10));
+  });
+
+  test("ranking: rating first, then the surer window, then distance, then id; limited", () => {
+    const entry = (id: string, rating: number, distanceKm: number, confidence = "medium") => ({ spot: { id, distanceKm }, rating, confidence }) as unknown as BestSpot;
+    const ranked = rankBestSpots([entry("x", 3, 1, "high"), entry("y", 4, 9), entry("z", 4, 2), entry("w", 4, 2), entry("v", 4, 30, "high"), entry("u", 4, 1, "low")], 5);
+    expect(ranked.map((e) => e.spot.id)).toEqual(["v", "w", "z", "y", "u"]);
   });
 });
 

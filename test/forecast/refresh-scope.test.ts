@@ -4,7 +4,7 @@
  * retry, pauses after a failed first fetch, shows its scope in `status`; `--no-scheduler` calls no upstream at all.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { cli, cliAsync, createKey, startServer, type RunningServer } from "../support/binary";
+import { cli, cliAsync, createKey, installDir, startServer, type RunningServer } from "../support/binary";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../support/fake-open-meteo";
 
 let fake: FakeOpenMeteo;
@@ -92,4 +92,27 @@ describe("other scopes and settings", () => {
     expect(env.code).toBe(2);
     expect(env.stderr.trim()).toBe('surfcast: SURFCAST_REFRESH_SCOPE must be all or requested, got "everything"');
   });
+});
+
+describe("refresh scope `requested` and alerts", () => {
+  test("a spot an enabled alert watches is refreshed at start-up although nobody asked for it", async () => {
+    fake.reset();
+    const dataDir = installDir("scope-alerts");
+    createKey(dataDir);
+    const keyId = (JSON.parse(cli(dataDir, ["keys", "list", "dev@example.com", "--json"]).stdout) as { id: string }[])[0]!.id;
+    const made = cli(dataDir, ["alerts", "create", keyId, "--spot", "uluwatu", "--email", "surfer@example.com"]);
+    expect(made.code).toBe(0);
+    const server = await startServer({ dataDir, args: [], env: upstream({ SURFCAST_REFRESH_SCOPE: "" }) });
+    try {
+      const deadline = Date.now() + 20_000;
+      while (!server.output().includes("forecast refresh done") && Date.now() < deadline) await Bun.sleep(100);
+      const marine = fake.requests.filter((r) => r.endpoint === "marine");
+      expect(marine).toHaveLength(1);
+      // Uluwatu alone: -8.8, 115.1.
+      expect(marine[0]!.latitudes.map(Math.round)).toEqual([-9]);
+      expect(marine[0]!.longitudes.map(Math.round)).toEqual([115]);
+    } finally {
+      await server.stop();
+    }
+  }, 40_000);
 });

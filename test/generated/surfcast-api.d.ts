@@ -263,6 +263,11 @@ export interface components {
              * @enum {string|null}
              */
             windDirectionType: "offshore" | "onshore" | "cross" | null;
+            /**
+             * @description How far the wave models agree over the window (or the first hour): its least sure hour's level (`medium` for forecasts stored before confidence existed). Between spots of the same rating, the surer window ranks first.
+             * @enum {string}
+             */
+            confidence: "high" | "medium" | "low";
         };
         /** @description Beyond the spec: derived facts about the spot (docs/spots.md, "Spot guide"). `offshoreWind` and `swellWindow` are null when the facing is unknown; `tideStation` is null for tideless spots and until the station is chosen. */
         SpotGuide: {
@@ -991,7 +996,8 @@ export interface operations {
                      *           "min": 1.3,
                      *           "max": 1.7
                      *         },
-                     *         "windDirectionType": "offshore"
+                     *         "windDirectionType": "offshore",
+                     *         "confidence": "high"
                      *       }
                      *     ]
                      */
@@ -1116,6 +1122,28 @@ export interface operations {
                      *         "distanceKm": 72.7,
                      *         "source": "TICON-4"
                      *       },
+                     *       "models": {
+                     *         "used": [
+                     *           "meteofrance_wave",
+                     *           "ecmwf_wam025",
+                     *           "gwam"
+                     *         ],
+                     *         "leftOut": {
+                     *           "ncep_gfswave025": "zero series"
+                     *         }
+                     *       },
+                     *       "grid": {
+                     *         "marine": {
+                     *           "lat": 39.375,
+                     *           "lng": -9.375,
+                     *           "distanceKm": 3.4
+                     *         },
+                     *         "weather": {
+                     *           "lat": 39.35,
+                     *           "lng": -9.35,
+                     *           "distanceKm": 1.3
+                     *         }
+                     *       },
                      *       "hours": [
                      *         {
                      *           "time": "2026-11-23T23:00:00Z",
@@ -1162,6 +1190,15 @@ export interface operations {
                      *           "surf": {
                      *             "min": 2.9,
                      *             "max": 3.6
+                     *           },
+                     *           "confidence": {
+                     *             "level": "high",
+                     *             "models": 3,
+                     *             "waveHeight": {
+                     *               "min": 1.98,
+                     *               "median": 2.14,
+                     *               "max": 2.37
+                     *             }
                      *           }
                      *         }
                      *       ],
@@ -1382,6 +1419,15 @@ export interface operations {
                      *         "surf": {
                      *           "min": 2.9,
                      *           "max": 3.6
+                     *         },
+                     *         "confidence": {
+                     *           "level": "high",
+                     *           "models": 3,
+                     *           "waveHeight": {
+                     *             "min": 1.98,
+                     *             "median": 2.14,
+                     *             "max": 2.37
+                     *           }
                      *         }
                      *       },
                      *       "tide": {
@@ -1528,6 +1574,15 @@ export interface operations {
                      *             "surf": {
                      *               "min": 2.9,
                      *               "max": 3.6
+                     *             },
+                     *             "confidence": {
+                     *               "level": "high",
+                     *               "models": 3,
+                     *               "waveHeight": {
+                     *                 "min": 1.98,
+                     *                 "median": 2.14,
+                     *                 "max": 2.37
+                     *               }
                      *             }
                      *           },
                      *           "tide": {

@@ -256,7 +256,7 @@ describe("what the document declares", () => {
     expect(text).toContain("Not counted: `GET /v1/usage`, requests refused with 429");
     expect(text).toContain("`/mcp` (Streamable HTTP");
     expect(TOOLS.map((t) => t.name)).toEqual(MCP_ENDPOINTS.map((e) => e.tool));
-    const documented = Object.fromEntries(MCP_ENDPOINTS.map(({ tool, args }) => [tool, args.replaceAll("?", "").split(", ")]));
+    const documented = Object.fromEntries(MCP_ENDPOINTS.map(({ tool, args }) => [tool, args === "" ? [] : args.replaceAll("?", "").split(", ")]));
     const real = Object.fromEntries(TOOLS.map((t) => [t.name, Object.keys(t.input.shape)]));
     expect(documented).toEqual(real);
     for (const { tool } of MCP_ENDPOINTS) expect(text).toContain(`\`${tool}\``);

@@ -170,7 +170,7 @@ describe("texts for a model (compiled binary, demo data)", () => {
       for (const [i, h] of daylight.entries()) {
         const row = lines[at + 3 + i]!;
         expect(row).toStartWith(`${local(h.time, zone).time} | `);
-        expect(row).toEndWith(` | ${h.rating.beginner}/${h.rating.intermediate}/${h.rating.advanced} | ${one(h.tide!.height)} ${h.tide!.state === "rising" ? "↑" : "↓"}`);
+        expect(row).toEndWith(` | ${h.rating.beginner}/${h.rating.intermediate}/${h.rating.advanced} | ${one(h.tide!.height)} ${h.tide!.state === "rising" ? "↑" : "↓"} | ${h.confidence!.level}`);
       }
       rows += daylight.length;
     }
@@ -228,6 +228,11 @@ describe("texts for a model (compiled binary, demo data)", () => {
       expect(`${tool}: ${count(text, "DEMO DATA")}`).toBe(`${tool}: 1`);
     }
     expect(texts.surf_summary.split("\n")[1]).toStartWith("Supertubos, Portugal (supertubos).");
+    // The wave models' agreement, in words: per day, per hour, per spot, now.
+    expect(texts.surf_summary).toMatch(/\| models agree: (high|medium|low) \|/);
+    expect(texts.get_forecast).toMatch(/\| (high|medium|low)\n/);
+    expect(texts.best_spots).toMatch(/\| models (high|medium|low)\n/);
+    expect(textOf(await call("spot_now", { spot_id: "supertubos" }))).toMatch(/, 3 wave models (agree well|broadly agree|disagree) \([\d.]+(–[\d.]+)? m\),/);
     expect(texts.surf_summary).not.toContain("\nData: ");
     for (const [tool, args] of [
       ["search_spots", { query: "supertubos" }],
@@ -328,7 +333,7 @@ describe("the text renderers' worst cases (pure)", () => {
       nearbyText({ lat: -12.3, lng: 123.4, radius: 100 }, spots),
       bestSpotsText(
         { lat: -12.3, lng: 123.4, radius: 100, level: "advanced", hours: 72 },
-        spots.map((s) => ({ spot: s, rating: 5, best: { start: "2026-11-21T07:00:00Z", end: "2026-11-21T17:00:00Z", rating: 5 }, surf: { min: 1, max: 2 }, windDirectionType: "cross" })),
+        spots.map((s) => ({ spot: s, rating: 5, best: { start: "2026-11-21T07:00:00Z", end: "2026-11-21T17:00:00Z", rating: 5 }, surf: { min: 1, max: 2 }, windDirectionType: "cross", confidence: "medium" })),
         true,
       ),
     ];

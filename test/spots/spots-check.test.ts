@@ -10,7 +10,8 @@ import { applyOverlay, DEFAULT_OVERLAY, parseOverlay } from "../../src/spots/ove
 import { parseImport } from "../../src/spots/formats";
 import type { Spot } from "../../src/spots/types";
 import { cli, installDir } from "../support/binary";
-import { CATALOG_PATH } from "../support/env";
+import { startFakeOpenMeteo } from "../support/fake-open-meteo";
+import { BINARY, CATALOG_PATH } from "../support/env";
 
 const portugal: CountryShape = { name: "Portugal", west: -9.5, south: 37, east: -6.2, north: 42.2, centroid: { lat: 39.6, lng: -8 } };
 const geo: Geography = {
@@ -96,4 +97,39 @@ test("surfcast spots check --json through the binary: counts per kind over the l
   expect(report.counts.duplicate).toBeGreaterThan(0);
   const text = cli(installDir("spots-check-text"), ["spots", "check"]);
   expect(text.stdout).toMatch(/^checked 5877 spots: \d+ far from any coastline, \d+ on a country centroid, 0 sign in the wrong hemisphere/);
+}, 60_000);
+
+test("spots check lists where the wave models read no sea: every model (no forecast served), or some of them", async () => {
+  const fake = await startFakeOpenMeteo();
+  try {
+    const dir = installDir("spots-check-models");
+    const run = async (args: string[], env: Record<string, string> = {}) => {
+      const proc = Bun.spawn([BINARY, "--data-dir", dir, ...args], {
+        env: { ...process.env, SURFCAST_OPEN_METEO_MARINE_URL: fake.url, SURFCAST_OPEN_METEO_FORECAST_URL: fake.url, SURFCAST_OPEN_METEO_RETRIES: "0", ...env },
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+      return { code: await proc.exited, stdout, stderr };
+    };
+    // One model, on land at Supertubos: no hour of 0 m is served, and the check says why.
+    fake.setModel("best_match", { zero: true });
+    const single = await run(["refresh", "--spots", "supertubos"], { SURFCAST_WAVE_MODELS: "best_match" });
+    expect(single.code).toBe(3); // nothing refreshed
+    expect(single.stderr).toContain("no wave model sees sea at some spots");
+    const report = await run(["spots", "check"]);
+    expect(report.stdout).toMatch(/no wave model sees sea, so no forecast is served \(1\)[^\n]*\n {2}supertubos {2}Supertubos \(Portugal\)[^\n]*best_match: zero series/);
+    // Several models, one of them on land: the spot is forecast from the others, and that model is named.
+    fake.reset();
+    fake.setModel("ncep_gfswave025", { zero: true });
+    expect((await run(["refresh", "--spots", "supertubos"])).code).toBe(0);
+    const json = JSON.parse((await run(["spots", "check", "--json"])).stdout) as { modelGaps: Record<string, { leftOut: Record<string, string>; sealess: boolean }> };
+    expect(json.modelGaps.supertubos).toMatchObject({ leftOut: { ncep_gfswave025: "zero series" }, sealess: false });
+    // Every model counted again: the entry goes.
+    fake.reset();
+    expect((await run(["refresh", "--spots", "supertubos"])).code).toBe(0);
+    expect((await run(["spots", "check"])).stdout).not.toContain("wave model");
+  } finally {
+    await fake.close();
+  }
 }, 60_000);

@@ -1,6 +1,6 @@
 /**
- * The access, console and embed rooms reach the database only through their stores' small asynchronous functions
- * (access/store.ts, console/store.ts, embed/store.ts), so that a PostgreSQL store can sit beside the SQLite one.
+ * The access, console, embed and alerts rooms reach the database only through their stores' small asynchronous functions
+ * (access/store.ts, console/store.ts, embed/store.ts, alerts/store.ts), so that a PostgreSQL store can sit beside the SQLite one.
  * Every statement, transaction and database import of theirs is in a store implementation (`sqlite-store.ts`, later
  * `postgres-store.ts`); read from the sources, so a statement written anywhere else fails here before review.
  */
@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../support/env";
 
-const ROOMS = ["access", "console", "embed"];
+const ROOMS = ["access", "console", "embed", "alerts"];
 const isStoreImplementation = (file: string) => /(^|\/)(sqlite|postgres)-store\.ts$/.test(file);
 
 /** What reaching the database looks like in a module. */

@@ -37,7 +37,8 @@ form.card > label:first-of-type { margin-top: 0; }
 .stat { font-size: 1.5rem; font-weight: 700; display: block; }
 .muted { color: var(--muted); }
 .notice { border-left: 4px solid var(--ok); background: #e8f5ec; padding: .6rem .9rem; margin: 0 0 1rem; }
-.error { border-left: 4px solid var(--danger); background: #fbeae8; padding: .6rem .9rem; margin: 0 0 1rem; }
+/* A refusal may quote what was typed or a setting's name: a long word wraps rather than widen the page. */
+.error { border-left: 4px solid var(--danger); background: #fbeae8; padding: .6rem .9rem; margin: 0 0 1rem; overflow-wrap: anywhere; }
 .warning { border: 1px solid var(--warn-line); background: var(--warn-bg); padding: .6rem .9rem; border-radius: .3rem; }
 label { display: block; font-weight: 600; margin: .8rem 0 .25rem; }
 .hint { display: block; font-weight: 400; color: var(--muted); font-size: .9rem; }
@@ -45,6 +46,7 @@ input[type=text], input[type=email], input[type=password], input[type=number], i
   font: inherit; padding: .45rem .55rem; border: 1px solid #8a9ba6; border-radius: .3rem; width: 100%; max-width: 26rem; background: #fff; color: var(--ink);
 }
 .embeds { list-style: none; padding: 0; }
+.windows { margin: .2rem 0 .9rem; padding-left: 1.3rem; }
 fieldset.spots { border: 1px solid var(--line); border-radius: .4rem; padding: .5rem .9rem .9rem; margin: .9rem 0 0; min-width: 0; }
 fieldset.spots { padding-top: .8rem; }
 /* The legend inside the frame, like the other labels (a legend on the border squeezes its hint). */

@@ -20,7 +20,7 @@ export interface OwnerPage {
   error?: string | null;
 }
 
-export type Section = "overview" | "keys" | "usage" | "password" | "admin" | null;
+export type Section = "overview" | "keys" | "alerts" | "usage" | "password" | "admin" | null;
 
 export interface PageOptions {
   title: string;
@@ -41,6 +41,7 @@ function header(viewer: Viewer | null, section: Section): string {
   const links = [
     navLink("/console/overview", "Overview", section === "overview"),
     navLink("/console/keys", "Keys", section === "keys"),
+    navLink("/console/alerts", "Alerts", section === "alerts"),
     navLink("/console/usage", "Usage", section === "usage"),
     navLink("/console/password", "Password", section === "password"),
     viewer.admin ? navLink("/console/admin", "Accounts", section === "admin") : "",

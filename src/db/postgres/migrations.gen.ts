@@ -56,5 +56,26 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795696120927,
     "hash": "4426293710b6c458bdee415d930f73533f79a3ae1f19b7b7b480ef81a3fbd56a"
+  },
+  {
+    "sql": [
+      "CREATE TABLE \"alert_deliveries\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"alert_id\" text NOT NULL,\n\t\"event_id\" text NOT NULL,\n\t\"attempt\" bigint NOT NULL,\n\t\"scheduled_at\" bigint NOT NULL,\n\t\"attempted_at\" bigint,\n\t\"status_code\" bigint,\n\t\"error\" text,\n\t\"outcome\" text NOT NULL,\n\t\"payload\" text NOT NULL,\n\t\"unsubscribe_token_hash\" text\n);\n",
+      "\nCREATE TABLE \"alert_windows\" (\n\t\"alert_id\" text NOT NULL,\n\t\"start\" bigint NOT NULL,\n\t\"end\" bigint NOT NULL,\n\tCONSTRAINT \"alert_windows_alert_id_start_pk\" PRIMARY KEY(\"alert_id\",\"start\")\n);\n",
+      "\nCREATE TABLE \"alerts\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"key_id\" text NOT NULL,\n\t\"spot_id\" text NOT NULL,\n\t\"name\" text NOT NULL,\n\t\"condition\" text NOT NULL,\n\t\"delivery\" text NOT NULL,\n\t\"target\" text NOT NULL,\n\t\"webhook_secret\" text,\n\t\"calendar_token_hash\" text NOT NULL,\n\t\"disabled_reason\" text,\n\t\"disabled_at\" bigint,\n\t\"created_at\" bigint NOT NULL,\n\tCONSTRAINT \"alerts_calendar_token_hash_unique\" UNIQUE(\"calendar_token_hash\")\n);\n",
+      "\nALTER TABLE \"plans\" ADD COLUMN \"max_alerts\" bigint DEFAULT 0 NOT NULL;",
+      "\nALTER TABLE \"alert_deliveries\" ADD CONSTRAINT \"alert_deliveries_alert_id_alerts_id_fk\" FOREIGN KEY (\"alert_id\") REFERENCES \"public\".\"alerts\"(\"id\") ON DELETE cascade ON UPDATE no action;",
+      "\nALTER TABLE \"alert_windows\" ADD CONSTRAINT \"alert_windows_alert_id_alerts_id_fk\" FOREIGN KEY (\"alert_id\") REFERENCES \"public\".\"alerts\"(\"id\") ON DELETE cascade ON UPDATE no action;",
+      "\nALTER TABLE \"alerts\" ADD CONSTRAINT \"alerts_key_id_api_keys_id_fk\" FOREIGN KEY (\"key_id\") REFERENCES \"public\".\"api_keys\"(\"id\") ON DELETE no action ON UPDATE no action;",
+      "\nALTER TABLE \"alerts\" ADD CONSTRAINT \"alerts_spot_id_spots_id_fk\" FOREIGN KEY (\"spot_id\") REFERENCES \"public\".\"spots\"(\"id\") ON DELETE cascade ON UPDATE no action;",
+      "\nCREATE INDEX \"alert_deliveries_event_idx\" ON \"alert_deliveries\" USING btree (\"event_id\");",
+      "\nCREATE INDEX \"alert_deliveries_unsubscribe_idx\" ON \"alert_deliveries\" USING btree (\"unsubscribe_token_hash\");",
+      "\nCREATE INDEX \"alert_deliveries_due_idx\" ON \"alert_deliveries\" USING btree (\"outcome\",\"scheduled_at\");",
+      "\nCREATE INDEX \"alert_deliveries_alert_idx\" ON \"alert_deliveries\" USING btree (\"alert_id\",\"scheduled_at\");",
+      "\nCREATE INDEX \"alerts_key_idx\" ON \"alerts\" USING btree (\"key_id\");",
+      "\nCREATE INDEX \"alerts_spot_idx\" ON \"alerts\" USING btree (\"spot_id\");"
+    ],
+    "bps": true,
+    "folderMillis": 1795717116891,
+    "hash": "8e0716f5d9d17dfb2ac14181970896eef1859a9425e5c01cd9c40ebbad9bf901"
   }
 ];

@@ -80,6 +80,7 @@ export const plans = pgTable("plans", {
   minuteLimit: int64("minute_limit").notNull(),
   maxKeys: int64("max_keys").notNull(),
   attributionRequired: boolean("attribution_required").notNull(),
+  maxAlerts: int64("max_alerts").notNull().default(0),
 });
 
 export const accounts = pgTable("accounts", {
@@ -156,6 +157,61 @@ export const embeds = pgTable(
     revokedAt: int64("revoked_at"),
   },
   (t) => [index("embeds_key_idx").on(t.keyId)],
+);
+
+export const alerts = pgTable(
+  "alerts",
+  {
+    id: text("id").primaryKey(),
+    keyId: text("key_id")
+      .notNull()
+      .references(() => apiKeys.id),
+    spotId: text("spot_id")
+      .notNull()
+      .references(() => spots.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    condition: text("condition").notNull(),
+    delivery: text("delivery", { enum: ["webhook", "email"] }).notNull(),
+    target: text("target").notNull(),
+    webhookSecret: text("webhook_secret"),
+    calendarTokenHash: text("calendar_token_hash").notNull().unique(),
+    disabledReason: text("disabled_reason"),
+    disabledAt: int64("disabled_at"),
+    createdAt: int64("created_at").notNull(),
+  },
+  (t) => [index("alerts_key_idx").on(t.keyId), index("alerts_spot_idx").on(t.spotId)],
+);
+
+export const alertWindows = pgTable(
+  "alert_windows",
+  {
+    alertId: text("alert_id")
+      .notNull()
+      .references(() => alerts.id, { onDelete: "cascade" }),
+    start: int64("start").notNull(),
+    end: int64("end").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.alertId, t.start] })],
+);
+
+export const alertDeliveries = pgTable(
+  "alert_deliveries",
+  {
+    id: text("id").primaryKey(),
+    alertId: text("alert_id")
+      .notNull()
+      .references(() => alerts.id, { onDelete: "cascade" }),
+    eventId: text("event_id").notNull(),
+    attempt: int64("attempt").notNull(),
+    scheduledAt: int64("scheduled_at").notNull(),
+    attemptedAt: int64("attempted_at"),
+    statusCode: int64("status_code"),
+    error: text("error"),
+    outcome: text("outcome", { enum: ["pending", "delivered", "failed", "gone", "refused"] }).notNull(),
+    payload: text("payload").notNull(),
+    unsubscribeTokenHash: text("unsubscribe_token_hash"),
+  },
+  (t) => [index("alert_deliveries_event_idx").on(t.eventId), index("alert_deliveries_unsubscribe_idx").on(t.unsubscribeTokenHash), index("alert_deliveries_due_idx").on(t.outcome, t.scheduledAt), index("alert_deliveries_alert_idx").on(t.alertId, t.scheduledAt)],
 );
 
 export const usageCounters = pgTable(

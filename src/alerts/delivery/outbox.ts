@@ -1,0 +1,166 @@
+/**
+ * The outbox: sends the deliveries that are due, records each attempt and schedules the next one. Deliveries are
+ * made by the alerts' evaluation (one per window, its body stored once); this runner only sends them, through a
+ * DeliveryQueue the alerts store implements. One process runs it (the holder of the refresh's lease).
+ *
+ * Delivery is at least once: an attempt whose record is lost (a crash between sending and recording) is sent
+ * again, with the same `webhook-id`, which is what receivers deduplicate on.
+ */
+import type { Clock } from "../../core/clock";
+import type { AllowedNetworks, Resolver } from "./address";
+import { alertEmail, type MailSender } from "./email";
+import { parseEventBody } from "./event";
+import { nextAttemptAt } from "./retry";
+import { sendWebhook, type AttemptResult, type WebhookRequest } from "./webhook";
+
+export type DeliveryTarget = { kind: "webhook"; url: string; secret: string } | { kind: "email"; to: string };
+
+export interface Delivery {
+  id: string;
+  alertId: string;
+  /** The event's `webhook-id` (`msg_…`): the same on every attempt. */
+  eventId: string;
+  /** The event body as stored when the delivery was made (event.ts), sent unchanged on every attempt. */
+  body: string;
+  target: DeliveryTarget;
+  /** Attempts of this event made so far. */
+  attempts: number;
+  /** When the event's first attempt was made; null before it. */
+  firstAttemptAt: Date | null;
+}
+
+/** An attempt as the delivery log keeps it. */
+export interface RecordedAttempt extends AttemptResult {
+  /** The SHA-256 (hex) of the unsubscribe token an e-mail carried: the token itself is never stored. */
+  unsubscribeTokenHash?: string;
+}
+
+/**
+ * What the outbox needs of the alerts store. The deliveries `due` returns are handed back as they are, so a
+ * store may carry its own row in them (the type parameter).
+ */
+export interface DeliveryQueue<D extends Delivery = Delivery> {
+  /** Deliveries of enabled alerts whose next attempt is due at `now`, the longest waiting first, at most `limit`. */
+  due(now: Date, limit: number): Promise<D[]>;
+  /** Adds the attempt to the delivery log (the owner sees it). */
+  recordAttempt(delivery: D, attempt: RecordedAttempt, at: Date): Promise<void>;
+  /** When to try the event again; null: no more attempts (delivered, gone, refused, or the retries are over). */
+  schedule(delivery: D, at: Date | null): Promise<void>;
+  /** Turns the alert off (its receiver answered 410 Gone), saying why. */
+  disableAlert(alertId: string, reason: string): Promise<void>;
+}
+
+/** The console's SMTP sender, and a fresh unsubscribe token (with its hash) for each e-mail sent. */
+export interface AlertMail {
+  send: MailSender;
+  newUnsubscribeToken: () => { token: string; hash: string };
+}
+
+export interface OutboxOptions<D extends Delivery = Delivery> {
+  queue: DeliveryQueue<D>;
+  clock: Clock;
+  allowed: AllowedNetworks;
+  publicUrl: string;
+  /** Without it (no SMTP configured) an e-mail delivery is refused. */
+  mail?: AlertMail;
+  /** Deliveries taken per run. */
+  batchSize?: number;
+  /** Deliveries in flight at once: one slow receiver must not hold up the others. */
+  concurrency?: number;
+  timeoutMs?: number;
+  fetch?: WebhookRequest["fetch"];
+  resolve?: Resolver;
+}
+
+export interface OutboxRun {
+  attempted: number;
+  delivered: number;
+  /** Failed, with another attempt scheduled. */
+  retrying: number;
+  /** Failed for good: refused, gone, or out of retries. */
+  ended: number;
+}
+
+export const GONE_REASON = "the webhook receiver answered 410 Gone";
+
+export class Outbox<D extends Delivery = Delivery> {
+  private running: Promise<OutboxRun> | null = null;
+
+  constructor(private readonly options: OutboxOptions<D>) {}
+
+  /** Sends what is due now. A call while a run is under way joins that run rather than sending twice. */
+  runDue(): Promise<OutboxRun> {
+    this.running ??= this.sendDue().finally(() => (this.running = null));
+    return this.running;
+  }
+
+  /** Resolves when no run is under way (for a graceful stop). */
+  async idle(): Promise<void> {
+    await this.running?.catch(() => {});
+  }
+
+  private async sendDue(): Promise<OutboxRun> {
+    const { queue, clock } = this.options;
+    const due = await queue.due(new Date(clock.now()), this.options.batchSize ?? 100);
+    const summary: OutboxRun = { attempted: 0, delivered: 0, retrying: 0, ended: 0 };
+    let next = 0;
+    const worker = async () => {
+      while (next < due.length) {
+        const verdict = await this.deliver(due[next++]!);
+        summary.attempted++;
+        summary[verdict]++;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.options.concurrency ?? 8, due.length) }, worker));
+    return summary;
+  }
+
+  private async deliver(delivery: D): Promise<"delivered" | "retrying" | "ended"> {
+    const { queue, clock } = this.options;
+    const at = new Date(clock.now());
+    const attempt = await this.attempt(delivery, at);
+    await queue.recordAttempt(delivery, attempt, at);
+    if (attempt.outcome === "gone") await queue.disableAlert(delivery.alertId, GONE_REASON);
+    const retryAt = attempt.outcome === "failed" ? nextAttemptAt(delivery.firstAttemptAt ?? at, delivery.attempts + 1, new Date(clock.now())) : null;
+    await queue.schedule(delivery, retryAt);
+    if (attempt.outcome === "delivered") return "delivered";
+    return retryAt === null ? "ended" : "retrying";
+  }
+
+  private async attempt(delivery: D, at: Date): Promise<RecordedAttempt> {
+    const { target } = delivery;
+    if (target.kind === "webhook") {
+      return sendWebhook({
+        url: target.url,
+        secret: target.secret,
+        eventId: delivery.eventId,
+        body: delivery.body,
+        allowed: this.options.allowed,
+        at,
+        ...(this.options.timeoutMs !== undefined ? { timeoutMs: this.options.timeoutMs } : {}),
+        ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+        ...(this.options.resolve ? { resolve: this.options.resolve } : {}),
+      });
+    }
+    return this.email(delivery, target.to);
+  }
+
+  private async email(delivery: D, to: string): Promise<RecordedAttempt> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    const { mail } = this.options;
+    if (!mail) return { outcome: "refused", error: "e-mail is not configured (SURFCAST_SMTP_URL)", durationMs: 0 };
+    let event;
+    try {
+      event = parseEventBody(delivery.body);
+    } catch {
+      return { outcome: "refused", error: "the stored event cannot be read", durationMs: elapsed() };
+    }
+    const { token, hash } = mail.newUnsubscribeToken();
+    const problem = await mail.send(alertEmail(event, to, { publicUrl: this.options.publicUrl, unsubscribeToken: token }));
+    // The hash is kept even when sending failed: the message may have gone out all the same.
+    return problem === null
+      ? { outcome: "delivered", durationMs: elapsed(), unsubscribeTokenHash: hash }
+      : { outcome: "failed", error: problem, durationMs: elapsed(), unsubscribeTokenHash: hash };
+  }
+}

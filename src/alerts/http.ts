@@ -1,0 +1,56 @@
+/**
+ * The alerts' two public addresses, on the open side of the gate (no key: each URL's token is its credential, stored
+ * only as a hash): an alert's calendar feed (`/alerts/calendar/{token}.ics`, for phones' calendars) and an e-mail's
+ * unsubscribe link (`/alerts/unsubscribe/{token}`). The link's GET only asks: mail scanners open links, so the alert
+ * is switched off by the page's POST (or a mail client's one-click POST, RFC 8058).
+ */
+import { html } from "ghtml";
+import { calendarFeed } from "./delivery/calendar";
+import type { AlertService } from "./service";
+
+export const isAlertsPath = (path: string) => path.startsWith("/alerts/");
+
+const CALENDAR = /^\/alerts\/calendar\/([A-Za-z0-9_-]{20,100})\.ics$/;
+const UNSUBSCRIBE = /^\/alerts\/unsubscribe\/([A-Za-z0-9_-]{20,100})$/;
+
+const HEADERS = {
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "no-referrer",
+  "Cache-Control": "no-store",
+  "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+};
+
+function page(status: number, title: string, body: string): Response {
+  const text = html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:34rem;margin:3rem auto;padding:0 1rem;color:#1b1f23}button{font:inherit;padding:.5rem 1rem;border-radius:.4rem;border:1px solid #0b5cad;background:#0b5cad;color:#fff;cursor:pointer}</style>
+</head><body><main><h1>${title}</h1>!${body}</main></body></html>`;
+  return new Response(text, { status, headers: { ...HEADERS, "Content-Type": "text/html; charset=utf-8" } });
+}
+
+const gone = () => page(404, "Link not valid", html`<p>This link does not belong to an alert (it may have been deleted).</p>`);
+
+export function createAlertsHandler(app: { alerts: Pick<AlertService, "calendar" | "unsubscribe" | "unsubscribeTarget">; spots: { find(id: string): { timezone: string } | undefined }; config: { publicUrl: string } }) {
+  return async (req: Request, path: string): Promise<Response> => {
+    const calendar = CALENDAR.exec(path);
+    if (calendar && (req.method === "GET" || req.method === "HEAD")) {
+      const alert = await app.alerts.calendar(calendar[1]!);
+      if (!alert) return new Response("not found\n", { status: 404, headers: { ...HEADERS, "Content-Type": "text/plain; charset=utf-8" } });
+      const spot = { ...alert.spot, timezone: app.spots.find(alert.spot.id)?.timezone ?? "UTC" };
+      const feed = calendarFeed(alert, spot, alert.nextWindows ?? [], app.config.publicUrl);
+      return new Response(req.method === "HEAD" ? null : feed, { headers: { ...HEADERS, "Cache-Control": "private, max-age=300", "Content-Type": "text/calendar; charset=utf-8" } });
+    }
+    const unsubscribe = UNSUBSCRIBE.exec(path);
+    if (unsubscribe && req.method === "GET") {
+      const alert = await app.alerts.unsubscribeTarget(unsubscribe[1]!);
+      if (!alert) return gone();
+      return page(200, "Stop these e-mails?", html`<p>The alert <strong>${alert.name}</strong> for ${alert.spot.name} sends e-mails to this address.</p><form method="post"><button type="submit">Stop this alert's e-mails</button></form>`);
+    }
+    if (unsubscribe && req.method === "POST") {
+      const alert = await app.alerts.unsubscribe(unsubscribe[1]!);
+      if (!alert) return gone();
+      return page(200, "Unsubscribed", html`<p>The alert <strong>${alert.name}</strong> for ${alert.spot.name} is switched off: it sends nothing more.</p>`);
+    }
+    return new Response("not found\n", { status: 404, headers: { ...HEADERS, "Content-Type": "text/plain; charset=utf-8" } });
+  };
+}

@@ -1,0 +1,404 @@
+/**
+ * Condition alerts (docs/alerts.md): "tell me when it's on" at one spot, for one of the owner's keys. This service
+ * holds every rule about them — what a valid alert is, whose it is, the plan's number — for the CLI, the console
+ * and MCP alike, and evaluates them after a refresh: each spot's forecast is read once, its windows found per alert
+ * (condition.ts), and each new window queued once for delivery (the outbox in `alert_deliveries`; the delivery room
+ * sends it).
+ */
+import type { ForecastHour } from "../forecast/types";
+import { randomBytes } from "node:crypto";
+import { HOUR_MS, utcHourStart, type Clock } from "../core/clock";
+import { RuleError, UserError } from "../core/errors";
+import { log } from "../core/log";
+import { isEmailAddress, keyById, listKeys, MAX_EMAIL_LENGTH } from "../access/accounts";
+import { hashKey } from "../access/keys";
+import { PLAN_DEFAULTS, type PlanName } from "../access/plans";
+import type { AccountStore } from "../access/store";
+import { isoUtc, type StoredForecast } from "../forecast/document";
+import type { ForecastStore } from "../forecast/sqlite-store";
+import type { Spot } from "../spots/types";
+import { findWindows, fireOnce, parseCondition, type AlertCondition, type AlertWindow, type BestHour, type ConditionInput, type Span } from "./condition";
+import type { AlertRecord, AlertStore, DeliveryKind, DeliveryRecord, LedgerSpan } from "./store";
+import { buildAlertEvent, eventBody, type AlertEvent, type AlertEventType, type EventWindow } from "./delivery/event";
+import { newMessageId, newWebhookSecret } from "./delivery/sign";
+
+export type { AlertRecord, DeliveryRecord } from "./store";
+
+/** The longest alert name, in characters. */
+export const ALERT_NAME_MAX = 64;
+/** The longest webhook URL, in characters. */
+export const MAX_WEBHOOK_URL_LENGTH = 2048;
+/** Delivery log rows shown per alert. */
+export const DELIVERY_LOG_LIMIT = 50;
+
+const ALERT_ID = /^alert_[0-9a-f]{16}$/;
+
+/** Whom a refusal speaks to: the operator at the command line, or the owner in the console. */
+type Audience = "operator" | "owner";
+
+export interface AlertRequest {
+  spotId: string;
+  /** Exactly one of `webhook` and `email`. */
+  webhook?: string;
+  email?: string;
+  name?: string;
+  condition: ConditionInput;
+}
+
+/** An alert as the CLI, the console and MCP show it (never its secret nor its tokens). */
+export interface AlertView {
+  id: string;
+  keyId: string;
+  spot: { id: string; name: string };
+  name: string;
+  condition: AlertCondition;
+  delivery: DeliveryKind;
+  target: string;
+  enabled: boolean;
+  disabledReason: string | null;
+  disabledAt: string | null;
+  createdAt: string;
+}
+
+/** What the key itself may see of its alerts (MCP): never the target, whose URL may hold the receiver's own secret. */
+export interface KeyAlert {
+  id: string;
+  name: string;
+  spot: { id: string; name: string };
+  condition: AlertCondition;
+  delivery: DeliveryKind;
+  enabled: boolean;
+  nextWindows: AlertWindow[] | null;
+}
+
+/** What creation shows once: the webhook's signing secret and the calendar feed's secret URL. */
+export interface CreatedAlert extends AlertView {
+  /** `whsec_…` for a webhook; null for e-mail. */
+  secret: string | null;
+  calendarUrl: string;
+}
+
+export interface AlertWithWindows extends AlertView {
+  /** The windows in the spot's current forecast from now on; null when the spot has no forecast yet. */
+  nextWindows: AlertWindow[] | null;
+}
+
+export interface EvaluationSummary {
+  /** Alerts evaluated (enabled, of active keys, on spots with a forecast). */
+  alerts: number;
+  /** Deliveries queued: one per new window. */
+  queued: number;
+  /** Spots whose forecast was read. */
+  spots: number;
+  durationMs: number;
+}
+
+/** `alert_` and 16 random hex digits. */
+export const newAlertId = () => "alert_" + randomBytes(8).toString("hex");
+/** `dlv_` and 16 random hex digits. */
+export const newDeliveryId = () => "dlv_" + randomBytes(8).toString("hex");
+/** 256 random bits, base64url: a calendar feed's or an unsubscribe link's token. */
+export const newToken = () => randomBytes(32).toString("base64url");
+/** Tokens are stored as their SHA-256, as keys are. */
+export const hashToken: (token: string) => string = hashKey;
+
+export const isAlertId = (id: string) => ALERT_ID.test(id);
+
+const spanOf = (l: LedgerSpan): Span => ({ start: isoUtc(l.start), end: isoUtc(l.end) });
+const ledgerOf = (s: Span): LedgerSpan => ({ start: Date.parse(s.start), end: Date.parse(s.end) });
+const sameLedger = (a: readonly LedgerSpan[], b: readonly LedgerSpan[]) => a.length === b.length && a.every((w, i) => w.start === b[i]!.start && w.end === b[i]!.end);
+
+/** Items grouped by spot id, in the order each spot first appears. */
+function bySpot<T>(items: readonly [string, T][]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const [spotId, item] of items) {
+    const group = groups.get(spotId);
+    if (group) group.push(item);
+    else groups.set(spotId, [item]);
+  }
+  return groups;
+}
+
+function capMessage(max: number, email: string, plan: PlanName, audience: Audience): string {
+  return audience === "owner"
+    ? `Your plan (${plan}) allows ${max} alerts and you have ${max}. Delete one to create another.`
+    : `account ${email} already has ${max} alerts, the most its plan (${plan}) allows; delete one first ("surfcast alerts list ${email}")`;
+}
+
+export class AlertService {
+  /**
+   * `checkTarget` refuses a webhook URL whose address is not allowed (loopback, private, link-local, metadata,
+   * unless the operator's SURFCAST_WEBHOOK_ALLOWED_NETWORKS lists it), throwing a UserError that says why.
+   */
+  constructor(
+    private readonly stores: { alerts: AlertStore; access: AccountStore; forecasts: Pick<ForecastStore, "readDocument"> },
+    private readonly clock: Clock,
+    private readonly config: { readonly publicUrl: string },
+    private readonly spots: { find(id: string): Spot | undefined },
+    private readonly checkTarget: (url: string) => Promise<void>,
+  ) {}
+
+  /** The calendar feed's address for a token (the token itself is stored only as its hash). */
+  calendarUrlOf(token: string): string {
+    return `${this.base()}/alerts/calendar/${token}.ics`;
+  }
+
+  /** Creates an alert for a key (CLI: any key; the console goes through `createForAccount`). */
+  async create(keyId: string, request: AlertRequest, audience: Audience = "operator"): Promise<CreatedAlert> {
+    const key = await keyById(this.stores.access, keyId);
+    if (!key) throw new UserError(`no key with id ${keyId} ("surfcast keys list EMAIL" shows the ids)`);
+    if (key.revokedAt !== null) throw new UserError(`key ${keyId} is revoked; an alert needs an active key`);
+    const spot = this.spots.find(request.spotId.trim());
+    if (!spot) throw new UserError(audience === "owner" ? `There is no spot with the id "${request.spotId.trim()}": find it with GET /v1/spots?q=NAME.` : `no spot with id "${request.spotId}"`);
+    const condition = parseCondition(request.condition);
+    const name = (request.name ?? spot.name).trim();
+    if (name.length < 1 || [...name].length > ALERT_NAME_MAX) throw new RuleError("out_of_range", `must have 1 to ${ALERT_NAME_MAX} characters`, "alertName");
+    const { delivery, target } = await this.target(request, audience);
+    const secret = delivery === "webhook" ? newWebhookSecret() : null;
+    const calendarToken = newToken();
+    const record: AlertRecord = {
+      id: newAlertId(),
+      keyId: key.id,
+      spotId: spot.id,
+      name,
+      condition,
+      delivery,
+      target,
+      webhookSecret: secret,
+      calendarTokenHash: hashToken(calendarToken),
+      disabledReason: null,
+      disabledAt: null,
+      createdAt: this.clock.now(),
+    };
+    const max = PLAN_DEFAULTS[key.plan].maxAlerts;
+    await this.stores.alerts.insertAlert(record, key.accountId, (count) => {
+      if (count >= max) throw new UserError(capMessage(max, key.account, key.plan, audience));
+    });
+    return { ...this.view(record), secret, calendarUrl: this.calendarUrlOf(calendarToken) };
+  }
+
+  /** Every alert of an account's keys (of revoked keys too), oldest first, with its next windows. */
+  async list(email: string): Promise<AlertWithWindows[]> {
+    const keys = await listKeys(this.stores.access, email);
+    return this.withNextWindows(await this.stores.alerts.alertsOfKeys(keys.map((k) => k.id)));
+  }
+
+  /** The key's alerts with their next windows, as the key itself may see them (MCP). */
+  async listForKey(keyId: string): Promise<KeyAlert[]> {
+    const alerts = await this.withNextWindows(await this.stores.alerts.alertsOfKeys([keyId]));
+    return alerts.map((a) => ({ id: a.id, name: a.name, spot: a.spot, condition: a.condition, delivery: a.delivery, enabled: a.enabled, nextWindows: a.nextWindows }));
+  }
+
+  /** Alerts with the windows their spot's current forecast holds from now on; each spot's forecast read once. */
+  async withNextWindows(alerts: readonly AlertRecord[]): Promise<AlertWithWindows[]> {
+    const now = this.clock.now();
+    const windows = new Map<string, AlertWindow[] | null>();
+    for (const [spotId, group] of bySpot(alerts.map((a) => [a.spotId, a]))) {
+      const forecast = await this.readForecast(spotId);
+      for (const a of group) windows.set(a.id, forecast && findWindows(a.condition, forecast.hours, forecast.daily, now));
+    }
+    return alerts.map((a) => ({ ...this.view(a), nextWindows: windows.get(a.id) ?? null }));
+  }
+
+  async nextWindows(alert: AlertRecord): Promise<AlertWindow[] | null> {
+    return (await this.withNextWindows([alert]))[0]!.nextWindows;
+  }
+
+  async delete(id: string): Promise<AlertView> {
+    const alert = await this.found(id);
+    if (!(await this.stores.alerts.deleteAlert(alert.id))) throw this.unknown(id);
+    return this.view(alert);
+  }
+
+  /** Queues a test event for delivery now (type `alert.test`): the alert's next window, or the current hour without figures. */
+  async test(id: string): Promise<DeliveryRecord> {
+    const alert = await this.found(id);
+    if (alert.disabledReason !== null) throw new UserError(`alert ${alert.id} is switched off (${alert.disabledReason}): nothing is sent for it`);
+    const now = this.clock.now();
+    const next = (await this.nextWindows(alert))?.[0];
+    const hour = utcHourStart(now);
+    const window = next ?? { start: isoUtc(hour), end: isoUtc(hour + HOUR_MS), best: { time: isoUtc(hour), waveHeight: null, wavePeriod: null, windSpeed: null, windDirectionType: null, rating: null } };
+    const delivery = this.delivery(alert, this.event(alert, "alert.test", window, now), now);
+    await this.stores.alerts.enqueue([delivery]);
+    return delivery;
+  }
+
+  /** The alert's delivery log, newest first. */
+  deliveries(alertId: string, limit = DELIVERY_LOG_LIMIT): Promise<DeliveryRecord[]> {
+    return this.stores.alerts.deliveriesOf(alertId, limit);
+  }
+
+  /** "Send again": another attempt of a logged event, now, with the same event id and body. */
+  async sendAgain(alertId: string, deliveryId: string): Promise<DeliveryRecord> {
+    const logged = await this.stores.alerts.deliveriesOf(alertId, DELIVERY_LOG_LIMIT);
+    const chosen = logged.find((d) => d.id === deliveryId);
+    if (!chosen) throw new UserError(`no delivery ${deliveryId} in the log of alert ${alertId}`);
+    // The event's latest attempt, so that attempt numbers keep counting up.
+    const latest = logged.filter((d) => d.eventId === chosen.eventId).reduce((a, b) => (b.attempt > a.attempt ? b : a));
+    const id = newDeliveryId();
+    await this.stores.alerts.scheduleRetry(latest, id, this.clock.now());
+    return { ...latest, id, attempt: latest.attempt + 1, scheduledAt: this.clock.now(), attemptedAt: null, statusCode: null, error: null, outcome: "pending", unsubscribeTokenHash: null };
+  }
+
+  /** The alert an e-mail's unsubscribe link names, as it is; null when the token is unknown. */
+  async unsubscribeTarget(token: string): Promise<AlertView | null> {
+    const alert = await this.stores.alerts.alertByUnsubscribeTokenHash(hashToken(token));
+    return alert && this.view(alert);
+  }
+
+  /** The alert an e-mail's unsubscribe link names, switched off; null when the token is unknown. */
+  async unsubscribe(token: string): Promise<AlertView | null> {
+    const alert = await this.stores.alerts.alertByUnsubscribeTokenHash(hashToken(token));
+    if (!alert) return null;
+    await this.stores.alerts.disableAlert(alert.id, "unsubscribed", this.clock.now());
+    return this.view((await this.stores.alerts.alertById(alert.id)) ?? alert);
+  }
+
+  /** The alert behind a calendar feed's token and its windows; null when the token is unknown. */
+  async calendar(token: string): Promise<AlertWithWindows | null> {
+    const alert = await this.stores.alerts.alertByCalendarTokenHash(hashToken(token));
+    return alert && (await this.withNextWindows([alert]))[0]!;
+  }
+
+  // ── the console: only the signed-in account's keys and alerts ─────────────────────────────────────
+
+  async createForAccount(accountId: number, keyId: string, request: AlertRequest): Promise<CreatedAlert> {
+    const key = await keyById(this.stores.access, keyId);
+    if (!key || key.accountId !== accountId) throw new UserError("Choose one of your keys.");
+    if (key.revokedAt !== null) throw new UserError("That key is revoked; choose an active key.");
+    return this.create(keyId, request, "owner");
+  }
+
+  /** The account's alert with this id, or null when it is not the account's (another account's is as absent as an unknown one). */
+  async alertOfAccount(accountId: number, id: string): Promise<AlertRecord | null> {
+    const alert = isAlertId(id) ? await this.stores.alerts.alertById(id) : null;
+    return alert && (await keyById(this.stores.access, alert.keyId))?.accountId === accountId ? alert : null;
+  }
+
+  async deleteForAccount(accountId: number, id: string): Promise<AlertView | null> {
+    return (await this.alertOfAccount(accountId, id)) && this.delete(id);
+  }
+
+  // ── evaluation ─────────────────────────────────────────────────────────────────────────────────────
+
+  /** The spots enabled alerts watch: in the `requested` refresh scope they are refreshed as if asked for. */
+  watchedSpots(): Promise<string[]> {
+    return this.stores.alerts.watchedSpots();
+  }
+
+  /**
+   * Evaluates every enabled alert on these spots against their current forecasts (after a refresh wrote them):
+   * each new window is queued once, due now (condition.ts fireOnce). An alert whose spot has no forecast is left
+   * as it was, its ledger untouched, so a spot missing from one refresh does not make its windows new again.
+   */
+  async evaluate(spotIds: readonly string[], now = this.clock.now()): Promise<EvaluationSummary> {
+    const started = performance.now();
+    const evaluated = await this.stores.alerts.alertsToEvaluate(spotIds);
+    const ledgers: { alertId: string; windows: LedgerSpan[] }[] = [];
+    const deliveries: DeliveryRecord[] = [];
+    let alerts = 0;
+    let spots = 0;
+    // Spot by spot: one forecast document in memory at a time, however many spots the refresh covered.
+    for (const [spotId, group] of bySpot(evaluated.map((e) => [e.alert.spotId, e]))) {
+      const forecast = await this.readForecast(spotId);
+      if (!forecast) continue;
+      spots++;
+      for (const { alert, announced } of group) {
+        alerts++;
+        const { fire, remember } = fireOnce(announced.map(spanOf), findWindows(alert.condition, forecast.hours, forecast.daily, now));
+        const windows = remember.map(ledgerOf);
+        if (!sameLedger(announced, windows)) ledgers.push({ alertId: alert.id, windows });
+        for (const window of fire) deliveries.push(this.delivery(alert, this.event(alert, "alert.window", window, now), now));
+      }
+    }
+    if (ledgers.length > 0 || deliveries.length > 0) await this.stores.alerts.saveEvaluation(ledgers, deliveries);
+    const summary = { alerts, queued: deliveries.length, spots, durationMs: Math.round(performance.now() - started) };
+    if (alerts > 0) log.info("alerts evaluated", summary);
+    return summary;
+  }
+
+  /** A spot's forecast document: its hours and daily rows; null when it has none. */
+  private async readForecast(spotId: string): Promise<{ hours: ForecastHour[]; daily: StoredForecast["daily"] } | null> {
+    const row = await this.stores.forecasts.readDocument(spotId);
+    if (!row) return null;
+    const document = JSON.parse(row.body) as StoredForecast;
+    return { hours: document.hours, daily: document.daily };
+  }
+
+  private event(alert: AlertRecord, type: AlertEventType, window: EventWindow, at: number): AlertEvent {
+    const spot = this.spots.find(alert.spotId);
+    return buildAlertEvent({
+      type,
+      at: new Date(at),
+      alert,
+      spot: { id: alert.spotId, name: spot?.name ?? alert.spotId, timezone: spot?.timezone ?? "UTC" },
+      window,
+      publicUrl: this.base(),
+    });
+  }
+
+  private delivery(alert: AlertRecord, event: AlertEvent, at: number): DeliveryRecord {
+    return { id: newDeliveryId(), alertId: alert.id, eventId: newMessageId(), attempt: 1, scheduledAt: at, attemptedAt: null, statusCode: null, error: null, outcome: "pending", payload: eventBody(event), unsubscribeTokenHash: null };
+  }
+
+  /** Where the alert is delivered: exactly one webhook URL (its address checked) or one e-mail address. */
+  private async target(request: AlertRequest, audience: Audience): Promise<{ delivery: DeliveryKind; target: string }> {
+    const { webhook, email } = request;
+    if ((webhook === undefined) === (email === undefined)) {
+      throw new UserError(audience === "owner" ? "Give either a webhook URL or an e-mail address." : "give exactly one of --webhook URL and --email ADDRESS");
+    }
+    if (email !== undefined) {
+      const address = email.trim();
+      if (address.length > MAX_EMAIL_LENGTH || !isEmailAddress(address)) throw new UserError(audience === "owner" ? `"${address.slice(0, 100)}" is not a valid e-mail address.` : `"${address}" is not a valid e-mail address`);
+      return { delivery: "email", target: address };
+    }
+    const url = webhook!.trim();
+    let parsed: URL | null = null;
+    try {
+      parsed = url.length <= MAX_WEBHOOK_URL_LENGTH ? new URL(url) : null;
+    } catch {
+      parsed = null;
+    }
+    if (!parsed || (parsed.protocol !== "https:" && parsed.protocol !== "http:")) {
+      throw new UserError(`"${url.slice(0, 100)}" is not a webhook URL: give an http:// or https:// address of at most ${MAX_WEBHOOK_URL_LENGTH} characters${audience === "owner" ? "." : ""}`);
+    }
+    try {
+      await this.checkTarget(parsed.href);
+    } catch (err) {
+      if (err instanceof UserError) throw audience === "owner" ? new UserError(`The webhook URL cannot be used: ${err.message.replace(/^refused: /, "")}.`) : err;
+      throw new UserError(`the webhook's address ${parsed.host} could not be checked: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    return { delivery: "webhook", target: parsed.href };
+  }
+
+  private async found(id: string): Promise<AlertRecord> {
+    const alert = isAlertId(id) ? await this.stores.alerts.alertById(id) : null;
+    if (!alert) throw this.unknown(id);
+    return alert;
+  }
+
+  private unknown(id: string): UserError {
+    return new UserError(`no alert with id ${id} ("surfcast alerts list EMAIL" shows the ids)`);
+  }
+
+  private base(): string {
+    return this.config.publicUrl.replace(/\/+$/, "");
+  }
+
+  private view(a: AlertRecord): AlertView {
+    const spot = this.spots.find(a.spotId);
+    return {
+      id: a.id,
+      keyId: a.keyId,
+      spot: { id: a.spotId, name: spot?.name ?? a.spotId },
+      name: a.name,
+      condition: a.condition,
+      delivery: a.delivery,
+      target: a.target,
+      enabled: a.disabledReason === null,
+      disabledReason: a.disabledReason,
+      disabledAt: a.disabledAt === null ? null : new Date(a.disabledAt).toISOString(),
+      createdAt: new Date(a.createdAt).toISOString(),
+    };
+  }
+}

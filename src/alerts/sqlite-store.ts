@@ -1,0 +1,164 @@
+/** The alert store (store.ts) on SQLite: every statement about alerts, through drizzle on bun:sqlite. */
+import { and, asc, count, desc, eq, inArray, isNull, lte, min } from "drizzle-orm";
+import { writeTransaction, type Db } from "../db";
+import { accounts, alertDeliveries, alerts, alertWindows, apiKeys } from "../db/schema";
+import { nextAttempt, recordOf, rowOf, type AlertStore, type DeliveryRecord, type LedgerSpan } from "./store";
+
+/** Rows per insert statement: well under SQLite's limit of bound variables. */
+const CHUNK = 500;
+
+function chunks<T>(rows: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += CHUNK) out.push(rows.slice(i, i + CHUNK));
+  return out;
+}
+
+export function sqliteAlertStore(db: Db): AlertStore {
+  const one = (where: ReturnType<typeof eq>) => {
+    const row = db.select().from(alerts).where(where).get();
+    return row ? recordOf(row) : null;
+  };
+  const insertDeliveries = (deliveries: readonly DeliveryRecord[]) => {
+    for (const chunk of chunks(deliveries)) db.insert(alertDeliveries).values(chunk).run();
+  };
+
+  return {
+    async insertAlert(record, accountId, check) {
+      writeTransaction(db, () => {
+        const row = db
+          .select({ n: count() })
+          .from(alerts)
+          .innerJoin(apiKeys, eq(alerts.keyId, apiKeys.id))
+          .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)))
+          .get();
+        check(row?.n ?? 0);
+        db.insert(alerts).values(rowOf(record)).run();
+      });
+    },
+
+    alertById: async (id) => one(eq(alerts.id, id)),
+    alertByCalendarTokenHash: async (hash) => one(eq(alerts.calendarTokenHash, hash)),
+    async alertByUnsubscribeTokenHash(hash) {
+      const row = db.select({ alert: alerts }).from(alertDeliveries).innerJoin(alerts, eq(alertDeliveries.alertId, alerts.id)).where(eq(alertDeliveries.unsubscribeTokenHash, hash)).get();
+      return row ? recordOf(row.alert) : null;
+    },
+
+    async alertsOfKeys(keyIds) {
+      if (keyIds.length === 0) return [];
+      return db.select().from(alerts).where(inArray(alerts.keyId, [...keyIds])).orderBy(alerts.createdAt, alerts.id).all().map(recordOf);
+    },
+
+    async deleteAlert(id) {
+      return writeTransaction(db, () => db.delete(alerts).where(eq(alerts.id, id)).returning({ id: alerts.id }).all().length > 0);
+    },
+
+    async disableAlert(id, reason, at) {
+      return writeTransaction(
+        db,
+        () =>
+          db
+            .update(alerts)
+            .set({ disabledReason: reason, disabledAt: at })
+            .where(and(eq(alerts.id, id), isNull(alerts.disabledReason)))
+            .returning({ id: alerts.id })
+            .all().length > 0,
+      );
+    },
+
+    async watchedSpots() {
+      return db
+        .selectDistinct({ spotId: alerts.spotId })
+        .from(alerts)
+        .innerJoin(apiKeys, eq(alerts.keyId, apiKeys.id))
+        .innerJoin(accounts, eq(apiKeys.accountId, accounts.id))
+        .where(and(isNull(alerts.disabledReason), isNull(apiKeys.revokedAt), eq(accounts.disabled, false)))
+        .orderBy(alerts.spotId)
+        .all()
+        .map((r) => r.spotId);
+    },
+
+    async alertsToEvaluate(spotIds) {
+      if (spotIds.length === 0) return [];
+      const evaluated = and(inArray(alerts.spotId, [...spotIds]), isNull(alerts.disabledReason), isNull(apiKeys.revokedAt), eq(accounts.disabled, false));
+      const rows = db
+        .select({ alert: alerts })
+        .from(alerts)
+        .innerJoin(apiKeys, eq(alerts.keyId, apiKeys.id))
+        .innerJoin(accounts, eq(apiKeys.accountId, accounts.id))
+        .where(evaluated)
+        .orderBy(alerts.id)
+        .all();
+      const ledgers = new Map<string, LedgerSpan[]>();
+      const windows = db
+        .select({ alertId: alertWindows.alertId, start: alertWindows.start, end: alertWindows.end })
+        .from(alertWindows)
+        .innerJoin(alerts, eq(alertWindows.alertId, alerts.id))
+        .innerJoin(apiKeys, eq(alerts.keyId, apiKeys.id))
+        .innerJoin(accounts, eq(apiKeys.accountId, accounts.id))
+        .where(evaluated)
+        .orderBy(alertWindows.alertId, alertWindows.start)
+        .all();
+      for (const w of windows) {
+        let list = ledgers.get(w.alertId);
+        if (!list) ledgers.set(w.alertId, (list = []));
+        list.push({ start: w.start, end: w.end });
+      }
+      return rows.map((r) => ({ alert: recordOf(r.alert), announced: ledgers.get(r.alert.id) ?? [] }));
+    },
+
+    async saveEvaluation(ledgers, deliveries) {
+      writeTransaction(db, () => {
+        // An alert deleted since it was read (by the console or the CLI) is left out, not a reason to lose the rest.
+        const wanted = [...new Set([...ledgers.map((l) => l.alertId), ...deliveries.map((d) => d.alertId)])];
+        const present = new Set(chunks(wanted).flatMap((chunk) => db.select({ id: alerts.id }).from(alerts).where(inArray(alerts.id, chunk)).all().map((r) => r.id)));
+        const kept = ledgers.filter((l) => present.has(l.alertId));
+        for (const chunk of chunks(kept.map((l) => l.alertId))) db.delete(alertWindows).where(inArray(alertWindows.alertId, chunk)).run();
+        for (const chunk of chunks(kept.flatMap((l) => l.windows.map((w) => ({ alertId: l.alertId, start: w.start, end: w.end }))))) db.insert(alertWindows).values(chunk).run();
+        insertDeliveries(deliveries.filter((d) => present.has(d.alertId)));
+      });
+    },
+
+    async enqueue(deliveries) {
+      writeTransaction(db, () => insertDeliveries(deliveries));
+    },
+
+    async dueDeliveries(now, limit) {
+      const due = db
+        .select({ delivery: alertDeliveries, alert: alerts })
+        .from(alertDeliveries)
+        .innerJoin(alerts, eq(alertDeliveries.alertId, alerts.id))
+        .where(and(eq(alertDeliveries.outcome, "pending"), lte(alertDeliveries.scheduledAt, now), isNull(alerts.disabledReason)))
+        .orderBy(asc(alertDeliveries.scheduledAt), asc(alertDeliveries.id))
+        .limit(limit)
+        .all();
+      const firsts = new Map<string, number | null>();
+      for (const chunk of chunks([...new Set(due.map((d) => d.delivery.eventId))])) {
+        const rows = db.select({ eventId: alertDeliveries.eventId, first: min(alertDeliveries.attemptedAt) }).from(alertDeliveries).where(inArray(alertDeliveries.eventId, chunk)).groupBy(alertDeliveries.eventId).all();
+        for (const row of rows) firsts.set(row.eventId, row.first);
+      }
+      return due.map((r) => ({ delivery: r.delivery, alert: recordOf(r.alert), firstAttemptAt: firsts.get(r.delivery.eventId) ?? null }));
+    },
+
+    async recordAttempt(id, result) {
+      return writeTransaction(
+        db,
+        () =>
+          db
+            .update(alertDeliveries)
+            .set(result)
+            .where(and(eq(alertDeliveries.id, id), eq(alertDeliveries.outcome, "pending")))
+            .returning({ id: alertDeliveries.id })
+            .all().length > 0,
+      );
+    },
+
+    async scheduleRetry(previous, id, at) {
+      writeTransaction(db, () => insertDeliveries([nextAttempt(previous, id, at)]));
+    },
+
+    async deliveriesOf(alertId, limit) {
+      return db.select().from(alertDeliveries).where(eq(alertDeliveries.alertId, alertId)).orderBy(desc(alertDeliveries.scheduledAt), desc(alertDeliveries.attempt)).limit(limit).all();
+    },
+  };
+}
+

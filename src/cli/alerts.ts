@@ -1,0 +1,131 @@
+/** `surfcast alerts …` — condition alerts (docs/alerts.md): create, list, delete, test. */
+import { PLAN_DEFAULTS, PLAN_NAMES } from "../access/plans";
+import { UserError } from "../core/errors";
+import { CONFIDENCE_LEVELS, describeCondition, WIND_TYPES, type AlertWindow } from "../alerts/condition";
+import type { AlertService, AlertWithWindows } from "../alerts/service";
+import { noExtraPositionals, parse, requirePositional } from "./args";
+
+const PLAN_LINE = PLAN_NAMES.map((p) => `${p} ${PLAN_DEFAULTS[p].maxAlerts}`).join(", ");
+
+export const ALERTS_HELP = `Usage:
+  surfcast alerts create KEY_ID --spot SPOT_ID (--webhook URL | --email ADDRESS) [--name N]
+                         [--min-wave M] [--max-wave M] [--min-rating N --level beginner|intermediate|advanced]
+                         [--wind ${WIND_TYPES.join(",")}] [--daylight] [--min-confidence ${CONFIDENCE_LEVELS.join("|")}] [--json]
+  surfcast alerts list EMAIL [--json]
+  surfcast alerts delete ALERT_ID
+  surfcast alerts test ALERT_ID
+
+An alert watches one spot's forecast for a key's owner: after every refresh, each run of consecutive hours that
+meets its condition (a window) is sent once, to a webhook (signed per Standard Webhooks) or by e-mail.
+Condition: wave height in metres (--min-wave, default 0; --max-wave), a minimum rating 1-5 for a level (both
+--min-rating and --level), the wind types allowed (comma-separated), daylight hours only, a minimum forecast
+confidence. Without filters every hour matches. Alerts per account by plan: ${PLAN_LINE}.
+A webhook to a loopback, private or link-local address is refused unless SURFCAST_WEBHOOK_ALLOWED_NETWORKS
+lists its network. create prints the alert's id and its calendar feed's secret URL (shown once); for a
+webhook, the signing secret (whsec_…, shown once) on the last line. test queues a test event that the server
+sends within seconds.`;
+
+/** A flag's number of metres: digits with an optional fraction, nothing else. */
+function metres(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+(\.\d+)?$/.test(value)) throw new UserError(`${flag} must be a number of metres like 1.5, got "${value}"`);
+  return Number(value);
+}
+
+function wholeNumber(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new UserError(`${flag} must be an integer from 1 to 5, got "${value}"`);
+  return Number(value);
+}
+
+const windowLine = (w: AlertWindow) => `${w.start} → ${w.end}  best ${w.best.time}: ${w.best.waveHeight} m, ${w.best.wavePeriod} s, wind ${w.best.windSpeed} km/h ${w.best.windDirectionType ?? "?"}, rating ${w.best.rating}`;
+
+function alertLines(a: AlertWithWindows): string {
+  const state = a.enabled ? "on" : `off (${a.disabledReason})`;
+  const head = `${a.id}  "${a.name}"  ${a.spot.id}  key ${a.keyId}  ${a.delivery} ${a.target}  ${describeCondition(a.condition)}  ${state}`;
+  if (a.nextWindows === null) return `${head}\n  (no forecast for ${a.spot.id} yet)`;
+  if (a.nextWindows.length === 0) return `${head}\n  no window in the forecast`;
+  return [head, ...a.nextWindows.map((w) => `  ${windowLine(w)}`)].join("\n");
+}
+
+export async function runAlerts(alerts: AlertService, argv: string[]): Promise<void> {
+  const [sub, ...rest] = argv;
+  const { values, positionals } = parse(
+    rest,
+    {
+      spot: { type: "string" },
+      webhook: { type: "string" },
+      email: { type: "string" },
+      name: { type: "string" },
+      "min-wave": { type: "string" },
+      "max-wave": { type: "string" },
+      "min-rating": { type: "string" },
+      level: { type: "string" },
+      wind: { type: "string" },
+      daylight: { type: "boolean" },
+      "min-confidence": { type: "string" },
+      json: { type: "boolean" },
+    },
+    ALERTS_HELP,
+  );
+  if (values.help || sub === undefined || sub === "help") {
+    console.log(ALERTS_HELP);
+    return;
+  }
+  switch (sub) {
+    case "create": {
+      noExtraPositionals(positionals, 1, ALERTS_HELP);
+      const keyId = requirePositional(positionals, 0, "KEY_ID", ALERTS_HELP);
+      if (values.spot === undefined) throw new UserError("--spot is required: the id of the spot to watch (find it with GET /v1/spots?q=…)");
+      const created = await alerts.create(keyId, {
+        spotId: values.spot,
+        webhook: values.webhook,
+        email: values.email,
+        name: values.name,
+        condition: {
+          minWave: metres(values["min-wave"], "--min-wave"),
+          maxWave: metres(values["max-wave"], "--max-wave"),
+          minRating: wholeNumber(values["min-rating"], "--min-rating"),
+          level: values.level,
+          wind: values.wind?.split(","),
+          daylight: values.daylight,
+          minConfidence: values["min-confidence"],
+        },
+      });
+      if (values.json) {
+        console.log(JSON.stringify(created));
+        return;
+      }
+      console.log(`created alert "${created.name}" on ${created.spot.id} for key ${created.keyId}: ${describeCondition(created.condition)}, by ${created.delivery} to ${created.target}`);
+      console.log(`calendar feed (secret, shown once): ${created.calendarUrl}`);
+      console.log(created.id);
+      if (created.secret !== null) {
+        console.log("webhook signing secret (shown once; store it now):");
+        console.log(created.secret);
+      }
+      return;
+    }
+    case "list": {
+      noExtraPositionals(positionals, 1, ALERTS_HELP);
+      const listed = await alerts.list(requirePositional(positionals, 0, "EMAIL", ALERTS_HELP));
+      if (values.json) console.log(JSON.stringify(listed, null, 2));
+      else if (listed.length === 0) console.log("no alerts");
+      else for (const a of listed) console.log(alertLines(a));
+      return;
+    }
+    case "delete": {
+      noExtraPositionals(positionals, 1, ALERTS_HELP);
+      const deleted = await alerts.delete(requirePositional(positionals, 0, "ALERT_ID", ALERTS_HELP));
+      console.log(`deleted alert ${deleted.id} "${deleted.name}" with its delivery log`);
+      return;
+    }
+    case "test": {
+      noExtraPositionals(positionals, 1, ALERTS_HELP);
+      const queued = await alerts.test(requirePositional(positionals, 0, "ALERT_ID", ALERTS_HELP));
+      console.log(`queued test event ${queued.eventId} for alert ${queued.alertId}; the running server sends it within seconds (its log: the console's Alerts page)`);
+      return;
+    }
+    default:
+      throw new UserError(`unknown command "alerts ${sub}"\n\n${ALERTS_HELP}`);
+  }
+}

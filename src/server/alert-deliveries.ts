@@ -1,0 +1,72 @@
+/**
+ * Sending what the alerts queued (alerts/delivery/outbox.ts): a server runs its outbox every few seconds and at once
+ * after each refresh's evaluation; on a shared database one server per round, under a lease. `surfcast refresh` sends
+ * what it queued itself only when no server runs on the data directory (the server would send it otherwise).
+ */
+import type { App } from "../app";
+import { hashToken } from "../console/secrets";
+import { sendMail } from "../console/mailer";
+import { log } from "../core/log";
+import { Outbox, type OutboxRun } from "../alerts/delivery/outbox";
+import { deliveryQueue, type QueuedDelivery } from "../alerts/queue";
+import { newToken } from "../alerts/service";
+import { refreshListeners } from "../forecast/refresh";
+import { onceAmongServers, slotAt } from "./cluster";
+
+/** Between two rounds: a failed first attempt is due again 30 s later, so it is sent within this of that. */
+const ROUND_MS = 5_000;
+
+export function alertOutbox(app: App): Outbox<QueuedDelivery> {
+  const { config } = app;
+  return new Outbox({
+    queue: deliveryQueue(app.stores.alerts, app.clock),
+    clock: app.clock,
+    allowed: config.webhookAllowedNetworks,
+    publicUrl: config.publicUrl,
+    mail: config.smtpUrl
+      ? {
+          send: (message) => sendMail(config, message),
+          newUnsubscribeToken: () => {
+            const token = newToken();
+            return { token, hash: hashToken(token) };
+          },
+        }
+      : undefined,
+  });
+}
+
+export function logRound(run: OutboxRun): void {
+  if (run.attempted > 0) log.info("alert deliveries sent", { ...run });
+}
+
+/** The server's outbox: a round every few seconds and after each refresh; stop() waits for the round under way. */
+export function startAlertDeliveries(app: App): { stop(): Promise<void> } {
+  const outbox = alertOutbox(app);
+  const stopping = new AbortController();
+  let failing = false;
+  const round = () => {
+    if (stopping.signal.aborted) return;
+    onceAmongServers(app, "alert-deliveries", slotAt("round", app.clock.now(), ROUND_MS), () => outbox.runDue(), stopping.signal).then(
+      (run) => {
+        if (failing) log.info("alert deliveries work again");
+        failing = false;
+        if (run) logRound(run);
+      },
+      (err: unknown) => {
+        // A database away fails every round: one line when they start failing, one when they work again.
+        if (!failing) log.error("alert deliveries failed; the queue is kept and tried again", { error: String(err) });
+        failing = true;
+      },
+    );
+  };
+  const timer = setInterval(round, ROUND_MS);
+  refreshListeners.add(round);
+  return {
+    async stop() {
+      stopping.abort();
+      clearInterval(timer);
+      refreshListeners.delete(round);
+      await outbox.idle();
+    },
+  };
+}

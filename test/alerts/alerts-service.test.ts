@@ -1,0 +1,332 @@
+/**
+ * The alert service over SQLite and over PostgreSQL (the same table of checks on each): creation's rules and the
+ * plan's number, listing with next windows, evaluation after a refresh (each window queued once; a window that
+ * disappears and comes back is new; a spot without a forecast keeps its ledger), the outbox calls the delivery
+ * runner uses, test events, "send again", unsubscribing, the calendar token, deletion; and 10,000 alerts evaluated
+ * well under a minute.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createAccount, createKey, revokeKey } from "../../src/access/accounts";
+import { UserError } from "../../src/core/errors";
+import { hashToken, newToken, type AlertRequest } from "../../src/alerts/service";
+import type { AlertEvent } from "../../src/alerts/delivery/event";
+import { rowOf } from "../../src/alerts/store";
+import { deliveryQueue } from "../../src/alerts/queue";
+import { alerts as sqliteAlerts } from "../../src/db/schema";
+import { alerts as postgresAlerts } from "../../src/db/postgres/schema";
+import { describeWithPostgres } from "../support/postgres";
+import { FIRST, HOUR, iso, NOW, openWorld, PUBLIC, type AlertsWorld } from "../support/alerts";
+
+async function refusal(work: Promise<unknown> | (() => Promise<unknown>)): Promise<string> {
+  try {
+    await (typeof work === "function" ? work() : work);
+  } catch (err) {
+    expect(err).toBeInstanceOf(UserError);
+    return (err as Error).message;
+  }
+  throw new Error("not refused");
+}
+
+const webhook = (spotId: string, fields: Partial<AlertRequest> = {}): AlertRequest => ({ spotId, webhook: "https://hooks.example.com/surf", condition: {}, ...fields });
+
+function suite(engine: "sqlite" | "postgres") {
+  let world: AlertsWorld;
+  let keyId: string;
+  let email: string;
+  let n = 0;
+
+  /** A new early-access account (2 alerts) with one key. */
+  async function newOwner(plan = "early-access"): Promise<{ keyId: string; email: string; accountId: number }> {
+    const address = `owner${++n}@example.com`;
+    const account = await createAccount(world.app.stores.access, world.clock, address, plan);
+    const key = await createKey(world.app.stores.access, world.clock, address, "alerts");
+    return { keyId: key.id, email: address, accountId: account.id };
+  }
+
+  beforeAll(async () => {
+    world = await openWorld(engine, `alerts-${engine}`);
+    ({ keyId, email } = await newOwner("pro"));
+  }, 60_000);
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  test("create: a webhook alert shows its secret and calendar URL once, and keeps the secret to sign with", async () => {
+    const created = await world.alerts.create(keyId, webhook("supertubos", { name: "  Dawn patrol ", condition: { minWave: 1.5, wind: ["cross", "offshore"], daylight: true } }));
+    expect(created.id).toMatch(/^alert_[0-9a-f]{16}$/);
+    expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(created.calendarUrl).toMatch(new RegExp(`^${PUBLIC}/alerts/calendar/[A-Za-z0-9_-]{43}\\.ics$`));
+    expect(created).toMatchObject({ name: "Dawn patrol", spot: { id: "supertubos", name: "Supertubos" }, delivery: "webhook", target: "https://hooks.example.com/surf", enabled: true });
+    expect(created.condition).toEqual({ minWave: 1.5, wind: ["offshore", "cross"], daylight: true });
+    expect(world.checked).toContain("https://hooks.example.com/surf");
+    const stored = (await world.store.alertById(created.id))!;
+    expect(stored.webhookSecret).toBe(created.secret);
+    // Only the calendar token's hash is stored: the URL's token finds the alert, and the stored value is not it.
+    const token = created.calendarUrl.split("/").at(-1)!.replace(/\.ics$/, "");
+    expect(stored.calendarTokenHash).toBe(hashToken(token));
+    expect((await world.alerts.calendar(token))?.id).toBe(created.id);
+    expect(await world.alerts.calendar(newToken())).toBeNull();
+  });
+
+  test("create: an e-mail alert has no secret; its name defaults to the spot's", async () => {
+    const created = await world.alerts.create(keyId, { spotId: "pipeline", email: "Surfer@Example.com", condition: {} });
+    expect(created).toMatchObject({ secret: null, delivery: "email", target: "Surfer@Example.com", name: "Pipeline" });
+  });
+
+  test("create: refusals", async () => {
+    const revoked = await newOwner();
+    await revokeKey(world.app.stores.access, world.clock, revoked.keyId);
+    const cases: [string, () => Promise<unknown>, RegExp][] = [
+      ["unknown key", () => world.alerts.create("key_ffffffffffffffff", webhook("pipeline")), /no key with id key_ffffffffffffffff/],
+      ["revoked key", () => world.alerts.create(revoked.keyId, webhook("pipeline")), /is revoked; an alert needs an active key/],
+      ["unknown spot", () => world.alerts.create(keyId, webhook("atlantis-reef")), /no spot with id "atlantis-reef"/],
+      ["both targets", () => world.alerts.create(keyId, { ...webhook("pipeline"), email: "a@example.com" }), /exactly one of --webhook URL and --email ADDRESS/],
+      ["no target", () => world.alerts.create(keyId, { spotId: "pipeline", condition: {} }), /exactly one of --webhook URL and --email ADDRESS/],
+      ["a refused address", () => world.alerts.create(keyId, webhook("pipeline", { webhook: "http://127.0.0.1:9000/hook" })), /^refused: 127\.0\.0\.1 is a loopback/],
+      ["not a URL", () => world.alerts.create(keyId, webhook("pipeline", { webhook: "hooks.example.com/surf" })), /is not a webhook URL/],
+      ["not http", () => world.alerts.create(keyId, webhook("pipeline", { webhook: "ftp://hooks.example.com/" })), /is not a webhook URL/],
+      ["a bad e-mail", () => world.alerts.create(keyId, { spotId: "pipeline", email: "surfer@", condition: {} }), /"surfer@" is not a valid e-mail address/],
+      ["a bad condition", () => world.alerts.create(keyId, webhook("pipeline", { condition: { minRating: 9, level: "advanced" } })), /^minRating must be an integer from 1 to 5$/],
+      ["a long name", () => world.alerts.create(keyId, webhook("pipeline", { name: "x".repeat(65) })), /^alertName must have 1 to 64 characters$/],
+    ];
+    for (const [name, work, expected] of cases) expect({ name, message: await refusal(work) }).toEqual({ name, message: expect.stringMatching(expected) });
+  });
+
+  test("the plan's number of alerts: early-access has 2; the console's owner is told in the owner's words", async () => {
+    const owner = await newOwner("early-access");
+    await world.alerts.create(owner.keyId, webhook("pipeline"));
+    await world.alerts.createForAccount(owner.accountId, owner.keyId, webhook("supertubos"));
+    expect(await refusal(world.alerts.create(owner.keyId, webhook("praia-da-nazare")))).toBe(
+      `account ${owner.email} already has 2 alerts, the most its plan (early-access) allows; delete one first ("surfcast alerts list ${owner.email}")`,
+    );
+    expect(await refusal(world.alerts.createForAccount(owner.accountId, owner.keyId, webhook("praia-da-nazare")))).toBe("Your plan (early-access) allows 2 alerts and you have 2. Delete one to create another.");
+    const other = await newOwner();
+    expect(await refusal(world.alerts.createForAccount(other.accountId, owner.keyId, webhook("praia-da-nazare")))).toBe("Choose one of your keys.");
+    const [first] = await world.alerts.list(owner.email);
+    expect(await world.alerts.deleteForAccount(other.accountId, first!.id)).toBeNull();
+    expect((await world.alerts.deleteForAccount(owner.accountId, first!.id))?.id).toBe(first!.id);
+    await world.alerts.create(owner.keyId, webhook("praia-da-nazare"));
+  });
+
+  test("evaluate: a window is queued once; seen again, grown or shifted it sends nothing; gone and back it is new", async () => {
+    const owner = await newOwner("pro");
+    const always = await world.alerts.create(owner.keyId, webhook("mundaka", { name: "always" }));
+    const never = await world.alerts.create(owner.keyId, webhook("mundaka", { name: "never", condition: { minWave: 20 } }));
+    const big = await world.alerts.create(owner.keyId, webhook("mundaka", { name: "big", condition: { minWave: 2 } }));
+    // 08:00..13:00; 2 m from 10:00 to 12:00.
+    await world.forecast("mundaka", [1, 1, 2, 2, 2, 1]);
+
+    const first = await world.alerts.evaluate(["mundaka"]);
+    expect(first).toMatchObject({ queued: 2, spots: 1 });
+    expect(first.alerts).toBeGreaterThanOrEqual(3);
+    const due = (await world.store.dueDeliveries(NOW, 100)).filter((d) => [always.id, never.id, big.id].includes(d.alert.id));
+    expect(due.map((d) => d.alert.name).sort()).toEqual(["always", "big"]);
+    const bigEvent = JSON.parse(due.find((d) => d.alert.id === big.id)!.delivery.payload) as AlertEvent;
+    expect(bigEvent).toEqual({
+      type: "alert.window",
+      timestamp: new Date(NOW).toISOString(),
+      alert: { id: big.id, name: "big" },
+      spot: { id: "mundaka", name: "Mundaka", timezone: "Europe/Madrid" },
+      window: { start: iso(FIRST + 2 * HOUR), end: iso(FIRST + 5 * HOUR), best: { time: iso(FIRST + 2 * HOUR), waveHeight: 2, wavePeriod: 11, windSpeed: 12, windDirectionType: "offshore", rating: 3 } },
+      forecastUrl: `${PUBLIC}/v1/spots/mundaka/forecast`,
+    });
+    expect(due[0]!.delivery).toMatchObject({ attempt: 1, outcome: "pending", scheduledAt: NOW });
+    expect(due[0]!.delivery.eventId).toMatch(/^msg_[0-9a-f]{32}$/);
+
+    const queuedFor = async (id: string) => (await world.store.deliveriesOf(id, 100)).length;
+    // The same forecast again: nothing new.
+    expect((await world.alerts.evaluate(["mundaka"])).queued).toBe(0);
+    // A later refresh: the big window grew by an hour and starts later; it overlaps what was sent.
+    world.clock.advance(HOUR);
+    await world.forecast("mundaka", [1, 1, 1, 2, 2, 2, 2]);
+    expect((await world.alerts.evaluate(["mundaka"])).queued).toBe(0);
+    // It disappears...
+    await world.forecast("mundaka", [1, 1, 1, 1, 1, 1, 1]);
+    expect((await world.alerts.evaluate(["mundaka"])).queued).toBe(0);
+    expect((await world.store.alertsToEvaluate(["mundaka"])).find((e) => e.alert.id === big.id)!.announced).toEqual([]);
+    // ...and comes back: new.
+    await world.forecast("mundaka", [1, 1, 1, 2, 2, 2, 2]);
+    expect((await world.alerts.evaluate(["mundaka"])).queued).toBe(1);
+    expect(await queuedFor(big.id)).toBe(2);
+    expect(await queuedFor(always.id)).toBe(1);
+    expect(await queuedFor(never.id)).toBe(0);
+    const ledger = (await world.store.alertsToEvaluate(["mundaka"])).find((e) => e.alert.id === big.id)!.announced;
+    expect(ledger).toEqual([{ start: FIRST + 3 * HOUR, end: FIRST + 7 * HOUR }]);
+    world.clock.set(NOW);
+  });
+
+  test("evaluate: a spot without a forecast keeps its ledger; disabled alerts and revoked keys are not evaluated", async () => {
+    const owner = await newOwner("pro");
+    const alert = await world.alerts.create(owner.keyId, webhook("coxos"));
+    await world.forecast("coxos", [1, 1]);
+    expect((await world.alerts.evaluate(["coxos"])).queued).toBe(1);
+    await world.app.stores.forecasts.writeDocuments(world.clock.now(), []);
+    // Another spot list without it: its ledger stays as it was.
+    expect((await world.alerts.evaluate(["nowhere-spot"])).alerts).toBe(0);
+    expect((await world.store.alertsToEvaluate(["coxos"]))[0]!.announced).toEqual([{ start: FIRST, end: FIRST + 2 * HOUR }]);
+
+    const off = await world.alerts.create(owner.keyId, webhook("coxos", { name: "off" }));
+    expect(await world.store.disableAlert(off.id, "gone", NOW)).toBe(true);
+    expect(await world.store.disableAlert(off.id, "gone", NOW)).toBe(false);
+    expect((await world.alerts.evaluate(["coxos"])).alerts).toBe(1);
+    expect((await world.alerts.list(owner.email)).find((a) => a.id === off.id)).toMatchObject({ enabled: false, disabledReason: "gone", disabledAt: new Date(NOW).toISOString() });
+    expect(await world.alerts.watchedSpots()).toContain("coxos");
+    await revokeKey(world.app.stores.access, world.clock, owner.keyId);
+    expect((await world.alerts.evaluate(["coxos"])).alerts).toBe(0);
+    expect(await world.alerts.watchedSpots()).not.toContain("coxos");
+    expect(await world.store.alertById(alert.id)).not.toBeNull();
+  });
+
+  test("list and listForKey show next windows; a spot without a forecast shows null", async () => {
+    const owner = await newOwner("pro");
+    await world.forecast("uluwatu", [0.5, 2, 2, 0.5], (i) => ({ confidence: { level: i === 2 ? "high" : "low", models: 3, waveHeight: { min: 1, median: 1, max: 1 } } }));
+    const sure = await world.alerts.create(owner.keyId, webhook("uluwatu", { condition: { minWave: 1, minConfidence: "high" } }));
+    const unknown = await world.alerts.create(owner.keyId, webhook("jefrys"));
+    const listed = new Map((await world.alerts.list(owner.email.toUpperCase())).map((a) => [a.id, a.nextWindows?.map((w) => [w.start, w.end]) ?? null]));
+    expect(listed).toEqual(
+      new Map([
+        [sure.id, [[iso(FIRST + 2 * HOUR), iso(FIRST + 3 * HOUR)]]],
+        [unknown.id, null],
+      ]),
+    );
+    expect((await world.alerts.listForKey(owner.keyId)).map((a) => a.id).sort()).toEqual([sure.id, unknown.id].sort());
+    expect(await world.alerts.listForKey("key_0000000000000000")).toEqual([]);
+  });
+
+  test("the outbox: due deliveries, attempts, retries with the same event id, the log, send again, unsubscribe", async () => {
+    const owner = await newOwner("pro");
+    const mailed = await world.alerts.create(owner.keyId, { spotId: "ribeira-dilhas", email: "rider@example.com", condition: {} });
+    await world.forecast("ribeira-dilhas", [1, 1, 1]);
+    const queued = await world.alerts.test(mailed.id);
+    expect(JSON.parse(queued.payload)).toMatchObject({ type: "alert.test", window: { start: iso(FIRST), end: iso(FIRST + 3 * HOUR) } });
+    const [due] = (await world.store.dueDeliveries(NOW, 1000)).filter((d) => d.alert.id === mailed.id);
+    expect(due!.delivery.id).toBe(queued.id);
+    expect(due!.alert.target).toBe("rider@example.com");
+
+    const unsubscribe = newToken();
+    expect(await world.store.recordAttempt(queued.id, { attemptedAt: NOW + 1000, statusCode: null, error: "connection refused", outcome: "failed", unsubscribeTokenHash: hashToken(unsubscribe) })).toBe(true);
+    expect(await world.store.recordAttempt(queued.id, { attemptedAt: NOW + 2000, statusCode: 200, error: null, outcome: "delivered" })).toBe(false);
+    await world.store.scheduleRetry({ ...queued, attempt: 1 }, "dlv_00000000000000aa", NOW + 30_000);
+    expect((await world.store.dueDeliveries(NOW + 29_999, 1000)).some((d) => d.delivery.id === "dlv_00000000000000aa")).toBe(false);
+    const retry = (await world.store.dueDeliveries(NOW + 30_000, 1000)).find((d) => d.delivery.id === "dlv_00000000000000aa")!.delivery;
+    expect(retry).toMatchObject({ eventId: queued.eventId, attempt: 2, payload: queued.payload, outcome: "pending" });
+    expect(await world.store.recordAttempt(retry.id, { attemptedAt: NOW + 31_000, statusCode: 204, error: null, outcome: "delivered" })).toBe(true);
+
+    const log = await world.alerts.deliveries(mailed.id);
+    expect(log.map((d) => [d.attempt, d.outcome, d.statusCode, d.error])).toEqual([
+      [2, "delivered", 204, null],
+      [1, "failed", null, "connection refused"],
+    ]);
+    world.clock.set(NOW + 60_000);
+    const again = await world.alerts.sendAgain(mailed.id, log[1]!.id);
+    world.clock.set(NOW);
+    expect(again).toMatchObject({ eventId: queued.eventId, attempt: 3, outcome: "pending", scheduledAt: NOW + 60_000 });
+    expect((await world.alerts.deliveries(mailed.id)).map((d) => d.attempt)).toEqual([3, 2, 1]);
+    expect(await refusal(world.alerts.sendAgain(mailed.id, "dlv_ffffffffffffffff"))).toMatch(/no delivery dlv_ffffffffffffffff/);
+
+    expect(await world.alerts.unsubscribe(newToken())).toBeNull();
+    expect(await world.alerts.unsubscribe(unsubscribe)).toMatchObject({ id: mailed.id, enabled: false, disabledReason: "unsubscribed" });
+  });
+
+  test("the outbox's queue: targets, attempts so far and the first attempt's time; gone switches the alert off and ends its queue", async () => {
+    const owner = await newOwner("pro");
+    const hooked = await world.alerts.create(owner.keyId, webhook("praia-da-nazare", { name: "hooked" }));
+    const mailed = await world.alerts.create(owner.keyId, { spotId: "praia-da-nazare", email: "rider@example.com", name: "mailed", condition: {} });
+    await world.forecast("praia-da-nazare", [1, 1]);
+    await world.alerts.evaluate(["praia-da-nazare"]);
+    const queue = deliveryQueue(world.store, world.clock);
+    const mine = async (at: number) => (await queue.due(new Date(at), 10_000)).filter((d) => d.alertId === hooked.id || d.alertId === mailed.id);
+    const first = await mine(NOW);
+    expect(new Map<string, unknown>(first.map((d) => [d.alertId, [d.target, d.attempts, d.firstAttemptAt]]))).toEqual(
+      new Map<string, unknown>([
+        [hooked.id, [{ kind: "webhook", url: "https://hooks.example.com/surf", secret: hooked.secret }, 0, null]],
+        [mailed.id, [{ kind: "email", to: "rider@example.com" }, 0, null]],
+      ]),
+    );
+    const hook = first.find((d) => d.alertId === hooked.id)!;
+    expect(JSON.parse(hook.body)).toMatchObject({ type: "alert.window", alert: { id: hooked.id } });
+
+    await queue.recordAttempt(hook, { outcome: "failed", status: 503, error: "503 Service Unavailable", durationMs: 5 }, new Date(NOW + 1_000));
+    await queue.schedule(hook, new Date(NOW + 31_000));
+    const mail = first.find((d) => d.alertId === mailed.id)!;
+    await queue.recordAttempt(mail, { outcome: "delivered", unsubscribeTokenHash: hashToken("t"), durationMs: 5 }, new Date(NOW + 1_000));
+    await queue.schedule(mail, null);
+    expect(await mine(NOW + 30_999)).toEqual([]);
+    const [retry] = await mine(NOW + 31_000);
+    expect(retry).toMatchObject({ alertId: hooked.id, eventId: hook.eventId, body: hook.body, attempts: 1, firstAttemptAt: new Date(NOW + 1_000) });
+
+    await queue.recordAttempt(retry!, { outcome: "gone", status: 410, durationMs: 5 }, new Date(NOW + 32_000));
+    await queue.disableAlert(hooked.id, "the webhook receiver answered 410 Gone");
+    await queue.schedule(retry!, null);
+    // Another event of the switched-off alert waits in vain: nothing is sent for it.
+    await world.alerts.evaluate(["praia-da-nazare"]);
+    await world.store.enqueue([{ ...hook.record, id: "dlv_00000000000000c1", eventId: "msg_other", attempt: 1 }]);
+    expect(await mine(NOW + 3_600_000)).toEqual([]);
+    const log = (await world.alerts.deliveries(hooked.id)).map((d) => `${d.eventId === hook.eventId ? "event" : "other"} ${d.attempt} ${d.outcome} ${d.statusCode}`);
+    expect(log.sort()).toEqual(["event 1 failed 503", "event 2 gone 410", "other 1 pending null"]);
+    expect(await refusal(world.alerts.test(hooked.id))).toBe(`alert ${hooked.id} is switched off (the webhook receiver answered 410 Gone): nothing is sent for it`);
+    expect(await world.alerts.unsubscribe("t")).toMatchObject({ id: mailed.id, enabled: false });
+  });
+
+  test("delete takes the ledger and the log with it", async () => {
+    const owner = await newOwner("pro");
+    const alert = await world.alerts.create(owner.keyId, webhook("baleal"));
+    await world.forecast("baleal", [1]);
+    await world.alerts.evaluate(["baleal"]);
+    expect(await world.store.deliveriesOf(alert.id, 10)).toHaveLength(1);
+    expect((await world.alerts.delete(alert.id)).id).toBe(alert.id);
+    expect(await world.store.alertById(alert.id)).toBeNull();
+    expect(await world.store.deliveriesOf(alert.id, 10)).toEqual([]);
+    expect(await refusal(world.alerts.delete(alert.id))).toBe(`no alert with id ${alert.id} ("surfcast alerts list EMAIL" shows the ids)`);
+    expect(await refusal(world.alerts.delete("../etc"))).toMatch(/no alert with id/);
+  });
+
+  test("an alert deleted while an evaluation ran is left out of its writes, the others are written", async () => {
+    const owner = await newOwner("pro");
+    const kept = await world.alerts.create(owner.keyId, webhook("baleal", { name: "kept" }));
+    const gone = await world.alerts.create(owner.keyId, webhook("baleal", { name: "gone" }));
+    await world.alerts.delete(gone.id);
+    const window = { start: FIRST, end: FIRST + HOUR };
+    const delivery = (alertId: string, id: string) => ({ id, alertId, eventId: `msg_${id}`, attempt: 1, scheduledAt: NOW, attemptedAt: null, statusCode: null, error: null, outcome: "pending" as const, payload: "{}", unsubscribeTokenHash: null });
+    await world.store.saveEvaluation(
+      [
+        { alertId: kept.id, windows: [window] },
+        { alertId: gone.id, windows: [window] },
+      ],
+      [delivery(kept.id, "dlv_00000000000000b1"), delivery(gone.id, "dlv_00000000000000b2")],
+    );
+    expect((await world.store.alertsToEvaluate(["baleal"])).find((e) => e.alert.id === kept.id)!.announced).toEqual([window]);
+    expect((await world.store.deliveriesOf(kept.id, 10)).map((d) => d.id)).toEqual(["dlv_00000000000000b1"]);
+    expect(await world.store.deliveriesOf(gone.id, 10)).toEqual([]);
+  });
+
+  test("10,000 alerts over 200 spots are evaluated well under a minute, and a second evaluation queues nothing", async () => {
+    const owner = await newOwner("pro");
+    const spots = world.app.spots.all().slice(0, 200).map((s) => s.id);
+    const week = Array.from({ length: 168 }, (_, i) => 0.5 + (i % 24) / 10);
+    for (const spot of spots) await world.forecast(spot, week);
+    const made = Date.now();
+    const rows = Array.from({ length: 10_000 }, (_, i) =>
+      rowOf({ id: `alert_${i.toString(16).padStart(16, "0")}`, keyId: owner.keyId, spotId: spots[i % spots.length]!, name: `bulk ${i}`, condition: { minWave: (i % 30) / 10, daylight: i % 2 === 0 }, delivery: "webhook", target: "https://hooks.example.com/bulk", webhookSecret: "whsec_x", calendarTokenHash: `bulk-${i}`, disabledReason: null, disabledAt: null, createdAt: NOW }),
+    );
+    // Written in bulk: one insert each would measure the test's setup, not the evaluation.
+    const { engine: stored } = world.app;
+    for (let i = 0; i < rows.length; i += 500) {
+      if (stored.kind === "sqlite") stored.db.insert(sqliteAlerts).values(rows.slice(i, i + 500)).run();
+      else await stored.db.insert(postgresAlerts).values(rows.slice(i, i + 500));
+    }
+    console.log(`${engine}: 10,000 alerts inserted in ${Date.now() - made} ms`);
+    const first = await world.alerts.evaluate(spots);
+    console.log(`${engine}: first evaluation of 10,000 alerts: ${first.durationMs} ms, ${first.queued} queued`);
+    expect(first.alerts).toBe(10_000);
+    expect(first.queued).toBeGreaterThan(10_000);
+    expect(first.durationMs).toBeLessThan(30_000);
+    const second = await world.alerts.evaluate(spots);
+    console.log(`${engine}: second evaluation: ${second.durationMs} ms`);
+    expect(second.queued).toBe(0);
+    expect(second.durationMs).toBeLessThan(30_000);
+  }, 120_000);
+}
+
+describe("alerts over SQLite", () => suite("sqlite"));
+describeWithPostgres("alerts over PostgreSQL", () => suite("postgres"));
