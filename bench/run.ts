@@ -16,7 +16,7 @@ import { describeMachine, renderMachine } from "./machine";
 import { metricsSection } from "./metrics";
 import { isolatedMicroSection } from "./micro";
 import { bestSpotsSection, upstreamWeightSection } from "./best-spots";
-import { refreshSection } from "./refresh";
+import { refreshSection, waveModelsSection } from "./refresh";
 import { renderSection, type Section } from "./report";
 import { startupSection } from "./startup";
 import { tideWindowSection } from "./tides";
@@ -79,6 +79,7 @@ const show = (s: Section) => {
 
 if (!httpOnly) show(await startupSection(settings.startupRuns));
 show(await refreshSection(dataDir));
+if (!httpOnly) show(await waveModelsSection(dataDir));
 if (!httpOnly) show(await tideWindowSection());
 if (!httpOnly) show(await tideSourcesSection(dataDir));
 
