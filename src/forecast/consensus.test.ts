@@ -1,6 +1,6 @@
 /** Several wave models, one estimate per hour: the median, the agreement level and the models left out. */
 import { describe, expect, test } from "bun:test";
-import { chooseModels, circularMedian, confidenceLevel, estimateHour, median, seaLevelOf } from "./consensus";
+import { chooseModels, circularMedian, confidenceLevel, estimateHour, median, seaLevelOf, spotModels } from "./consensus";
 import type { ModelSeries } from "./openmeteo";
 
 /** A model with one hour: total sea, optional primary swell and sea temperature. */
@@ -72,29 +72,29 @@ describe("one hour from several models", () => {
 
   test("agreeing models: the median, high, the min and max of those with a value", () => {
     const models = [model("a", { wave: 1.5, sst: 15 }), model("b", { wave: 1.6 }), model("c", { wave: 1.7 })];
-    const hour = estimateHour(models, use("a", "b", "c"), 0)!;
+    const hour = estimateHour(spotModels(models, use("a", "b", "c")), 0)!;
     expect(hour.waveHeight).toBe(1.6);
     expect(hour.confidence).toEqual({ level: "high", models: 3, waveHeight: { min: 1.5, median: 1.6, max: 1.7 } });
     expect(hour.waterTemperature).toBe(15);
   });
 
   test("a model 1.9× the others: low; the median stays with the majority", () => {
-    const hour = estimateHour([model("a", { wave: 1 }), model("b", { wave: 1 }), model("c", { wave: 1.9 })], use("a", "b", "c"), 0)!;
+    const hour = estimateHour(spotModels([model("a", { wave: 1 }), model("b", { wave: 1 }), model("c", { wave: 1.9 })], use("a", "b", "c")), 0)!;
     expect(hour.waveHeight).toBe(1);
     expect(hour.confidence.level).toBe("low");
   });
 
   test("an even count: the mean of the middle two, rounded to the centimetre", () => {
-    expect(estimateHour([model("a", { wave: 1.21 }), model("b", { wave: 1.24 })], use("a", "b"), 0)!.waveHeight).toBe(1.23);
+    expect(estimateHour(spotModels([model("a", { wave: 1.21 }), model("b", { wave: 1.24 })], use("a", "b")), 0)!.waveHeight).toBe(1.23);
   });
 
   test("a model past its horizon (null) or reading 0 this hour does not count", () => {
-    const hour = estimateHour([model("a", { wave: 2 }), model("b", { wave: null }), model("c", { wave: 0 })], use("a", "b", "c"), 0)!;
+    const hour = estimateHour(spotModels([model("a", { wave: 2 }), model("b", { wave: null }), model("c", { wave: 0 })], use("a", "b", "c")), 0)!;
     expect(hour.confidence).toEqual({ level: "medium", models: 1, waveHeight: { min: 2, median: 2, max: 2 } });
   });
 
   test("no model with a wave height: no hour (never 0 m)", () => {
-    expect(estimateHour([model("a", { wave: 0 }), model("b", { wave: null })], use("a", "b"), 0)).toBeNull();
+    expect(estimateHour(spotModels([model("a", { wave: 0 }), model("b", { wave: null })], use("a", "b")), 0)).toBeNull();
   });
 
   test("swell components: the median of the models that carry them; the total sea where none has a primary swell", () => {
@@ -103,17 +103,17 @@ describe("one hour from several models", () => {
       model("b", { wave: 2.2, swell: [1.8, 14, 10] }),
       model("c", { wave: 2.1 }), // total sea only (ECMWF WAM)
     ];
-    const hour = estimateHour(models, use("a", "b", "c"), 0)!;
+    const hour = estimateHour(spotModels(models, use("a", "b", "c")), 0)!;
     expect(hour.swell).toEqual({ height: 1.7, period: 13, direction: 0 });
     expect(hour.components.map((c) => c.kind)).toEqual(["primary", "wind"]);
     expect(hour.components[1]).toEqual({ kind: "wind", height: 0.5, period: 4, direction: 90 });
-    const totalOnly = estimateHour([model("c", { wave: 2.1 })], use("c"), 0)!;
+    const totalOnly = estimateHour(spotModels([model("c", { wave: 2.1 })], use("c")), 0)!;
     expect(totalOnly.swell).toEqual({ height: 2.1, period: 9, direction: 280 });
     expect(totalOnly.components).toEqual([]);
   });
 
   test("the sea temperature comes from any model asked for when no used one carries it", () => {
-    const hour = estimateHour([model("a", { wave: 1 }), model("best_match", { wave: 1, sst: 14.2 })], use("a"), 0)!;
+    const hour = estimateHour(spotModels([model("a", { wave: 1 }), model("best_match", { wave: 1, sst: 14.2 })], use("a")), 0)!;
     expect(hour.waterTemperature).toBe(14.2);
     expect(hour.confidence.models).toBe(1);
   });

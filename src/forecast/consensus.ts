@@ -4,7 +4,7 @@
  * docs/forecast.md ("Several wave models").
  */
 import type { ModelSeries } from "./openmeteo";
-import { swellEnergy, swellsAt } from "./swells";
+import { swellEnergy } from "./swells";
 import type { Confidence, ConfidenceLevel, LeftOutReason, ModelUse, SwellComponent, SwellKind } from "./types";
 
 /** Relative spread `(max − min) / median` below which the models agree well… */
@@ -14,9 +14,9 @@ export const MEDIUM_BELOW = 0.5;
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
-/** The middle value; for an even count the mean of the two middle ones. */
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
+/** The middle value; for an even count the mean of the two middle ones. Sorts `values` in place. */
+export function median(values: number[]): number {
+  const sorted = values.sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
@@ -84,37 +84,44 @@ export interface HourEstimate {
 }
 
 const KIND_ORDER: readonly SwellKind[] = ["primary", "secondary", "tertiary", "wind"];
+const PREFIX: Record<SwellKind, string> = { primary: "swell_wave", secondary: "secondary_swell_wave", tertiary: "tertiary_swell_wave", wind: "wind_wave" };
 
-/** One component from several models' readings of it: height and period medians, direction circular median. */
-function medianComponent(kind: SwellKind, readings: readonly SwellComponent[]): SwellComponent {
-  return {
-    kind,
-    height: round2(median(readings.map((c) => c.height))),
-    period: round2(median(readings.map((c) => c.period))),
-    direction: Math.round(circularMedian(readings.map((c) => c.direction))) % 360,
-  };
+/**
+ * One component from the counting models that have all three of its values at hour `i` (swells.ts's rule: none
+ * negative): height and period medians, direction circular median; null when none has it.
+ */
+function medianComponent(kind: SwellKind, prefix: string, models: readonly ModelSeries[], i: number): SwellComponent | null {
+  const heights: number[] = [];
+  const periods: number[] = [];
+  const directions: number[] = [];
+  for (const { values } of models) {
+    const height = values[`${prefix}_height`]?.[i];
+    const period = values[`${prefix}_period`]?.[i];
+    const direction = values[`${prefix}_direction`]?.[i];
+    if (height == null || period == null || direction == null || height < 0 || period < 0) continue;
+    heights.push(height);
+    periods.push(period);
+    directions.push(direction);
+  }
+  if (heights.length === 0) return null;
+  return { kind, height: round2(median(heights)), period: round2(median(periods)), direction: Math.round(circularMedian(directions)) % 360 };
 }
 
-/** The total sea (wave_height, _period, _direction) of the models that have all three at hour `i`. */
-function totalSea(models: readonly ModelSeries[], i: number): { height: number; period: number; direction: number } | null {
-  const readings: SwellComponent[] = [];
-  for (const { values } of models) {
-    const height = values.wave_height?.[i];
-    const period = values.wave_period?.[i];
-    const direction = values.wave_direction?.[i];
-    if (height != null && period != null && direction != null) readings.push({ kind: "primary", height, period, direction });
-  }
-  if (readings.length === 0) return null;
-  const { height, period, direction } = medianComponent("primary", readings);
-  return { height, period, direction };
+/** The models of a spot as each hour reads them: those used (chooseModels), and every one asked for. */
+export interface SpotModels {
+  all: readonly ModelSeries[];
+  used: readonly ModelSeries[];
+}
+
+export function spotModels(series: readonly ModelSeries[], use: ModelUse): SpotModels {
+  return { all: series, used: series.filter((s) => use.used.includes(s.model)) };
 }
 
 /**
  * Hour `i` from the used models that have a wave height above zero then (a model past its horizon has none). Null
  * when none has: the hour has no wave figure (served without it: never as 0 m).
  */
-export function estimateHour(series: readonly ModelSeries[], use: ModelUse, i: number): HourEstimate | null {
-  const used = series.filter((s) => use.used.includes(s.model));
+export function estimateHour({ all, used }: SpotModels, i: number): HourEstimate | null {
   const counting = used.filter((s) => (s.values.wave_height?.[i] ?? 0) > 0);
   if (counting.length === 0) return null;
   const heights = counting.map((s) => s.values.wave_height![i]!);
@@ -122,25 +129,36 @@ export function estimateHour(series: readonly ModelSeries[], use: ModelUse, i: n
   const min = Math.min(...heights);
   const max = Math.max(...heights);
 
-  const byKind = new Map<SwellKind, SwellComponent[]>();
-  for (const s of counting) for (const c of swellsAt(s.values, i)) byKind.set(c.kind, [...(byKind.get(c.kind) ?? []), c]);
-  const components = KIND_ORDER.filter((k) => byKind.has(k))
-    .map((k) => medianComponent(k, byKind.get(k)!))
-    .sort((a, b) => swellEnergy(b) - swellEnergy(a));
+  const components: SwellComponent[] = [];
+  for (const kind of KIND_ORDER) {
+    const component = medianComponent(kind, PREFIX[kind], counting, i);
+    if (component) components.push(component);
+  }
+  // Array.prototype.sort is stable: equal energies stay in KIND_ORDER.
+  components.sort((a, b) => swellEnergy(b) - swellEnergy(a));
   const primary = components.find((c) => c.kind === "primary");
-  const swell = primary ? { height: primary.height, period: primary.period, direction: primary.direction } : totalSea(counting, i);
-  if (!swell) return null;
+  const total = primary ?? medianComponent("primary", "wave", counting, i);
+  if (!total) return null;
 
-  const temperatureOf = (models: readonly ModelSeries[]) => models.flatMap((s) => (s.values.sea_surface_temperature?.[i] != null ? [s.values.sea_surface_temperature[i]!] : []));
   // Only Météo-France carries the sea temperature: read it from any model asked for when no used one has it.
-  const temperatures = temperatureOf(used).length > 0 ? temperatureOf(used) : temperatureOf(series);
+  const temperatures = temperaturesAt(used, i);
+  const temperature = temperatures.length > 0 ? temperatures : temperaturesAt(all, i);
   return {
     waveHeight: mid,
     confidence: { level: confidenceLevel(min, mid, max, counting.length), models: counting.length, waveHeight: { min, median: mid, max } },
-    swell,
+    swell: { height: total.height, period: total.period, direction: total.direction },
     components,
-    waterTemperature: temperatures.length > 0 ? round2(median(temperatures)) : null,
+    waterTemperature: temperature.length > 0 ? round2(median(temperature)) : null,
   };
+}
+
+function temperaturesAt(models: readonly ModelSeries[], i: number): number[] {
+  const out: number[] = [];
+  for (const { values } of models) {
+    const t = values.sea_surface_temperature?.[i];
+    if (t != null) out.push(t);
+  }
+  return out;
 }
 
 /**

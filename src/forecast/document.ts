@@ -2,7 +2,7 @@
  * Assembly of one spot's stored forecast document from the two upstream series: pure, no I/O (the tide
  * lookup is passed in). Field mapping and null rules are documented in docs/forecast.md.
  */
-import { chooseModels, estimateHour, type HourEstimate } from "./consensus";
+import { chooseModels, estimateHour, spotModels, type HourEstimate } from "./consensus";
 import { modelSeries, type LocationSeries, type Point } from "./openmeteo";
 import { rateHour, windDirectionType } from "./rating";
 import { breakingSea, surfRange } from "./surf";
@@ -43,6 +43,23 @@ export interface MarineModels {
 /** Open-Meteo's own default, for callers that ask for one model. */
 export const BEST_MATCH_ONLY: MarineModels = { requested: ["best_match"], counted: ["best_match"] };
 
+/**
+ * The models' estimates of every hour of a marine cell: they do not depend on the spot (its facing comes after), so
+ * the spots sharing a cell (the refresh hands them the same series object) share them.
+ */
+const estimatesByCell = new WeakMap<LocationSeries, { models: MarineModels; use: ModelUse; estimates: (HourEstimate | null)[] }>();
+
+function cellEstimates(marine: LocationSeries, models: MarineModels): { use: ModelUse; estimates: (HourEstimate | null)[] } {
+  const kept = estimatesByCell.get(marine);
+  if (kept && kept.models === models) return kept;
+  const series = modelSeries(marine, models.requested);
+  const use = chooseModels(series, models.counted);
+  const prepared = spotModels(series, use);
+  const made = { models, use, estimates: marine.hourly.time.map((_, i) => estimateHour(prepared, i)) };
+  estimatesByCell.set(marine, made);
+  return made;
+}
+
 /** Where each upstream answered from, seen from the spot. */
 export function gridOf(spot: Point, marine: LocationSeries, forecast: LocationSeries): ForecastGrid {
   const cell = (s: LocationSeries) => ({ lat: s.lat, lng: s.lng, distanceKm: Math.round(haversineKm(spot.lat, spot.lng, s.lat, s.lng) * 10) / 10 });
@@ -61,15 +78,14 @@ export function assembleDocument(
   tides: (times: number[]) => (HourTide | null)[],
   { spot, models = BEST_MATCH_ONLY }: { spot?: Point; models?: MarineModels } = {},
 ): StoredForecast {
-  const series = modelSeries(marine, models.requested);
-  const use = chooseModels(series, models.counted);
+  const { use, estimates } = cellEstimates(marine, models);
   const f = forecast.hourly.values;
   const forecastIndex = new Map(forecast.hourly.time.map((t, i) => [t, i]));
   const kept: { time: number; estimate: HourEstimate; fields: Pick<ForecastHour, "windSpeed" | "windDirection" | "windGust" | "airTemperature" | "weatherCode"> }[] = [];
   marine.hourly.time.forEach((time, i) => {
     const j = forecastIndex.get(time);
     if (j === undefined) return;
-    const estimate = estimateHour(series, use, i);
+    const estimate = estimates[i]!;
     const airTemperature = f.temperature_2m?.[j];
     const weatherCode = f.weather_code?.[j];
     const windSpeed = f.wind_speed_10m?.[j];
