@@ -19,6 +19,7 @@ import { startSmtpSink, type SmtpSink } from "../support/smtp-sink";
 import { startReceiver, type Receiver } from "./delivery/receiver";
 
 const EMAIL = "rider@example.com";
+const HOUR = 3_600_000;
 const PUBLIC = "http://surf.test";
 const ALLOWED = { SURFCAST_WEBHOOK_ALLOWED_NETWORKS: "127.0.0.0/8" };
 
@@ -172,9 +173,11 @@ describe("condition alerts (compiled binary)", () => {
     expect(() => verified(alwaysAlert.secret!, headers, body)).not.toThrow();
     // Another alert's secret does not verify it.
     expect(() => verified(flakyAlert.secret!, headers, body)).toThrow();
-    const event = JSON.parse(body) as { type: string; alert: { id: string }; spot: { id: string }; window: { start: string } };
+    const event = JSON.parse(body) as { type: string; timestamp: string; alert: { id: string }; spot: { id: string }; window: { start: string; end: string } };
     const window = listed(alwaysAlert.id).nextWindows![0]!;
-    expect(event).toMatchObject({ type: "alert.window", alert: { id: alwaysAlert.id }, spot: { id: spot }, window: { start: window.start } });
+    // Every hour matches: the window starts with the hour under way at the evaluation and ends with the forecast.
+    const hourUnderWay = new Date(Math.floor(Date.parse(event.timestamp) / HOUR) * HOUR).toISOString().replace(".000Z", "Z");
+    expect(event).toMatchObject({ type: "alert.window", alert: { id: alwaysAlert.id }, spot: { id: spot }, window: { start: hourUnderWay, end: window.end } });
     expect(listed(neverAlert.id).nextWindows).toEqual([]);
   }, 30_000);
 
@@ -223,14 +226,16 @@ describe("condition alerts (compiled binary)", () => {
   }, 30_000);
 
   test("the calendar feed answers text/calendar with the window while the server runs", async () => {
-    const window = listed(alwaysAlert.id).nextWindows![0]!;
+    const before = listed(alwaysAlert.id).nextWindows![0]!;
     const res = await fetch(server!.url + new URL(alwaysAlert.calendarUrl).pathname);
+    const after = listed(alwaysAlert.id).nextWindows![0]!;
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toStartWith("text/calendar");
     const feed = await res.text();
-    expect(feed).toContain("BEGIN:VEVENT");
-    expect(feed).toContain(`DTSTART:${icsTime(window.start)}`);
-    expect(feed).toContain(`DTEND:${icsTime(window.end)}`);
+    expect(feed.match(/BEGIN:VEVENT/g)).toHaveLength(1);
+    // The window as listed just before or just after (an hour may end in between).
+    expect([before.start, after.start].map((start) => `DTSTART:${icsTime(start)}`)).toContainEqual(/DTSTART:\S+/.exec(feed)![0]);
+    expect(feed).toContain(`DTEND:${icsTime(after.end)}`);
     expect((await fetch(server!.url + "/alerts/calendar/" + "x".repeat(43) + ".ics")).status).toBe(404);
   });
 
