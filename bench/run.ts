@@ -27,6 +27,7 @@ import { embedSection } from "./embed";
 import { memorySection } from "./memory";
 import { redisSection } from "./redis";
 import { clusterSections } from "./cluster";
+import { alertsSection } from "./alerts";
 
 const quick = process.argv.includes("--quick");
 /** Only what the endpoint tables need (the refresh fills the forecasts); RESULTS.md is left alone. */
@@ -82,6 +83,7 @@ show(await refreshSection(dataDir));
 if (!httpOnly) show(await waveModelsSection(dataDir));
 if (!httpOnly) show(await tideWindowSection());
 if (!httpOnly) show(await tideSourcesSection(dataDir));
+if (!httpOnly) show(await alertsSection());
 
 const app = await openApp(loadConfig({ dataDir, port: 0, host: "127.0.0.1", scheduler: false }));
 const spot = app.spots.search({ q: "pipeline", limit: 1 })[0] ?? app.spots.all()[0];
