@@ -149,7 +149,11 @@ describe("the console under attack (compiled binary)", () => {
     const plain = await startServer();
     try {
       for (let i = 0; i < 5; i++) await fetch(`${plain.url}/console/sign-in`, { headers: { "X-Forwarded-For": `198.51.100.${i}` } });
-      const warnings = plain.output().split("\n").filter((l) => l.includes("SURFCAST_TRUST_PROXY"));
+      // The server's log reaches us through a pipe: wait for the line, then a moment for any second one.
+      const warningsNow = () => plain.output().split("\n").filter((l) => l.includes("SURFCAST_TRUST_PROXY"));
+      for (const deadline = Date.now() + 5_000; warningsNow().length === 0 && Date.now() < deadline; ) await Bun.sleep(50);
+      await Bun.sleep(300);
+      const warnings = warningsNow();
       expect(warnings.length).toBe(1);
       expect(warnings[0]).toContain("WARN");
     } finally {
