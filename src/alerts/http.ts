@@ -5,7 +5,6 @@
  * is switched off by the page's POST (or a mail client's one-click POST, RFC 8058).
  */
 import { html } from "ghtml";
-import { calendarFeed } from "./delivery/calendar";
 import type { AlertService } from "./service";
 
 export const isAlertsPath = (path: string) => path.startsWith("/alerts/");
@@ -37,6 +36,8 @@ export function createAlertsHandler(app: { alerts: Pick<AlertService, "calendar"
       const alert = await app.alerts.calendar(calendar[1]!);
       if (!alert) return new Response("not found\n", { status: 404, headers: { ...HEADERS, "Content-Type": "text/plain; charset=utf-8" } });
       const spot = { ...alert.spot, timezone: app.spots.find(alert.spot.id)?.timezone ?? "UTC" };
+      // ical-generator loads with the first feed asked for: a server whose alerts nobody subscribes to never pays for it.
+      const { calendarFeed } = await import("./delivery/calendar");
       const feed = calendarFeed(alert, spot, alert.nextWindows ?? [], app.config.publicUrl);
       return new Response(req.method === "HEAD" ? null : feed, { headers: { ...HEADERS, "Cache-Control": "private, max-age=300", "Content-Type": "text/calendar; charset=utf-8" } });
     }

@@ -107,7 +107,7 @@ async function sendQueuedAlerts(app: App): Promise<void> {
     return; // a server runs here
   }
   try {
-    logRound(await alertOutbox(app).runDue());
+    logRound(await (await alertOutbox(app)).runDue());
   } finally {
     lock.release();
   }

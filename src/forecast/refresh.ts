@@ -158,7 +158,7 @@ export interface RefreshDeps {
 
 /** Spots assembled between two yields to the event loop, and two young-generation collections. */
 const YIELD_EVERY = 20;
-/** Batches between two full collections. */
+/** Batches of one marine model between two full collections: a batch of several models leaves as much garbage as that many. */
 const FULL_COLLECTION_EVERY = 3;
 
 interface BatchOutcome {
@@ -278,6 +278,7 @@ export async function runForecastRefresh(deps: RefreshDeps, spots: readonly Refr
   let stopped = false;
   let consecutiveFailures = 0;
   const giveUpAfter = deps.giveUpAfter ?? GIVE_UP_AFTER_BATCHES;
+  const collectEvery = Math.max(1, Math.round(FULL_COLLECTION_EVERY / (deps.models ?? BEST_MATCH_ONLY).requested.length));
   // The next batch is fetched while this one is assembled (CPU work): the upstream's time to answer, a network's
   // round trip or the local fake's JSON building, overlaps ours. Only after a batch's answers came: while the upstream
   // fails, batches are asked one after another as before, and at most two requests are in flight.
@@ -309,7 +310,7 @@ export async function runForecastRefresh(deps: RefreshDeps, spots: readonly Refr
     }
     // What the eden collections left (parsed responses, the documents' survivors) goes in a full collection every
     // few batches: after each one it cost the refresh ~25 % of its time, never it ~30 MB of peak (bench/README.md).
-    if (index % FULL_COLLECTION_EVERY === FULL_COLLECTION_EVERY - 1) Bun.gc(true);
+    if (index % collectEvery === collectEvery - 1) Bun.gc(true);
     spotsDone += batch.spots.length;
     const batchWritten = outcome?.written.length ?? 0;
     const batchOk = outcome !== null && outcome.error === undefined && batchWritten === batch.spots.length;

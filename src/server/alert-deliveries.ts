@@ -7,7 +7,7 @@ import type { App } from "../app";
 import { hashToken } from "../console/secrets";
 import { sendMail } from "../console/mailer";
 import { log } from "../core/log";
-import { Outbox, type OutboxRun } from "../alerts/delivery/outbox";
+import type { Outbox, OutboxRun } from "../alerts/delivery/outbox";
 import { deliveryQueue, type QueuedDelivery } from "../alerts/queue";
 import { newToken } from "../alerts/service";
 import { refreshListeners } from "../forecast/refresh";
@@ -16,8 +16,13 @@ import { onceAmongServers, slotAt } from "./cluster";
 /** Between two rounds: a failed first attempt is due again 30 s later, so it is sent within this of that. */
 const ROUND_MS = 5_000;
 
-export function alertOutbox(app: App): Outbox<QueuedDelivery> {
+/**
+ * The outbox, its sending code (webhooks, signatures, e-mail) loaded with the first delivery due: a server without
+ * alerts never holds it.
+ */
+export async function alertOutbox(app: App): Promise<Outbox<QueuedDelivery>> {
   const { config } = app;
+  const { Outbox } = await import("../alerts/delivery/outbox");
   return new Outbox({
     queue: deliveryQueue(app.stores.alerts, app.clock),
     clock: app.clock,
@@ -41,12 +46,17 @@ export function logRound(run: OutboxRun): void {
 
 /** The server's outbox: a round every few seconds and after each refresh; stop() waits for the round under way. */
 export function startAlertDeliveries(app: App): { stop(): Promise<void> } {
-  const outbox = alertOutbox(app);
+  let outbox: Promise<Outbox<QueuedDelivery>> | undefined;
+  const send = async () => {
+    // Most rounds find nothing due: one small query, and the outbox stays unloaded until something is.
+    if ((await app.stores.alerts.dueDeliveries(app.clock.now(), 1)).length === 0) return undefined;
+    return onceAmongServers(app, "alert-deliveries", slotAt("round", app.clock.now(), ROUND_MS), async () => (await (outbox ??= alertOutbox(app))).runDue(), stopping.signal);
+  };
   const stopping = new AbortController();
   let failing = false;
   const round = () => {
     if (stopping.signal.aborted) return;
-    onceAmongServers(app, "alert-deliveries", slotAt("round", app.clock.now(), ROUND_MS), () => outbox.runDue(), stopping.signal).then(
+    send().then(
       (run) => {
         if (failing) log.info("alert deliveries work again");
         failing = false;
@@ -66,7 +76,7 @@ export function startAlertDeliveries(app: App): { stop(): Promise<void> } {
       stopping.abort();
       clearInterval(timer);
       refreshListeners.delete(round);
-      await outbox.idle();
+      await (await outbox)?.idle();
     },
   };
 }

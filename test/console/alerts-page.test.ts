@@ -129,14 +129,14 @@ describe("alerts page over HTTP", () => {
     const queued = await owner.post(`/console/alerts/${alertId}/test`, {});
     expect([queued.status, queued.location]).toEqual([303, `/console/alerts/${alertId}?notice=alert-test-queued`]);
     expect(text((await owner.get(queued.location!)).body)).toContain("waiting to be sent");
-    expect((await alertOutbox(server.app).runDue()).attempted).toBe(1);
+    expect((await (await alertOutbox(server.app)).runDue()).attempted).toBe(1);
 
     // The receiver answered 500: a retry is pending, so nothing is offered to send again yet.
     const retrying = text(/<tbody>(.*?)<\/tbody>/s.exec((await owner.get(`/console/alerts/${alertId}`)).body)![1]!);
     expect(retrying).toMatch(/^ ?\d{4}-\d\d-\d\d \d\d:\d\d test 2 waiting to be sent .*test 1 failed 500 HTTP 500 $/);
     // A day later the retries have ended with the second attempt: that one may be sent again.
     clock.advance(25 * 3_600_000);
-    expect(await alertOutbox(server.app).runDue()).toMatchObject({ attempted: 1, ended: 1 });
+    expect(await (await alertOutbox(server.app)).runDue()).toMatchObject({ attempted: 1, ended: 1 });
     const ended = text(/<tbody>(.*?)<\/tbody>/s.exec((await owner.get(`/console/alerts/${alertId}`)).body)![1]!);
     expect(ended).toMatch(/^ ?\d{4}-\d\d-\d\d \d\d:\d\d test 2 failed 500 HTTP 500 Send again .*test 1 failed 500 HTTP 500 $/);
     const [second, first] = await server.app.alerts.deliveries(alertId);
