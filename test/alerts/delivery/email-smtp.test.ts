@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import nodemailer from "nodemailer";
 import { alertEmail, type MailSender } from "../../../src/alerts/delivery/email";
-import { buildAlertEvent } from "../../../src/alerts/delivery/event";
+import { sampleEvent } from "./sample-event";
 import { startSmtpSink, type SmtpSink } from "../../support/smtp-sink";
 
 let sink: SmtpSink;
@@ -25,18 +25,7 @@ test("an alert e-mail arrives with text, HTML and one-click unsubscribe headers"
       transport.close();
     }
   };
-  const event = buildAlertEvent({
-    type: "alert.window",
-    at: new Date("2026-11-26T18:00:00Z"),
-    alert: { id: "alert_01", name: "Dawn" },
-    spot: { id: "pipe", name: "Pipeline", timezone: "Pacific/Honolulu" },
-    window: {
-      start: "2026-11-27T16:00:00Z",
-      end: "2026-11-27T20:00:00Z",
-      best: { time: "2026-11-27T18:00:00Z", waveHeight: 1.6, wavePeriod: 12, windSpeed: 9, windDirectionType: "offshore", rating: 4 },
-    },
-    publicUrl: "https://surf.example",
-  });
+  const event = sampleEvent(new Date("2026-11-26T18:00:00Z"));
   expect(await send(alertEmail(event, "owner@example.com", { publicUrl: "https://surf.example", unsubscribeToken: "tok1" }))).toBeNull();
   expect(sink.messages).toHaveLength(1);
   const { to, raw } = sink.messages[0]!;

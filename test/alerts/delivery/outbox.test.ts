@@ -8,7 +8,8 @@ import { ManualClock } from "../../../src/core/clock";
 import { parseAllowedNetworks } from "../../../src/alerts/delivery/address";
 import { createHash } from "node:crypto";
 import type { MailMessage } from "../../../src/alerts/delivery/email";
-import { buildAlertEvent, eventBody } from "../../../src/alerts/delivery/event";
+import { eventBody } from "../../../src/alerts/delivery/event";
+import { sampleEvent } from "./sample-event";
 import { GONE_REASON, Outbox, type AlertMail, type Delivery, type DeliveryQueue, type DeliveryTarget, type OutboxOptions, type RecordedAttempt } from "../../../src/alerts/delivery/outbox";
 import { newMessageId, newWebhookSecret } from "../../../src/alerts/delivery/sign";
 import { startReceiver, type Answer, type Receiver } from "./receiver";
@@ -20,20 +21,7 @@ class MemoryQueue implements DeliveryQueue {
 
   add(target: DeliveryTarget, at: Date, alertId = "alert_01"): string {
     const id = `d${this.rows.size + 1}`;
-    const body = eventBody(
-      buildAlertEvent({
-        type: "alert.window",
-        at,
-        alert: { id: alertId, name: "Dawn" },
-        spot: { id: "pipe", name: "Pipeline", timezone: "Pacific/Honolulu" },
-        window: {
-          start: "2026-11-27T16:00:00Z",
-          end: "2026-11-27T20:00:00Z",
-          best: { time: "2026-11-27T18:00:00Z", waveHeight: 1.6, wavePeriod: 12, windSpeed: 9, windDirectionType: "offshore", rating: 4 },
-        },
-        publicUrl: "https://surf.example",
-      }),
-    );
+    const body = eventBody(sampleEvent(at, alertId));
     this.rows.set(id, { id, alertId, eventId: newMessageId(), body, target, attempts: 0, firstAttemptAt: null, nextAt: at, log: [] });
     return id;
   }
