@@ -4,7 +4,7 @@
  * docs/forecast.md ("Several wave models").
  */
 import type { ModelSeries } from "./openmeteo";
-import { swellEnergy } from "./swells";
+import { largestEnergyFirst, readingAt, SWELL_KINDS, SWELL_PREFIXES } from "./swells";
 import type { Confidence, ConfidenceLevel, LeftOutReason, ModelUse, SwellComponent, SwellKind } from "./types";
 
 /** Relative spread `(max − min) / median` below which the models agree well… */
@@ -83,25 +83,20 @@ export interface HourEstimate {
   waterTemperature: number | null;
 }
 
-const KIND_ORDER: readonly SwellKind[] = ["primary", "secondary", "tertiary", "wind"];
-const PREFIX: Record<SwellKind, string> = { primary: "swell_wave", secondary: "secondary_swell_wave", tertiary: "tertiary_swell_wave", wind: "wind_wave" };
-
 /**
- * One component from the counting models that have all three of its values at hour `i` (swells.ts's rule: none
- * negative): height and period medians, direction circular median; null when none has it.
+ * One wave train from the counting models that have all three of its values at hour `i` (swells.ts `readingAt`):
+ * height and period medians, direction circular median; null when none has it.
  */
 function medianComponent(kind: SwellKind, prefix: string, models: readonly ModelSeries[], i: number): SwellComponent | null {
   const heights: number[] = [];
   const periods: number[] = [];
   const directions: number[] = [];
   for (const { values } of models) {
-    const height = values[`${prefix}_height`]?.[i];
-    const period = values[`${prefix}_period`]?.[i];
-    const direction = values[`${prefix}_direction`]?.[i];
-    if (height == null || period == null || direction == null || height < 0 || period < 0) continue;
-    heights.push(height);
-    periods.push(period);
-    directions.push(direction);
+    const reading = readingAt(values, prefix, i);
+    if (!reading) continue;
+    heights.push(reading.height);
+    periods.push(reading.period);
+    directions.push(reading.direction);
   }
   if (heights.length === 0) return null;
   return { kind, height: round2(median(heights)), period: round2(median(periods)), direction: Math.round(circularMedian(directions)) % 360 };
@@ -130,12 +125,11 @@ export function estimateHour({ all, used }: SpotModels, i: number): HourEstimate
   const max = Math.max(...heights);
 
   const components: SwellComponent[] = [];
-  for (const kind of KIND_ORDER) {
-    const component = medianComponent(kind, PREFIX[kind], counting, i);
+  for (const kind of SWELL_KINDS) {
+    const component = medianComponent(kind, SWELL_PREFIXES[kind], counting, i);
     if (component) components.push(component);
   }
-  // Array.prototype.sort is stable: equal energies stay in KIND_ORDER.
-  components.sort((a, b) => swellEnergy(b) - swellEnergy(a));
+  largestEnergyFirst(components);
   const primary = components.find((c) => c.kind === "primary");
   const total = primary ?? medianComponent("primary", "wave", counting, i);
   if (!total) return null;

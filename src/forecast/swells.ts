@@ -28,25 +28,37 @@ export const SWELL_COMPONENT_VARIABLES = [
   "wind_wave_direction",
 ] as const;
 
-const KINDS = Object.keys(SWELL_PREFIXES) as SwellKind[];
+/** The components in the order equal energies keep: primary, secondary, tertiary, wind. */
+export const SWELL_KINDS = Object.keys(SWELL_PREFIXES) as SwellKind[];
 
 /** Relative energy flux of a component: wave power is ∝ H²·T (deep water, P ≈ 0.49 · H² · T kW/m). */
 export const swellEnergy = (c: Pick<SwellComponent, "height" | "period">): number => c.height * c.height * c.period;
 
+type Series = Record<string, readonly (number | null)[] | undefined>;
+
 /**
- * The components present at hour `i`, largest energy first (ties keep the order primary, secondary, tertiary,
- * wind). A component is left out when any of its three values is missing (null, absent series) or negative.
+ * One wave train at hour `i` (`prefix`: a component's, or `wave` for the total sea): null when any of its three values
+ * is missing (null, absent series) or negative. The direction is as the model gave it.
  */
-export function swellsAt(series: Record<string, readonly (number | null)[] | undefined>, i: number): SwellComponent[] {
+export function readingAt(series: Series, prefix: string, i: number): { height: number; period: number; direction: number } | null {
+  const height = series[`${prefix}_height`]?.[i];
+  const period = series[`${prefix}_period`]?.[i];
+  const direction = series[`${prefix}_direction`]?.[i];
+  if (height == null || period == null || direction == null || height < 0 || period < 0) return null;
+  return { height, period, direction };
+}
+
+/** Sorts components in place, largest energy first; Array.prototype.sort is stable, so equal energies keep SWELL_KINDS order. */
+export function largestEnergyFirst(components: SwellComponent[]): SwellComponent[] {
+  return components.sort((a, b) => swellEnergy(b) - swellEnergy(a));
+}
+
+/** The components one model has at hour `i`, largest energy first; directions rounded to 0..359. */
+export function swellsAt(series: Series, i: number): SwellComponent[] {
   const out: SwellComponent[] = [];
-  for (const kind of KINDS) {
-    const prefix = SWELL_PREFIXES[kind];
-    const height = series[`${prefix}_height`]?.[i];
-    const period = series[`${prefix}_period`]?.[i];
-    const direction = series[`${prefix}_direction`]?.[i];
-    if (height == null || period == null || direction == null || height < 0 || period < 0) continue;
-    out.push({ kind, height, period, direction: Math.round(direction) % 360 });
+  for (const kind of SWELL_KINDS) {
+    const reading = readingAt(series, SWELL_PREFIXES[kind], i);
+    if (reading) out.push({ kind, ...reading, direction: Math.round(reading.direction) % 360 });
   }
-  // Array.prototype.sort is stable: equal energies stay in KINDS order.
-  return out.sort((a, b) => swellEnergy(b) - swellEnergy(a));
+  return largestEnergyFirst(out);
 }
