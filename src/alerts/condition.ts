@@ -5,12 +5,11 @@
  */
 import { HOUR_MS } from "../core/clock";
 import { RuleError } from "../core/errors";
-import { daylightOf, inDaylight, LEVELS } from "../forecast/best";
+import { CONFIDENCE_LEVELS, CONFIDENCE_SCORE, confidenceScore, daylightOf, inDaylight, LEVELS } from "../forecast/best";
 import { isoUtc } from "../forecast/document";
 import type { ConfidenceLevel, DailyWeather, ForecastHour, Level, WindDirectionType } from "../forecast/types";
 
 export const WIND_TYPES: readonly WindDirectionType[] = ["offshore", "cross", "onshore"];
-export const CONFIDENCE_LEVELS = ["low", "medium", "high"] as const satisfies readonly ConfidenceLevel[];
 
 /** The highest wave height a condition may name, in m: above it nothing ever matches, so it is a typo. */
 export const MAX_WAVE_M = 30;
@@ -94,7 +93,6 @@ export function parseCondition(input: ConditionInput): AlertCondition {
   return condition;
 }
 
-const CONFIDENCE_RANK: Record<ConfidenceLevel, number> = { low: 0, medium: 1, high: 2 };
 
 /** Whether one hour meets the condition; `lit` tells whether the hour is in daylight (asked only when it matters). */
 export function hourMatches(condition: AlertCondition, hour: ForecastHour, lit: () => boolean): boolean {
@@ -102,7 +100,7 @@ export function hourMatches(condition: AlertCondition, hour: ForecastHour, lit: 
   if (condition.maxWave !== undefined && hour.waveHeight > condition.maxWave) return false;
   if (condition.rating && hour.rating[condition.rating.level] < condition.rating.min) return false;
   if (condition.wind && (hour.windDirectionType === null || !condition.wind.includes(hour.windDirectionType))) return false;
-  if (condition.minConfidence && CONFIDENCE_RANK[hour.confidence?.level ?? "medium"] < CONFIDENCE_RANK[condition.minConfidence]) return false;
+  if (condition.minConfidence && confidenceScore(hour.confidence?.level) < CONFIDENCE_SCORE[condition.minConfidence]) return false;
   return !condition.daylight || lit();
 }
 

@@ -1,9 +1,10 @@
 /** `surfcast alerts …` — condition alerts (docs/alerts.md): create, list, delete, test. */
 import { PLAN_DEFAULTS, PLAN_NAMES } from "../access/plans";
 import { UserError } from "../core/errors";
-import { CONFIDENCE_LEVELS, describeCondition, WIND_TYPES, type AlertWindow } from "../alerts/condition";
+import { describeCondition, WIND_TYPES, type AlertWindow } from "../alerts/condition";
 import type { AlertService, AlertWithWindows } from "../alerts/service";
 import { noExtraPositionals, parse, requirePositional } from "./args";
+import { CONFIDENCE_LEVELS } from "../forecast/best";
 
 const PLAN_LINE = PLAN_NAMES.map((p) => `${p} ${PLAN_DEFAULTS[p].maxAlerts}`).join(", ");
 

@@ -8,7 +8,7 @@ import { utcHourStart, type Clock } from "../core/clock";
 import { allOf, andThen, type MaybePromise } from "../core/maybe-promise";
 import type { BestSpotsParams } from "../core/params";
 import type { SpotWithDistance } from "../spots/types";
-import { bestRun, CONFIDENCE_SCORE, confidenceScore, daylightOf, inDaylight, type BestWindow, type Level } from "./best";
+import { bestRun, CONFIDENCE_LEVELS, CONFIDENCE_SCORE, confidenceScore, daylightOf, inDaylight, type BestWindow, type Level } from "./best";
 import type { StoredForecast } from "./document";
 import type { ConfidenceLevel, SurfRange, WindDirectionType } from "./types";
 
@@ -111,8 +111,6 @@ export function spotOutlook(o: Outlook, from: number, to: number, level: Level):
   return { rating: best?.rating ?? 1, best, surf, windDirectionType: WIND_TYPES[o.wind[windowStart]!] ?? null, confidence: CONFIDENCE_LEVELS[leastSure]! };
 }
 
-/** By score (forecast/best.ts CONFIDENCE_SCORE). */
-const CONFIDENCE_LEVELS: readonly ConfidenceLevel[] = ["low", "medium", "high"];
 
 /** Surf values are stored in 0.1 m steps; Float32 storage is undone here. */
 const roundSurf = (m: number) => Math.round(m * 100) / 100;

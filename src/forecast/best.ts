@@ -14,8 +14,10 @@ export interface RatedHour {
   confidence?: ConfidenceLevel;
 }
 
+/** The levels from least to most sure; a level's index is its score. */
+export const CONFIDENCE_LEVELS = ["low", "medium", "high"] as const satisfies readonly ConfidenceLevel[];
 /** The models' agreement as a score a window sums: an hour without it (stored before it existed) counts as medium. */
-export const CONFIDENCE_SCORE: Record<ConfidenceLevel, number> = { low: 0, medium: 1, high: 2 };
+export const CONFIDENCE_SCORE = Object.fromEntries(CONFIDENCE_LEVELS.map((level, score) => [level, score])) as Record<ConfidenceLevel, number>;
 export const confidenceScore = (level: ConfidenceLevel | undefined) => CONFIDENCE_SCORE[level ?? "medium"];
 
 const HOUR_MS = 3_600_000;

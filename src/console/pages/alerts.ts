@@ -8,9 +8,10 @@ import type { KeyView } from "../../access/accounts";
 import { UserError } from "../../core/errors";
 import { LEVELS } from "../../forecast/best";
 import { ALERT_NAME_MAX, MAX_WEBHOOK_URL_LENGTH, type AlertRequest, type AlertWithWindows, type CreatedAlert } from "../../alerts/service";
-import { CONFIDENCE_LEVELS, describeCondition, MAX_WAVE_M, WIND_TYPES, type AlertWindow } from "../../alerts/condition";
+import { describeCondition, MAX_WAVE_M, WIND_TYPES, type AlertWindow } from "../../alerts/condition";
 import type { AlertAllowance, AlertDeliveryView } from "../service";
 import { confirmCard, copyBlock, csrfField, formatDay, page, type OwnerPage } from "./layout";
+import { CONFIDENCE_LEVELS } from "../../forecast/best";
 
 /** What the owner typed and ticked, kept when the form comes back with a refusal. */
 export interface AlertForm {
