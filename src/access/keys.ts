@@ -13,6 +13,11 @@ export function generateKeyId(): string {
   return "key_" + randomBytes(8).toString("hex");
 }
 
+/** 256 random bits, base64url: the secret of a link or a session (stored, like keys, only as its hashKey). */
+export function randomToken(): string {
+  return randomBytes(32).toString("base64url");
+}
+
 export function hashKey(key: string): string {
   return createHash("sha256").update(key).digest("hex");
 }

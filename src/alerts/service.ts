@@ -11,7 +11,8 @@ import { HOUR_MS, utcHourStart, type Clock } from "../core/clock";
 import { RuleError, UserError } from "../core/errors";
 import { log } from "../core/log";
 import { isEmailAddress, keyById, listKeys, MAX_EMAIL_LENGTH } from "../access/accounts";
-import { hashKey } from "../access/keys";
+// A calendar feed's and an unsubscribe link's token: stored, as keys are, only as its SHA-256.
+import { hashKey, randomToken } from "../access/keys";
 import { PLAN_DEFAULTS, type PlanName } from "../access/plans";
 import type { AccountStore } from "../access/store";
 import { isoUtc, type StoredForecast } from "../forecast/document";
@@ -20,7 +21,7 @@ import type { Spot } from "../spots/types";
 import { findWindows, fireOnce, parseCondition, type AlertCondition, type AlertWindow, type BestHour, type ConditionInput, type Span } from "./condition";
 import type { AlertRecord, AlertStore, DeliveryKind, DeliveryRecord, LedgerSpan } from "./store";
 import { buildAlertEvent, eventBody, type AlertEvent, type AlertEventType, type EventWindow } from "./delivery/event";
-import { newMessageId, newWebhookSecret } from "./delivery/sign";
+import { newMessageId, newWebhookSecret } from "./delivery/ids";
 
 export type { AlertRecord, DeliveryRecord } from "./store";
 
@@ -97,10 +98,6 @@ export interface EvaluationSummary {
 export const newAlertId = () => "alert_" + randomBytes(8).toString("hex");
 /** `dlv_` and 16 random hex digits. */
 export const newDeliveryId = () => "dlv_" + randomBytes(8).toString("hex");
-/** 256 random bits, base64url: a calendar feed's or an unsubscribe link's token. */
-export const newToken = () => randomBytes(32).toString("base64url");
-/** Tokens are stored as their SHA-256, as keys are. */
-export const hashToken: (token: string) => string = hashKey;
 
 export const isAlertId = (id: string) => ALERT_ID.test(id);
 
@@ -155,7 +152,7 @@ export class AlertService {
     if (name.length < 1 || [...name].length > ALERT_NAME_MAX) throw new RuleError("out_of_range", `must have 1 to ${ALERT_NAME_MAX} characters`, "alertName");
     const { delivery, target } = await this.target(request, audience);
     const secret = delivery === "webhook" ? newWebhookSecret() : null;
-    const calendarToken = newToken();
+    const calendarToken = randomToken();
     const record: AlertRecord = {
       id: newAlertId(),
       keyId: key.id,
@@ -165,7 +162,7 @@ export class AlertService {
       delivery,
       target,
       webhookSecret: secret,
-      calendarTokenHash: hashToken(calendarToken),
+      calendarTokenHash: hashKey(calendarToken),
       disabledReason: null,
       disabledAt: null,
       createdAt: this.clock.now(),
@@ -242,13 +239,13 @@ export class AlertService {
 
   /** The alert an e-mail's unsubscribe link names, as it is; null when the token is unknown. */
   async unsubscribeTarget(token: string): Promise<AlertView | null> {
-    const alert = await this.stores.alerts.alertByUnsubscribeTokenHash(hashToken(token));
+    const alert = await this.stores.alerts.alertByUnsubscribeTokenHash(hashKey(token));
     return alert && this.view(alert);
   }
 
   /** The alert an e-mail's unsubscribe link names, switched off; null when the token is unknown. */
   async unsubscribe(token: string): Promise<AlertView | null> {
-    const alert = await this.stores.alerts.alertByUnsubscribeTokenHash(hashToken(token));
+    const alert = await this.stores.alerts.alertByUnsubscribeTokenHash(hashKey(token));
     if (!alert) return null;
     await this.stores.alerts.disableAlert(alert.id, "unsubscribed", this.clock.now());
     return this.view((await this.stores.alerts.alertById(alert.id)) ?? alert);
@@ -256,7 +253,7 @@ export class AlertService {
 
   /** The alert behind a calendar feed's token and its windows; null when the token is unknown. */
   async calendar(token: string): Promise<AlertWithWindows | null> {
-    const alert = await this.stores.alerts.alertByCalendarTokenHash(hashToken(token));
+    const alert = await this.stores.alerts.alertByCalendarTokenHash(hashKey(token));
     return alert && (await this.withNextWindows([alert]))[0]!;
   }
 

@@ -3,15 +3,13 @@
  * SHA-256 is stored (the same digest as API keys). Passwords are argon2id through Bun.password.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { hashKey } from "../access/keys";
+import { hashKey, randomToken } from "../access/keys";
 
 export const MIN_PASSWORD_LENGTH = 12;
 /** argon2 hashes whatever it gets; a cap keeps a megabyte "password" from costing the server. */
 export const MAX_PASSWORD_LENGTH = 256;
 
-export function randomToken(): string {
-  return randomBytes(32).toString("base64url");
-}
+export { randomToken };
 
 export const hashToken: (token: string) => string = hashKey;
 

@@ -4,12 +4,11 @@
  * what it queued itself only when no server runs on the data directory (the server would send it otherwise).
  */
 import type { App } from "../app";
-import { hashToken } from "../console/secrets";
+import { hashKey, randomToken } from "../access/keys";
 import { sendMail } from "../console/mailer";
 import { log } from "../core/log";
 import type { Outbox, OutboxRun } from "../alerts/delivery/outbox";
 import { deliveryQueue, type QueuedDelivery } from "../alerts/queue";
-import { newToken } from "../alerts/service";
 import { refreshListeners } from "../forecast/refresh";
 import { onceAmongServers, slotAt } from "./cluster";
 
@@ -32,8 +31,8 @@ export async function alertOutbox(app: App): Promise<Outbox<QueuedDelivery>> {
       ? {
           send: (message) => sendMail(config, message),
           newUnsubscribeToken: () => {
-            const token = newToken();
-            return { token, hash: hashToken(token) };
+            const token = randomToken();
+            return { token, hash: hashKey(token) };
           },
         }
       : undefined,

@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createAccount, createKey, revokeKey } from "../../src/access/accounts";
 import { UserError } from "../../src/core/errors";
-import { hashToken, newToken, type AlertRequest } from "../../src/alerts/service";
+import type { AlertRequest } from "../../src/alerts/service";
+import { hashKey as hashToken, randomToken as newToken } from "../../src/access/keys";
 import type { AlertEvent } from "../../src/alerts/delivery/event";
 import { rowOf } from "../../src/alerts/store";
 import { deliveryQueue } from "../../src/alerts/queue";

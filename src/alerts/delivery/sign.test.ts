@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { createHmac } from "node:crypto";
 import { Webhook } from "standardwebhooks";
-import { newMessageId, newWebhookSecret, signedHeaders } from "./sign";
+import { newMessageId, newWebhookSecret } from "./ids";
+import { signedHeaders } from "./sign";
 
 const BODY = '{"type":"alert.test","spot":{"name":"Pipe"}}';
 

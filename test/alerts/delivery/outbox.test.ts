@@ -11,7 +11,7 @@ import type { MailMessage } from "../../../src/alerts/delivery/email";
 import { eventBody } from "../../../src/alerts/delivery/event";
 import { sampleEvent } from "./sample-event";
 import { GONE_REASON, Outbox, type AlertMail, type Delivery, type DeliveryQueue, type DeliveryTarget, type OutboxOptions, type RecordedAttempt } from "../../../src/alerts/delivery/outbox";
-import { newMessageId, newWebhookSecret } from "../../../src/alerts/delivery/sign";
+import { newMessageId, newWebhookSecret } from "../../../src/alerts/delivery/ids";
 import { startReceiver, type Answer, type Receiver } from "./receiver";
 
 /** The queue as the alerts store keeps it, in memory. */

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { Webhook } from "standardwebhooks";
 import { parseAllowedNetworks, type Resolver } from "../../../src/alerts/delivery/address";
-import { newWebhookSecret } from "../../../src/alerts/delivery/sign";
+import { newWebhookSecret } from "../../../src/alerts/delivery/ids";
 import { sendWebhook, type WebhookRequest } from "../../../src/alerts/delivery/webhook";
 import { startReceiver, type Receiver } from "./receiver";
 
