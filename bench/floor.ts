@@ -8,6 +8,8 @@ import { keyFromHeaders } from "../src/access/keys";
 import { rateLimitField } from "../src/access/limiter";
 import { dayHeaders } from "../src/access/meter";
 import { prepareHeaders, type ResponseHeaders } from "../src/http/respond";
+import type { KeyedRoutes } from "../src/http/gate";
+import { targetOf } from "../src/http/target";
 
 /**
  * The floor's headers for one request: the day-fixed ones shared (rate limits and the caching headers #20 requires),
@@ -27,12 +29,23 @@ function floorHeaders(): () => ResponseHeaders {
   };
 }
 
-/** `routes` (the keyed router's fetch) behind the floor. */
-export function floorHandler(routes: (req: Request) => Response | Promise<Response>): (req: Request) => Response | Promise<Response> {
+type Handler = (req: Request) => Response | Promise<Response>;
+
+/** The keyed routes called directly, with the path the gate would hand them (http/target.ts), and nothing else. */
+export function ungatedHandler(routes: KeyedRoutes): Handler {
+  return (req) => {
+    const target = targetOf(req);
+    return target.ok ? routes(target.request, target.path) : new Response("bad target", { status: 400 });
+  };
+}
+
+/** The keyed routes behind the floor. */
+export function floorHandler(routes: KeyedRoutes): Handler {
   const headersNow = floorHeaders();
+  const ungated = ungatedHandler(routes);
   return (req) => {
     if (keyFromHeaders(req.headers) === null) return new Response("no key", { status: 401 });
     prepareHeaders(req, headersNow());
-    return routes(req);
+    return ungated(req);
   };
 }

@@ -34,7 +34,7 @@ async function meanUs(handler: Handler, url: string, keys: string[], count: numb
 
 export async function gateInProcessSection(app: App, keys: string[], cases: BenchCase[], quick: boolean): Promise<Section> {
   const gated = createFetchHandler(app) as Handler;
-  const floor = floorHandler(createKeyedRoutes(app).compile().fetch);
+  const floor = floorHandler(createKeyedRoutes(app));
   const count = quick ? 2_000 : 20_000;
   const section: Section = {
     title: "Access layer above the floor, in process (#18)",

@@ -1,5 +1,5 @@
 /**
- * Benchmark-only server that isolates the cost of the access layer: the same Elysia routes
+ * Benchmark-only server that isolates the cost of the access layer: the same keyed routes
  *  - `gated`: behind the production gate (auth, quota, burst, usage accounting, rate-limit headers, usage flushes);
  *  - `ungated`: called directly;
  *  - `floor`: behind the least any gate that meets the spec must do (bench/floor.ts). What `floor` costs over
@@ -11,7 +11,7 @@ import { loadConfig } from "../src/config";
 import { openApp } from "../src/app";
 import { createKeyedRoutes } from "../src/http/routes";
 import { createFetchHandler } from "../src/server/http";
-import { floorHandler } from "./floor";
+import { floorHandler, ungatedHandler } from "./floor";
 
 /** As in `surfcast serve`, usage counts and burst windows are written to SQLite every half second. */
 const FLUSH_MS = 500;
@@ -26,9 +26,8 @@ if (mode === "gated") {
   fetchHandler = createFetchHandler(app);
   setInterval(() => app.meter.flush(), FLUSH_MS);
 } else {
-  const routes = createKeyedRoutes(app).compile();
-  fetchHandler = routes.fetch;
-  if (mode === "floor") fetchHandler = floorHandler(routes.fetch);
+  const routes = createKeyedRoutes(app);
+  fetchHandler = mode === "floor" ? floorHandler(routes) : ungatedHandler(routes);
 }
 const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: fetchHandler, idleTimeout: 30 });
 console.log(`listening ${server.port}`);

@@ -49,6 +49,7 @@ const byOperation = new Map<string, V1Endpoint>(V1_ENDPOINTS.map((e) => [e.opera
 const fixed = new Map<string, V1Endpoint>(V1_ENDPOINTS.filter((e) => !e.path.includes("{")).map((e) => [e.path, e]));
 /** Each template as the text before and after its one parameter: a match allocates nothing (every request asks). */
 const templated = V1_ENDPOINTS.filter((e) => e.path.includes("{")).map((e) => ({ endpoint: e, before: e.path.slice(0, e.path.indexOf("{")), after: e.path.slice(e.path.indexOf("}") + 1) }));
+const templateOf = new Map(templated.map((t) => [t.endpoint.operationId as string, t]));
 
 export function endpointById(operationId: OperationId): V1Endpoint {
   return byOperation.get(operationId)!;
@@ -76,4 +77,10 @@ export function endpointAt(path: string): V1Endpoint | null {
     if (slash === -1 ? after === "" : slash === path.length - after.length && after !== "") return endpoint;
   }
   return null;
+}
+
+/** The text of a path's one parameter (`{id}`) as it stands in the path, for an endpoint endpointAt() matched it to; null for a fixed path. */
+export function pathParameter(endpoint: V1Endpoint, path: string): string | null {
+  const t = templateOf.get(endpoint.operationId);
+  return t ? path.slice(t.before.length, path.length - t.after.length) : null;
 }

@@ -28,7 +28,8 @@ import { bodyRefusal, CLOSE } from "./body";
 import { activity } from "../ops/memory";
 import { routeLabel } from "../core/route-label";
 
-export type Handler = (req: Request) => Response | Promise<Response>;
+/** The keyed routes (http/routes.ts), given the request and its canonical path (http/target.ts). */
+export type KeyedRoutes = (req: Request, path: string) => Response | Promise<Response>;
 /** The open side: the path is the canonical one the gate decided on. */
 export type OpenHandler = (req: Request, path: string, peer?: Peer) => Response | Promise<Response>;
 /** The MCP adapter: authenticated, not yet admitted (it meters each message itself, before any work). */
@@ -80,8 +81,8 @@ export function isKeyedPath(path: string): boolean {
 }
 
 export interface GateRoutes {
-  /** The /v1 routes. Called only after authentication and admission. */
-  keyed: Handler;
+  /** The /v1 routes, given the request and its canonical path. Called only after authentication and admission. */
+  keyed: KeyedRoutes;
   mcp: McpHandler;
   /** Routes anyone may call (health, the OpenAPI document, the developer console); holds no keyed route. */
   open: OpenHandler;
@@ -136,7 +137,7 @@ export function createGate(app: App, { keyed, mcp, open }: GateRoutes): (req: Re
     if (path === "/v1/usage") principals.set(req, principal);
     // The route builds its response on these headers (400, 404 and 500 included): see respond.ts.
     prepareHeaders(req, headers);
-    return keyed(req);
+    return keyed(req, path);
   };
 
   return (raw: Request, peer?: Peer): Response | Promise<Response> => {

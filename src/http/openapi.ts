@@ -1,7 +1,7 @@
 /**
  * The OpenAPI 3.1 document of /v1, served at GET /openapi.json (public, not counted: the gate only guards /v1
  * and /mcp). @elysiajs/openapi's generator reads the routes — paths, operation ids, and parameters from the
- * routes' `query`/`params` schemas (on routes built for the document: see RoutesUse) — and this module finishes it:
+ * routes' `query`/`params` schemas (on the routes built for the document: see documentedKeyedRoutes in routes.ts) — and this module finishes it:
  *  - responses are declared in each route's `detail` (documentation only). Declaring them as Elysia
  *    `response` schemas would compile validators that never run (every handler returns a ready-made
  *    Response, which Elysia does not validate) and could not carry the headers we document;

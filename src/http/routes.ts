@@ -1,13 +1,12 @@
 /**
- * The routes, in two routers that never share a route:
- *  - the keyed router (/v1): thin adapters that parse parameters strictly, call one service function and
- *    serialize. Only the gate calls it, after authentication and admission.
+ * The routes, in two sets that never share a route:
+ *  - the keyed routes (/v1): thin adapters that parse parameters strictly, call one service function and
+ *    serialize, found through the endpoint table. Only the gate calls them, after authentication and admission.
  *  - the open router: what anyone may call (GET /, /healthz, /openapi.json, /docs).
- * The schemas (http/schemas.ts) document the API: the routes built for GET /openapi.json carry them, the serving
- * ones do not (see RoutesUse).
- * Each route's `detail` is its OpenAPI operation (http/openapi.ts); GET /openapi.json serves the document.
+ * The schemas (http/schemas.ts) document the API: the keyed routes built for GET /openapi.json carry them with each
+ * route's `detail`, its OpenAPI operation (http/openapi.ts); the serving ones carry none.
  */
-import { routerPath } from "../core/endpoints";
+import { endpointAt, pathParameter, routerPath, type OperationId } from "../core/endpoints";
 import type { ServedForecast } from "../forecast/service";
 import { homeResponse } from "./home";
 import { queryOf } from "../core/query";
@@ -18,9 +17,9 @@ import { andThen, type MaybePromise } from "../core/maybe-promise";
 import { publicStatus } from "../ops/status";
 import { docsBundle, docsInit, docsPage } from "./docs";
 import { parseBestSpotsParams, parseDaysParams, parseNearbyParams, parseSearchParams } from "../core/params";
-import { principalOf } from "./gate";
+import { principalOf, type KeyedRoutes } from "./gate";
 import { routeLabel } from "../core/route-label";
-import { openApiRoute, operationDoc, type OperationId } from "./openapi";
+import { openApiRoute, operationDoc } from "./openapi";
 import { errorResponse, failureResponse, headersFor, json, JSON_TYPE, respond } from "./respond";
 import { acceptedEncoding, compressedOnce, encodedEtag } from "./compress";
 import { bestSpotsQuery, daysQuery, idParams, nearbyQuery, nowManyQuery, nowQuery, searchQuery } from "./schemas";
@@ -33,10 +32,10 @@ function nowResponse(request: Request, served: { body: string; etag: string; max
   return json(served.body, 200, headers);
 }
 
-/** The path's spot id; Elysia leaves an id that does not even decode null: it names no spot (404, as the spec lists for spot paths). */
-function spotId(params: { id: string | null }): string {
-  if (params.id === null) throw notFound("No spot with that id.");
-  return params.id;
+/** The path's spot id; an id that does not even decode is null: it names no spot (404, as the spec lists for spot paths). */
+function spotId(id: string | null): string {
+  if (id === null) throw notFound("No spot with that id.");
+  return id;
 }
 
 /** The path of a request the gate let through (its URL is canonical: see http/target.ts). */
@@ -50,23 +49,20 @@ function pathOf(request: Request): string {
  */
 const ROUTER_OPTIONS = { strictPath: true, handler: { standardHostname: false } } as const;
 
-/** Errors of either router, as the spec's JSON error (the route's rate-limit headers kept). */
-function routeErrors(app: Elysia) {
-  return app.onError(({ code, error, request }) => {
-    const headers = headersFor(request);
-    if (error instanceof ApiError) return errorResponse(error, headers);
-    if (code === "NOT_FOUND") return errorResponse(new ApiError("not_found", `No such endpoint: ${pathOf(request)}`), headers);
-    // The route's template, never the path or the query: either may carry what a client should not have sent (a key).
-    return failureResponse(error, routeLabel(pathOf(request)), headers);
-  });
+const noSuchEndpoint = (request: Request, path: string) => errorResponse(new ApiError("not_found", `No such endpoint: ${path}`), headersFor(request));
+
+/** A route's failure as the spec's JSON error, the route's rate-limit headers kept. */
+function routeFailure(request: Request, path: string, error: unknown): Response {
+  const headers = headersFor(request);
+  if (error instanceof ApiError) return errorResponse(error, headers);
+  // The route's template, never the path or the query: either may carry what a client should not have sent (a key).
+  return failureResponse(error, routeLabel(path), headers);
 }
 
-/**
- * What the keyed routes are built for. Serving, they carry no schemas: each handler's strict parser (core/params)
- * is the validation, and Elysia's own validator, run before it, only repeated it (2–3 µs a request on nearby and
- * tides, measured). Documenting, they carry the schemas the OpenAPI generator reads, and never serve.
- */
-export type RoutesUse = "serve" | "document";
+/** Errors of an Elysia router, answered as routeFailure() does. */
+function routeErrors(app: Elysia) {
+  return app.onError(({ code, error, request }) => (code === "NOT_FOUND" ? noSuchEndpoint(request, pathOf(request)) : routeFailure(request, pathOf(request), error)));
+}
 
 /** A forecast body with its ETag (304 when the client has it) and the encoding the client accepts, compressed once. */
 function forecastResponse(request: Request, served: ServedForecast): Response {
@@ -79,9 +75,11 @@ function forecastResponse(request: Request, served: ServedForecast): Response {
   return respond(compressedOnce(served.spotId, served.etag, encoding, served.body), 200, headers, JSON_TYPE);
 }
 
-export function createKeyedRoutes(app: App, use: RoutesUse = "serve") {
-  const hooks = (operation: OperationId, schemas: { query?: TSchema; params?: TSchema }) =>
-    use === "document" ? { ...schemas, detail: operationDoc(operation) } : {};
+/** A keyed operation's answer to a request, given its path's `{id}` (null: none, or one that does not decode). */
+type KeyedHandler = (request: Request, id: string | null) => MaybePromise<Response>;
+
+/** Each /v1 operation's handler: a thin adapter that parses parameters strictly, calls one service and serializes. */
+function keyedHandlers(app: App): Record<OperationId, KeyedHandler> {
   /**
    * Answers once these spots' first forecasts are fetched, in the refresh scope `requested` (forecast/demand.ts);
    * at once, without a turn of the event loop, when there is nothing to wait for.
@@ -90,60 +88,84 @@ export function createKeyedRoutes(app: App, use: RoutesUse = "serve") {
     const waiting = app.demand.ready(spotIds);
     return waiting ? waiting.then(answer) : answer();
   };
-  // Strict paths: `/v1/spots/` is not `/v1/spots`. Only the documented paths answer, and the gate's
-  // endpointOf() (which counts requests) sees exactly the paths the router serves.
-  return routeErrors(new Elysia(ROUTER_OPTIONS))
-    .get(routerPath("searchSpots"), ({ request }) => json(app.spots.search(parseSearchParams(queryOf(request))), 200, headersFor(request)), hooks("searchSpots", { query: searchQuery }))
-    .get(routerPath("spotsNearby"), ({ request }) => json(app.spots.nearby(parseNearbyParams(queryOf(request))), 200, headersFor(request)), hooks("spotsNearby", { query: nearbyQuery }))
-    // A static path: registered like /nearby, so `best` is never taken for a spot id (no slug is `best`).
-    .get(
-      routerPath("bestSpots"),
-      ({ request }) => {
-        const params = parseBestSpotsParams(queryOf(request));
-        return afterFirstForecasts(() => app.bestSpots.candidates(params), () => andThen(app.bestSpots.find(params), (found) => json(found, 200, headersFor(request))));
-      },
-      hooks("bestSpots", { query: bestSpotsQuery }),
-    )
-    .get(routerPath("getSpot"), ({ params, request }) => json(app.spots.detail(spotId(params)), 200, headersFor(request)), hooks("getSpot", { params: idParams }))
-    .get(
-      routerPath("getForecast"),
-      ({ params, request }) => {
-        const { days } = parseDaysParams(queryOf(request));
-        return afterFirstForecasts([spotId(params)], () => andThen(app.forecasts.get(spotId(params), days), (served) => forecastResponse(request, served)));
-      },
-      hooks("getForecast", { params: idParams, query: daysQuery }),
-    )
-    .get(
-      routerPath("getTides"),
-      ({ params, request }) => andThen(app.tides.get(spotId(params), parseDaysParams(queryOf(request)).days), (tides) => json(tides, 200, headersFor(request))),
-      hooks("getTides", { params: idParams, query: daysQuery }),
-    )
-    .get(
-      routerPath("getSpotNow"),
-      ({ params, request }) => {
-        const { units } = parseNowParams(queryOf(request));
-        return afterFirstForecasts([spotId(params)], () => andThen(app.now.get(spotId(params), units), (served) => nowResponse(request, served)));
-      },
-      hooks("getSpotNow", { params: idParams, query: nowQuery }),
-    )
-    .get(
-      routerPath("getNow"),
-      ({ request }) => {
-        const { spots, units } = parseNowManyParams(queryOf(request));
-        return afterFirstForecasts(spots, () => andThen(app.now.many(spots, units), (served) => nowResponse(request, served)));
-      },
-      hooks("getNow", { query: nowManyQuery }),
-    )
-    .get(
-      routerPath("getUsage"),
-      ({ request }) => {
-        const usage = (text: string) => json(text, 200, headersFor(request, { "Cache-Control": "private, no-store" }));
-        // From memory once the key's report is kept (a day's first ask reads the stored counts).
-        const text = app.meter.reportText(principalOf(request));
-        return typeof text === "string" ? usage(text) : text.then(usage);
-      },
-      hooks("getUsage", {}),
-    );
+  return {
+    searchSpots: (request) => json(app.spots.search(parseSearchParams(queryOf(request))), 200, headersFor(request)),
+    spotsNearby: (request) => json(app.spots.nearby(parseNearbyParams(queryOf(request))), 200, headersFor(request)),
+    bestSpots: (request) => {
+      const params = parseBestSpotsParams(queryOf(request));
+      return afterFirstForecasts(() => app.bestSpots.candidates(params), () => andThen(app.bestSpots.find(params), (found) => json(found, 200, headersFor(request))));
+    },
+    getSpot: (request, id) => json(app.spots.detail(spotId(id)), 200, headersFor(request)),
+    getForecast: (request, id) => {
+      const { days } = parseDaysParams(queryOf(request));
+      return afterFirstForecasts([spotId(id)], () => andThen(app.forecasts.get(spotId(id), days), (served) => forecastResponse(request, served)));
+    },
+    getTides: (request, id) => andThen(app.tides.get(spotId(id), parseDaysParams(queryOf(request)).days), (tides) => json(tides, 200, headersFor(request))),
+    getSpotNow: (request, id) => {
+      const { units } = parseNowParams(queryOf(request));
+      return afterFirstForecasts([spotId(id)], () => andThen(app.now.get(spotId(id), units), (served) => nowResponse(request, served)));
+    },
+    getNow: (request) => {
+      const { spots, units } = parseNowManyParams(queryOf(request));
+      return afterFirstForecasts(spots, () => andThen(app.now.many(spots, units), (served) => nowResponse(request, served)));
+    },
+    getUsage: (request) => {
+      const usage = (text: string) => json(text, 200, headersFor(request, { "Cache-Control": "private, no-store" }));
+      // From memory once the key's report is kept (a day's first ask reads the stored counts).
+      const text = app.meter.reportText(principalOf(request));
+      return typeof text === "string" ? usage(text) : text.then(usage);
+    },
+  };
+}
+
+/** A path parameter as routers decode it; null when it does not decode (it names nothing). */
+function decodedParameter(raw: string | null): string | null {
+  if (raw === null || !raw.includes("%")) return raw;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The keyed routes, served: one lookup in the endpoint table (core/endpoints.ts: exactly its paths answer, strictly —
+ * `/v1/spots/` is not `/v1/spots`, so the gate's counting sees exactly the paths served) and the operation's handler,
+ * whose answer goes back as it comes — a Response when it was had at once, which Bun writes without waiting for a
+ * promise. No router runs and no schema: each handler's strict parser (core/params) is the validation.
+ */
+export function createKeyedRoutes(app: App): KeyedRoutes {
+  const handlers = keyedHandlers(app);
+  return (request, path) => {
+    const endpoint = endpointAt(path);
+    if (endpoint === null) return noSuchEndpoint(request, path);
+    try {
+      const answer = handlers[endpoint.operationId](request, decodedParameter(pathParameter(endpoint, path)));
+      return answer instanceof Promise ? answer.catch((error: unknown) => routeFailure(request, path, error)) : answer;
+    } catch (error) {
+      return routeFailure(request, path, error);
+    }
+  };
+}
+
+/**
+ * The keyed routes as GET /openapi.json documents them: the same handlers in an Elysia router with the schemas and
+ * operation details its OpenAPI generator reads (http/schemas.ts, http/openapi.ts). It documents; it never serves.
+ */
+export function documentedKeyedRoutes(app: App) {
+  const handlers = keyedHandlers(app);
+  const route = (operation: OperationId, schemas: { query?: TSchema; params?: TSchema }) =>
+    [({ request, params }: { request: Request; params: Record<string, string | null> }) => handlers[operation](request, params.id ?? null), { ...schemas, detail: operationDoc(operation) }] as const;
+  return new Elysia(ROUTER_OPTIONS)
+    .get(routerPath("searchSpots"), ...route("searchSpots", { query: searchQuery }))
+    .get(routerPath("spotsNearby"), ...route("spotsNearby", { query: nearbyQuery }))
+    .get(routerPath("bestSpots"), ...route("bestSpots", { query: bestSpotsQuery }))
+    .get(routerPath("getSpot"), ...route("getSpot", { params: idParams }))
+    .get(routerPath("getForecast"), ...route("getForecast", { params: idParams, query: daysQuery }))
+    .get(routerPath("getTides"), ...route("getTides", { params: idParams, query: daysQuery }))
+    .get(routerPath("getSpotNow"), ...route("getSpotNow", { params: idParams, query: nowQuery }))
+    .get(routerPath("getNow"), ...route("getNow", { query: nowManyQuery }))
+    .get(routerPath("getUsage"), ...route("getUsage", {}));
 }
 
 /** What anyone may call. GET /openapi.json documents the keyed routes (built for it on its first request). */
@@ -157,6 +179,6 @@ export function createOpenRoutes(app: App) {
       .get("/docs", () => docsPage(), { detail: { hide: true } })
       .get("/docs/scalar.js", () => docsBundle(), { detail: { hide: true } })
       .get("/docs/init.js", () => docsInit(), { detail: { hide: true } })
-      .use(openApiRoute(() => createKeyedRoutes(app, "document")))
+      .use(openApiRoute(() => documentedKeyedRoutes(app)))
   );
 }

@@ -29,7 +29,6 @@ function lazyMcpHandler(app: App): McpHandler {
 }
 
 export function createFetchHandler(app: App): (req: Request, server?: Peer) => Response | Promise<Response> {
-  const keyed = createKeyedRoutes(app).compile();
   const open = createOpenRoutes(app).compile();
   // `fetch`, not `handle`: handle only wraps fetch in one more async function. Route failures are answered
   // by the routes' onError; anything that still escapes ends in Bun.serve's error handler below.
@@ -46,7 +45,7 @@ export function createFetchHandler(app: App): (req: Request, server?: Peer) => R
   const alertsHandler = createAlertsHandler(app);
   const openSide = (req: Request, path: string, server?: Peer) =>
     isEmbedPath(path) ? embedHandler(req, path) : isAlertsPath(path) ? alertsHandler(req, path) : openFetchOrConsole(req, path, server);
-  return createGate(app, { keyed: keyed.fetch, open: openSide, mcp: lazyMcpHandler(app) });
+  return createGate(app, { keyed: createKeyedRoutes(app), open: openSide, mcp: lazyMcpHandler(app) });
 }
 
 export function startHttpServer(app: App, port: number, host: string, metrics?: Metrics): Server<undefined> {
