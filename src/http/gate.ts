@@ -16,7 +16,7 @@ import type { App } from "../app";
 import { ApiError, invalidRequest } from "../core/errors";
 import { tally } from "../core/log";
 import { keyFromHeaders } from "../access/keys";
-import type { UsageKey } from "../core/endpoints";
+import type { V1Endpoint } from "../core/endpoints";
 import { refusalMessage } from "../access/limiter";
 import { nowWeight } from "../now/params";
 import type { Principal } from "../access/registry";
@@ -28,8 +28,11 @@ import { bodyRefusal, CLOSE } from "./body";
 import { activity } from "../ops/memory";
 import { routeLabel } from "../core/route-label";
 
-/** The keyed routes (http/routes.ts), given the request and its canonical path (http/target.ts). */
-export type KeyedRoutes = (req: Request, path: string) => Response | Promise<Response>;
+/**
+ * The keyed routes (http/routes.ts), given the request, its canonical path (http/target.ts) and the endpoint the
+ * table serves there (core/endpoints.ts; null: none, a 404).
+ */
+export type KeyedRoutes = (req: Request, path: string, endpoint: V1Endpoint | null) => Response | Promise<Response>;
 /** The open side: the path is the canonical one the gate decided on. */
 export type OpenHandler = (req: Request, path: string, peer?: Peer) => Response | Promise<Response>;
 /** The MCP adapter: authenticated, not yet admitted (it meters each message itself, before any work). */
@@ -68,11 +71,6 @@ function preflight(path: string): Response {
       "Access-Control-Max-Age": "86400",
     },
   });
-}
-
-/** Which usage counter a /v1 path belongs to; null = not counted (usage itself, unknown paths). */
-export function endpointOf(path: string): UsageKey | null {
-  return endpointAt(path)?.usage ?? null;
 }
 
 /** Whether a path belongs to the keyed side: /v1 and everything below it, and /mcp. */
@@ -116,15 +114,17 @@ export function createGate(app: App, { keyed, mcp, open }: GateRoutes): (req: Re
 
     // Every authenticated request passes the burst window before any work, wrong methods included.
     const allowedMethod = req.method === "GET" || req.method === "HEAD";
+    const endpoint = endpointAt(path);
     // GET /v1/now counts once per spot it asks for.
     const weight = allowedMethod && path === "/v1/now" ? nowWeight(queryOf(req)) : 1;
-    const decision = app.meter.admit(principal, allowedMethod ? endpointOf(path) : null, weight);
+    // Counted under the endpoint's usage key; usage itself, unknown paths and wrong methods are not counted.
+    const decision = app.meter.admit(principal, allowedMethod ? (endpoint?.usage ?? null) : null, weight);
     // Several servers count in Redis: a promise, and an outage there answers 503, never an uncounted request.
-    if (!(decision instanceof Promise)) return admitted(req, path, principal, allowedMethod, decision);
-    return decision.then((d) => admitted(req, path, principal, allowedMethod, d)).catch((err: unknown) => failed(req, path, err));
+    if (!(decision instanceof Promise)) return admitted(req, path, endpoint, principal, allowedMethod, decision);
+    return decision.then((d) => admitted(req, path, endpoint, principal, allowedMethod, d)).catch((err: unknown) => failed(req, path, err));
   };
 
-  const admitted = (req: Request, path: string, principal: Principal, allowedMethod: boolean, { verdict, headers: counted }: Metered): Response | Promise<Response> => {
+  const admitted = (req: Request, path: string, endpoint: V1Endpoint | null, principal: Principal, allowedMethod: boolean, { verdict, headers: counted }: Metered): Response | Promise<Response> => {
     const headers = withCors(req, counted);
     if (!verdict.allowed) {
       headers.own["Retry-After"] = String(verdict.retryAfterSeconds);
@@ -137,7 +137,7 @@ export function createGate(app: App, { keyed, mcp, open }: GateRoutes): (req: Re
     if (path === "/v1/usage") principals.set(req, principal);
     // The route builds its response on these headers (400, 404 and 500 included): see respond.ts.
     prepareHeaders(req, headers);
-    return keyed(req, path);
+    return keyed(req, path, endpoint);
   };
 
   return (raw: Request, peer?: Peer): Response | Promise<Response> => {

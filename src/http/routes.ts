@@ -6,7 +6,7 @@
  * The schemas (http/schemas.ts) document the API: the keyed routes built for GET /openapi.json carry them with each
  * route's `detail`, its OpenAPI operation (http/openapi.ts); the serving ones carry none.
  */
-import { endpointAt, pathParameter, routerPath, type OperationId } from "../core/endpoints";
+import { pathParameter, routerPath, type OperationId } from "../core/endpoints";
 import type { ServedForecast } from "../forecast/service";
 import { homeResponse } from "./home";
 import { queryOf } from "../core/query";
@@ -129,15 +129,14 @@ function decodedParameter(raw: string | null): string | null {
 }
 
 /**
- * The keyed routes, served: one lookup in the endpoint table (core/endpoints.ts: exactly its paths answer, strictly —
- * `/v1/spots/` is not `/v1/spots`, so the gate's counting sees exactly the paths served) and the operation's handler,
+ * The keyed routes, served: the endpoint the gate found in the table (core/endpoints.ts: exactly its paths answer,
+ * strictly — `/v1/spots/` is not `/v1/spots` — so what the gate counts is what is served) runs its handler,
  * whose answer goes back as it comes — a Response when it was had at once, which Bun writes without waiting for a
  * promise. No router runs and no schema: each handler's strict parser (core/params) is the validation.
  */
 export function createKeyedRoutes(app: App): KeyedRoutes {
   const handlers = keyedHandlers(app);
-  return (request, path) => {
-    const endpoint = endpointAt(path);
+  return (request, path, endpoint) => {
     if (endpoint === null) return noSuchEndpoint(request, path);
     try {
       const answer = handlers[endpoint.operationId](request, decodedParameter(pathParameter(endpoint, path)));
