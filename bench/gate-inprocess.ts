@@ -17,10 +17,10 @@ import { fmt, type Section } from "./report";
 import { sectionInOwnProcess } from "./processes";
 
 const TARGET_US = 1.5;
-type Handler = (req: Request) => Response | Promise<Response>;
+export type Handler = (req: Request) => Response | Promise<Response>;
 
 /** Mean µs per request over `count` requests (rotating over `keys`, so no burst window fills), every one answered 200. */
-async function meanUs(handler: Handler, url: string, keys: string[], count: number): Promise<number> {
+export async function meanUs(handler: Handler, url: string, keys: string[], count: number): Promise<number> {
   const request = (i: number) => new Request(url, { headers: { "X-API-Key": keys[i % keys.length]! } });
   const first = await handler(request(0));
   if (first.status !== 200) throw new Error(`${url} answered ${first.status}: ${await first.text()}`);

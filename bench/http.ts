@@ -64,24 +64,13 @@ export async function httpSections(opts: HttpOptions): Promise<HttpResults> {
   };
   const server = await startServer({ dataDir: opts.dataDir, env: { SURFCAST_LOG_LEVEL: "warn" } });
   const rss = sampleRss(server.proc.pid);
-  const recordings: Recording[] = [];
-  const measurable: BenchCase[] = [];
-  for (const bench of opts.cases) {
-    const rec = await record(server.url, bench.path, { "X-API-Key": opts.keys[0]! });
-    if (rec.status === 200) {
-      recordings.push(rec);
-      measurable.push(bench);
-    } else endpoints.notes!.push(`${bench.name} — not measured: GET ${bench.path} answers ${status(rec)}`);
-  }
+  const { bare, measurable, recordings } = await replayedByBare(server.url, opts.dataDir, opts.cases, opts.keys[0]!, endpoints.notes!);
   const rssIdle = rss.stop().peak;
   const underLoad = sampleRss(server.proc.pid);
-  const recordingsFile = join(opts.dataDir, "bench-recordings.json");
-  await Bun.write(recordingsFile, JSON.stringify(recordings));
-  const bare = await spawnListening([BUN, join(import.meta.dir, "bare-server.ts"), recordingsFile]);
   try {
     for (const bench of measurable) {
       const { binary: real, bare: yardstick } = await bestOfTwo(["binary", "bare"] as const, (side) => measure((side === "binary" ? server : bare).url + bench.path, opts));
-      const size = Buffer.from(recordings.find((r) => r.path === bench.path)!.bodyBase64, "base64").length;
+      const size = bodyBytes(recordings, bench.path);
       const ratio = real.rps / yardstick.rps;
       endpoints.rows!.push([
         `${bench.name} \`${bench.path}\``,
@@ -123,7 +112,7 @@ async function accessCost(opts: HttpOptions, cases: BenchCase[]): Promise<Sectio
   const section: Section = {
     title: "Access layer cost (auth + limits + usage accounting)",
     intro:
-      "The same Elysia routes in three benchmark-only servers run from source (bench/gate-server.ts): behind the production gate " +
+      "The same keyed routes in three benchmark-only servers run from source (bench/gate-server.ts): behind the production gate " +
       "(createFetchHandler: key lookup, quota and burst window, usage counting, rate-limit headers, usage flushed every 500 ms), called directly (createKeyedRoutes), " +
       "and behind the floor — the least any gate that meets the spec must do: read the key header and send the five rate-limit headers " +
       "(Remaining and RateLimit change per request, from one counter), with no key lookup, no limits and no usage accounting. cost = 1 − gated/ungated; floor cost = 1 − floor/ungated, the runtime's price for " +
@@ -154,6 +143,35 @@ async function accessCost(opts: HttpOptions, cases: BenchCase[]): Promise<Sectio
     for (const mode of modes) await servers[mode]?.stop();
   }
   return section;
+}
+
+export interface Replayed {
+  /** The bare server, replaying what the binary answered to each measurable case. */
+  bare: Child;
+  /** The cases the binary answered with 200 (the others are noted as not measured). */
+  measurable: BenchCase[];
+  recordings: Recording[];
+}
+
+/** Records the binary's answer to each case (under `key`) and starts a bare Bun.serve replaying those bytes. */
+export async function replayedByBare(serverUrl: string, dataDir: string, cases: BenchCase[], key: string, notes: string[]): Promise<Replayed> {
+  const recordings: Recording[] = [];
+  const measurable: BenchCase[] = [];
+  for (const bench of cases) {
+    const rec = await record(serverUrl, bench.path, { "X-API-Key": key });
+    if (rec.status === 200) {
+      recordings.push(rec);
+      measurable.push(bench);
+    } else notes.push(`${bench.name} — not measured: GET ${bench.path} answers ${status(rec)}`);
+  }
+  const recordingsFile = join(dataDir, "bench-recordings.json");
+  await Bun.write(recordingsFile, JSON.stringify(recordings));
+  return { bare: await spawnListening([BUN, join(import.meta.dir, "bare-server.ts"), recordingsFile]), measurable, recordings };
+}
+
+/** The body size of a recorded case, in bytes. */
+export function bodyBytes(recordings: Recording[], path: string): number {
+  return Buffer.from(recordings.find((r) => r.path === path)!.bodyBase64, "base64").length;
 }
 
 /**

@@ -28,6 +28,8 @@ import { memorySection } from "./memory";
 import { redisSection } from "./redis";
 import { clusterSections } from "./cluster";
 import { alertsSection } from "./alerts";
+import { createFleet, fleetCases, fleetSection } from "./fleet";
+import { isolatedFleetSection } from "./fleet-inprocess";
 
 const quick = process.argv.includes("--quick");
 /** Only what the endpoint tables need (the refresh fills the forecasts); RESULTS.md is left alone. */
@@ -101,6 +103,9 @@ const http = await httpSections({ dataDir, keys, cases: benchCases(spot), ...set
 show(http.endpoints);
 show(http.access);
 show(http.memory);
+const fleet = { keys: createFleet(dataDir), cases: fleetCases(spot ?? { id: "pipeline", lat: 21.66, lng: -158.05 }) };
+show(await fleetSection({ dataDir, ...fleet, connections: 50, durationSeconds: quick ? 2 : 5 }));
+show(await isolatedFleetSection(dataDir, fleet.keys, fleet.cases, quick));
 if (!httpOnly) show(await memorySection({ quick }));
 if (!httpOnly) for (const section of await clusterSections({ ...settings, durationSeconds: quick ? 2 : 4, warmupSeconds: 1 })) show(section);
 
