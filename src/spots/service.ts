@@ -79,6 +79,11 @@ class Snapshot {
    * a widget or a shop screen asks for the same place again and again. Bounded by the spots they hold.
    */
   readonly nearbyAnswers = new Lru<readonly SpotWithDistance[]>(NEARBY_ANSWER_SPOTS);
+  /**
+   * Search answers as spots, by the search index's kept answer (the same array while the index keeps it), frozen so
+   * http/respond.ts keeps their JSON too: a repeated search is a lookup and its kept text.
+   */
+  readonly searchAnswers = new WeakMap<readonly number[], readonly Spot[]>();
 
   constructor(
     private readonly stored: readonly StoredSpot[],
@@ -316,9 +321,12 @@ export class SpotService {
     return new SpotService(catalog, loaded);
   }
 
-  search(p: SearchParams): Spot[] {
-    const { spots, search } = this.snapshot;
-    return search.search(p.q, p.limit).map((i) => spots[i]!);
+  search(p: SearchParams): readonly Spot[] {
+    const { spots, search, searchAnswers } = this.snapshot;
+    const found = search.search(p.q, p.limit);
+    let answer = searchAnswers.get(found);
+    if (answer === undefined) searchAnswers.set(found, (answer = Object.freeze(found.map((i) => spots[i]!))));
+    return answer;
   }
 
   /** Spots by distance; answers within the API's limit are kept (see Snapshot.nearbyAnswers). */
