@@ -28,12 +28,12 @@ export function fleetCases(spot: { id: string; lat: number; lng: number }): Benc
   ];
 }
 
-/** One Scale account with `FLEET_SIZE` keys, limits raised so that no run reaches a quota or a burst window. */
-export function createFleet(dataDir: string): string[] {
-  const made = cli(dataDir, ["accounts", "create", EMAIL, "--plan", "scale", "--daily-limit", "100000000", "--minute-limit", "100000", "--max-keys", String(FLEET_SIZE)]);
+/** One Scale account with `count` keys (the fleet by default), limits raised so that no run reaches a quota or a burst window. */
+export function createScaleKeys(dataDir: string, email = EMAIL, count = FLEET_SIZE): string[] {
+  const made = cli(dataDir, ["accounts", "create", email, "--plan", "scale", "--daily-limit", "100000000", "--minute-limit", "100000", "--max-keys", String(count)]);
   if (made.code !== 0) throw new Error(`accounts create failed: ${made.stderr}`);
-  return Array.from({ length: FLEET_SIZE }, (_, i) => {
-    const r = cli(dataDir, ["keys", "create", EMAIL, "--name", `fleet-${i}`]);
+  return Array.from({ length: count }, (_, i) => {
+    const r = cli(dataDir, ["keys", "create", email, "--name", `bench-${i}`]);
     if (r.code !== 0) throw new Error(`keys create failed: ${r.stderr}`);
     return r.stdout.trim().split("\n").at(-1)!;
   });
@@ -90,7 +90,7 @@ if (import.meta.main) {
   ensureWrk();
   const quick = process.argv.includes("--quick");
   const dataDir = tempDir("bench-fleet");
-  const keys = createFleet(dataDir);
+  const keys = createScaleKeys(dataDir);
   const fake = await startFakeOpenMeteo({ firstDay: new Date().toISOString().slice(0, 10) });
   // The fake answers in this process: the refresh must not block it.
   const refreshed = await cliAsync(dataDir, ["refresh", "--spots", "pipeline"], { SURFCAST_OPEN_METEO_MARINE_URL: fake.url, SURFCAST_OPEN_METEO_FORECAST_URL: fake.url });

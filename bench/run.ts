@@ -8,7 +8,6 @@ import { join } from "node:path";
 import { existsSync } from "node:fs";
 import { loadConfig } from "../src/config";
 import { openApp } from "../src/app";
-import { cli } from "../test/support/binary";
 import { BINARY, CATALOG_PATH, tempDir } from "../test/support/env";
 import { httpSections, type BenchCase } from "./http";
 import { ensureWrk } from "./load";
@@ -28,7 +27,7 @@ import { memorySection } from "./memory";
 import { redisSection } from "./redis";
 import { clusterSections } from "./cluster";
 import { alertsSection } from "./alerts";
-import { createFleet, fleetCases, fleetSection } from "./fleet";
+import { createScaleKeys, fleetCases, fleetSection } from "./fleet";
 import { isolatedFleetSection } from "./fleet-inprocess";
 
 const quick = process.argv.includes("--quick");
@@ -44,16 +43,6 @@ const EMAIL = "bench@example.com";
 process.env.SURFCAST_LOG_LEVEL ??= "warn";
 if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing: run make build (make bench does)`);
 ensureWrk();
-
-function createKeys(dataDir: string): string[] {
-  const made = cli(dataDir, ["accounts", "create", EMAIL, "--plan", "scale", "--daily-limit", "100000000", "--minute-limit", "100000", "--max-keys", String(KEY_COUNT)]);
-  if (made.code !== 0) throw new Error(`accounts create failed: ${made.stderr}`);
-  return Array.from({ length: KEY_COUNT }, (_, i) => {
-    const r = cli(dataDir, ["keys", "create", EMAIL, "--name", `bench-${i}`]);
-    if (r.code !== 0) throw new Error(`keys create failed: ${r.stderr}`);
-    return r.stdout.trim().split("\n").at(-1)!;
-  });
-}
 
 /** The endpoints under load, on one well-known spot (Pipeline when the catalog has it). */
 function benchCases(spot: { id: string; name: string; lat: number; lng: number } | undefined): BenchCase[] {
@@ -73,7 +62,7 @@ function benchCases(spot: { id: string; name: string; lat: number; lng: number }
 const machine = describeMachine();
 const dataDir = tempDir("bench");
 console.log(`surfcast bench (${quick ? "quick" : "full"}) — data in ${dataDir}`);
-const keys = createKeys(dataDir);
+const keys = createScaleKeys(dataDir, EMAIL, KEY_COUNT);
 const sections: Section[] = [];
 const show = (s: Section) => {
   sections.push(s);
@@ -103,7 +92,7 @@ const http = await httpSections({ dataDir, keys, cases: benchCases(spot), ...set
 show(http.endpoints);
 show(http.access);
 show(http.memory);
-const fleet = { keys: createFleet(dataDir), cases: fleetCases(spot ?? { id: "pipeline", lat: 21.66, lng: -158.05 }) };
+const fleet = { keys: createScaleKeys(dataDir), cases: fleetCases(spot ?? { id: "pipeline", lat: 21.66, lng: -158.05 }) };
 show(await fleetSection({ dataDir, ...fleet, connections: 50, durationSeconds: quick ? 2 : 5 }));
 show(await isolatedFleetSection(dataDir, fleet.keys, fleet.cases, quick));
 if (!httpOnly) show(await memorySection({ quick }));
