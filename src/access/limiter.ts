@@ -174,7 +174,8 @@ export function varyingHeadersOfCounts(
   const dailyRemaining = Math.max(0, limits.dailyLimit - usedToday);
   const burstRemaining = Math.max(0, limits.minuteLimit - windowUsed);
   const dailyReset = Math.ceil((nextUtcMidnight(now) - now) / 1000);
-  return { remaining: String(dailyRemaining), rateLimit: rateLimitField(burstRemaining, burstResetSeconds, dailyRemaining, dailyReset) };
+  const remaining = String(dailyRemaining);
+  return { remaining, rateLimit: rateLimitField(burstRemaining, burstResetSeconds, remaining, dailyReset) };
 }
 
 /** The draft's `RateLimit` field: what is left of each window and the seconds until it resets. */
