@@ -11,7 +11,7 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import { log } from "../core/log";
 import type { StationRecord } from "./record";
-import type { StationChoice, TideSpot } from "./stations";
+import type { RuleInput, StationChoice } from "./stations";
 
 export interface StationWorkerData {
   port: MessagePort;
@@ -19,7 +19,7 @@ export interface StationWorkerData {
   signal: SharedArrayBuffer;
 }
 
-export type StationRequest = { kind: "choose"; spots: { spot: TideSpot; override: boolean | null }[] } | { kind: "records"; ids: string[] };
+export type StationRequest = { kind: "choose"; spots: { spot: RuleInput; override: boolean | null }[] } | { kind: "records"; ids: string[] };
 
 export type StationReply =
   | { kind: "ready"; stations: number }
@@ -77,7 +77,7 @@ export class StationDatabase {
   }
 
   /** The station rule for each spot, with the chosen stations' records. */
-  choose(spots: { spot: TideSpot; override: boolean | null }[]): { choice: StationChoice; record: StationRecord | null }[] {
+  choose(spots: { spot: RuleInput; override: boolean | null }[]): { choice: StationChoice; record: StationRecord | null }[] {
     const reply = this.call({ kind: "choose", spots });
     if (reply.kind !== "chosen") throw new Error(`tide station worker: unexpected ${reply.kind} reply`);
     return reply.results;
