@@ -13,14 +13,16 @@
  * - the place-name gazetteer: the GeoNames towns near the catalog's spots (scripts/towns.ts) are written to
  *   dist/towns.json (never committed: derived from the catalog); the plugin replaces `src/spots/towns-file.ts`
  *   with an import of that file `with {type: "file"}`, which embeds it.
- * - the tide station choices of the default catalog's spots (scripts/tide-choices.ts; docs/tides.md, "Loading
- *   cost"), made again when the catalog or the rule changed: written to dist/tide-choices.json (never committed) and
- *   embedded the same way in place of `src/tides/built-choices-file.ts`.
+ * - what the station rule and the facing method decide for the default catalog's spots (scripts/tide-choices.ts,
+ *   scripts/facings.ts; docs/tides.md, "Loading cost"), made again when the catalog, the rule or the method changed:
+ *   written to dist/tide-choices.json and dist/facings.json (never committed) and embedded the same way, in place of
+ *   `src/tides/built-choices-file.ts` and `src/forecast/built-facings-file.ts`.
  */
 import type { BunPlugin } from "bun";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { townSubset } from "./towns";
 import { writeTideChoices } from "./tide-choices";
+import { writeFacings } from "./facings";
 import { recordBytecodeOrder } from "./bytecode-order";
 import { dirname, join, resolve } from "node:path";
 
@@ -48,7 +50,9 @@ if (!existsSync(townsFile) || readFileSync(townsFile, "utf8") !== towns) {
 }
 
 const choicesFile = join(root, "dist/tide-choices.json");
+const facingsFile = join(root, "dist/facings.json");
 await writeTideChoices(readFileSync(spotsSource, "utf8"), choicesFile);
+await writeFacings(readFileSync(spotsSource, "utf8"), facingsFile);
 
 /** A module that exports the path of an embedded file: `export const <name> = <the file, embedded>`. */
 const embeddedPath = (name: string, file: string) => ({
@@ -65,6 +69,7 @@ const embedPlugin: BunPlugin = {
     build.onLoad({ filter: /surfspots\.json$/ }, async (args) => ({ contents: await Bun.file(args.path).text(), loader: "file" }));
     build.onLoad({ filter: /[\\/]spots[\\/]towns-file\.ts$/ }, () => embeddedPath("townsFile", townsFile));
     build.onLoad({ filter: /[\\/]tides[\\/]built-choices-file\.ts$/ }, () => embeddedPath("builtChoicesFile", choicesFile));
+    build.onLoad({ filter: /[\\/]forecast[\\/]built-facings-file\.ts$/ }, () => embeddedPath("builtFacingsFile", facingsFile));
     build.onLoad({ filter: /@neaps[\\/]tide-database[\\/]dist[\\/]node[\\/]index\.js$/ }, async (args) => {
       const source = await Bun.file(args.path).text();
       const tcdb = join(dirname(args.path), "../generated/neaps.tcdb");

@@ -18,6 +18,11 @@ export interface ForecastJobOptions {
   refresh?: (app: App, signal: AbortSignal, spots?: readonly RefreshSpot[]) => Promise<RefreshSummary | void>;
   /** The first retry's delay (tests shorten it). */
   firstRetryMs?: number;
+  /**
+   * The start-up check waits for this (the tide job's start-up pass, src/server/serve.ts): a first start's refresh
+   * then finds every tide station chosen, and the two never hold their working memory at once.
+   */
+  startAfter?: Promise<unknown>;
 }
 
 export function startForecastJobs(app: App, options: ForecastJobOptions = {}): { stop(): void; running(): Promise<void> | null } {
@@ -113,6 +118,8 @@ export function startForecastJobs(app: App, options: ForecastJobOptions = {}): {
   // Checked after the server is up, so a large catalog never delays the first request.
   const startup = setTimeout(async () => {
     try {
+      await options.startAfter;
+      if (controller.signal.aborted) return;
       const scoped = await inScope();
       if (scoped?.length === 0) {
         log.info("forecast refresh at start-up skipped: no spot was asked for in the last 7 days (refresh scope: requested); a spot's forecast is fetched when it is first asked for");
