@@ -15,7 +15,7 @@
  *   with an import of that file `with {type: "file"}`, which embeds it.
  * - what the station rule and the facing method decide for the default catalog's spots (scripts/tide-choices.ts,
  *   scripts/facings.ts; docs/tides.md, "Loading cost"), made again when the catalog, the rule or the method changed:
- *   written to dist/tide-choices.json and dist/facings.json (never committed) and embedded the same way, in place of
+ *   written to dist/tide-choices.json.gz and dist/facings.json.gz (never committed) and embedded the same way, in place of
  *   `src/tides/built-choices-file.ts` and `src/forecast/built-facings-file.ts`.
  */
 import type { BunPlugin } from "bun";
@@ -49,8 +49,8 @@ if (!existsSync(townsFile) || readFileSync(townsFile, "utf8") !== towns) {
   renameSync(`${townsFile}.${process.pid}`, townsFile);
 }
 
-const choicesFile = join(root, "dist/tide-choices.json");
-const facingsFile = join(root, "dist/facings.json");
+const choicesFile = join(root, "dist/tide-choices.json.gz");
+const facingsFile = join(root, "dist/facings.json.gz");
 await writeTideChoices(readFileSync(spotsSource, "utf8"), choicesFile);
 await writeFacings(readFileSync(spotsSource, "utf8"), facingsFile);
 

@@ -1,6 +1,6 @@
 /**
  * The facing of every spot of the default catalog, decided at build (src/forecast/built-facings.ts): computed from
- * the 10 m land index exactly as the refresh computes it, written to dist/facings.json. Made again only when the
+ * the 10 m land index exactly as the refresh computes it, written to dist/facings.json.gz. Made again only when the
  * catalog, its corrections overlay or the facing method changed. Run alone: `bun scripts/facings.ts [catalog.json] [out.json]`.
  */
 import { readFileSync } from "node:fs";
@@ -24,7 +24,7 @@ export function writeFacings(catalogText: string, out: string): Promise<boolean>
 if (import.meta.main) {
   const root = resolve(import.meta.dir, "..");
   const catalog = resolve(process.argv[2] ?? join(root, "../shared/data/spots/surfspots.json"));
-  const out = resolve(process.argv[3] ?? join(root, "dist/facings.json"));
+  const out = resolve(process.argv[3] ?? join(root, "dist/facings.json.gz"));
   const started = performance.now();
   const wrote = await writeFacings(readFileSync(catalog, "utf8"), out);
   console.log(`facings: ${wrote ? "written" : "unchanged"} → ${out} (${((performance.now() - started) / 1000).toFixed(1)}s)`);

@@ -1,7 +1,7 @@
 /**
  * The tide station choice of every spot of the default catalog, decided at build (src/tides/built-choices.ts): the
  * station rule run through the tide database exactly as the station worker runs it, written with the chosen
- * stations' records to dist/tide-choices.json. Made again only when the catalog, its corrections overlay, the rule or
+ * stations' records to dist/tide-choices.json.gz. Made again only when the catalog, its corrections overlay, the rule or
  * the database changed. Run alone: `bun scripts/tide-choices.ts [catalog.json] [out.json]`.
  */
 import { readFileSync } from "node:fs";
@@ -26,7 +26,7 @@ export function writeTideChoices(catalogText: string, out: string): Promise<bool
 if (import.meta.main) {
   const root = resolve(import.meta.dir, "..");
   const catalog = resolve(process.argv[2] ?? join(root, "../shared/data/spots/surfspots.json"));
-  const out = resolve(process.argv[3] ?? join(root, "dist/tide-choices.json"));
+  const out = resolve(process.argv[3] ?? join(root, "dist/tide-choices.json.gz"));
   const started = performance.now();
   const wrote = await writeTideChoices(readFileSync(catalog, "utf8"), out);
   console.log(`tide choices: ${wrote ? "written" : "unchanged"} → ${out} (${((performance.now() - started) / 1000).toFixed(1)}s)`);

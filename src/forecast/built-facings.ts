@@ -1,11 +1,11 @@
 /**
  * Facings decided at build time. A spot's computed facing (../spots/orientation.ts) reads nothing but its position,
  * and the default catalog is fixed when the binary is built: scripts/facings.ts computes every default spot's facing
- * and writes them to dist/facings.json, which the binary embeds (./built-facings-file.ts). The refresh takes a
+ * and writes them to dist/facings.json.gz, which the binary embeds (./built-facings-file.ts). The refresh takes a
  * spot's facing from there, so a new install's first refresh never loads the 10 m land index (~80 MB while it is
  * built); a spot at another position (an import) is computed as before.
  */
-import { readFileSync } from "node:fs";
+import { readGzipJson } from "../core/gzip-json";
 import { FACING_METHOD } from "../spots/orientation";
 import { builtFacingsFile } from "./built-facings-file";
 
@@ -30,6 +30,6 @@ export function facingsAt(catalog: string, spots: Iterable<{ lat: number; lng: n
 /** The build's facings by position (read when asked: only a refresh with spots lacking one needs them); empty when there are none or another method made them. */
 export function readBuiltFacings(file = builtFacingsFile): ReadonlyMap<string, number | null> {
   if (file === null) return new Map();
-  const data = JSON.parse(readFileSync(file, "utf8")) as BuiltFacingsData;
+  const data = readGzipJson<BuiltFacingsData>(file);
   return data.method === FACING_METHOD ? new Map(Object.entries(data.facings)) : new Map();
 }

@@ -2,7 +2,7 @@
  * Station choices decided at build time. The default catalog is fixed when the binary is built, and the station rule
  * reads nothing of a spot but its position and its import override: so scripts/tide-choices.ts runs the rule for
  * every default spot through the tide database (./engine.ts, as the worker does) and writes each choice with its
- * station's record to dist/tide-choices.json, which the binary embeds (./built-choices-file.ts). A spot the build
+ * station's record to dist/tide-choices.json.gz, which the binary embeds (./built-choices-file.ts). A spot the build
  * decided takes its choice from there, and a new install's first start never loads the tide database (~110 MB);
  * every other spot — an import, a changed override, a binary whose rule or database differs from the file's — asks
  * the database in its worker, as before.
@@ -10,8 +10,8 @@
  * The file is read when a choice is first looked up and dropped after a few seconds without a lookup: it is only
  * needed while stations are being chosen (the first start, or after a new rule).
  */
-import { readFileSync } from "node:fs";
 import tideDatabase from "@neaps/tide-database/package.json";
+import { readGzipJson } from "../core/gzip-json";
 import { log } from "../core/log";
 import type { StationRecord } from "./record";
 import { STATION_RULE, type RuleInput, type StationChoice } from "./stations";
@@ -83,7 +83,7 @@ export class BuiltChoices {
     this.drop = setTimeout(() => (this.data = null), this.keepMs);
     this.drop.unref();
     if (this.data) return this.data;
-    const data = JSON.parse(readFileSync(this.file, "utf8")) as BuiltChoicesData;
+    const data = readGzipJson<BuiltChoicesData>(this.file);
     if (data.rule !== CHOICE_RULE) {
       log.warn("the build's tide station choices were made with another rule: stations are chosen with the tide database", { built: data.rule, rule: CHOICE_RULE });
       data.choices = {};
