@@ -19,7 +19,7 @@ export interface ForecastJobOptions {
   /** The first retry's delay (tests shorten it). */
   firstRetryMs?: number;
   /**
-   * The start-up check waits for this (the tide job's start-up pass, src/server/serve.ts): a first start's refresh
+   * A start-up refresh waits for this (the tide job's start-up pass, src/server/serve.ts): a first start's refresh
    * then finds every tide station chosen, and the two never hold their working memory at once.
    */
   startAfter?: Promise<unknown>;
@@ -118,8 +118,6 @@ export function startForecastJobs(app: App, options: ForecastJobOptions = {}): {
   // Checked after the server is up, so a large catalog never delays the first request.
   const startup = setTimeout(async () => {
     try {
-      await options.startAfter;
-      if (controller.signal.aborted) return;
       const scoped = await inScope();
       if (scoped?.length === 0) {
         log.info("forecast refresh at start-up skipped: no spot was asked for in the last 7 days (refresh scope: requested); a spot's forecast is fetched when it is first asked for");
@@ -127,7 +125,9 @@ export function startForecastJobs(app: App, options: ForecastJobOptions = {}): {
       }
       const reasonNow = async () => startupRefreshReason((scoped ?? app.spots.all()).map((s) => s.id), await app.stores.forecasts.documentAges(), app.clock.now());
       const reason = await reasonNow();
-      if (reason) run(`startup: ${reason}`, slotAt("start-up", app.clock.now(), HOUR_MS), false, async () => (await reasonNow()) !== null);
+      if (!reason) return;
+      await options.startAfter;
+      if (!controller.signal.aborted) run(`startup: ${reason}`, slotAt("start-up", app.clock.now(), HOUR_MS), false, async () => (await reasonNow()) !== null);
     } catch (err) {
       log.error("forecast startup check failed", { error: (err as Error).message });
     }
