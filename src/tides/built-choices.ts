@@ -7,8 +7,9 @@
  * every other spot — an import, a changed override, a binary whose rule or database differs from the file's — asks
  * the database in its worker, as before.
  *
- * The file is read when a choice is first looked up and dropped after a few seconds without a lookup: it is only
- * needed while stations are being chosen (the first start, or after a new rule).
+ * The file is read when a choice is first looked up and dropped after a few seconds without a lookup, or when the
+ * window pass that needed it is over: it is only needed while stations are being chosen (the first start, or after
+ * a new rule).
  */
 import tideDatabase from "@neaps/tide-database/package.json";
 import { readGzipJson } from "../core/gzip-json";
@@ -75,6 +76,13 @@ export class BuiltChoices {
     const choice = data?.choices[choiceKey(spot, override)];
     if (!choice) return null;
     return { choice, record: choice.station ? data.records[choice.station.id]! : null };
+  }
+
+  /** Drops the file's content now (the window pass is over); the next lookup reads it again. */
+  release(): void {
+    if (this.drop) clearTimeout(this.drop);
+    this.drop = null;
+    this.data = null;
   }
 
   private read(): BuiltChoicesData | null {

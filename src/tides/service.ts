@@ -515,7 +515,11 @@ export class TideService {
    * share one run. Returns null when stopped early.
    */
   maintainWindow(shouldStop: () => boolean = () => false): Promise<WindowReport | null> {
-    return (this.running ??= this.runWindowPass(shouldStop).finally(() => (this.running = null)));
+    return (this.running ??= this.runWindowPass(shouldStop).finally(() => {
+      this.running = null;
+      // What follows (a start-up refresh) should not hold the build's choices too.
+      this.built.release();
+    }));
   }
 
   private async runWindowPass(shouldStop: () => boolean): Promise<WindowReport | null> {
