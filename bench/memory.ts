@@ -1,8 +1,8 @@
 /**
  * Issue #22's memory figures for `surfcast serve` (the compiled binary, the full catalog, the local fake Open-Meteo):
- * its first start (refresh of every spot and the tide pass, the tide database loaded in its worker), idle after a
- * restart, a full refresh while answering load, and a simulated week (bench/week-server.ts: two refreshes a day on a
- * fake clock under steady load). RSS is sampled every 100 ms from /proc; "idle" is the median over 5 s, after the
+ * a new install's first start under load (the tide pass, then a refresh of every spot; idle 45 s after the last
+ * request), idle after a restart, a full refresh while answering load, and a simulated week (bench/week-server.ts:
+ * two refreshes a day on a fake clock under steady load). RSS is sampled every 100 ms from /proc; "idle" is the median over 5 s, after the
  * server's idle release (IDLE_SETTLE_MS), since freed memory reaches the kernel some seconds after a collection.
  */
 import { Database } from "bun:sqlite";
