@@ -1,7 +1,7 @@
 /**
  * The tide station database, kept in a worker thread (./station-worker.ts) that starts on first use and ends after
- * a minute without calls, so its ~100 MB are only held while stations are being chosen (the first start, a new
- * import, a new station rule). Predictions never need it: they use stored records (./record.ts).
+ * a minute without calls, so its ~100 MB are only held while stations the build did not choose (./built-choices.ts)
+ * are being chosen (a new import, a new station rule). Predictions never need it: they use stored records (./record.ts).
  *
  * Calls are synchronous, like the code that needs a station choice in the middle of a request or a refresh batch:
  * the caller posts its request on a MessagePort and waits on a shared counter the worker bumps after replying, then
