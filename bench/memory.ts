@@ -1,8 +1,8 @@
 /**
  * Issue #22's memory figures for `surfcast serve` (the compiled binary, the full catalog, the local fake Open-Meteo):
- * its first start (refresh of every spot and the tide pass, the tide database loaded in its worker), idle after a
- * restart, a full refresh while answering load, and a simulated week (bench/week-server.ts: two refreshes a day on a
- * fake clock under steady load). RSS is sampled every 100 ms from /proc; "idle" is the median over 5 s, after the
+ * a new install's first start under load (the tide pass, then a refresh of every spot; idle 45 s after the last
+ * request), idle after a restart, a full refresh while answering load, and a simulated week (bench/week-server.ts:
+ * two refreshes a day on a fake clock under steady load). RSS is sampled every 100 ms from /proc; "idle" is the median over 5 s, after the
  * server's idle release (IDLE_SETTLE_MS), since freed memory reaches the kernel some seconds after a collection.
  */
 import { Database } from "bun:sqlite";
@@ -20,6 +20,8 @@ const WEEK_GROWTH_TARGET = 0.05;
 const HOUR_MS = 3_600_000;
 /** `serve`'s default SURFCAST_IDLE_RELEASE_S (src/config.ts): "idle" is measured after it, plus 5 s for freed pages to go back. */
 const IDLE_SETTLE_MS = 35_000;
+/** The first start's idle is read 45 s after its last request (the target's wording), past the idle release. */
+const FIRST_IDLE_AFTER_MS = 45_000;
 
 /** Servers still running: stopped by memorySection's finally when a part fails. */
 const running = new Set<Child>();
@@ -172,20 +174,36 @@ export async function memorySection({ quick, parts = new Set(["first", "restart"
   const today = new Date().toISOString().slice(0, 10);
   const fake = await startFakeOpenMeteo({ firstDay: today });
   try {
+    // The load's key and spots, once the catalog is in the data dir.
+    let inputs: { key: string; spots: ReturnType<typeof catalogSpots> } | undefined;
+    const loadInputs = () => (inputs ??= { key: createKey(dataDir), spots: catalogSpots(dataDir).filter((s) => /^\p{L}{2}/u.test(s.name)) });
+
     if (parts.has("first")) {
-      // 1. First start: migrations, the catalog, a refresh of every spot and the full tide pass (the tide database in its worker).
+      // 1. A new install's first start: migrations, the catalog, a refresh of every spot and the full tide pass, under
+      // the same load as the scheduled refresh below (the key is made while it runs: operator commands do not wait for it).
       const first = await serve(dataDir, fake);
       const firstRss = sampleRss(first.pid, 100);
+      const started = performance.now();
+      const { key, spots } = loadInputs();
+      const clients = load(first.url, key, spots);
       await until(() => /forecast refresh done/.test(first.output()) && /tide window ready/.test(first.output()), 300_000, "the first refresh and tide pass");
+      const doneS = (performance.now() - started) / 1000;
+      const answered = await clients.stop();
       const firstPeak = firstRss.stop().peak;
-      const afterFirst = await idleMb(first.pid, 10_000);
+      const afterFirst = await idleMb(first.pid, FIRST_IDLE_AFTER_MS);
+      const workerLoaded = /tide database loaded/.test(first.output());
       await first.stop();
-      section.rows!.push(["first start: refresh of every spot + full tide pass (tide database loaded in its worker), peak", fmt.int(firstPeak), "—", "—"]);
-      section.rows!.push(["idle after the first start's work (the tide worker still loaded: it ends after 60 s idle)", fmt.int(afterFirst), "—", "—"]);
+      section.rows!.push([
+        `first start on an empty data dir under load: refresh of every spot + full tide pass (tide database worker ${workerLoaded ? "started" : "not started"}; done ${doneS.toFixed(1)} s after start), peak`,
+        fmt.mb(firstPeak),
+        `< ${PEAK_TARGET_MB}`,
+        fmt.verdict(firstPeak < PEAK_TARGET_MB),
+      ]);
+      section.rows!.push([`idle ${FIRST_IDLE_AFTER_MS / 1000} s after the first start's last request`, fmt.mb(afterFirst), `< ${IDLE_TARGET_MB}`, fmt.verdict(afterFirst < IDLE_TARGET_MB)]);
+      section.notes!.push(`Answers during the first start under load: ${describeStatuses(answered)}.`);
     }
 
-    const key = createKey(dataDir);
-    const spots = catalogSpots(dataDir).filter((s) => /^\p{L}{2}/u.test(s.name));
+    const { key, spots } = loadInputs();
 
     if (parts.has("restart")) {
       // 2. A restart: fresh forecasts, no refresh; idle after the warm-up.

@@ -13,10 +13,16 @@
  * - the place-name gazetteer: the GeoNames towns near the catalog's spots (scripts/towns.ts) are written to
  *   dist/towns.json (never committed: derived from the catalog); the plugin replaces `src/spots/towns-file.ts`
  *   with an import of that file `with {type: "file"}`, which embeds it.
+ * - what the station rule and the facing method decide for the default catalog's spots (scripts/tide-choices.ts,
+ *   scripts/facings.ts; docs/tides.md, "Loading cost"), made again when the catalog, the rule or the method changed:
+ *   written to dist/tide-choices.json.gz and dist/facings.json.gz (never committed) and embedded the same way, in place of
+ *   `src/tides/built-choices-file.ts` and `src/forecast/built-facings-file.ts`.
  */
 import type { BunPlugin } from "bun";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { townSubset } from "./towns";
+import { writeTideChoices } from "./tide-choices";
+import { writeFacings } from "./facings";
 import { recordBytecodeOrder } from "./bytecode-order";
 import { dirname, join, resolve } from "node:path";
 
@@ -43,6 +49,17 @@ if (!existsSync(townsFile) || readFileSync(townsFile, "utf8") !== towns) {
   renameSync(`${townsFile}.${process.pid}`, townsFile);
 }
 
+const choicesFile = join(root, "dist/tide-choices.json.gz");
+const facingsFile = join(root, "dist/facings.json.gz");
+await writeTideChoices(readFileSync(spotsSource, "utf8"), choicesFile);
+await writeFacings(readFileSync(spotsSource, "utf8"), facingsFile);
+
+/** A module that exports the path of an embedded file: `export const <name> = <the file, embedded>`. */
+const embeddedPath = (name: string, file: string) => ({
+  contents: `import embedded from ${JSON.stringify(file)} with { type: "file" };\nexport const ${name} = embedded;`,
+  loader: "js" as const,
+});
+
 const embedPlugin: BunPlugin = {
   name: "surfcast-embed",
   setup(build) {
@@ -50,10 +67,9 @@ const embedPlugin: BunPlugin = {
     // A redirected import loses its `type: "file"` attribute: load it as a file again, so the binary embeds the
     // catalog's bytes and the import yields their path (not a parsed array).
     build.onLoad({ filter: /surfspots\.json$/ }, async (args) => ({ contents: await Bun.file(args.path).text(), loader: "file" }));
-    build.onLoad({ filter: /[\\/]spots[\\/]towns-file\.ts$/ }, () => ({
-      contents: `import towns from ${JSON.stringify(townsFile)} with { type: "file" };\nexport const townsFile = towns;`,
-      loader: "js",
-    }));
+    build.onLoad({ filter: /[\\/]spots[\\/]towns-file\.ts$/ }, () => embeddedPath("townsFile", townsFile));
+    build.onLoad({ filter: /[\\/]tides[\\/]built-choices-file\.ts$/ }, () => embeddedPath("builtChoicesFile", choicesFile));
+    build.onLoad({ filter: /[\\/]forecast[\\/]built-facings-file\.ts$/ }, () => embeddedPath("builtFacingsFile", facingsFile));
     build.onLoad({ filter: /@neaps[\\/]tide-database[\\/]dist[\\/]node[\\/]index\.js$/ }, async (args) => {
       const source = await Bun.file(args.path).text();
       const tcdb = join(dirname(args.path), "../generated/neaps.tcdb");

@@ -18,6 +18,11 @@ export interface ForecastJobOptions {
   refresh?: (app: App, signal: AbortSignal, spots?: readonly RefreshSpot[]) => Promise<RefreshSummary | void>;
   /** The first retry's delay (tests shorten it). */
   firstRetryMs?: number;
+  /**
+   * A start-up refresh waits for this (the tide job's start-up pass, src/server/serve.ts): a first start's refresh
+   * then finds every tide station chosen, and the two never hold their working memory at once.
+   */
+  startAfter?: Promise<unknown>;
 }
 
 export function startForecastJobs(app: App, options: ForecastJobOptions = {}): { stop(): void; running(): Promise<void> | null } {
@@ -120,7 +125,9 @@ export function startForecastJobs(app: App, options: ForecastJobOptions = {}): {
       }
       const reasonNow = async () => startupRefreshReason((scoped ?? app.spots.all()).map((s) => s.id), await app.stores.forecasts.documentAges(), app.clock.now());
       const reason = await reasonNow();
-      if (reason) run(`startup: ${reason}`, slotAt("start-up", app.clock.now(), HOUR_MS), false, async () => (await reasonNow()) !== null);
+      if (!reason) return;
+      await options.startAfter;
+      if (!controller.signal.aborted) run(`startup: ${reason}`, slotAt("start-up", app.clock.now(), HOUR_MS), false, async () => (await reasonNow()) !== null);
     } catch (err) {
       log.error("forecast startup check failed", { error: (err as Error).message });
     }

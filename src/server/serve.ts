@@ -80,7 +80,9 @@ export async function runServe(app: App, announce: (address: string) => void): P
   // are answered at once (a request that needs them sooner builds them itself). The tide database is not loaded:
   // predictions use stored station records, and the tide job loads it (in a worker) only to choose stations.
   setTimeout(() => app.spots.warm(), WARM_UP_DELAY_MS);
-  const jobs = config.scheduler ? [startTideJobs(app), startForecastJobs(app)] : [];
+  const tideJobs = config.scheduler ? startTideJobs(app) : null;
+  // The start-up refresh after the start-up tide pass: a new install's refresh then finds its stations chosen.
+  const jobs = tideJobs ? [tideJobs, startForecastJobs(app, { startAfter: tideJobs.startup })] : [];
   const alertDeliveries = startAlertDeliveries(app);
   const memory = startMemoryGovernor(config.memoryTargetMb);
   const idle = startIdleRelease(config.idleReleaseMs);

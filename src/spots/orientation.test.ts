@@ -6,6 +6,8 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { computeFacing, loadLand, FACING_METHOD } from "./orientation";
 import { ensureFacings, loadFacings } from "../forecast/facings";
+import { positionKey, readBuiltFacings } from "../forecast/built-facings";
+import { builtFacingsFile } from "../forecast/built-facings-file";
 import { windDirectionType } from "../forecast/rating";
 import { openDatabase, closeDatabase } from "../db";
 import { sqliteForecastStore } from "../forecast/sqlite-store";
@@ -95,6 +97,32 @@ describe("stored facings", () => {
     expect(await ensureFacings(store, spots)).toBe(1);
     expect(angleBetween((await loadFacings(store)).get("bondi")!, 98)).toBeLessThanOrEqual(20);
     closeDatabase(db);
+  });
+
+  test("ensureFacings takes the facing the build decided for a position, and computes any other", async () => {
+    const db = openDatabase(tempDir("facings"));
+    const store = sqliteForecastStore(db);
+    const spots = [
+      { id: "decided", lat: -33.8915, lng: 151.2767 },
+      { id: "other", lat: 21.665, lng: -158.053 },
+    ];
+    for (const s of spots) db.$client.run("INSERT INTO spots (id, hex_id, name, country, lat, lng) VALUES (?, ?, ?, 'X', ?, ?)", [s.id, s.id.padEnd(16, "0"), s.id, s.lat, s.lng]);
+    // A value no computation gives there, so the test sees where it came from.
+    expect(await ensureFacings(store, spots, undefined, () => new Map([[positionKey(-33.8915, 151.2767), 7]]))).toBe(2);
+    const facings = await loadFacings(store);
+    expect(facings.get("decided")).toBe(7);
+    expect(angleBetween(facings.get("other")!, 323)).toBeLessThanOrEqual(20);
+    closeDatabase(db);
+  });
+
+  test.skipIf(builtFacingsFile === null)("the build's facings are what computeFacing gives (every 300th position)", () => {
+    const built = [...readBuiltFacings()].filter((_, i) => i % 300 === 0);
+    expect(built.length).toBeGreaterThan(10);
+    const land = loadLand();
+    for (const [key, facing] of built) {
+      const [lat, lng] = key.split(",").map(Number);
+      expect(computeFacing(lat!, lng!, land)).toBe(facing);
+    }
   });
 });
 

@@ -6,7 +6,7 @@
 import { near, stationsById, type Station } from "@neaps/tide-database";
 import type { Station as PredictorStation } from "@neaps/tide-predictor";
 import { datumOf, recordOf, springRange, type StationRecord } from "./record";
-import { stationFor, type StationCandidate, type StationChoice, type StationSource, type TideSpot } from "./stations";
+import { stationFor, type RuleInput, type StationCandidate, type StationChoice, type StationSource } from "./stations";
 
 /** Tide stations we may use: tide (not current) stations whose licence allows commercial use (the API is sold). */
 function usable(station: Station): boolean {
@@ -56,7 +56,7 @@ function cachedRange(stationId: string): number {
 const database: StationSource = { stationsNear, springRange: cachedRange };
 
 /** The station rule (./stations.ts) for one spot, with the chosen station's record. */
-export function choose(spot: TideSpot, override: boolean | null): { choice: StationChoice; record: StationRecord | null } {
+export function choose(spot: RuleInput, override: boolean | null): { choice: StationChoice; record: StationRecord | null } {
   const choice = stationFor(spot, override, database);
   return { choice, record: choice.station ? stationRecord(choice.station.id) : null };
 }

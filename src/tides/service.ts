@@ -5,13 +5,12 @@
  * SQLite's (./store.ts), whose answers come at once, or PostgreSQL's (./postgres-store.ts), whose come as promises:
  * every answer here is a value when it was had at once and a promise only when a store kept it waiting.
  */
-import tideDatabase from "@neaps/tide-database/package.json";
 import { DAY_MS, type Clock } from "../core/clock";
 import { log } from "../core/log";
 import type { SpotService } from "../spots/service";
 import type { Spot } from "../spots/types";
 import { SEA_LEVEL_MODEL, type DocumentTide, type HourTide, type SeaLevelSeries, type TideReference, type TidesResponse } from "./types";
-import { STATION_RULE, stationFor, type StationChoice, type StationSource, type TideSpot } from "./stations";
+import { stationFor, type RuleInput, type StationChoice, type StationSource, type TideSpot } from "./stations";
 import { TideStore, storedChoiceOf, type StoredChoice, type StoredModel } from "./store";
 import { decideSource, type SourceDecision } from "./source";
 import { findExtremes, largestRange } from "./extremes";
@@ -20,12 +19,11 @@ import { CURVE_STEP_MS, curveSpan, levelAt, tideAt, type PredictedCurve, type Pr
 import { cosineLevel, tideState, type TideState } from "./now";
 import { predictCurve, predictExtremes, type StationRecord } from "./record";
 import { StationDatabase } from "./station-database";
+import { BuiltChoices, CHOICE_RULE, type ChoiceWithRecord } from "./built-choices";
+import { builtChoicesFile } from "./built-choices-file";
 import { BoundedMap } from "../core/bounded-map";
 import { andThen, eachInTurn, type MaybePromise, type MaybePromised } from "../core/maybe-promise";
 import type { AsyncTideStore } from "./postgres-store";
-
-/** Identifies the station rule and the database it ran on in `meta`: when either changes, every station is chosen again. */
-const RULE = `${STATION_RULE}; ${tideDatabase.name} ${tideDatabase.version}`;
 
 /** A stored extreme older than this before the end of a request's span means the spot's window is stale. */
 const COVERAGE_SLACK_MS = 26 * 3_600_000;
@@ -115,7 +113,7 @@ function readSeries(series: SeaLevelSeries): ModelSeriesReading {
 const NO_STATIONS: StationSource = { stationsNear: () => [], springRange: () => 0 };
 
 /** What the station rule reads of a spot: a plain copy, posted to the worker. */
-const tideSpotOf = (s: TideSpot): TideSpot => ({ id: s.id, name: s.name, country: s.country, region: s.region, lat: s.lat, lng: s.lng });
+const ruleInputOf = (s: RuleInput): RuleInput => ({ lat: s.lat, lng: s.lng });
 
 /** Either tide store: SQLite's (store.ts) answers at once, PostgreSQL's (postgres-store.ts) with promises. */
 export type EitherTideStore = TideStore | AsyncTideStore;
@@ -157,6 +155,7 @@ export class TideService {
     private readonly clock: Clock,
     private readonly spots: SpotService,
     stationWorkerUrl = new URL("./station-worker.ts", import.meta.url),
+    private readonly built = new BuiltChoices(builtChoicesFile),
   ) {
     this.rows = store;
     this.stations = new StationDatabase(stationWorkerUrl);
@@ -452,18 +451,29 @@ export class TideService {
   }
 
   /**
-   * The station rule for these spots (the database's worker is only asked when some spot follows the rule), the
-   * chosen stations' records stored and kept for the predictions that follow.
+   * The station rule for these spots — the build's choice where it made one (./built-choices.ts), else the database's
+   * worker, only asked when some spot follows the rule — the chosen stations' records stored and kept for the
+   * predictions that follow.
    */
   private choose(spots: readonly TideSpot[], overrides: ReadonlyMap<string, boolean>): MaybePromise<{ choice: StationChoice }[]> {
-    const asked = spots.filter((s) => overrides.get(s.id) !== true);
-    const answers = asked.length ? this.stations.choose(asked.map((s) => ({ spot: tideSpotOf(s), override: overrides.get(s.id) ?? null }))) : [];
-    const byId = new Map(asked.map((s, i) => [s.id, answers[i]!]));
-    const records = answers.flatMap((a) => (a.record ? [a.record] : []));
+    const byId = new Map<string, ChoiceWithRecord>();
+    const asked: TideSpot[] = [];
+    for (const s of spots) {
+      const override = overrides.get(s.id) ?? null;
+      if (override === true) continue;
+      const built = this.built.find(s, override);
+      if (built) byId.set(s.id, built);
+      else asked.push(s);
+    }
+    const answers = asked.length ? this.stations.choose(asked.map((s) => ({ spot: ruleInputOf(s), override: overrides.get(s.id) ?? null }))) : [];
+    asked.forEach((s, i) => byId.set(s.id, answers[i]!));
+    // Spots sharing a station share its record: stored once.
+    const records = new Map<string, StationRecord>();
+    for (const { record } of byId.values()) if (record) records.set(record.id, record);
     const chosen = () => spots.map((s) => byId.get(s.id) ?? { choice: stationFor(s, true, NO_STATIONS) });
-    if (!records.length) return chosen();
-    return andThen(this.batch((store) => eachInTurn(records, (record) => store.putStationRecord(record))), () => {
-      for (const record of records) this.keepRecord(record);
+    if (!records.size) return chosen();
+    return andThen(this.batch((store) => eachInTurn([...records.values()], (record) => store.putStationRecord(record))), () => {
+      for (const record of records.values()) this.keepRecord(record);
       return chosen();
     });
   }
@@ -505,16 +515,20 @@ export class TideService {
    * share one run. Returns null when stopped early.
    */
   maintainWindow(shouldStop: () => boolean = () => false): Promise<WindowReport | null> {
-    return (this.running ??= this.runWindowPass(shouldStop).finally(() => (this.running = null)));
+    return (this.running ??= this.runWindowPass(shouldStop).finally(() => {
+      this.running = null;
+      // What follows (a start-up refresh) should not hold the build's choices too.
+      this.built.release();
+    }));
   }
 
   private async runWindowPass(shouldStop: () => boolean): Promise<WindowReport | null> {
     const startedAt = performance.now();
     const rows = this.rows;
-    if ((await rows.rule()) !== RULE) {
+    if ((await rows.rule()) !== CHOICE_RULE) {
       await rows.forgetChoices();
       this.records.clear();
-      await rows.setRule(RULE);
+      await rows.setRule(CHOICE_RULE);
     }
     const now = this.clock.now();
     const target = windowAt(now);
@@ -528,8 +542,12 @@ export class TideService {
       const choice = choices.get(spot.id);
       return !choice || !agrees(choice, overrides.get(spot.id) ?? null);
     };
-    // Load the station database without blocking the event loop when some spot needs a station.
-    if (spots.some((s) => unchosen(s) && overrides.get(s.id) !== true)) await this.stations.load();
+    // Load the station database without blocking the event loop when some spot needs a station the build did not choose.
+    const needsDatabase = (spot: Spot) => {
+      const override = overrides.get(spot.id) ?? null;
+      return unchosen(spot) && override !== true && !this.built.find(spot, override);
+    };
+    if (spots.some(needsDatabase)) await this.stations.load();
     if (shouldStop()) return null;
 
     for (let i = 0; i < spots.length; i += BATCH) {

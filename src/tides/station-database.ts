@@ -1,7 +1,7 @@
 /**
  * The tide station database, kept in a worker thread (./station-worker.ts) that starts on first use and ends after
- * a minute without calls, so its ~100 MB are only held while stations are being chosen (the first start, a new
- * import, a new station rule). Predictions never need it: they use stored records (./record.ts).
+ * a minute without calls, so its ~100 MB are only held while stations the build did not choose (./built-choices.ts)
+ * are being chosen (a new import, a new station rule). Predictions never need it: they use stored records (./record.ts).
  *
  * Calls are synchronous, like the code that needs a station choice in the middle of a request or a refresh batch:
  * the caller posts its request on a MessagePort and waits on a shared counter the worker bumps after replying, then
@@ -11,7 +11,7 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import { log } from "../core/log";
 import type { StationRecord } from "./record";
-import type { StationChoice, TideSpot } from "./stations";
+import type { RuleInput, StationChoice } from "./stations";
 
 export interface StationWorkerData {
   port: MessagePort;
@@ -19,7 +19,7 @@ export interface StationWorkerData {
   signal: SharedArrayBuffer;
 }
 
-export type StationRequest = { kind: "choose"; spots: { spot: TideSpot; override: boolean | null }[] } | { kind: "records"; ids: string[] };
+export type StationRequest = { kind: "choose"; spots: { spot: RuleInput; override: boolean | null }[] } | { kind: "records"; ids: string[] };
 
 export type StationReply =
   | { kind: "ready"; stations: number }
@@ -77,7 +77,7 @@ export class StationDatabase {
   }
 
   /** The station rule for each spot, with the chosen stations' records. */
-  choose(spots: { spot: TideSpot; override: boolean | null }[]): { choice: StationChoice; record: StationRecord | null }[] {
+  choose(spots: { spot: RuleInput; override: boolean | null }[]): { choice: StationChoice; record: StationRecord | null }[] {
     const reply = this.call({ kind: "choose", spots });
     if (reply.kind !== "chosen") throw new Error(`tide station worker: unexpected ${reply.kind} reply`);
     return reply.results;

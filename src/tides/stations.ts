@@ -9,8 +9,11 @@
 
 import type { Spot } from "../spots/types";
 
-/** What the station rule needs to know about a spot. */
+/** What the tide domain needs to know about a spot. */
 export type TideSpot = Pick<Spot, "id" | "name" | "country" | "region" | "lat" | "lng">;
+
+/** What the station rule reads of a spot (with its import override): its position, nothing else. */
+export type RuleInput = Pick<TideSpot, "lat" | "lng">;
 
 export interface StationCandidate {
   id: string;
@@ -100,7 +103,7 @@ export interface StationSource {
 }
 
 /** The station rule applied to one spot. */
-export function stationFor(spot: TideSpot, override: boolean | null, source: StationSource): StationChoice {
+export function stationFor(spot: RuleInput, override: boolean | null, source: StationSource): StationChoice {
   const candidates = override === true ? [] : source.stationsNear(spot.lat, spot.lng, CANDIDATE_COUNT);
   return chooseStation(override, candidates, (id) => source.springRange(id));
 }

@@ -108,12 +108,12 @@ describe("surfcast refresh (compiled binary)", () => {
     expect(lines[0]).toContain("upstream down: 3 batches failed in a row");
     expect(r.stdout).toContain("Outcome:   failed");
     expect(documents(dir)).toEqual(before);
-    // Every spot's tide station was chosen in one pass before the first batch (this catalog had few chosen), and
-    // the tide database's worker ended before the batches.
+    // Every spot's tide station was chosen in one pass before the first batch (this catalog had few chosen), from
+    // the choices the build made for the default catalog: the tide database was never loaded.
     const windowReady = r.stderr.indexOf("tide window ready");
     expect(windowReady).toBeGreaterThan(-1);
     expect(windowReady).toBeLessThan(r.stderr.indexOf("refresh: batch 1/"));
-    expect(r.stderr.match(/tide database loaded/g)).toHaveLength(1);
+    expect(r.stderr).not.toContain("tide database loaded");
   }, 240_000); // the real retry delays, after a tide pass over the catalog: minutes on a busy machine
 
   test("a partial refresh: exit 1, a WARN line, the true counts", async () => {

@@ -1,10 +1,13 @@
 /**
  * The compiled binary serves tides from the tide database embedded in it: GET /v1/spots/{id}/tides on a fresh
- * server without the scheduler, so nothing is precomputed: the very first request computes its spot on demand.
+ * server without the scheduler, so nothing is predicted ahead: the very first request computes its spot on demand,
+ * from the station the build chose for it; a spot imported later has its station chosen by the tide database.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { cli, createKey, startServer, type RunningServer } from "../support/binary";
-import { BINARY } from "../support/env";
+import { BINARY, tempDir } from "../support/env";
 import { apiFetch } from "../support/http";
 import type { TidesResponse } from "../../src/tides/types";
 import type { Spot } from "../../src/spots/types";
@@ -71,7 +74,7 @@ test("unknown spot → 404 not_found, bad days → 400", async () => {
   expect((await get(`/v1/spots/${id}/tides?days=8`)).status).toBe(400);
 });
 
-test("the tide database is embedded once and not loaded by unrelated commands", async () => {
+test("the tide database is embedded once, and neither unrelated commands nor the default catalog's spots load it", async () => {
   const binary = new TextDecoder("latin1").decode(await Bun.file(BINARY).arrayBuffer());
   const count = (needle: string) => binary.split(needle).length - 1;
   expect(binary).toMatch(/\$bunfs\/root\/neaps[^"`\s]*\.tcdb/);
@@ -80,8 +83,23 @@ test("the tide database is embedded once and not loaded by unrelated commands", 
   const listed = cli(server.dataDir, ["accounts", "list"], { SURFCAST_LOG_LEVEL: "debug" });
   expect(listed.code).toBe(0);
   expect(listed.stderr).not.toContain("tide database loaded");
-  expect(server.output()).toContain("tide database loaded");
+  // The spots asked for so far are the default catalog's: their stations were chosen at build.
+  expect(server.output()).not.toContain("tide database loaded");
 });
+
+test("a new install's first start chooses every default spot's station from the build: the window pass never loads the tide database", async () => {
+  const first = await startServer({ args: [], env: { SURFCAST_REFRESH_SCOPE: "requested" } });
+  try {
+    const deadline = Date.now() + 60_000;
+    while (!/tide window ready/.test(first.output()) && Date.now() < deadline) await Bun.sleep(50);
+    const [, spots, chosen] = /tide window ready spots=(\d+) chosen=(\d+)/.exec(first.output()) ?? [];
+    expect(Number(spots)).toBeGreaterThan(5000);
+    expect(chosen).toBe(spots);
+    expect(first.output()).not.toContain("tide database loaded");
+  } finally {
+    await first.stop();
+  }
+}, 90_000);
 
 test("a restart predicts from the stored station records: tides and now of a chosen spot without loading the tide database", async () => {
   const id = await spotId("Nazaré", /Portugal/);
@@ -95,4 +113,22 @@ test("a restart predicts from the stored station records: tides and now of a cho
   expect(now.status).toBe(200);
   expect(((await now.json()) as { tide: { height: number } | null }).tide?.height).toEqual(expect.any(Number));
   expect(server.output()).not.toContain("tide database loaded");
+});
+
+test("a spot imported later has its station chosen by the tide database, in its worker", async () => {
+  const file = join(tempDir("tide-import"), "spots.json");
+  // Off every default spot's position: the build did not choose its station.
+  writeFileSync(file, JSON.stringify([{ name: "Tidecheck Reef", country: "Portugal", lat: "39.6013", lng: "-9.0872" }]));
+  expect(cli(server.dataDir, ["spots", "import", file]).code).toBe(0);
+  let id: string | undefined;
+  const deadline = Date.now() + 10_000;
+  while (!id && Date.now() < deadline) {
+    const res = await get(`/v1/spots?q=${encodeURIComponent("Tidecheck Reef")}&limit=5`);
+    id = ((await res.json()) as Spot[]).find((s) => s.name === "Tidecheck Reef")?.id;
+    if (!id) await Bun.sleep(100);
+  }
+  const body = await tides(id!, 2);
+  expect(body.tideless).toBe(false);
+  expect(body.station).toMatchObject({ id: expect.any(String) });
+  expect(server.output()).toContain("tide database loaded");
 });

@@ -1,0 +1,28 @@
+/**
+ * Files the build derives from the default catalog (dist/, never committed: the catalog carries no open licence),
+ * each made again only when what it was made from changed.
+ */
+import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { DEFAULT_OVERLAY } from "../src/spots/overlay";
+import { sha256Hex } from "../src/spots/default-catalog";
+import { gzipJson, readGzipJson } from "../src/core/gzip-json";
+
+/** A digest of the catalog and its corrections overlay: what the default spots are. */
+export const catalogDigest = (catalogText: string): string => sha256Hex(catalogText + JSON.stringify(DEFAULT_OVERLAY));
+
+/**
+ * Writes `make()` as gzipped JSON to `out` unless the file there already has every field of `stamp` (what it was made from);
+ * returns whether it wrote. Replaced whole (a rename): tests reading it from source may run while a release build writes it.
+ */
+export async function writeDerived(out: string, stamp: Record<string, string>, make: () => Promise<object> | object): Promise<boolean> {
+  if (existsSync(out)) {
+    const made = readGzipJson<Record<string, unknown>>(out);
+    if (Object.entries(stamp).every(([k, v]) => made[k] === v)) return false;
+  }
+  const data = await make();
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(`${out}.${process.pid}`, gzipJson(data));
+  renameSync(`${out}.${process.pid}`, out);
+  return true;
+}
