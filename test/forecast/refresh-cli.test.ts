@@ -166,7 +166,8 @@ describe("server without network", () => {
     try {
       const health = await fetch(server.url + "/healthz");
       expect(health.status).toBe(200);
-      const deadline = Date.now() + 10_000;
+      // The start-up refresh follows the start-up tide pass, which a new data dir runs over the whole catalog.
+      const deadline = Date.now() + 45_000;
       while (!server.output().includes("forecast refresh incomplete") && Date.now() < deadline) await Bun.sleep(50);
       const errors = server.output().split("\n").filter((l) => l.includes(" ERROR "));
       expect(errors).toHaveLength(1);
