@@ -2,8 +2,8 @@
  * Files the build derives from the default catalog (dist/, never committed: the catalog carries no open licence),
  * each made again only when what it was made from changed.
  */
-import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { DEFAULT_OVERLAY } from "../src/spots/overlay";
 import { sha256Hex } from "../src/spots/default-catalog";
 import { gzipJson, readGzipJson } from "../src/core/gzip-json";
@@ -25,4 +25,14 @@ export async function writeDerived(out: string, stamp: Record<string, string>, m
   writeFileSync(`${out}.${process.pid}`, gzipJson(data));
   renameSync(`${out}.${process.pid}`, out);
   return true;
+}
+
+/** Runs a writer as a script of its own: `bun scripts/<name>.ts [catalog.json] [out]` (default: ../shared's catalog, dist/`file`). */
+export async function writeAlone(label: string, file: string, write: (catalogText: string, out: string) => Promise<boolean>): Promise<void> {
+  const root = resolve(import.meta.dir, "..");
+  const catalog = resolve(process.argv[2] ?? join(root, "../shared/data/spots/surfspots.json"));
+  const out = resolve(process.argv[3] ?? join(root, "dist", file));
+  const started = performance.now();
+  const wrote = await write(readFileSync(catalog, "utf8"), out);
+  console.log(`${label}: ${wrote ? "written" : "unchanged"} → ${out} (${((performance.now() - started) / 1000).toFixed(1)}s)`);
 }

@@ -3,13 +3,11 @@
  * the 10 m land index exactly as the refresh computes it, written to dist/facings.json.gz. Made again only when the
  * catalog, its corrections overlay or the facing method changed. Run alone: `bun scripts/facings.ts [catalog.json] [out.json]`.
  */
-import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
 import { parseImport } from "../src/spots/formats";
 import { applyOverlay, DEFAULT_OVERLAY } from "../src/spots/overlay";
 import { computeFacing, FACING_METHOD, loadLand } from "../src/spots/orientation";
 import { facingsAt } from "../src/forecast/built-facings";
-import { catalogDigest, writeDerived } from "./derived-file";
+import { catalogDigest, writeAlone, writeDerived } from "./derived-file";
 
 /** Writes the facings of this catalog's spots to `out` unless it already holds them; returns whether it wrote. */
 export function writeFacings(catalogText: string, out: string): Promise<boolean> {
@@ -21,11 +19,4 @@ export function writeFacings(catalogText: string, out: string): Promise<boolean>
   });
 }
 
-if (import.meta.main) {
-  const root = resolve(import.meta.dir, "..");
-  const catalog = resolve(process.argv[2] ?? join(root, "../shared/data/spots/surfspots.json"));
-  const out = resolve(process.argv[3] ?? join(root, "dist/facings.json.gz"));
-  const started = performance.now();
-  const wrote = await writeFacings(readFileSync(catalog, "utf8"), out);
-  console.log(`facings: ${wrote ? "written" : "unchanged"} → ${out} (${((performance.now() - started) / 1000).toFixed(1)}s)`);
-}
+if (import.meta.main) await writeAlone("facings", "facings.json.gz", writeFacings);

@@ -4,12 +4,10 @@
  * stations' records to dist/tide-choices.json.gz. Made again only when the catalog, its corrections overlay, the rule or
  * the database changed. Run alone: `bun scripts/tide-choices.ts [catalog.json] [out.json]`.
  */
-import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
 import { parseImport } from "../src/spots/formats";
 import { applyOverlay, DEFAULT_OVERLAY } from "../src/spots/overlay";
 import { CHOICE_RULE, decideAll } from "../src/tides/built-choices";
-import { catalogDigest, writeDerived } from "./derived-file";
+import { catalogDigest, writeAlone, writeDerived } from "./derived-file";
 
 /** Writes the choices for this catalog to `out` unless it already holds them; returns whether it wrote. */
 export function writeTideChoices(catalogText: string, out: string): Promise<boolean> {
@@ -23,11 +21,4 @@ export function writeTideChoices(catalogText: string, out: string): Promise<bool
   });
 }
 
-if (import.meta.main) {
-  const root = resolve(import.meta.dir, "..");
-  const catalog = resolve(process.argv[2] ?? join(root, "../shared/data/spots/surfspots.json"));
-  const out = resolve(process.argv[3] ?? join(root, "dist/tide-choices.json.gz"));
-  const started = performance.now();
-  const wrote = await writeTideChoices(readFileSync(catalog, "utf8"), out);
-  console.log(`tide choices: ${wrote ? "written" : "unchanged"} → ${out} (${((performance.now() - started) / 1000).toFixed(1)}s)`);
-}
+if (import.meta.main) await writeAlone("tide choices", "tide-choices.json.gz", writeTideChoices);
