@@ -79,7 +79,7 @@ export function isKeyedPath(path: string): boolean {
 }
 
 export interface GateRoutes {
-  /** The /v1 routes, given the request and its canonical path. Called only after authentication and admission. */
+  /** The /v1 routes, given the request, its canonical path and its endpoint. Called only after authentication and admission. */
   keyed: KeyedRoutes;
   mcp: McpHandler;
   /** Routes anyone may call (health, the OpenAPI document, the developer console); holds no keyed route. */
