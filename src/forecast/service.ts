@@ -1,7 +1,7 @@
 /**
  * Serving stored forecast documents. Requests never recompute a forecast: each document is parsed once into
  * pre-serialized hours, and the body for (spot, UTC hour, days) is joined once and kept in a bounded LRU, so
- * the hot path is a map lookup returning a prebuilt string. See docs/forecast.md ("Serving").
+ * the hot path is a map lookup returning a prebuilt string and Blob. See docs/forecast.md ("Serving").
  */
 import { budgetShare, registerCache } from "../core/caches";
 import { utcHourStart, type Clock } from "../core/clock";
@@ -26,6 +26,8 @@ export interface ServedForecast {
   spotId: string;
   /** The ForecastResponse JSON, serialized. */
   body: string;
+  /** The same JSON as a Blob, made once per kept body: a Response made from it copies nothing (from the text or its bytes, each copies the ~100 KB). */
+  blob: Blob;
   etag: string;
   /** Seconds until the next UTC hour, when the served window moves. */
   maxAgeSeconds: number;
@@ -44,6 +46,9 @@ export interface CurrentForecast {
   /** Synthetic demo data (serve --demo): whoever shows it must say so. */
   demo?: boolean;
 }
+
+/** A served window's body, kept for the hour. */
+type KeptBody = Pick<ServedForecast, "body" | "blob" | "etag">;
 
 /** A stored document split into JSON fragments that are joined per window. */
 interface PreparedDocument {
@@ -65,7 +70,7 @@ export class ForecastService {
    * the memory a small box has (#22). A miss costs ~1–2 ms (a document) or ~50 µs (a body); under traffic spread over
    * the whole catalog nearly every request misses anyway, and bigger caches only cost memory (bench/README.md).
    */
-  private readonly bodies = new Lru<{ body: string; etag: string }>(budgetShare(0.25));
+  private readonly bodies = new Lru<KeptBody>(budgetShare(0.25));
   private readonly documents = new Lru<PreparedDocument>(budgetShare(0.35));
   /** How many times the kept bodies and documents were dropped (see generation()). */
   private invalidations = 0;
@@ -90,13 +95,14 @@ export class ForecastService {
     const hour = utcHourStart(now);
     const maxAgeSeconds = Math.max(1, Math.ceil((hour + HOUR_MS - now) / 1000));
     const key = `${spot.id}\u0000${hour}\u0000${days}`;
-    const answer = (served: { body: string; etag: string }) => ({ spotId: spot.id, body: served.body, etag: served.etag, maxAgeSeconds });
+    const answer = (served: KeptBody) => ({ spotId: spot.id, body: served.body, blob: served.blob, etag: served.etag, maxAgeSeconds });
     const kept = this.bodies.get(key);
     if (kept) return answer(kept);
     const generation = this.invalidations;
     return andThen(this.prepared(spot), (doc) => {
       const served = this.build(doc, spot, hour, days);
-      if (generation === this.invalidations) this.bodies.set(key, served, served.body.length);
+      // The text and the Blob's UTF-8 bytes: about the text's length each.
+      if (generation === this.invalidations) this.bodies.set(key, served, 2 * served.body.length);
       return answer(served);
     });
   }
@@ -157,7 +163,7 @@ export class ForecastService {
     if (this.changed()) this.invalidate();
   }
 
-  private build(doc: PreparedDocument, spot: { id: string }, hour: number, days: number): { body: string; etag: string } {
+  private build(doc: PreparedDocument, spot: { id: string }, hour: number, days: number): KeptBody {
     const end = hour + days * 24 * HOUR_MS;
     let first = doc.hourTimes.findIndex((t) => t >= hour);
     if (first === -1) first = doc.hourTimes.length;
@@ -169,7 +175,7 @@ export class ForecastService {
     const daily = doc.dailyJson.filter((_, i) => doc.dates[i]! >= fromDate && doc.dates[i]! <= toDate);
     const body = `${doc.head},"hours":[${doc.hourJson.slice(first, last).join(",")}],"daily":[${daily.join(",")}]}`;
     const etag = `"${doc.version}-${(hour / HOUR_MS).toString(36)}-${days}"`;
-    return { body, etag };
+    return { body, blob: new Blob([body]), etag };
   }
 
   private prepared(spot: { id: string }): MaybePromise<PreparedDocument> {

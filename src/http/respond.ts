@@ -41,7 +41,7 @@ export function headersFor(req: Request, extra?: HeaderRecord): ResponseHeaders 
 const NO_HEADERS: ResponseHeaders = { own: {} };
 
 /** `type` is the Content-Type, when there is a body. */
-export function respond(body: string | Uint8Array | null, status: number, { shared, own }: ResponseHeaders = NO_HEADERS, type?: string): Response {
+export function respond(body: string | Uint8Array | Blob | null, status: number, { shared, own }: ResponseHeaders = NO_HEADERS, type?: string): Response {
   if (!shared) return new Response(body, { status, headers: type ? { "Content-Type": type, ...own } : own });
   const res = new Response(body, { status, headers: shared });
   const target = res.headers;

@@ -70,7 +70,7 @@ function forecastResponse(request: Request, served: ServedForecast): Response {
   const etag = encodedEtag(served.etag, encoding);
   const headers = headersFor(request, { ETag: etag, "Cache-Control": `private, max-age=${served.maxAgeSeconds}`, Vary: "X-API-Key, Authorization, Accept-Encoding" });
   if (request.headers.get("if-none-match") === etag) return respond(null, 304, headers);
-  if (encoding === null) return json(served.body, 200, headers);
+  if (encoding === null) return respond(served.blob, 200, headers, JSON_TYPE);
   headers.own["Content-Encoding"] = encoding;
   return respond(compressedOnce(served.spotId, served.etag, encoding, served.body), 200, headers, JSON_TYPE);
 }
