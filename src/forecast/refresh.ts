@@ -5,6 +5,7 @@
  */
 import { edenGC } from "bun:jsc";
 import type { Clock } from "../core/clock";
+import { yieldToEventLoop } from "../core/event-loop";
 import type { MaybePromise } from "../core/maybe-promise";
 import type { DocumentTide, SeaLevelSeries } from "../tides/types";
 import { assembleDocument, BEST_MATCH_ONLY, type MarineModels } from "./document";
@@ -233,7 +234,7 @@ async function writeBatch(deps: RefreshDeps, batch: Batch, fetched: Fetched, fac
       // survives) keeps them from piling up until the next full one; a full refresh under load peaks ~30 MB lower.
       edenGC();
       // Assembly (tides, ratings) is CPU work: let a serving process answer requests in between.
-      await new Promise((r) => setImmediate(r));
+      await yieldToEventLoop();
     }
     const m = marine.get(marineCell(spot));
     const f = forecast.get(forecastCell(spot));

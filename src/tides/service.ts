@@ -8,6 +8,7 @@
 import { edenGC } from "bun:jsc";
 import { DAY_MS, type Clock } from "../core/clock";
 import { log } from "../core/log";
+import { yieldToEventLoop } from "../core/event-loop";
 import type { SpotService } from "../spots/service";
 import type { Spot } from "../spots/types";
 import { SEA_LEVEL_MODEL, type DocumentTide, type HourTide, type SeaLevelSeries, type TideReference, type TidesResponse } from "./types";
@@ -85,7 +86,6 @@ interface Series {
 }
 
 const isoSeconds = (ms: number) => new Date(ms).toISOString().slice(0, 19) + "Z";
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Whether a stored choice still follows the spot's import override. */
 function agrees(choice: StoredChoice, override: boolean | null): boolean {
