@@ -10,7 +10,8 @@ import { openApp } from "../src/app";
 import { loadConfig } from "../src/config";
 import { createFetchHandler } from "../src/server/http";
 import type { BenchCase } from "./http";
-import { meanUs, type Handler } from "./gate-inprocess";
+import { meanUs } from "./gate-inprocess";
+import type { Handler } from "./floor";
 import { sectionInOwnProcess } from "./processes";
 import { fmt, type Section } from "./report";
 

@@ -30,7 +30,8 @@ function floorHeaders(): () => ResponseHeaders {
   };
 }
 
-type Handler = (req: Request) => Response | Promise<Response>;
+/** A fetch handler as the benchmarks call it, in process or behind Bun.serve. */
+export type Handler = (req: Request) => Response | Promise<Response>;
 
 /** The keyed routes called directly, with the path the gate would hand them (http/target.ts), and nothing else. */
 export function ungatedHandler(routes: KeyedRoutes): Handler {

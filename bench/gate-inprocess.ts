@@ -12,12 +12,11 @@ import { loadConfig } from "../src/config";
 import { createKeyedRoutes } from "../src/http/routes";
 import { createFetchHandler } from "../src/server/http";
 import type { BenchCase } from "./http";
-import { floorHandler } from "./floor";
+import { floorHandler, type Handler } from "./floor";
 import { fmt, type Section } from "./report";
 import { sectionInOwnProcess } from "./processes";
 
 const TARGET_US = 1.5;
-export type Handler = (req: Request) => Response | Promise<Response>;
 
 /** Mean µs per request over `count` requests (rotating over `keys`, so no burst window fills), every one answered 200. */
 export async function meanUs(handler: Handler, url: string, keys: string[], count: number): Promise<number> {

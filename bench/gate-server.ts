@@ -11,7 +11,7 @@ import { loadConfig } from "../src/config";
 import { openApp } from "../src/app";
 import { createKeyedRoutes } from "../src/http/routes";
 import { createFetchHandler } from "../src/server/http";
-import { floorHandler, ungatedHandler } from "./floor";
+import { floorHandler, ungatedHandler, type Handler } from "./floor";
 
 /** As in `surfcast serve`, usage counts and burst windows are written to SQLite every half second. */
 const FLUSH_MS = 500;
@@ -21,7 +21,7 @@ const [mode, dataDir] = process.argv.slice(2) as [(typeof MODES)[number], string
 if (!MODES.includes(mode) || !dataDir) throw new Error("usage: bun bench/gate-server.ts gated|ungated|floor DATA_DIR");
 
 const app = await openApp(loadConfig({ dataDir, port: 0, host: "127.0.0.1", scheduler: false }));
-let fetchHandler: (req: Request) => Response | Promise<Response>;
+let fetchHandler: Handler;
 if (mode === "gated") {
   fetchHandler = createFetchHandler(app);
   setInterval(() => app.meter.flush(), FLUSH_MS);
