@@ -82,6 +82,16 @@ describe("Open-Meteo parsing", () => {
     expect(loc!.lat).toBe(39.375);
   });
 
+  test("a value that is not a finite number reads as null; the other values of its series are kept", () => {
+    const text = fixture("marine_single.json").replace(/"wave_height":\s*\[\s*([-\d.]+)/, '"wave_height": [1e999').replace(/"wave_period":\s*\[\s*([-\d.]+)/, '"wave_period": ["8"');
+    const [clean] = parseResponse(fixture("marine_single.json"), "marine", 1);
+    const [loc] = parseResponse(text, "marine", 1);
+    expect(loc!.hourly.values.wave_height![0]).toBeNull();
+    expect(loc!.hourly.values.wave_period![0]).toBeNull();
+    expect(loc!.hourly.values.wave_height!.slice(1)).toEqual(clean!.hourly.values.wave_height!.slice(1));
+    expect(loc!.hourly.values.wave_direction).toEqual(clean!.hourly.values.wave_direction);
+  });
+
   test("multi location: order follows location_id, whatever the array order", () => {
     const body = JSON.parse(fixture("forecast_multi.json")) as unknown[];
     const reversed = parseResponse(JSON.stringify([...body].reverse()), "forecast", 3);

@@ -175,10 +175,16 @@ function dateOf(value: unknown, unixtime: boolean): string {
   throw new UpstreamError(`unexpected date value ${JSON.stringify(value)}`, true);
 }
 
+const isReading = (v: unknown) => (typeof v === "number" ? Number.isFinite(v) : v === null);
+
+/**
+ * A series as parsed, kept as it is when every value is a finite number or null (what an answer holds): copying it
+ * would double a batch's parsed answers while they are read. Anything else reads as null, in a copy.
+ */
 function numbers(section: Json, name: string, length: number): (number | null)[] {
   const series = section[name];
   if (!Array.isArray(series) || series.length !== length) throw new UpstreamError(`series '${name}' is missing or has the wrong length`, true);
-  return series.map((v) => (typeof v === "number" && Number.isFinite(v) ? v : null));
+  return series.every(isReading) ? (series as (number | null)[]) : series.map((v) => (isReading(v) ? (v as number) : null));
 }
 
 function parseLocation(raw: unknown, endpoint: Endpoint, models: readonly string[]): LocationSeries {
