@@ -104,7 +104,9 @@ describe("refresh scope `requested` and alerts", () => {
     expect(made.code).toBe(0);
     const server = await startServer({ dataDir, args: [], env: upstream({ SURFCAST_REFRESH_SCOPE: "" }) });
     try {
-      const deadline = Date.now() + 20_000;
+      // The start-up tide pass of the whole catalog comes first: on a loaded machine (the suite's other files) it
+      // has taken over 20 s. What is tested is which spot is fetched, not how soon.
+      const deadline = Date.now() + 50_000;
       while (!server.output().includes("forecast refresh done") && Date.now() < deadline) await Bun.sleep(100);
       const marine = fake.requests.filter((r) => r.endpoint === "marine");
       expect(marine).toHaveLength(1);
@@ -114,5 +116,5 @@ describe("refresh scope `requested` and alerts", () => {
     } finally {
       await server.stop();
     }
-  }, 40_000);
+  }, 70_000);
 });
