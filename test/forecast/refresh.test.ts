@@ -10,7 +10,7 @@ import type { App } from "../../src/app";
 import { closeDatabase, openDatabase, type Db } from "../../src/db";
 import { OpenMeteoClient, RETRY_WAIT_BUDGET_MS, WEIGHT_PER_LOCATION } from "../../src/forecast/openmeteo";
 import { ManualClock } from "../../src/core/clock";
-import { forecastCell, marineCell, planBatches, runForecastRefresh, type RefreshSpot, type RefreshSummary } from "../../src/forecast/refresh";
+import { fetchAhead, forecastCell, marineCell, planBatches, runForecastRefresh, type RefreshSpot, type RefreshSummary } from "../../src/forecast/refresh";
 import { FIRST_RETRY_MS, nextRefreshAt, retryAt, startupRefreshReason, STALE_AFTER_MS } from "../../src/forecast/schedule";
 import { startForecastJobs } from "../../src/server/forecast-jobs";
 import { documentAges } from "../../src/forecast/store";
@@ -190,11 +190,44 @@ describe("time formats", () => {
 
 describe("pipelining", () => {
   const TWO: RefreshSpot[] = [SPOTS[0]!, SPOTS[3]!];
-  test("the next batch is asked for while this one is assembled and written", async () => {
+  const THREE: RefreshSpot[] = [SPOTS[0]!, SPOTS[3]!, SPOTS[4]!];
+
+  test.each([
+    // [the upstream's answer (ms), the last batch's assembly (ms), asked for ahead]
+    [300, 200, true],
+    [100, 200, true],
+    [99, 200, false],
+    [5, 200, false],
+    [0, 0, true],
+    [5000, undefined, false],
+  ] as const)("fetchAhead(%p, %p) = %p: ahead when the upstream takes at least half an assembly", (answerMs, assemblyMs, ahead) => {
+    expect(fetchAhead(answerMs, assemblyMs)).toBe(ahead);
+  });
+
+  test("a slow upstream: the next batch is asked for while this one is assembled and written (never during the first)", async () => {
+    const h = harness({ SURFCAST_OPEN_METEO_BATCH_SIZE: "1" }, THREE);
+    fake.inject({ delayMs: 300 });
+    const events = await h.traced();
+    const [first, second, third] = planBatches(THREE, 1).map((b) => b.spots[0]!.lat);
+    expect(events).toEqual([
+      `ask marine ${first}`,
+      `ask forecast ${first}`,
+      "done 1 ok",
+      `ask marine ${second}`,
+      `ask forecast ${second}`,
+      `ask marine ${third}`,
+      `ask forecast ${third}`,
+      "done 2 ok",
+      "done 3 ok",
+    ]);
+    h.close();
+  });
+
+  test("the second batch is asked for after the first is written: nothing has been timed yet", async () => {
     const h = harness({ SURFCAST_OPEN_METEO_BATCH_SIZE: "1" }, TWO);
     const events = await h.traced();
     const [first, second] = planBatches(TWO, 1).map((b) => b.spots[0]!.lat);
-    expect(events).toEqual([`ask marine ${first}`, `ask forecast ${first}`, `ask marine ${second}`, `ask forecast ${second}`, "done 1 ok", "done 2 ok"]);
+    expect(events).toEqual([`ask marine ${first}`, `ask forecast ${first}`, "done 1 ok", `ask marine ${second}`, `ask forecast ${second}`, "done 2 ok"]);
     h.close();
   });
 
