@@ -214,8 +214,8 @@ async function timedFetch(deps: RefreshDeps, batch: Batch, summary: RefreshSumma
  * Whether to ask for the next batch while this one is assembled: when the upstream took at least half as long to
  * answer this batch as the refresh took to assemble and write the one before. Then the overlap hides a real wait and
  * the next answers arrive about when they are needed. A faster upstream's answers would sit parsed through most of an
- * assembly to save a wait of a few ms (a first start under load against the local fake peaked ~8 MB higher). The
- * second batch is never asked for during the first: nothing has been timed yet.
+ * assembly, raising the refresh's peak, to save a short wait (bench/README.md). The second batch is never asked for
+ * during the first: nothing has been timed yet.
  */
 export function fetchAhead(answerMs: number, lastAssemblyMs: number | undefined): boolean {
   return lastAssemblyMs !== undefined && answerMs * 2 >= lastAssemblyMs;
@@ -304,8 +304,8 @@ export async function runForecastRefresh(deps: RefreshDeps, spots: readonly Refr
   const giveUpAfter = deps.giveUpAfter ?? GIVE_UP_AFTER_BATCHES;
   const collectEvery = Math.max(1, Math.round(FULL_COLLECTION_EVERY / (deps.models ?? BEST_MATCH_ONLY).requested.length));
   // What came before a full refresh (a first start's import and tide pass, hours of serving) is collected first and its
-  // pages handed back, so the batches' garbage piles on a collected heap: a first start under load peaked ~20 MB lower
-  // in its first batch (bench/README.md). A one-batch refresh (a spot asked for) does not wait for it.
+  // pages handed back, so the batches' garbage piles on a collected heap: a first start's first batch was its peak
+  // (bench/README.md). A one-batch refresh (a spot asked for) does not wait for it.
   if (batches.length > 1) {
     Bun.gc(true);
     Bun.shrink();
