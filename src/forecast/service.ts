@@ -26,8 +26,11 @@ export interface ServedForecast {
   spotId: string;
   /** The ForecastResponse JSON, serialized. */
   body: string;
-  /** The same JSON as a Blob, made once per kept body: a Response made from it copies nothing (from the text or its bytes, each copies the ~100 KB). */
-  blob: Blob;
+  /**
+   * The same JSON as a Blob, made at the first answer sent unencoded and kept with the body: a Response made from it
+   * copies nothing (one made from the text copies the whole body). A compressed answer never needs it.
+   */
+  readonly blob: Blob;
   etag: string;
   /** Seconds until the next UTC hour, when the served window moves. */
   maxAgeSeconds: number;
@@ -47,8 +50,8 @@ export interface CurrentForecast {
   demo?: boolean;
 }
 
-/** A served window's body, kept for the hour. */
-type KeptBody = Pick<ServedForecast, "body" | "blob" | "etag">;
+/** A served window's body, kept for the hour; its Blob once an answer needed it. */
+type KeptBody = Pick<ServedForecast, "body" | "etag"> & { blob?: Blob };
 
 /** A stored document split into JSON fragments that are joined per window. */
 interface PreparedDocument {
@@ -95,13 +98,21 @@ export class ForecastService {
     const hour = utcHourStart(now);
     const maxAgeSeconds = Math.max(1, Math.ceil((hour + HOUR_MS - now) / 1000));
     const key = `${spot.id}\u0000${hour}\u0000${days}`;
-    const answer = (served: KeptBody) => ({ spotId: spot.id, body: served.body, blob: served.blob, etag: served.etag, maxAgeSeconds });
+    const answer = (served: KeptBody): ServedForecast => ({
+      spotId: spot.id,
+      body: served.body,
+      get blob() {
+        return (served.blob ??= new Blob([served.body]));
+      },
+      etag: served.etag,
+      maxAgeSeconds,
+    });
     const kept = this.bodies.get(key);
     if (kept) return answer(kept);
     const generation = this.invalidations;
     return andThen(this.prepared(spot), (doc) => {
       const served = this.build(doc, spot, hour, days);
-      // The text and the Blob's UTF-8 bytes: about the text's length each.
+      // The text and, once sent unencoded, the Blob's UTF-8 bytes: about the text's length each.
       if (generation === this.invalidations) this.bodies.set(key, served, 2 * served.body.length);
       return answer(served);
     });
@@ -175,7 +186,7 @@ export class ForecastService {
     const daily = doc.dailyJson.filter((_, i) => doc.dates[i]! >= fromDate && doc.dates[i]! <= toDate);
     const body = `${doc.head},"hours":[${doc.hourJson.slice(first, last).join(",")}],"daily":[${daily.join(",")}]}`;
     const etag = `"${doc.version}-${(hour / HOUR_MS).toString(36)}-${days}"`;
-    return { body, blob: new Blob([body]), etag };
+    return { body, etag };
   }
 
   private prepared(spot: { id: string }): MaybePromise<PreparedDocument> {
