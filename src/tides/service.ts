@@ -588,8 +588,8 @@ export class TideService {
           andThen(w.choice && store.putChoice(w.spotId, w.choice, now), () => w.predicted && store.putExtremes(w.spotId, w.predicted.from, target.end, w.predicted.extremes)),
         ),
       );
-      // Predicting leaves short-lived objects (the predictor's dates and arrays) at a rate the engine's own collections
-      // let pile up to tens of MB on a first start; a young-generation collection every few batches costs ~2 % of the pass.
+      // Predicting leaves short-lived objects (the predictor's dates and arrays) faster than the engine's own collections
+      // clear them on a first start; a young-generation collection every few batches keeps them from piling up, cheaply.
       if ((i / BATCH) % COLLECT_EVERY_BATCHES === COLLECT_EVERY_BATCHES - 1) edenGC();
       await yieldToEventLoop();
     }
