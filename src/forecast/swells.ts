@@ -17,7 +17,7 @@ export const SWELL_PREFIXES: Record<SwellKind, string> = {
  * The variables the marine request adds for the components beyond the primary swell (which it always had). The
  * tertiary swell is not requested: with the sea level (docs/tides.md) it would make 17 marine variables, 1.7 per
  * location, a full refresh 1.52 × the spots in call weight — over the 1.5 × budget (docs/forecast.md). It is the
- * smallest partition and the one most often empty; `swellsAt` still reads it from a response that carries it.
+ * smallest partition and the one most often empty; an hour still reads it from a response that carries it.
  */
 export const SWELL_COMPONENT_VARIABLES = [
   "secondary_swell_wave_height",
@@ -51,14 +51,4 @@ export function readingAt(series: Series, prefix: string, i: number): { height: 
 /** Sorts components in place, largest energy first; Array.prototype.sort is stable, so equal energies keep SWELL_KINDS order. */
 export function largestEnergyFirst(components: SwellComponent[]): SwellComponent[] {
   return components.sort((a, b) => swellEnergy(b) - swellEnergy(a));
-}
-
-/** The components one model has at hour `i`, largest energy first; directions rounded to 0..359. */
-export function swellsAt(series: Series, i: number): SwellComponent[] {
-  const out: SwellComponent[] = [];
-  for (const kind of SWELL_KINDS) {
-    const reading = readingAt(series, SWELL_PREFIXES[kind], i);
-    if (reading) out.push({ kind, ...reading, direction: Math.round(reading.direction) % 360 });
-  }
-  return largestEnergyFirst(out);
 }

@@ -1,16 +1,23 @@
 /**
- * Wave components: parsing of the four Open-Meteo components (nulls, missing series, order by energy) and the
+ * Wave components: reading the four Open-Meteo components (nulls, missing series, order by energy) and the
  * fake upstream serving them in Open-Meteo's format, through the real client and document assembly.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { assembleDocument } from "../../src/forecast/document";
 import { OpenMeteoClient } from "../../src/forecast/openmeteo";
-import { swellEnergy, swellsAt, SWELL_COMPONENT_VARIABLES } from "../../src/forecast/swells";
+import { estimateHour } from "../../src/forecast/consensus";
+import { swellEnergy, SWELL_COMPONENT_VARIABLES } from "../../src/forecast/swells";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../support/fake-open-meteo";
 
 const series = (values: Record<string, (number | null)[]>) => values;
 
-describe("swellsAt", () => {
+/** The components one model gives hour `i`, as a document reads them (its total sea counts the model: 1 m, 8 s, 270°). */
+function swellsAt(values: Record<string, (number | null)[]>, i: number) {
+  const model = [{ model: "one", values: { wave_height: [1, 1], wave_period: [8, 8], wave_direction: [270, 270], ...values } }];
+  return estimateHour({ all: model, used: model }, i)!.components;
+}
+
+describe("one model's wave components", () => {
   test("all four components, largest energy (H²·T) first; direction rounded to 0..359", () => {
     const s = series({
       swell_wave_height: [1.0], swell_wave_period: [8], swell_wave_direction: [280.4],
