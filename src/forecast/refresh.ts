@@ -248,13 +248,13 @@ async function writeBatch(deps: RefreshDeps, batch: Batch, fetched: Fetched, fac
     return { written: [], error: `writing sea levels failed: ${(err as Error).message}` };
   }
 
-  // Compressed as soon as assembled: a batch holds ~9 KB per spot, not ~96 KB of JSON.
+  // Compressed as soon as assembled: a batch holds each spot's document at a tenth of its JSON size.
   const documents: { spotId: string; body: Uint8Array }[] = [];
   let facingOf: Map<string, number | null> | undefined;
   for (const [n, spot] of batch.spots.entries()) {
     if (n % YIELD_EVERY === YIELD_EVERY - 1) {
-      // Assembly leaves ~300 KB of short-lived objects per spot: a young-generation collection (a few ms: little of it
-      // survives) keeps them from piling up until the next full one; a full refresh under load peaks ~30 MB lower.
+      // Assembly leaves short-lived objects by the hundred KB per spot: a young-generation collection (a few ms: little
+      // of it survives) keeps them from piling up until the next full one, which lowers a refresh's peak under load.
       edenGC();
       // Assembly (tides, ratings) is CPU work: let a serving process answer requests in between.
       await yieldToEventLoop();
@@ -344,7 +344,7 @@ export async function runForecastRefresh(deps: RefreshDeps, spots: readonly Refr
       summary.errors.push(`upstream down: ${consecutiveFailures} batches failed in a row; gave up the remaining ${batches.length - index - 1} batches`);
     }
     // What the eden collections left (parsed responses, the documents' survivors) goes in a full collection every
-    // few batches: after each one it cost the refresh ~25 % of its time, never it ~30 MB of peak (bench/README.md).
+    // few batches: one after every batch made the refresh much slower, none at all raised its peak (bench/README.md).
     if (index % collectEvery === collectEvery - 1) Bun.gc(true);
     spotsDone += batch.spots.length;
     const batchWritten = outcome?.written.length ?? 0;
