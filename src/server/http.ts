@@ -45,7 +45,20 @@ export function createFetchHandler(app: App): (req: Request, server?: Peer) => R
   const alertsHandler = createAlertsHandler(app);
   const openSide = (req: Request, path: string, server?: Peer) =>
     isEmbedPath(path) ? embedHandler(req, path) : isAlertsPath(path) ? alertsHandler(req, path) : openFetchOrConsole(req, path, server);
-  return createGate(app, { keyed: createKeyedRoutes(app), open: openSide, mcp: lazyMcpHandler(app) });
+  return withDateOnHead(createGate(app, { keyed: createKeyedRoutes(app), open: openSide, mcp: lazyMcpHandler(app) }));
+}
+
+/** Stamps a HEAD answer with the time: Bun sends a Date header with every other answer, not with these. */
+function withDateOnHead(handler: (req: Request, server?: Peer) => Response | Promise<Response>): (req: Request, server?: Peer) => Response | Promise<Response> {
+  const dated = (res: Response) => {
+    if (!res.headers.has("date")) res.headers.set("date", new Date().toUTCString());
+    return res;
+  };
+  return (req, server) => {
+    if (req.method !== "HEAD") return handler(req, server);
+    const res = handler(req, server);
+    return res instanceof Promise ? res.then(dated) : dated(res);
+  };
 }
 
 export function startHttpServer(app: App, port: number, host: string, metrics?: Metrics): Server<undefined> {

@@ -7,7 +7,10 @@ import { connect } from "node:net";
 
 export interface RawResponse {
   status: number;
+  /** By lower-case name; of a header sent twice, the last. */
   headers: Record<string, string>;
+  /** The status line and header lines as sent. */
+  head: string;
   body: string;
 }
 
@@ -38,7 +41,7 @@ export function rawRequest(port: number, text: string, timeoutMs = 5000): Promis
       }
       let body = headEnd === -1 ? "" : raw.slice(headEnd + 4);
       if (headers["transfer-encoding"] === "chunked") body = unchunk(body);
-      resolve({ status, headers, body });
+      resolve({ status, headers, head, body });
     });
     socket.write(text, "latin1");
   });
