@@ -28,7 +28,9 @@ function lazyMcpHandler(app: App): McpHandler {
   };
 }
 
-export function createFetchHandler(app: App): (req: Request, server?: Peer) => Response | Promise<Response> {
+type FetchHandler = (req: Request, server?: Peer) => Response | Promise<Response>;
+
+export function createFetchHandler(app: App): FetchHandler {
   const open = createOpenRoutes(app).compile();
   // `fetch`, not `handle`: handle only wraps fetch in one more async function. Route failures are answered
   // by the routes' onError; anything that still escapes ends in Bun.serve's error handler below.
@@ -49,7 +51,7 @@ export function createFetchHandler(app: App): (req: Request, server?: Peer) => R
 }
 
 /** Stamps a HEAD answer with the time: Bun sends a Date header with every other answer, not with these. */
-function withDateOnHead(handler: (req: Request, server?: Peer) => Response | Promise<Response>): (req: Request, server?: Peer) => Response | Promise<Response> {
+function withDateOnHead(handler: FetchHandler): FetchHandler {
   const dated = (res: Response) => {
     if (!res.headers.has("date")) res.headers.set("date", new Date().toUTCString());
     return res;
