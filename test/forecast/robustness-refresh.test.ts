@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
-import { readFileSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { BINARY, CATALOG_PATH, tempDir } from "../support/env";
 import { cli, createKey, startServer } from "../support/binary";
 import { apiFetch } from "../support/http";
@@ -74,9 +74,12 @@ afterAll(async () => {
 /**
  * A data dir whose every spot has an "old" document (series from yesterday). Its catalog is every fourth spot of the
  * default one (~1,470 spots from every coast): the same refresh paths as the whole catalog at a quarter of the time.
+ * Made once (an import and a first refresh); each test gets a copy of its own.
  */
-async function withOldDocuments(prefix: string): Promise<{ dataDir: string; spots: number }> {
-  const dataDir = tempDir(prefix);
+let prepared: Promise<{ dataDir: string; spots: number }> | undefined;
+
+async function prepareOldDocuments(): Promise<{ dataDir: string; spots: number }> {
+  const dataDir = tempDir("refresh-old");
   const subset = join(dataDir, "catalog-subset.json");
   writeFileSync(subset, JSON.stringify((JSON.parse(readFileSync(CATALOG_PATH, "utf8")) as unknown[]).filter((_, i) => i % 4 === 0)));
   expect(cli(dataDir, ["spots", "import", subset, "--replace"]).code).toBe(0);
@@ -88,6 +91,14 @@ async function withOldDocuments(prefix: string): Promise<{ dataDir: string; spot
   expect(state.old).toBe(state.total);
   expect(state.total).toBeGreaterThan(1000);
   return { dataDir, spots: state.total };
+}
+
+async function withOldDocuments(prefix: string): Promise<{ dataDir: string; spots: number }> {
+  const { dataDir: source, spots } = await (prepared ??= prepareOldDocuments());
+  const dataDir = tempDir(prefix);
+  // No process has the source open: its database file and WAL are copied as they were left.
+  cpSync(source, dataDir, { recursive: true });
+  return { dataDir, spots };
 }
 
 describe("refresh through the compiled binary", () => {
