@@ -9,6 +9,7 @@
  */
 import { clearCaches, MB } from "../core/caches";
 import { log } from "../core/log";
+import { releaseCodePages } from "./code-pages";
 
 /** How often the resident size is compared with the target (reading it is one /proc read). */
 const CHECK_EVERY_MS = 250;
@@ -82,15 +83,17 @@ export function idleStep(state: IdleState, requests: number, now: number, idleMs
 
 /**
  * Drops every cache (core/caches.ts: the bounded caches, the loaded catalog with its search and spatial indexes, SQLite's
- * page caches), collects, and asks the engine to hand freed pages back to the system.
+ * page caches), collects, asks the engine to hand freed pages back to the system, and drops the pages of the
+ * executable's code that the busy spell read in (./code-pages.ts).
  */
-export function releaseMemory(): void {
+export async function releaseMemory(): Promise<void> {
   const before = PROCESS.rssMb();
   const started = performance.now();
   const caches = clearCaches();
   Bun.gc(true);
   Bun.shrink();
-  log.info("idle: caches dropped, memory handed back", { caches, rssMb: Math.round(before), heapMb: Math.round(PROCESS.heapMb()), ms: Math.round(performance.now() - started) });
+  const codeMb = await releaseCodePages();
+  log.info("idle: caches dropped, memory handed back", { caches, rssMb: Math.round(before), afterMb: Math.round(PROCESS.rssMb()), heapMb: Math.round(PROCESS.heapMb()), codeMappedMb: Math.round(codeMb), ms: Math.round(performance.now() - started) });
 }
 
 export interface IdleRelease {
@@ -105,7 +108,7 @@ export interface IdleRelease {
  * search index at the next search (~0.2–0.5 s, once); a server at rest on a small box holds little more than its code.
  * See bench/README.md ("Memory").
  */
-export function startIdleRelease(idleMs: number, requests: () => number = () => activity.requests, release: () => void = releaseMemory): IdleRelease {
+export function startIdleRelease(idleMs: number, requests: () => number = () => activity.requests, release: () => void | Promise<void> = releaseMemory): IdleRelease {
   let releases = 0;
   let state: IdleState = { requests: requests(), since: Date.now(), released: false };
   const timer =
@@ -114,12 +117,14 @@ export function startIdleRelease(idleMs: number, requests: () => number = () => 
           const step = idleStep(state, requests(), Date.now(), idleMs);
           state = step.state;
           if (!step.release) return;
-          try {
-            release();
-            releases++;
-          } catch (err) {
-            log.error("idle release failed; the server goes on", { error: String(err) });
-          }
+          void (async () => {
+            try {
+              await release();
+              releases++;
+            } catch (err) {
+              log.error("idle release failed; the server goes on", { error: String(err) });
+            }
+          })();
         }, Math.min(IDLE_CHECK_MS, idleMs))
       : null;
   timer?.unref();

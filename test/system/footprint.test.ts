@@ -52,7 +52,7 @@ describe("compressed forecast documents", () => {
   });
 });
 
-test("an idle server drops its caches and indexes once (logged), health probes do not keep it busy, and it answers the same afterwards (compiled binary)", async () => {
+test("an idle server drops its caches and indexes once (logged) and its executable's code pages, health probes do not keep it busy, and it answers the same afterwards (compiled binary)", async () => {
   const dataDir = tempDir("footprint-idle");
   const server = await startServer({ dataDir, env: { SURFCAST_IDLE_RELEASE_S: "1", SURFCAST_LOG_LEVEL: "info" } });
   try {
@@ -73,6 +73,8 @@ test("an idle server drops its caches and indexes once (logged), health probes d
       await Bun.sleep(200);
     }
     expect(released()).toBe(1);
+    // The compiled binary reaches libc's madvise: tens of MB of its own mappings dropped (src/ops/code-pages.ts).
+    expect(Number(/codeMappedMb=(\d+)/.exec(server.output())?.[1])).toBeGreaterThan(10);
     await Bun.sleep(1_500);
     expect(released()).toBe(1); // once per quiet spell
     expect(await ask()).toEqual(before);
