@@ -18,6 +18,13 @@ export function rssMbOf(pid: number): number {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
+/** The two parts of a process's RSS, in MB: anonymous memory (heap, allocator) and pages of mapped files (its code). */
+export function rssPartsOf(pid: number): { anonMb: number; fileMb: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN);
+  return { anonMb: kb("RssAnon") / 1024, fileMb: kb("RssFile") / 1024 };
+}
+
 export interface SpawnOptions {
   timeoutMs?: number;
   /** Added to this process's environment. */

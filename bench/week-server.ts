@@ -27,8 +27,8 @@ console.log(`listening ${server.port}`);
 process.on("SIGTERM", () => process.exit(0));
 
 /** Resident size and live heap (with external memory), in MB, 5 s after `settle` (for freed pages to go back). */
-async function report(what: string, settle: () => void): Promise<void> {
-  settle();
+async function report(what: string, settle: () => unknown): Promise<void> {
+  await settle();
   await Bun.sleep(5_000);
   const heap = heapStats();
   console.log(`${what} ${(process.memoryUsage.rss() / 1_048_576).toFixed(1)} heap ${((heap.heapSize + heap.extraMemorySize) / 1_048_576).toFixed(1)}`);
