@@ -17,11 +17,15 @@
  *   scripts/facings.ts; docs/tides.md, "Loading cost"), made again when the catalog, the rule or the method changed:
  *   written to dist/tide-choices.json.gz and dist/facings.json.gz (never committed) and embedded the same way, in place of
  *   `src/tides/built-choices-file.ts` and `src/forecast/built-facings-file.ts`.
+ * - the default catalog's first import (scripts/default-seed.ts; docs/spots.md): the spots it adds to an empty
+ *   database, made again when the catalog or the import code changed, written to dist/default-seed.json.gz and
+ *   embedded in place of `src/spots/built-seed-file.ts`.
  */
 import type { BunPlugin } from "bun";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { townSubset } from "./towns";
 import { writeTideChoices } from "./tide-choices";
+import { writeDefaultSeed } from "./default-seed";
 import { writeFacings } from "./facings";
 import { recordBytecodeOrder } from "./bytecode-order";
 import { dirname, join, resolve } from "node:path";
@@ -51,8 +55,10 @@ if (!existsSync(townsFile) || readFileSync(townsFile, "utf8") !== towns) {
 
 const choicesFile = join(root, "dist/tide-choices.json.gz");
 const facingsFile = join(root, "dist/facings.json.gz");
+const seedFile = join(root, "dist/default-seed.json.gz");
 await writeTideChoices(readFileSync(spotsSource, "utf8"), choicesFile);
 await writeFacings(readFileSync(spotsSource, "utf8"), facingsFile);
+await writeDefaultSeed(readFileSync(spotsSource, "utf8"), seedFile);
 
 /** A module that exports the path of an embedded file: `export const <name> = <the file, embedded>`. */
 const embeddedPath = (name: string, file: string) => ({
@@ -70,6 +76,7 @@ const embedPlugin: BunPlugin = {
     build.onLoad({ filter: /[\\/]spots[\\/]towns-file\.ts$/ }, () => embeddedPath("townsFile", townsFile));
     build.onLoad({ filter: /[\\/]tides[\\/]built-choices-file\.ts$/ }, () => embeddedPath("builtChoicesFile", choicesFile));
     build.onLoad({ filter: /[\\/]forecast[\\/]built-facings-file\.ts$/ }, () => embeddedPath("builtFacingsFile", facingsFile));
+    build.onLoad({ filter: /[\\/]spots[\\/]built-seed-file\.ts$/ }, () => embeddedPath("builtSeedFile", seedFile));
     build.onLoad({ filter: /@neaps[\\/]tide-database[\\/]dist[\\/]node[\\/]index\.js$/ }, async (args) => {
       const source = await Bun.file(args.path).text();
       const tcdb = join(dirname(args.path), "../generated/neaps.tcdb");

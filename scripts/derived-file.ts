@@ -4,12 +4,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { DEFAULT_OVERLAY } from "../src/spots/overlay";
-import { sha256Hex } from "../src/spots/default-catalog";
 import { gzipJson, readGzipJson } from "../src/core/gzip-json";
-
-/** A digest of the catalog and its corrections overlay: what the default spots are. */
-export const catalogDigest = (catalogText: string): string => sha256Hex(catalogText + JSON.stringify(DEFAULT_OVERLAY));
 
 /**
  * Writes `make()` as gzipped JSON to `out` unless the file there already has every field of `stamp` (what it was made from);

@@ -7,7 +7,8 @@ import { parseImport } from "../src/spots/formats";
 import { applyOverlay, DEFAULT_OVERLAY } from "../src/spots/overlay";
 import { computeFacing, FACING_METHOD, loadLand } from "../src/spots/orientation";
 import { facingsAt } from "../src/forecast/built-facings";
-import { catalogDigest, writeAlone, writeDerived } from "./derived-file";
+import { catalogDigest } from "../src/spots/default-catalog";
+import { writeAlone, writeDerived } from "./derived-file";
 
 /** Writes the facings of this catalog's spots to `out` unless it already holds them; returns whether it wrote. */
 export function writeFacings(catalogText: string, out: string): Promise<boolean> {

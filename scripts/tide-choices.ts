@@ -7,7 +7,8 @@
 import { parseImport } from "../src/spots/formats";
 import { applyOverlay, DEFAULT_OVERLAY } from "../src/spots/overlay";
 import { CHOICE_RULE, decideAll } from "../src/tides/built-choices";
-import { catalogDigest, writeAlone, writeDerived } from "./derived-file";
+import { catalogDigest } from "../src/spots/default-catalog";
+import { writeAlone, writeDerived } from "./derived-file";
 
 /** Writes the choices for this catalog to `out` unless it already holds them; returns whether it wrote. */
 export function writeTideChoices(catalogText: string, out: string): Promise<boolean> {

@@ -4,9 +4,19 @@
  * the binary. See docs/spots.md for its provenance (no open licence) and how to replace it.
  */
 import { readFileSync } from "node:fs";
+import { DEFAULT_OVERLAY } from "./overlay";
 import catalogFile from "../../../shared/data/spots/surfspots.json" with { type: "file" };
 
-/** The catalog as JSON text; read synchronously because the catalog service opens synchronously. */
-export const readDefaultCatalog = (): string => readFileSync(catalogFile as unknown as string, "utf8");
+const path = catalogFile as unknown as string;
 
-export const sha256Hex = (text: string): string => new Bun.CryptoHasher("sha256").update(text).digest("hex");
+/** The catalog as JSON text; read synchronously because the catalog service opens synchronously. */
+export const readDefaultCatalog = (): string => readFileSync(path, "utf8");
+
+/**
+ * What the default spots are: the SHA-256 of a catalog's text (given as text or as its UTF-8 bytes) followed by the
+ * corrections overlay, so that a changed overlay re-applies the default like a changed file.
+ */
+export const catalogDigest = (catalog: string | Uint8Array): string => new Bun.CryptoHasher("sha256").update(catalog).update(JSON.stringify(DEFAULT_OVERLAY)).digest("hex");
+
+/** The embedded catalog's digest, from the file's bytes: every start compares it with the stored one, and decoding the text first would take most of the time. */
+export const defaultCatalogDigest = (): string => catalogDigest(readFileSync(path));

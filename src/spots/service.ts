@@ -10,7 +10,8 @@ import { BOUNDS } from "../core/bounds";
 import { notFound, UserError } from "../core/errors";
 import type { NearbyParams, SearchParams } from "../core/params";
 import { derivedAliases, HEX_ID, toSpot, type StoredSpot } from "./catalog";
-import { readDefaultCatalog, sha256Hex } from "./default-catalog";
+import { defaultCatalogDigest, readDefaultCatalog } from "./default-catalog";
+import { readBuiltSeed } from "./built-seed";
 import { parseImport, type ParsedFile } from "./formats";
 import { applyOverlay, DEFAULT_OVERLAY } from "./overlay";
 import { planImport, type ImportCounts } from "./import";
@@ -158,13 +159,13 @@ async function syncDefaultCatalog(catalog: CatalogStore): Promise<void> {
   const state = await catalog.readState();
   // An operator's import is never replaced: the embedded file is not even read.
   if (state.spotCount > 0 && state.meta.source !== "default") return;
-  const text = readDefaultCatalog();
-  // The corrections overlay is part of the default: a changed overlay re-applies it like a changed file.
-  const sha = sha256Hex(text + JSON.stringify(DEFAULT_OVERLAY));
+  const sha = defaultCatalogDigest();
   if (!defaultWanted(state, sha)) return;
-  const { records } = applyOverlay(parseImport(text).records, DEFAULT_OVERLAY);
+  // An empty database takes the build's plan of this import (./built-seed.ts), any other the import's own.
+  const seed = state.spotCount === 0 ? readBuiltSeed(sha) : null;
+  const plan = seed ? { add: seed, update: [], remove: [] } : planImport(await catalog.loadSpots(), applyOverlay(parseImport(readDefaultCatalog()).records, DEFAULT_OVERLAY).records, true);
   // Another process may have seeded or imported since the reads above: decided again inside the transaction.
-  await catalog.applyImport(planImport(await catalog.loadSpots(), records, true), { kind: "default", defaultSha256: sha }, (now) => defaultWanted(now, sha));
+  await catalog.applyImport(plan, { kind: "default", defaultSha256: sha }, (now) => defaultWanted(now, sha) && (seed === null || now.spotCount === 0));
 }
 
 const snapshotOf = (stored: StoredCatalog): Snapshot => new Snapshot(stored.spots, stored.version, stored.derived, stored.derivedVersion);
@@ -317,7 +318,7 @@ export class SpotService {
   static async open(catalog: CatalogStore): Promise<SpotService> {
     await syncDefaultCatalog(catalog);
     const reads = catalog.synchronous;
-    const loaded = reads ? new LoadedAtOnce(reads, catalog.changed, snapshotOf(reads.loadCatalog())) : new RefreshedBehind(catalog, snapshotOf(await catalog.loadCatalog()));
+    const loaded = reads ? new LoadedAtOnce(reads, catalog.changed, null) : new RefreshedBehind(catalog, snapshotOf(await catalog.loadCatalog()));
     return new SpotService(catalog, loaded);
   }
 
