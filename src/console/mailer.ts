@@ -21,8 +21,9 @@ export function invitationText(invitation: Invitation, publicUrl: string): { sub
 /** One message through SURFCAST_SMTP_URL; resolves to null when sent, else the reason it was not (never throws). */
 export async function sendMail(config: Pick<Config, "smtpUrl" | "smtpFrom">, message: { to: string; subject: string; text: string; html?: string; headers?: Record<string, string> }): Promise<string | null> {
   if (!config.smtpUrl) return "SURFCAST_SMTP_URL is not set";
-  // Loaded on first use: every CLI command would otherwise pay for parsing nodemailer at start.
-  const { default: nodemailer } = await import("nodemailer");
+  // Loaded at the first message, and with require: the bundle evaluates a package reached by import(), with the
+  // node:http, tls, dns and child_process modules it imports, at every start of every command.
+  const nodemailer = require("nodemailer") as typeof import("nodemailer");
   const transport = nodemailer.createTransport(config.smtpUrl);
   try {
     await transport.sendMail({ from: config.smtpFrom, ...message });
