@@ -4,7 +4,7 @@
  * encoding, so a cache or client never mixes representations, and the response varies on Accept-Encoding.
  * Brotli (quality 5: most of quality 11's gain at a fraction of its time) is preferred, then gzip.
  */
-import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { zlib } from "../core/zlib";
 import { budgetShare } from "../core/caches";
 import { Lru } from "../core/lru";
 
@@ -30,6 +30,7 @@ export function encodedEtag(etag: string, encoding: Encoding | null): string {
 }
 
 function compress(body: string, encoding: Encoding): Uint8Array {
+  const { brotliCompressSync, constants, gzipSync } = zlib();
   if (encoding === "gzip") return gzipSync(body, { level: 6 });
   return brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
 }
