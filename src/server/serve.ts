@@ -127,7 +127,11 @@ export async function runServe(app: App, announce: (address: string) => void): P
     setImmediate(() => {
       const shown = shownAddress(config.host, server.port ?? config.port);
       // The commands that print links (invitations, embeds) use this when SURFCAST_PUBLIC_URL is not set for them.
-      Promise.all([app.stores.meta.write(ANNOUNCED_URL, config.publicUrl), app.stores.meta.write(SCOPE_META, app.demand.scope)]).catch((err: unknown) =>
+      // Written only when changed: a restart then takes no write lock before its first answer.
+      const record = async (key: string, value: string) => {
+        if ((await app.stores.meta.read(key)) !== value) await app.stores.meta.write(key, value);
+      };
+      Promise.all([record(ANNOUNCED_URL, config.publicUrl), record(SCOPE_META, app.demand.scope)]).catch((err: unknown) =>
         log.warn("could not record the announced address and refresh scope", { error: String(err) }),
       );
       if (config.demo) log.warn("DEMO MODE: forecasts are synthetic, made inside the binary; not real data, no upstream is called", { dataDir: config.dataDir });
