@@ -8,7 +8,6 @@
  * breakpoint) are dropped, so nothing written is ever lost. Linux only; elsewhere, or without a libc to ask, nothing
  * happens. See bench/README.md ("Memory").
  */
-
 import { readlinkSync } from "node:fs";
 
 /** madvise(2): the kernel may drop the range's pages; a private file mapping reads them from the file again. */
