@@ -5,14 +5,13 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseImport } from "../src/spots/formats";
-import { applyOverlay, DEFAULT_OVERLAY } from "../src/spots/overlay";
-import { seedOf } from "../src/spots/built-seed";
-import { catalogDigest } from "../src/spots/default-catalog";
+import type { BuiltSeedData } from "../src/spots/built-seed";
+import { catalogDigest, defaultRecords } from "../src/spots/default-catalog";
+import { planImport } from "../src/spots/import";
 import { writeAlone, writeDerived } from "./derived-file";
 
 /** The modules whose code decides what an import stores: a change to any of them makes the file again. */
-const IMPORT_CODE = ["formats.ts", "catalog.ts", "import.ts", "normalize.ts", "overlay.ts", "built-seed.ts"].map((f) => join(import.meta.dir, "../src/spots", f));
+const IMPORT_CODE = ["default-catalog.ts", "formats.ts", "catalog.ts", "import.ts", "normalize.ts", "overlay.ts", "built-seed.ts"].map((f) => join(import.meta.dir, "../src/spots", f));
 
 /** Writes the seed of this catalog to `out` unless it already holds it; returns whether it wrote. */
 export function writeDefaultSeed(catalogText: string, out: string): Promise<boolean> {
@@ -20,7 +19,7 @@ export function writeDefaultSeed(catalogText: string, out: string): Promise<bool
   const hasher = new Bun.CryptoHasher("sha256");
   for (const file of IMPORT_CODE) hasher.update(readFileSync(file));
   const code = hasher.digest("hex");
-  return writeDerived(out, { catalog, code }, () => ({ ...seedOf(catalog, applyOverlay(parseImport(catalogText).records, DEFAULT_OVERLAY).records), code }));
+  return writeDerived(out, { catalog, code }, (): BuiltSeedData & { code: string } => ({ catalog, spots: planImport([], defaultRecords(catalogText), true).add, code }));
 }
 
 if (import.meta.main) await writeAlone("default seed", "default-seed.json.gz", writeDefaultSeed);

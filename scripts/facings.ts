@@ -3,18 +3,16 @@
  * the 10 m land index exactly as the refresh computes it, written to dist/facings.json.gz. Made again only when the
  * catalog, its corrections overlay or the facing method changed. Run alone: `bun scripts/facings.ts [catalog.json] [out.json]`.
  */
-import { parseImport } from "../src/spots/formats";
-import { applyOverlay, DEFAULT_OVERLAY } from "../src/spots/overlay";
 import { computeFacing, FACING_METHOD, loadLand } from "../src/spots/orientation";
 import { facingsAt } from "../src/forecast/built-facings";
-import { catalogDigest } from "../src/spots/default-catalog";
+import { catalogDigest, defaultRecords } from "../src/spots/default-catalog";
 import { writeAlone, writeDerived } from "./derived-file";
 
 /** Writes the facings of this catalog's spots to `out` unless it already holds them; returns whether it wrote. */
 export function writeFacings(catalogText: string, out: string): Promise<boolean> {
   const catalog = catalogDigest(catalogText);
   return writeDerived(out, { method: FACING_METHOD, catalog }, () => {
-    const { records } = applyOverlay(parseImport(catalogText).records, DEFAULT_OVERLAY);
+    const records = defaultRecords(catalogText);
     const land = loadLand();
     return facingsAt(catalog, records, (lat, lng) => computeFacing(lat, lng, land));
   });

@@ -1,15 +1,13 @@
 import { expect, test } from "bun:test";
 import { readBuiltSeed } from "./built-seed";
 import { builtSeedFile } from "./built-seed-file";
-import { catalogDigest, defaultCatalogDigest, readDefaultCatalog } from "./default-catalog";
-import { parseImport } from "./formats";
+import { catalogDigest, defaultCatalogDigest, defaultRecords, readDefaultCatalog } from "./default-catalog";
 import { planImport } from "./import";
-import { applyOverlay, DEFAULT_OVERLAY } from "./overlay";
 
 test("the build's seed is what importing the default catalog into an empty database adds, spot for spot", () => {
   expect(builtSeedFile).not.toBeNull(); // `make test` builds first
   const seed = readBuiltSeed(defaultCatalogDigest());
-  const planned = planImport([], applyOverlay(parseImport(readDefaultCatalog()).records, DEFAULT_OVERLAY).records, true).add;
+  const planned = planImport([], defaultRecords(), true).add;
   expect(seed).toHaveLength(5877);
   expect(seed).toEqual(planned);
 });

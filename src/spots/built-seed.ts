@@ -7,20 +7,14 @@
  * own way (./service.ts).
  */
 import { readGzipJson } from "../core/gzip-json";
-import type { SpotRecord, StoredSpot } from "./catalog";
+import type { StoredSpot } from "./catalog";
 import { builtSeedFile } from "./built-seed-file";
-import { planImport } from "./import";
 
 /** The file's content: the catalog it was planned from, and the spots its import adds to an empty database. */
 export interface BuiltSeedData {
   /** The digest of the catalog and overlay it was made from (./default-catalog.ts `catalogDigest`). */
   catalog: string;
   spots: StoredSpot[];
-}
-
-/** What importing `records` into an empty database adds. */
-export function seedOf(catalog: string, records: readonly (SpotRecord & { hexId: string })[]): BuiltSeedData {
-  return { catalog, spots: planImport([], records, true).add };
 }
 
 /** The build's first import of the catalog whose digest is `catalog`; null when there is none, or it was made from another. */

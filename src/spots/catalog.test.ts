@@ -10,7 +10,7 @@ import { SpotService } from "./service";
 import { sqliteCatalog } from "./catalog-store";
 import { assignSlugs, derivedAliases, hexIdOf, splitCountryPath } from "./catalog";
 import { parseImport } from "./formats";
-import { applyOverlay, DEFAULT_OVERLAY } from "./overlay";
+import { defaultRecords } from "./default-catalog";
 import { planImport } from "./import";
 import { fold, slugify } from "./normalize";
 import { CATALOG_PATH, tempDir } from "../../test/support/env";
@@ -144,7 +144,7 @@ describe("ids", () => {
     const again = await openFresh();
     expect(again.all().map((s) => [s.id, s.hexId])).toEqual(spots.all().map((s) => [s.id, s.hexId]));
     // The default catalog as loaded: the source with the corrections overlay applied.
-    const records = applyOverlay(parseImport(source).records, DEFAULT_OVERLAY).records;
+    const records = defaultRecords(source);
     const shuffled = [...records].reverse();
     const fromShuffled = planImport([], shuffled, true).add;
     const expected = new Map(spots.all().map((s) => [s.hexId, s.id]));

@@ -4,13 +4,17 @@
  * the binary. See docs/spots.md for its provenance (no open licence) and how to replace it.
  */
 import { readFileSync } from "node:fs";
-import { DEFAULT_OVERLAY } from "./overlay";
+import { parseImport, type ParsedRecord } from "./formats";
+import { applyOverlay, DEFAULT_OVERLAY } from "./overlay";
 import catalogFile from "../../../shared/data/spots/surfspots.json" with { type: "file" };
 
 const path = catalogFile as unknown as string;
 
 /** The catalog as JSON text; read synchronously because the catalog service opens synchronously. */
 export const readDefaultCatalog = (): string => readFileSync(path, "utf8");
+
+/** A catalog's records as the default is loaded: parsed, with the corrections overlay applied (by default the embedded file's). */
+export const defaultRecords = (catalogText: string = readDefaultCatalog()): ParsedRecord[] => applyOverlay(parseImport(catalogText).records, DEFAULT_OVERLAY).records;
 
 /**
  * What the default spots are: the SHA-256 of a catalog's text (given as text or as its UTF-8 bytes) followed by the

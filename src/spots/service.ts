@@ -10,10 +10,9 @@ import { BOUNDS } from "../core/bounds";
 import { notFound, UserError } from "../core/errors";
 import type { NearbyParams, SearchParams } from "../core/params";
 import { derivedAliases, HEX_ID, toSpot, type StoredSpot } from "./catalog";
-import { defaultCatalogDigest, readDefaultCatalog } from "./default-catalog";
+import { defaultCatalogDigest, defaultRecords } from "./default-catalog";
 import { readBuiltSeed } from "./built-seed";
 import { parseImport, type ParsedFile } from "./formats";
-import { applyOverlay, DEFAULT_OVERLAY } from "./overlay";
 import { planImport, type ImportCounts } from "./import";
 import { NearbyIndex, roundKm } from "./nearby";
 import { SearchIndex, type Searchable } from "./search";
@@ -163,7 +162,7 @@ async function syncDefaultCatalog(catalog: CatalogStore): Promise<void> {
   if (!defaultWanted(state, sha)) return;
   // An empty database takes the build's plan of this import (./built-seed.ts), any other the import's own.
   const seed = state.spotCount === 0 ? readBuiltSeed(sha) : null;
-  const plan = seed ? { add: seed, update: [], remove: [] } : planImport(await catalog.loadSpots(), applyOverlay(parseImport(readDefaultCatalog()).records, DEFAULT_OVERLAY).records, true);
+  const plan = seed ? { add: seed, update: [], remove: [] } : planImport(await catalog.loadSpots(), defaultRecords(), true);
   // Another process may have seeded or imported since the reads above: decided again inside the transaction.
   await catalog.applyImport(plan, { kind: "default", defaultSha256: sha }, (now) => defaultWanted(now, sha) && (seed === null || now.spotCount === 0));
 }
@@ -189,11 +188,12 @@ interface LoadedCatalog {
  */
 class LoadedAtOnce implements LoadedCatalog {
   private derivedCheckedAt = Date.now();
+  /** Null until the first call that needs it, and after `clear()`. */
+  private loaded: Snapshot | null = null;
 
   constructor(
     private readonly reads: CatalogReads,
     private readonly changed: () => boolean,
-    private loaded: Snapshot | null,
   ) {}
 
   get current(): Snapshot {
@@ -318,7 +318,7 @@ export class SpotService {
   static async open(catalog: CatalogStore): Promise<SpotService> {
     await syncDefaultCatalog(catalog);
     const reads = catalog.synchronous;
-    const loaded = reads ? new LoadedAtOnce(reads, catalog.changed, null) : new RefreshedBehind(catalog, snapshotOf(await catalog.loadCatalog()));
+    const loaded = reads ? new LoadedAtOnce(reads, catalog.changed) : new RefreshedBehind(catalog, snapshotOf(await catalog.loadCatalog()));
     return new SpotService(catalog, loaded);
   }
 
