@@ -13,16 +13,19 @@ export interface Child {
   stop(): Promise<void>;
 }
 
+/** A field of /proc/PID/status in MB (NaN when absent: an exited process has no memory fields). */
+const statusMb = (status: string, field: string): number => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) / 1024;
+
+const statusOf = (pid: number): string => readFileSync(`/proc/${pid}/status`, "utf8");
+
 export function rssMbOf(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return m ? Number(m[1]) / 1024 : NaN;
+  return statusMb(statusOf(pid), "VmRSS");
 }
 
 /** The two parts of a process's RSS, in MB: anonymous memory (heap, allocator) and pages of mapped files (its code). */
 export function rssPartsOf(pid: number): { anonMb: number; fileMb: number } {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN);
-  return { anonMb: kb("RssAnon") / 1024, fileMb: kb("RssFile") / 1024 };
+  const status = statusOf(pid);
+  return { anonMb: statusMb(status, "RssAnon"), fileMb: statusMb(status, "RssFile") };
 }
 
 export interface SpawnOptions {
