@@ -265,6 +265,7 @@ export async function memorySection({ quick, parts = new Set(["first", "restart"
     const weekHeaps: number[] = [];
     const dayKept: number[] = [];
     const keptHeaps: number[] = [];
+    const keptParts: string[] = [];
     let simulated = Date.now();
     const writer = week.proc.stdin as import("bun").FileSink;
     for (let step = 1; step <= days * 2; step++) {
@@ -289,6 +290,7 @@ export async function memorySection({ quick, parts = new Set(["first", "restart"
         const [, keptRss, keptHeap] = [...week.output().matchAll(/measured ([\d.]+) heap ([\d.]+)/g)].at(-1)!;
         dayKept.push(Number(keptRss));
         keptHeaps.push(Number(keptHeap));
+        keptParts.push(anonPlusFile(rssPartsOf(week.proc.pid)));
       }
       await Bun.sleep(3_000);
     }
@@ -305,7 +307,7 @@ export async function memorySection({ quick, parts = new Set(["first", "restart"
       ["the same days' ends under load, after a full collection (with whatever the bounded caches hold at that instant)", dayEnds.map((mb) => fmt.int(mb)).join(" → "), "—", "—"],
     );
     section.notes!.push(
-      `The week runs the same app, HTTP server and usage flush as \`serve\` (bench/week-server.ts, compiled like the binary); its clock moves 12 h per step and the fake Open-Meteo's series move with it; the same load runs 40 s before day 1 so that filling the bounded caches is not read as growth. Each day's end is read twice: under load after a full collection, and with the requests paused after the idle release (what \`serve\` does after 30 s without a request): the first moves ±10 % with what the bounded caches hold at that instant, the second is what the server keeps of its own, the figure a leak would grow. Live JavaScript heap (with external memory) at each day's end, under load: ${weekHeaps.map((mb) => fmt.int(mb)).join(" → ")} MB; after the release: ${keptHeaps.map((mb) => fmt.int(mb)).join(" → ")} MB. Answers during the week: ${describeStatuses(weekAnswers)}.`,
+      `The week runs the same app, HTTP server and usage flush as \`serve\` (bench/week-server.ts, compiled like the binary); its clock moves 12 h per step and the fake Open-Meteo's series move with it; the same load runs 40 s before day 1 so that filling the bounded caches is not read as growth. Each day's end is read twice: under load after a full collection, and with the requests paused after the idle release (what \`serve\` does after 30 s without a request): the first moves ±10 % with what the bounded caches hold at that instant, the second is what the server keeps of its own, the figure a leak would grow. Live JavaScript heap (with external memory) at each day's end, under load: ${weekHeaps.map((mb) => fmt.int(mb)).join(" → ")} MB; after the release: ${keptHeaps.map((mb) => fmt.int(mb)).join(" → ")} MB, its RSS anonymous + file-backed: ${keptParts.join(" → ")} MB. Answers during the week: ${describeStatuses(weekAnswers)}.`,
       `Current RSS of this benchmark process: ${fmt.int(rssMbOf(process.pid))} MB (not counted above).`,
     );
     return section;
