@@ -145,6 +145,12 @@ export interface RefreshDeps {
   /** spot id → facing; asked once, when the first batch has data (no facing work while upstream is down). */
   facings: () => Promise<Map<string, number | null>>;
   onProgress?: (p: RefreshProgress) => void;
+  /**
+   * Called before the first of several batches. The server hands back what came before (a first start's import and
+   * tide pass, hours of serving), so that the batches' garbage piles on a collected heap: a first start's first
+   * batch was its peak (bench/README.md).
+   */
+  beforeBatches?: () => MaybePromise<void>;
   /** Called after each written batch (the server drops its cached bodies). */
   onWritten?: () => void;
   /** Stops between batches (server shutdown). */
@@ -303,13 +309,8 @@ export async function runForecastRefresh(deps: RefreshDeps, spots: readonly Refr
   let consecutiveFailures = 0;
   const giveUpAfter = deps.giveUpAfter ?? GIVE_UP_AFTER_BATCHES;
   const collectEvery = Math.max(1, Math.round(FULL_COLLECTION_EVERY / (deps.models ?? BEST_MATCH_ONLY).requested.length));
-  // What came before a full refresh (a first start's import and tide pass, hours of serving) is collected first and its
-  // pages handed back, so the batches' garbage piles on a collected heap: a first start's first batch was its peak
-  // (bench/README.md). A one-batch refresh (a spot asked for) does not wait for it.
-  if (batches.length > 1) {
-    Bun.gc(true);
-    Bun.shrink();
-  }
+  // A one-batch refresh (a spot asked for) does not wait for the memory work.
+  if (batches.length > 1) await deps.beforeBatches?.();
   // The next batch is fetched while this one is assembled (CPU work) when the upstream is slow enough for it to pay
   // (fetchAhead): its time to answer, a network's round trip, overlaps ours. Only after a batch's answers came: while
   // the upstream fails, batches are asked one after another as before, and at most two requests are in flight.

@@ -82,6 +82,18 @@ export function idleStep(state: IdleState, requests: number, now: number, idleMs
 }
 
 /**
+ * Collects, asks the engine to hand freed pages back to the system, and drops the pages of the executable's code read
+ * in so far (./code-pages.ts): before a full refresh, the code of what came before it (a first start's migrations,
+ * import and tide pass) is not kept resident through the refresh's peak, whose own code comes back as it runs. The
+ * MB of code mappings dropped.
+ */
+export async function compactMemory(): Promise<number> {
+  Bun.gc(true);
+  Bun.shrink();
+  return releaseCodePages();
+}
+
+/**
  * Drops every cache (core/caches.ts: the bounded caches, the loaded catalog with its search and spatial indexes, SQLite's
  * page caches), collects, asks the engine to hand freed pages back to the system, and drops the pages of the
  * executable's code that the busy spell read in (./code-pages.ts).
@@ -90,9 +102,7 @@ export async function releaseMemory(): Promise<void> {
   const before = PROCESS.rssMb();
   const started = performance.now();
   const caches = clearCaches();
-  Bun.gc(true);
-  Bun.shrink();
-  const codeMb = await releaseCodePages();
+  const codeMb = await compactMemory();
   log.info("idle: caches dropped, memory handed back", { caches, rssMb: Math.round(before), afterMb: Math.round(PROCESS.rssMb()), heapMb: Math.round(PROCESS.heapMb()), codeMappedMb: Math.round(codeMb), ms: Math.round(performance.now() - started) });
 }
 

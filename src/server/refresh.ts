@@ -5,6 +5,7 @@
 import type { App } from "../app";
 import { reclaimSpace } from "../db";
 import { log } from "../core/log";
+import { compactMemory } from "../ops/memory";
 import { demoFetch } from "../forecast/demo";
 import { ensureFacings, loadFacings } from "../forecast/facings";
 import { mergeModelGaps, MODEL_GAPS_META, parseModelGaps } from "../forecast/model-gaps";
@@ -45,6 +46,7 @@ export async function refreshForecasts(app: App, options: RefreshOptions = {}): 
         return loadFacings(app.stores.forecasts);
       },
       onProgress: options.onProgress,
+      beforeBatches: async () => void (await compactMemory()),
       onWritten: () => app.forecasts.invalidate(),
       signal: options.signal,
       giveUpAfter: app.config.refreshGiveUpAfter,

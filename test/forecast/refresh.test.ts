@@ -43,7 +43,8 @@ interface Harness {
   sleeps: number[];
   refresh(spots?: readonly RefreshSpot[], timeformat?: "iso8601" | "unixtime", signal?: AbortSignal): Promise<RefreshSummary>;
   /** A refresh that logs, in order, each upstream request it starts and each batch it reports done. */
-  traced(): Promise<string[]>;
+  /** The upstream asks, finished batches and the memory hook of a refresh of `only`, in order. */
+  traced(only?: readonly RefreshSpot[]): Promise<string[]>;
   ages(): Map<string, number>;
   close(): void;
 }
@@ -80,7 +81,7 @@ function harness(env: Record<string, string> = {}, spots: readonly RefreshSpot[]
     clock,
     sleeps,
     refresh: (only = spots, timeformat = "iso8601", signal) => runForecastRefresh({ ...deps(new OpenMeteoClient({ ...config.openMeteo, sleep, timeformat })), signal }, only),
-    traced: async () => {
+    traced: async (only = spots) => {
       const events: string[] = [];
       const client = new OpenMeteoClient({ ...config.openMeteo, sleep });
       const fetch = client.fetch.bind(client);
@@ -88,7 +89,7 @@ function harness(env: Record<string, string> = {}, spots: readonly RefreshSpot[]
         events.push(`ask ${endpoint} ${points.map((p) => p.lat).join(",")}`);
         return fetch(endpoint, points);
       };
-      await runForecastRefresh({ ...deps(client), onProgress: (p) => events.push(`done ${p.batch} ${p.batchOk ? "ok" : "failed"}`) }, spots);
+      await runForecastRefresh({ ...deps(client), beforeBatches: () => void events.push("before batches"), onProgress: (p) => events.push(`done ${p.batch} ${p.batchOk ? "ok" : "failed"}`) }, only);
       return events;
     },
     ages: () => documentAges(db),
@@ -210,6 +211,7 @@ describe("pipelining", () => {
     const events = await h.traced();
     const [first, second, third] = planBatches(THREE, 1).map((b) => b.spots[0]!.lat);
     expect(events).toEqual([
+      "before batches",
       `ask marine ${first}`,
       `ask forecast ${first}`,
       "done 1 ok",
@@ -227,7 +229,7 @@ describe("pipelining", () => {
     const h = harness({ SURFCAST_OPEN_METEO_BATCH_SIZE: "1" }, TWO);
     const events = await h.traced();
     const [first, second] = planBatches(TWO, 1).map((b) => b.spots[0]!.lat);
-    expect(events).toEqual([`ask marine ${first}`, `ask forecast ${first}`, "done 1 ok", `ask marine ${second}`, `ask forecast ${second}`, "done 2 ok"]);
+    expect(events).toEqual(["before batches", `ask marine ${first}`, `ask forecast ${first}`, "done 1 ok", `ask marine ${second}`, `ask forecast ${second}`, "done 2 ok"]);
     h.close();
   });
 
@@ -236,7 +238,14 @@ describe("pipelining", () => {
     fake.inject("503", { requests: [1] });
     const events = await h.traced();
     const [first, second] = planBatches(TWO, 1).map((b) => b.spots[0]!.lat);
-    expect(events).toEqual([`ask marine ${first}`, `ask forecast ${first}`, "done 1 failed", `ask marine ${second}`, `ask forecast ${second}`, "done 2 ok"]);
+    expect(events).toEqual(["before batches", `ask marine ${first}`, `ask forecast ${first}`, "done 1 failed", `ask marine ${second}`, `ask forecast ${second}`, "done 2 ok"]);
+    h.close();
+  });
+
+  test("the memory hook runs before the first of several batches, and not for a one-batch refresh (a spot asked for)", async () => {
+    const h = harness({ SURFCAST_OPEN_METEO_BATCH_SIZE: "1" }, TWO);
+    expect((await h.traced()).filter((e) => e === "before batches")).toHaveLength(1);
+    expect(await h.traced(TWO.slice(0, 1))).not.toContain("before batches");
     h.close();
   });
 });
