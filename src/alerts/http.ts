@@ -39,7 +39,7 @@ export function createAlertsHandler(app: { alerts: Pick<AlertService, "calendar"
       // ical-generator loads with the first feed asked for: a server whose alerts nobody subscribes to never pays for it.
       const { calendarFeed } = await import("./delivery/calendar");
       const feed = calendarFeed(alert, spot, alert.nextWindows ?? [], app.config.publicUrl);
-      return new Response(req.method === "HEAD" ? null : feed, { headers: { ...HEADERS, "Cache-Control": "private, max-age=300", "Content-Type": "text/calendar; charset=utf-8" } });
+      return new Response(feed, { headers: { ...HEADERS, "Cache-Control": "private, max-age=300", "Content-Type": "text/calendar; charset=utf-8" } });
     }
     const unsubscribe = UNSUBSCRIBE.exec(path);
     if (unsubscribe && req.method === "GET") {

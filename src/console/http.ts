@@ -114,7 +114,7 @@ export function createConsoleHandler(app: App): ConsoleHandler {
     const headers = new Headers({ ...SECURITY_HEADERS, "Cache-Control": "no-store", ...extra });
     if (body !== null && !headers.has("Content-Type")) headers.set("Content-Type", "text/html; charset=utf-8");
     for (const c of ctx.setCookies) headers.append("Set-Cookie", c);
-    return new Response(ctx.req.method === "HEAD" ? null : body, { status, headers });
+    return new Response(body, { status, headers });
   }
   const redirect = (ctx: Ctx, location: string) => respond(ctx, null, 303, { Location: location });
 

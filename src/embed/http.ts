@@ -43,24 +43,25 @@ export function createEmbedHandler(app: EmbedHandlerServices): (req: Request, pa
     ["/embed/assets/icon.svg", { body: EMBED_ICON, type: "image/svg+xml" }],
   ]);
 
-  function answer(req: Request, body: string | null, status: number, headers: Record<string, string>): Response {
-    return new Response(req.method === "HEAD" ? null : body, { status, headers: { ...BASE_HEADERS, ...headers } });
+  // To HEAD, Bun sends the headers and the length of the body given, and none of the body.
+  function answer(body: string | null, status: number, headers: Record<string, string>): Response {
+    return new Response(body, { status, headers: { ...BASE_HEADERS, ...headers } });
   }
 
-  function message(req: Request, status: number, heading: string, text: string, origins: readonly string[], extra: Record<string, string> = {}, refresh?: number): Response {
+  function message(status: number, heading: string, text: string, origins: readonly string[], extra: Record<string, string> = {}, refresh?: number): Response {
     const html = messagePage({ title: heading, theme: "light", assetVersion, refresh }, heading, text);
-    return answer(req, html, status, { "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": contentSecurityPolicy(origins), "Cache-Control": "no-store", ...extra });
+    return answer(html, status, { "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": contentSecurityPolicy(origins), "Cache-Control": "no-store", ...extra });
   }
 
   // One page and one timing for "never existed" and "revoked": the answer tells nothing about which. It may be
   // framed anywhere (it holds nothing and offers nothing to click), so a shop's iframe of a switched-off embed
   // shows it instead of the browser's blocked-frame icon.
-  const notFound = (req: Request) => message(req, 404, "Forecast not available", "This forecast picture does not exist or has been switched off by its owner.", ["*"]);
+  const notFound = () => message(404, "Forecast not available", "This forecast picture does not exist or has been switched off by its owner.", ["*"]);
 
-  function spent(req: Request, origins: readonly string[]): Response {
+  function spent(origins: readonly string[]): Response {
     const retryAfter = Math.max(1, Math.ceil((nextUtcMidnight(app.clock.now()) - app.clock.now()) / 1000));
     // The page loads itself again half a minute after midnight: a shop TV or an open page comes back on its own.
-    return message(req, 429, "Forecast back at 00:00 UTC", "This forecast picture has been shown as much as it may be today. It is back at 00:00 UTC.", origins, { "Retry-After": String(retryAfter) }, retryAfter + 30);
+    return message(429, "Forecast back at 00:00 UTC", "This forecast picture has been shown as much as it may be today. It is back at 00:00 UTC.", origins, { "Retry-After": String(retryAfter) }, retryAfter + 30);
   }
 
   async function view(req: Request, embed: EmbedRecord, mode: Mode): Promise<Response> {
@@ -72,8 +73,8 @@ export function createEmbedHandler(app: EmbedHandlerServices): (req: Request, pa
       "Cache-Control": "no-cache",
       ETag: page.etag,
     };
-    if (req.headers.get("if-none-match") === page.etag) return answer(req, null, 304, headers);
-    return answer(req, page.html, 200, headers);
+    if (req.headers.get("if-none-match") === page.etag) return answer(null, 304, headers);
+    return answer(page.html, 200, headers);
   }
 
   async function shown(req: Request, embed: EmbedRecord, mode: Mode): Promise<Response> {
@@ -81,7 +82,7 @@ export function createEmbedHandler(app: EmbedHandlerServices): (req: Request, pa
       return await view(req, embed, mode);
     } catch (err) {
       log.error("embed page failed", { embed: embed.id, error: String(err) });
-      return message(req, 500, "Forecast not available right now", "The forecast could not be drawn. Try again in a minute.", embed.origins);
+      return message(500, "Forecast not available right now", "The forecast could not be drawn. Try again in a minute.", embed.origins);
     }
   }
 
@@ -91,12 +92,12 @@ export function createEmbedHandler(app: EmbedHandlerServices): (req: Request, pa
     if (tail === "stamp") {
       // Screen mode polls this once a minute: not counted (the stamp is kept per embed until a forecast or tide
       // row is written or the hour turns, so a poll is two map lookups), tells only whether to reload.
-      return answer(req, JSON.stringify({ stamp: await renderer.stamp(embed) }), 200, { "Content-Type": "application/json", "Cache-Control": "no-store", "Content-Security-Policy": contentSecurityPolicy(embed.origins) });
+      return answer(JSON.stringify({ stamp: await renderer.stamp(embed) }), 200, { "Content-Type": "application/json", "Cache-Control": "no-store", "Content-Security-Policy": contentSecurityPolicy(embed.origins) });
     }
-    if (tail !== undefined) return notFound(req);
+    if (tail !== undefined) return notFound();
     const verdict = app.embeds.admitView(found);
     // Spent: the same page and Retry-After (the next UTC midnight) whatever the key's state: nothing of its use shows.
-    if (verdict === "spent") return spent(req, embed.origins);
+    if (verdict === "spent") return spent(embed.origins);
     if (verdict === "counted") {
       await app.meter.ready(principal);
       await app.meter.record(principal, "embed");
@@ -109,10 +110,10 @@ export function createEmbedHandler(app: EmbedHandlerServices): (req: Request, pa
   return (req, path) => {
     const asset = assets.get(path);
     const readable = req.method === "GET" || req.method === "HEAD";
-    if (asset && readable) return answer(req, asset.body, 200, { "Content-Type": asset.type, "Cache-Control": "public, max-age=31536000, immutable" });
-    if (!readable) return answer(req, null, 405, { Allow: "GET, HEAD" });
+    if (asset && readable) return answer(asset.body, 200, { "Content-Type": asset.type, "Cache-Control": "public, max-age=31536000, immutable" });
+    if (!readable) return answer(null, 405, { Allow: "GET, HEAD" });
     const [id, tail, ...more] = path.slice("/embed/".length).split("/");
-    if (!id || more.length > 0) return notFound(req);
-    return app.embeds.servable(id).then((found) => (found ? served(req, found, tail) : notFound(req)));
+    if (!id || more.length > 0) return notFound();
+    return app.embeds.servable(id).then((found) => (found ? served(req, found, tail) : notFound()));
   };
 }

@@ -32,7 +32,7 @@ ${item(LINKS.openapi, "OpenAPI document (for clients and code generators)")}
 
 export function homeResponse(req: Request, console: boolean): Response {
   const wantsHtml = (req.headers.get("accept") ?? "").includes("text/html");
-  if (wantsHtml) return new Response(req.method === "HEAD" ? null : page(console), { headers: { ...HEADERS, "Content-Type": "text/html; charset=utf-8" } });
+  if (wantsHtml) return new Response(page(console), { headers: { ...HEADERS, "Content-Type": "text/html; charset=utf-8" } });
   const links = console ? LINKS : { ...LINKS, console: undefined };
-  return new Response(req.method === "HEAD" ? null : JSON.stringify({ name: "Surfcast", ...links }), { headers: { ...HEADERS, "Content-Type": "application/json; charset=utf-8" } });
+  return new Response(JSON.stringify({ name: "Surfcast", ...links }), { headers: { ...HEADERS, "Content-Type": "application/json; charset=utf-8" } });
 }

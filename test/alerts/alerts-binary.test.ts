@@ -16,6 +16,7 @@ import { BINARY } from "../support/env";
 import { cli, installDir, startServer, type RunningServer } from "../support/binary";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../support/fake-open-meteo";
 import { startSmtpSink, type SmtpSink } from "../support/smtp-sink";
+import { expectHeadLikeGet } from "../support/head";
 import { startReceiver, type Receiver } from "./delivery/receiver";
 
 const EMAIL = "rider@example.com";
@@ -237,6 +238,7 @@ describe("condition alerts (compiled binary)", () => {
     expect([before.start, after.start].map((start) => `DTSTART:${icsTime(start)}`)).toContainEqual(/DTSTART:\S+/.exec(feed)![0]);
     expect(feed).toContain(`DTEND:${icsTime(after.end)}`);
     expect((await fetch(server!.url + "/alerts/calendar/" + "x".repeat(43) + ".ics")).status).toBe(404);
+    await expectHeadLikeGet(server!.url, new URL(alwaysAlert.calendarUrl).pathname);
   });
 
   test("an e-mail's unsubscribe link: GET asks, POST switches the alert off", async () => {

@@ -16,6 +16,7 @@ import { isEmbedId, newEmbedId, originOf } from "../../src/embed/service";
 import { endpointLabel } from "../../src/ops/metrics";
 import { writeFileSync } from "node:fs";
 import { invitedOwner, text, type ConsoleClient } from "../support/console-client";
+import { expectHeadLikeGet } from "../support/head";
 
 const clock = new ManualClock(Date.parse("2026-11-21T13:25:00Z"));
 let fake: FakeOpenMeteo;
@@ -180,6 +181,13 @@ describe("an embed's page", () => {
   test("only GET and HEAD", async () => {
     const { path } = await embedFor();
     expect((await fetch(server.url + path, { method: "POST" })).status).toBe(405);
+  });
+
+  test("HEAD: the GET's status, type and length, and no body (the page, the 404 page, an asset)", async () => {
+    const { path } = await embedFor();
+    await expectHeadLikeGet(server.url, path);
+    await expectHeadLikeGet(server.url, `/embed/${newEmbedId()}`);
+    await expectHeadLikeGet(server.url, "/embed/assets/embed.css");
   });
 });
 
