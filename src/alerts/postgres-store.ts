@@ -9,7 +9,7 @@ import type { PgDb } from "../db/postgres";
 import { chunks, insertChunks } from "../db/postgres/batch-rows";
 import { accounts, alertDeliveries, alerts, alertWindows, apiKeys } from "../db/postgres/schema";
 import type { PgTx } from "../db/postgres/transaction";
-import { nextAttempt, recordOf, rowOf, type AlertStore, type DeliveryRecord, type LedgerSpan } from "./store";
+import { nextAttempt, recordOf, rowOf, withLedgers, type AlertStore, type DeliveryRecord } from "./store";
 
 async function insertDeliveries(tx: PgTx | PgDb, deliveries: readonly DeliveryRecord[]): Promise<void> {
   for (const chunk of insertChunks(alertDeliveries, deliveries)) await tx.insert(alertDeliveries).values(chunk);
@@ -94,13 +94,7 @@ export function postgresAlertStore(db: PgDb): AlertStore {
         .innerJoin(accounts, eq(apiKeys.accountId, accounts.id))
         .where(evaluated)
         .orderBy(asc(alertWindows.alertId), asc(alertWindows.start));
-      const ledgers = new Map<string, LedgerSpan[]>();
-      for (const w of windows) {
-        let list = ledgers.get(w.alertId);
-        if (!list) ledgers.set(w.alertId, (list = []));
-        list.push({ start: w.start, end: w.end });
-      }
-      return rows.map((r) => ({ alert: recordOf(r.alert), announced: ledgers.get(r.alert.id) ?? [] }));
+      return withLedgers(rows, windows);
     },
 
     async saveEvaluation(ledgers, deliveries) {

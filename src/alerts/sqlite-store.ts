@@ -2,7 +2,7 @@
 import { and, asc, count, desc, eq, inArray, isNull, lte, min } from "drizzle-orm";
 import { writeTransaction, type Db } from "../db";
 import { accounts, alertDeliveries, alerts, alertWindows, apiKeys } from "../db/schema";
-import { nextAttempt, recordOf, rowOf, type AlertStore, type DeliveryRecord, type LedgerSpan } from "./store";
+import { nextAttempt, recordOf, rowOf, withLedgers, type AlertStore, type DeliveryRecord } from "./store";
 
 /** Rows per insert statement: well under SQLite's limit of bound variables. */
 const CHUNK = 500;
@@ -88,7 +88,6 @@ export function sqliteAlertStore(db: Db): AlertStore {
         .where(evaluated)
         .orderBy(alerts.id)
         .all();
-      const ledgers = new Map<string, LedgerSpan[]>();
       const windows = db
         .select({ alertId: alertWindows.alertId, start: alertWindows.start, end: alertWindows.end })
         .from(alertWindows)
@@ -98,12 +97,7 @@ export function sqliteAlertStore(db: Db): AlertStore {
         .where(evaluated)
         .orderBy(alertWindows.alertId, alertWindows.start)
         .all();
-      for (const w of windows) {
-        let list = ledgers.get(w.alertId);
-        if (!list) ledgers.set(w.alertId, (list = []));
-        list.push({ start: w.start, end: w.end });
-      }
-      return rows.map((r) => ({ alert: recordOf(r.alert), announced: ledgers.get(r.alert.id) ?? [] }));
+      return withLedgers(rows, windows);
     },
 
     async saveEvaluation(ledgers, deliveries) {

@@ -131,6 +131,17 @@ export function rowOf(record: AlertRecord): AlertRow {
   return { ...record, condition: JSON.stringify(record.condition) };
 }
 
+/** The alerts to evaluate, each with its ledger: `windows` (in order) grouped by alert. */
+export function withLedgers(rows: readonly { alert: AlertRow }[], windows: readonly ({ alertId: string } & LedgerSpan)[]): EvaluatedAlert[] {
+  const ledgers = new Map<string, LedgerSpan[]>();
+  for (const w of windows) {
+    let list = ledgers.get(w.alertId);
+    if (!list) ledgers.set(w.alertId, (list = []));
+    list.push({ start: w.start, end: w.end });
+  }
+  return rows.map((r) => ({ alert: recordOf(r.alert), announced: ledgers.get(r.alert.id) ?? [] }));
+}
+
 /** The pending row of an event's next attempt. */
 export function nextAttempt(previous: DeliveryRecord, id: string, at: number): DeliveryRecord {
   return { id, alertId: previous.alertId, eventId: previous.eventId, attempt: previous.attempt + 1, scheduledAt: at, attemptedAt: null, statusCode: null, error: null, outcome: "pending", payload: previous.payload, unsubscribeTokenHash: null };
