@@ -6,7 +6,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
 import { closeDatabase, openDatabase } from "./index";
 import { spots, spotTideModel } from "./schema";
-import { excludedAll, placeholderAsGiven, placeholders, preparedPerConnection, preparedRows } from "./statements";
+import { columnsOf, excludedAll, placeholderAsGiven, placeholders, preparedPerConnection, preparedRows } from "./statements";
+import * as pg from "./postgres/schema";
 import { tempDir } from "../../test/support/env";
 
 const db = openDatabase(tempDir("db-statements"));
@@ -73,4 +74,12 @@ test("preparedPerConnection builds a connection's statements once and keeps them
   expect(statements(other).connection).toBe(other);
   expect(builds).toBe(2);
   closeDatabase(other);
+});
+
+test("columnsOf: one list of fields names the same columns in the SQLite and the PostgreSQL table, renamed as the rows want", () => {
+  const names = { id: "id", facing: "facingOverride" } as const;
+  expect(columnsOf(spots, names)).toEqual({ id: spots.id, facing: spots.facingOverride });
+  expect(columnsOf(pg.spots, names)).toEqual({ id: pg.spots.id, facing: pg.spots.facingOverride });
+  db.insert(spots).values({ id: "columns-of", ...spot, facingOverride: 270 }).run();
+  expect(db.select(columnsOf(spots, names)).from(spots).where(eq(spots.id, "columns-of")).get()).toEqual({ id: "columns-of", facing: 270 });
 });

@@ -69,3 +69,11 @@ export function preparedRows<F extends Record<string, Column>>(fields: F, prepar
     },
   };
 }
+
+/**
+ * The columns of `table` under the names a store's rows use (row field → the table's column property): one list of a
+ * select's fields serves the SQLite and the PostgreSQL table of the same name.
+ */
+export function columnsOf<T, const M extends Record<string, keyof T>>(table: T, names: M): { -readonly [F in keyof M]: T[M[F]] } {
+  return Object.fromEntries(Object.entries(names).map(([field, column]) => [field, table[column as keyof T]])) as { -readonly [F in keyof M]: T[M[F]] };
+}

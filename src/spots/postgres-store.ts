@@ -9,8 +9,9 @@ import { notifyChange } from "../db/postgres/changes";
 import { readMeta, writeMeta } from "../db/postgres/meta";
 import { spotAliases, spotFacing, spots, spotTideStation } from "../db/postgres/schema";
 import { inTransaction, readSnapshot, type PgQueryable, type PgTx } from "../db/postgres/transaction";
+import { columnsOf } from "../db/statements";
 import type { StoredSpot } from "./catalog";
-import { CATALOG_META, catalogVersionOf, derivedFactsOf, derivedFactsVersionOf, nextCatalogVersion, withAliases } from "./catalog-rows";
+import { CATALOG_META, catalogVersionOf, derivedFactColumns, derivedFactsOf, derivedFactsVersionOf, nextCatalogVersion, STORED_SPOT_COLUMNS, withAliases } from "./catalog-rows";
 import type * as sqliteSpotStore from "./store";
 import type { CatalogMeta, CatalogSource, ImportPlan, StoredCatalog } from "./store";
 import type { DerivedSpotFacts } from "./types";
@@ -23,17 +24,7 @@ async function countSpots(db: PgQueryable): Promise<number> {
 async function loadSpots(db: PgQueryable): Promise<StoredSpot[]> {
   const aliasRows = await db.select({ spotId: spotAliases.spotId, alias: spotAliases.alias }).from(spotAliases).orderBy(spotAliases.spotId, spotAliases.alias);
   const rows = await db
-    .select({
-      id: spots.id,
-      hexId: spots.hexId,
-      name: spots.name,
-      country: spots.country,
-      region: spots.region,
-      lat: spots.lat,
-      lng: spots.lng,
-      facing: spots.facingOverride,
-      tideless: spots.tidelessOverride,
-    })
+    .select(columnsOf(spots, STORED_SPOT_COLUMNS))
     .from(spots)
     .orderBy(spots.id);
   return withAliases(rows, aliasRows);
@@ -41,14 +32,7 @@ async function loadSpots(db: PgQueryable): Promise<StoredSpot[]> {
 
 async function loadDerivedFacts(db: PgQueryable): Promise<Map<string, DerivedSpotFacts>> {
   const rows = await db
-    .select({
-      id: spots.id,
-      facing: spotFacing.facing,
-      tideless: spotTideStation.tideless,
-      stationId: spotTideStation.stationId,
-      stationName: spotTideStation.stationName,
-      distanceKm: spotTideStation.distanceKm,
-    })
+    .select(derivedFactColumns(spots, spotFacing, spotTideStation))
     .from(spots)
     .leftJoin(spotFacing, eq(spotFacing.spotId, spots.id))
     .leftJoin(spotTideStation, eq(spotTideStation.spotId, spots.id));

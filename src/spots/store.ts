@@ -6,9 +6,9 @@ import { count, eq, max, sql } from "drizzle-orm";
 import { readTransaction, writeTransaction, type Db } from "../db";
 import { readMeta, writeMeta } from "../db/meta";
 import { spotAliases, spotFacing, spots, spotTideStation } from "../db/schema";
-import { placeholderAsGiven } from "../db/statements";
+import { columnsOf, placeholderAsGiven } from "../db/statements";
 import type { StoredSpot } from "./catalog";
-import { CATALOG_META, catalogVersionOf, derivedFactsOf, derivedFactsVersionOf, nextCatalogVersion, withAliases } from "./catalog-rows";
+import { CATALOG_META, catalogVersionOf, derivedFactColumns, derivedFactsOf, derivedFactsVersionOf, nextCatalogVersion, STORED_SPOT_COLUMNS, withAliases } from "./catalog-rows";
 import type { DerivedSpotFacts } from "./types";
 
 /** Where the catalog came from: the embedded default (auto-updated with the binary) or an operator import. */
@@ -21,17 +21,7 @@ export function countSpots(db: Db): number {
 export function loadSpots(db: Db): StoredSpot[] {
   const aliasRows = db.select({ spotId: spotAliases.spotId, alias: spotAliases.alias }).from(spotAliases).orderBy(spotAliases.spotId, spotAliases.alias).all();
   const rows = db
-    .select({
-      id: spots.id,
-      hexId: spots.hexId,
-      name: spots.name,
-      country: spots.country,
-      region: spots.region,
-      lat: spots.lat,
-      lng: spots.lng,
-      facing: spots.facingOverride,
-      tideless: spots.tidelessOverride,
-    })
+    .select(columnsOf(spots, STORED_SPOT_COLUMNS))
     .from(spots)
     .orderBy(spots.id)
     .all();
@@ -45,14 +35,7 @@ export function loadSpots(db: Db): StoredSpot[] {
  */
 export function loadDerivedFacts(db: Db): Map<string, DerivedSpotFacts> {
   const rows = db
-    .select({
-      id: spots.id,
-      facing: spotFacing.facing,
-      tideless: spotTideStation.tideless,
-      stationId: spotTideStation.stationId,
-      stationName: spotTideStation.stationName,
-      distanceKm: spotTideStation.distanceKm,
-    })
+    .select(derivedFactColumns(spots, spotFacing, spotTideStation))
     .from(spots)
     .leftJoin(spotFacing, eq(spotFacing.spotId, spots.id))
     .leftJoin(spotTideStation, eq(spotTideStation.spotId, spots.id))

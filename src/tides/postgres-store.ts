@@ -9,12 +9,12 @@ import { insertChunks, upsertRows } from "../db/postgres/batch-rows";
 import { readMeta, writeMeta } from "../db/postgres/meta";
 import { spots, spotTideModel, spotTideStation, tideExtremes, tideModelExtremes, tideStations } from "../db/postgres/schema";
 import { inTransaction, readSnapshot, type PgQueryable, type PgTx } from "../db/postgres/transaction";
-import { excluded, excludedAll } from "../db/statements";
+import { columnsOf, excluded, excludedAll } from "../db/statements";
 import { notifyChange } from "../db/postgres/changes";
 import { roundHeight, type PredictedExtreme } from "./prediction";
 import type { StationRecord } from "./record";
 import type { StoredChoice, StoredModel, TideStore } from "./store";
-import { TIDE_META, windowBounds, windowOf } from "./store-meta";
+import { CHOICE_COLUMNS, MODEL_COLUMNS, TIDE_META, windowBounds, windowOf } from "./store-meta";
 import type { TideWindow } from "./window";
 
 /**
@@ -32,24 +32,8 @@ export interface OtherWrites {
   generation(): number;
 }
 
-const choiceColumns = {
-  tideless: spotTideStation.tideless,
-  stationId: spotTideStation.stationId,
-  stationName: spotTideStation.stationName,
-  stationSource: spotTideStation.stationSource,
-  distanceKm: spotTideStation.distanceKm,
-  datum: spotTideStation.datum,
-  reason: spotTideStation.reason,
-};
-
-const modelColumns = {
-  hasData: spotTideModel.hasData,
-  rangeM: spotTideModel.rangeM,
-  windowRangeM: spotTideModel.windowRangeM,
-  stationRangeM: spotTideModel.stationRangeM,
-  since: spotTideModel.since,
-  fetchedAt: spotTideModel.fetchedAt,
-};
+const choiceColumns = columnsOf(spotTideStation, CHOICE_COLUMNS);
+const modelColumns = columnsOf(spotTideModel, MODEL_COLUMNS);
 
 type ExtremesTable = typeof tideExtremes;
 

@@ -10,13 +10,13 @@ import { writeTransaction, type Db } from "../db";
 import { externalWrites, type ExternalWrites } from "../db/changes";
 import { readMeta, writeMeta } from "../db/meta";
 import { spots, spotTideModel, spotTideStation, tideExtremes, tideModelExtremes, tideStations } from "../db/schema";
-import { excluded, excludedAll, placeholders, preparedRows } from "../db/statements";
+import { columnsOf, excluded, excludedAll, placeholders, preparedRows } from "../db/statements";
 import type { StationChoice } from "./stations";
 import type { StationRecord } from "./record";
 import type { ModelReading } from "./source";
 import type { TideWindow } from "./window";
 import { roundHeight, type PredictedExtreme } from "./prediction";
-import { TIDE_META, windowBounds, windowOf } from "./store-meta";
+import { CHOICE_COLUMNS, MODEL_COLUMNS, TIDE_META, windowBounds, windowOf } from "./store-meta";
 
 /** A spot_tide_station row as the service uses it. */
 export interface StoredChoice {
@@ -35,24 +35,8 @@ export interface StoredModel extends ModelReading {
   fetchedAt: number;
 }
 
-const choiceColumns = {
-  tideless: spotTideStation.tideless,
-  stationId: spotTideStation.stationId,
-  stationName: spotTideStation.stationName,
-  stationSource: spotTideStation.stationSource,
-  distanceKm: spotTideStation.distanceKm,
-  datum: spotTideStation.datum,
-  reason: spotTideStation.reason,
-};
-
-const modelColumns = {
-  hasData: spotTideModel.hasData,
-  rangeM: spotTideModel.rangeM,
-  windowRangeM: spotTideModel.windowRangeM,
-  stationRangeM: spotTideModel.stationRangeM,
-  since: spotTideModel.since,
-  fetchedAt: spotTideModel.fetchedAt,
-};
+const choiceColumns = columnsOf(spotTideStation, CHOICE_COLUMNS);
+const modelColumns = columnsOf(spotTideModel, MODEL_COLUMNS);
 
 /**
  * The statements of one extremes table (the stations' or the sea-level model's). Here and below, the reads a tide
