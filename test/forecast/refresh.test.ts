@@ -42,8 +42,7 @@ interface Harness {
   clock: ManualClock;
   sleeps: number[];
   refresh(spots?: readonly RefreshSpot[], timeformat?: "iso8601" | "unixtime", signal?: AbortSignal): Promise<RefreshSummary>;
-  /** A refresh that logs, in order, each upstream request it starts and each batch it reports done. */
-  /** The upstream asks, finished batches and the memory hook of a refresh of `only`, in order. */
+  /** A refresh of `only` that logs, in order, each upstream request it starts, each batch it reports done and its memory hook. */
   traced(only?: readonly RefreshSpot[]): Promise<string[]>;
   ages(): Map<string, number>;
   close(): void;
@@ -95,6 +94,18 @@ function harness(env: Record<string, string> = {}, spots: readonly RefreshSpot[]
     ages: () => documentAges(db),
     close: () => closeDatabase(db),
   };
+}
+
+/** The part of an App the forecast jobs read, over a harness's database, refreshing every spot. */
+function jobsApp(h: Harness, dir: string): App {
+  return {
+    config: loadConfig({ dataDir: tempDir(dir) }, { SURFCAST_REFRESH_SCOPE: "all" }),
+    clock: h.clock,
+    db: h.db,
+    stores: { forecasts: sqliteForecastStore(h.db) },
+    engine: { kind: "sqlite", db: h.db },
+    spots: { all: () => SPOTS },
+  } as unknown as App;
 }
 
 describe("grid dedup and batching", () => {
@@ -418,14 +429,7 @@ describe("schedule", () => {
 
   test("jobs run the startup refresh in the background and stop cleanly", async () => {
     const h = harness();
-    const app = {
-      config: loadConfig({ dataDir: tempDir("jobs") }, { SURFCAST_REFRESH_SCOPE: "all" }),
-      clock: h.clock,
-      db: h.db,
-      stores: { forecasts: sqliteForecastStore(h.db) },
-      engine: { kind: "sqlite", db: h.db },
-      spots: { all: () => SPOTS },
-    } as unknown as App;
+    const app = jobsApp(h, "jobs");
     const calls: string[] = [];
     let release!: () => void;
     const jobs = startForecastJobs(app, {
@@ -462,14 +466,7 @@ describe("schedule", () => {
 
   test("the scheduler retries only the spots a partial run missed, until a run is complete", async () => {
     const h = harness();
-    const app = {
-      config: loadConfig({ dataDir: tempDir("jobs-retry") }, { SURFCAST_REFRESH_SCOPE: "all" }),
-      clock: h.clock,
-      db: h.db,
-      stores: { forecasts: sqliteForecastStore(h.db) },
-      engine: { kind: "sqlite", db: h.db },
-      spots: { all: () => SPOTS },
-    } as unknown as App;
+    const app = jobsApp(h, "jobs-retry");
     const runs: (string[] | undefined)[] = [];
     const summaryOf = (failedSpotIds: string[]) => ({ spots: SPOTS.length, ok: SPOTS.length - failedSpotIds.length, failed: failedSpotIds.length, failedSpotIds }) as unknown as RefreshSummary;
     const jobs = startForecastJobs(app, {
