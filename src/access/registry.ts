@@ -4,6 +4,7 @@
  * Only keys that are not revoked are loaded: a revoked key answers exactly as an unknown one (401 invalid_key),
  * and what a reload reads stays bounded by the accounts' active-key caps however many keys were made and revoked.
  */
+import { registerCache } from "../core/caches";
 import { ApiError } from "../core/errors";
 import { Reloader } from "../core/reloader";
 import { PLAN_DEFAULTS, type PlanName } from "./plans";
@@ -24,8 +25,11 @@ const MISSING_KEY = new ApiError("invalid_key", "Missing or malformed API key. S
 
 export class KeyRegistry {
   private byHash = new Map<string, Entry>();
-  /** Presented keys already resolved, so a repeat request skips the hash; cleared on every reload. */
-  private byKey = new Map<string, Entry>();
+  /**
+   * Presented keys already resolved, so a repeat request skips the hash; cleared on every reload, and with the caches
+   * at the idle release, so that a server at rest holds no key as sent, only hashes.
+   */
+  private readonly byKey = registerCache(new Map<string, Entry>());
   /** Key id → entry: embeds (src/embed/) count their views on the key they belong to, which they never hold. */
   private byId = new Map<string, Entry>();
   private readonly reloads = new Reloader(() => this.load());
@@ -74,7 +78,12 @@ export class KeyRegistry {
     }
     this.byHash = next;
     this.byId = byId;
-    this.byKey = new Map();
+    this.byKey.clear();
+  }
+
+  /** How many presented keys are remembered as sent (tests: none after the idle release). */
+  get remembered(): number {
+    return this.byKey.size;
   }
 
   /** How many keys the last reload loaded (tests: revoked keys are not among them). */
