@@ -22,21 +22,13 @@ export function nextCatalogVersion(version: string): string {
   return String(Number(version) + 1);
 }
 
-/** The columns a spot's derived facts are read from, in either database's tables (spots joined with facing and tide station). */
-export function derivedFactColumns<S extends { id: unknown }, F extends { facing: unknown }, T extends { tideless: unknown; stationId: unknown; stationName: unknown; distanceKm: unknown }>(
-  spots: S,
-  spotFacing: F,
-  spotTideStation: T,
-): { id: S["id"]; facing: F["facing"]; tideless: T["tideless"]; stationId: T["stationId"]; stationName: T["stationName"]; distanceKm: T["distanceKm"] } {
-  return {
-    id: spots.id,
-    facing: spotFacing.facing,
-    tideless: spotTideStation.tideless,
-    stationId: spotTideStation.stationId,
-    stationName: spotTideStation.stationName,
-    distanceKm: spotTideStation.distanceKm,
-  };
-}
+/** The derived facts read from a spot's tide station row, and its columns (columnsOf, db/statements.ts). */
+export const DERIVED_STATION_COLUMNS = {
+  tideless: "tideless",
+  stationId: "stationId",
+  stationName: "stationName",
+  distanceKm: "distanceKm",
+} as const;
 
 /** A stored spot's fields and the spots table's columns they are read from (columnsOf, db/statements.ts). */
 export const STORED_SPOT_COLUMNS = {

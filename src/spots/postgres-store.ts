@@ -11,7 +11,7 @@ import { spotAliases, spotFacing, spots, spotTideStation } from "../db/postgres/
 import { inTransaction, readSnapshot, type PgQueryable, type PgTx } from "../db/postgres/transaction";
 import { columnsOf } from "../db/statements";
 import type { StoredSpot } from "./catalog";
-import { CATALOG_META, catalogVersionOf, derivedFactColumns, derivedFactsOf, derivedFactsVersionOf, nextCatalogVersion, STORED_SPOT_COLUMNS, withAliases } from "./catalog-rows";
+import { CATALOG_META, catalogVersionOf, DERIVED_STATION_COLUMNS, derivedFactsOf, derivedFactsVersionOf, nextCatalogVersion, STORED_SPOT_COLUMNS, withAliases } from "./catalog-rows";
 import type * as sqliteSpotStore from "./store";
 import type { CatalogMeta, CatalogSource, ImportPlan, StoredCatalog } from "./store";
 import type { DerivedSpotFacts } from "./types";
@@ -32,7 +32,7 @@ async function loadSpots(db: PgQueryable): Promise<StoredSpot[]> {
 
 async function loadDerivedFacts(db: PgQueryable): Promise<Map<string, DerivedSpotFacts>> {
   const rows = await db
-    .select(derivedFactColumns(spots, spotFacing, spotTideStation))
+    .select({ id: spots.id, facing: spotFacing.facing, ...columnsOf(spotTideStation, DERIVED_STATION_COLUMNS) })
     .from(spots)
     .leftJoin(spotFacing, eq(spotFacing.spotId, spots.id))
     .leftJoin(spotTideStation, eq(spotTideStation.spotId, spots.id));

@@ -8,7 +8,7 @@ import { readMeta, writeMeta } from "../db/meta";
 import { spotAliases, spotFacing, spots, spotTideStation } from "../db/schema";
 import { columnsOf, placeholderAsGiven } from "../db/statements";
 import type { StoredSpot } from "./catalog";
-import { CATALOG_META, catalogVersionOf, derivedFactColumns, derivedFactsOf, derivedFactsVersionOf, nextCatalogVersion, STORED_SPOT_COLUMNS, withAliases } from "./catalog-rows";
+import { CATALOG_META, catalogVersionOf, DERIVED_STATION_COLUMNS, derivedFactsOf, derivedFactsVersionOf, nextCatalogVersion, STORED_SPOT_COLUMNS, withAliases } from "./catalog-rows";
 import type { DerivedSpotFacts } from "./types";
 
 /** Where the catalog came from: the embedded default (auto-updated with the binary) or an operator import. */
@@ -35,7 +35,7 @@ export function loadSpots(db: Db): StoredSpot[] {
  */
 export function loadDerivedFacts(db: Db): Map<string, DerivedSpotFacts> {
   const rows = db
-    .select(derivedFactColumns(spots, spotFacing, spotTideStation))
+    .select({ id: spots.id, facing: spotFacing.facing, ...columnsOf(spotTideStation, DERIVED_STATION_COLUMNS) })
     .from(spots)
     .leftJoin(spotFacing, eq(spotFacing.spotId, spots.id))
     .leftJoin(spotTideStation, eq(spotTideStation.spotId, spots.id))
