@@ -150,7 +150,7 @@ export interface RefreshDeps {
    * tide pass, hours of serving), so that the batches' garbage piles on a collected heap: a first start's first
    * batch was its peak (bench/README.md).
    */
-  beforeBatches?: () => MaybePromise<void>;
+  beforeBatches?: () => MaybePromise<unknown>;
   /** Called after each written batch (the server drops its cached bodies). */
   onWritten?: () => void;
   /** Stops between batches (server shutdown). */

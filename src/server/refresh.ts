@@ -46,7 +46,7 @@ export async function refreshForecasts(app: App, options: RefreshOptions = {}): 
         return loadFacings(app.stores.forecasts);
       },
       onProgress: options.onProgress,
-      beforeBatches: async () => void (await compactMemory()),
+      beforeBatches: compactMemory,
       onWritten: () => app.forecasts.invalidate(),
       signal: options.signal,
       giveUpAfter: app.config.refreshGiveUpAfter,
