@@ -45,7 +45,8 @@ if (!existsSync(spotsSource)) {
 
 const townsFile = join(root, "dist/towns.json");
 mkdirSync(dirname(townsFile), { recursive: true });
-const towns = JSON.stringify(townSubset(readFileSync(spotsSource, "utf8")));
+const catalogText = readFileSync(spotsSource, "utf8");
+const towns = JSON.stringify(townSubset(catalogText));
 // Tests that search from source read this file while the release test cross-builds in parallel: replace it whole
 // (a rename), and only when it changed, so a reader never sees it half written.
 if (!existsSync(townsFile) || readFileSync(townsFile, "utf8") !== towns) {
@@ -56,9 +57,9 @@ if (!existsSync(townsFile) || readFileSync(townsFile, "utf8") !== towns) {
 const choicesFile = join(root, "dist/tide-choices.json.gz");
 const facingsFile = join(root, "dist/facings.json.gz");
 const seedFile = join(root, "dist/default-seed.json.gz");
-await writeTideChoices(readFileSync(spotsSource, "utf8"), choicesFile);
-await writeFacings(readFileSync(spotsSource, "utf8"), facingsFile);
-await writeDefaultSeed(readFileSync(spotsSource, "utf8"), seedFile);
+await writeTideChoices(catalogText, choicesFile);
+await writeFacings(catalogText, facingsFile);
+await writeDefaultSeed(catalogText, seedFile);
 
 /** A module that exports the path of an embedded file: `export const <name> = <the file, embedded>`. */
 const embeddedPath = (name: string, file: string) => ({
