@@ -22,7 +22,7 @@ export class ManualClock implements Clock {
   }
 }
 
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 export const HOUR_MS = 3_600_000;
 export const MINUTE_MS = 60_000;
 
@@ -38,7 +38,6 @@ export function nextUtcMidnight(ms: number): number {
 
 /** Epoch ms of the start of the UTC hour containing `ms`. */
 export function utcHourStart(ms: number): number {
-  return Math.floor(ms / 3_600_000) * 3_600_000;
+  return Math.floor(ms / HOUR_MS) * HOUR_MS;
 }
 
-export { DAY_MS };

@@ -6,8 +6,7 @@
  * state. Held in memory: a restart gives every embed its day's allowance afresh (counted view-minutes already
  * written to the key's usage stay there).
  */
-import { DAY_MS } from "../core/clock";
-import { MINUTE_MS } from "../tides/now";
+import { DAY_MS, MINUTE_MS } from "../core/clock";
 
 /** `counted`: the first view of a minute (count it); `free`: that minute is counted already; `spent`: refuse. */
 export type ViewVerdict = "counted" | "free" | "spent";

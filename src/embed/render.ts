@@ -5,17 +5,16 @@
  * so the page of a new minute rebuilds only its "now" blocks. A repeated view is a map lookup and a comparison.
  */
 import type { Clock } from "../core/clock";
+import { HOUR_MS, MINUTE_MS } from "../core/clock";
 import type { ForecastService } from "../forecast/service";
 import type { TideService } from "../tides/service";
 import { budgetShare } from "../core/caches";
 import { Lru } from "../core/lru";
 import { allOf, andThen, type MaybePromise } from "../core/maybe-promise";
-import { MINUTE_MS } from "../tides/now";
 import { credits, heading, shell, spotSection, spotWeek, titleOf, type Mode } from "./page";
 import type { EmbedRecord } from "./store";
 import { spotPicture, type PictureServices, type SpotPicture } from "./view";
 
-const HOUR_MS = 3_600_000;
 
 export interface RenderedPage {
   html: string;

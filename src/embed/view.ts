@@ -17,8 +17,8 @@ import type { TidesResponse } from "../tides/types";
 import type { ChartData } from "./chart";
 import { tidePoints } from "./geometry";
 import { localDays } from "./local-time";
+import { HOUR_MS } from "../core/clock";
 
-const HOUR_MS = 3_600_000;
 
 export interface UnitLabels {
   height: string;

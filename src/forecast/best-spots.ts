@@ -4,7 +4,7 @@
  * catalog's spatial index and the prepared forecast documents (no I/O when they are cached). Rules:
  * docs/forecast.md ("Where to surf now").
  */
-import { utcHourStart, type Clock } from "../core/clock";
+import { HOUR_MS, utcHourStart, type Clock } from "../core/clock";
 import { allOf, andThen, type MaybePromise } from "../core/maybe-promise";
 import type { BestSpotsParams } from "../core/params";
 import type { SpotWithDistance } from "../spots/types";
@@ -12,7 +12,6 @@ import { bestRun, CONFIDENCE_LEVELS, CONFIDENCE_SCORE, confidenceScore, daylight
 import type { StoredForecast } from "./document";
 import type { ConfidenceLevel, SurfRange, WindDirectionType } from "./types";
 
-const HOUR_MS = 3_600_000;
 const WIND_TYPES: readonly (WindDirectionType | null)[] = [null, "onshore", "cross", "offshore"];
 const LEVEL_INDEX: Record<Level, number> = { beginner: 0, intermediate: 1, advanced: 2 };
 

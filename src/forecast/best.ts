@@ -3,6 +3,7 @@
  * docs/forecast.md ("Best windows") and table-tested in best.test.ts.
  */
 import type { BestWindow, ConfidenceLevel, DailyWeather, DayBest, Level, Rating } from "./types";
+import { HOUR_MS } from "../core/clock";
 
 export type { BestWindow, DayBest, Level };
 export const LEVELS: readonly Level[] = ["beginner", "intermediate", "advanced"];
@@ -20,7 +21,6 @@ export const CONFIDENCE_LEVELS = ["low", "medium", "high"] as const satisfies re
 export const CONFIDENCE_SCORE = Object.fromEntries(CONFIDENCE_LEVELS.map((level, score) => [level, score])) as Record<ConfidenceLevel, number>;
 export const confidenceScore = (level: ConfidenceLevel | undefined) => CONFIDENCE_SCORE[level ?? "medium"];
 
-const HOUR_MS = 3_600_000;
 const iso = (ms: number) => new Date(ms).toISOString().slice(0, 19) + "Z";
 
 /** A day's light: [sunrise, sunset] in epoch ms; null on days without both (polar day or night). */

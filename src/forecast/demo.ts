@@ -10,12 +10,11 @@
 import { UserError } from "../core/errors";
 import type { ForecastStore } from "./sqlite-store";
 import { WAVE_MODELS } from "./models";
+import { HOUR_MS, DAY_MS } from "../core/clock";
 
 /** Every forecast served from demo data says so in its attribution (and carries `"demo": true`). */
 export const DEMO_ATTRIBUTION = "DEMO DATA: synthetic values made by surfcast --demo; not a real forecast, not from Open-Meteo.";
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
 const RAD = Math.PI / 180;
 
 /** A stable number in [0, 1) per location and salt (FNV-1a over the rounded coordinates). */

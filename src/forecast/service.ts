@@ -4,7 +4,7 @@
  * the hot path is a map lookup returning a prebuilt string and Blob. See docs/forecast.md ("Serving").
  */
 import { budgetShare, registerCache } from "../core/caches";
-import { utcHourStart, type Clock } from "../core/clock";
+import { HOUR_MS, utcHourStart, type Clock } from "../core/clock";
 import { ApiError } from "../core/errors";
 import type { SpotService } from "../spots/service";
 import type { StoredForecast } from "./document";
@@ -36,7 +36,6 @@ export interface ServedForecast {
   maxAgeSeconds: number;
 }
 
-const HOUR_MS = 3_600_000;
 
 /** What GET /v1/spots/{id}/now shows of a spot's document at one instant. */
 export interface CurrentForecast {

@@ -13,6 +13,7 @@ import type { Spot, SpotWithDistance } from "../spots/types";
 import type { TideExtreme, TidesResponse } from "../tides/types";
 import { describeCondition } from "../alerts/condition";
 import type { KeyAlert } from "../alerts/service";
+import { HOUR_MS } from "../core/clock";
 
 /** Every tool's text stays within this many bytes (UTF-8): never more than ~4,000–5,500 tokens. */
 export const TEXT_LIMIT = 16 * 1024;
@@ -20,7 +21,6 @@ export const TEXT_LIMIT = 16 * 1024;
 /** The first line of every text made from demo data (`serve --demo`): the attribution of demo data itself. */
 export const DEMO_BANNER = DEMO_ATTRIBUTION;
 
-const HOUR_MS = 3_600_000;
 const bytes = (s: string) => Buffer.byteLength(s, "utf8");
 
 /**

@@ -14,11 +14,11 @@ import { isoUtc } from "../forecast/document";
 import type { SpotService } from "../spots/service";
 import type { Spot } from "../spots/types";
 import { timezoneAt } from "../spots/timezone";
-import { MINUTE_MS } from "../tides/now";
 import type { TideService } from "../tides/service";
 import type { NowResponse, NowTide } from "./types";
 import { heightIn, hourIn, type Units } from "./units";
 import { DEMO_ATTRIBUTION } from "../forecast/demo";
+import { MINUTE_MS } from "../core/clock";
 
 export interface ServedNow {
   response: NowResponse;

@@ -15,10 +15,10 @@
  * Times are rounded to the minute, heights to the millimetre.
  */
 import { alternating, roundHeight, type PredictedExtreme } from "./prediction";
+import { MINUTE_MS } from "../core/clock";
 
 /** A rise or fall smaller than this between consecutive turning points is noise, not a tide. */
 export const MIN_WIGGLE_M = 0.03;
-const MINUTE_MS = 60_000;
 
 /** Vertex of the least-squares parabola through (x, y) points: [x, y], x clamped to the points' span. */
 function vertex(xs: number[], ys: number[]): [number, number] {

@@ -4,7 +4,8 @@
  * ends before the next extreme.
  */
 import { describe, expect, test } from "bun:test";
-import { cosineLevel, tideState, MINUTE_MS } from "./now";
+import { MINUTE_MS } from "../core/clock";
+import { cosineLevel, tideState } from "./now";
 import type { PredictedExtreme } from "./prediction";
 
 const at = (hhmm: string) => Date.parse(`2026-11-21T${hhmm}:00Z`);

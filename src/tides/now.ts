@@ -4,8 +4,8 @@
  * harmonic prediction or from a modelled sea-level series, as long as `levelAt` is the curve they were found on.
  */
 import { roundHeight, type PredictedExtreme } from "./prediction";
+import { MINUTE_MS } from "../core/clock";
 
-export const MINUTE_MS = 60_000;
 
 export interface TideState {
   /** Meters above the datum at `at`, within the range of the extremes around it. */

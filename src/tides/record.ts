@@ -10,6 +10,7 @@
  */
 import { useStation, type Station } from "@neaps/tide-predictor";
 import { alternating, type PredictedCurve, type PredictedExtreme } from "./prediction";
+import { HOUR_MS, MINUTE_MS } from "../core/clock";
 
 export interface StationRecord {
   id: string;
@@ -33,8 +34,6 @@ export function recordOf(station: Station): StationRecord {
   return record;
 }
 
-const HOUR_MS = 3_600_000;
-const MINUTE_MS = 60_000;
 /** Extra time predicted on both sides of a span so extremes at its edges are found whole, then cut off. */
 const EDGE_MS = 6 * HOUR_MS;
 /** A fixed reference fortnight (plus a day: one full spring–neap cycle is 14.77 days) for judging a station's range. */
