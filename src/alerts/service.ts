@@ -252,10 +252,9 @@ export class AlertService {
     return this.view((await this.stores.alerts.alertById(alert.id)) ?? alert);
   }
 
-  /** The alert behind a calendar feed's token and its windows; null when the token is unknown. */
-  async calendar(token: string): Promise<AlertWithWindows | null> {
-    const alert = await this.stores.alerts.alertByCalendarTokenHash(hashKey(token));
-    return alert && (await this.withNextWindows([alert]))[0]!;
+  /** The alert behind a calendar feed's token; null when the token is unknown (feeds.ts serves its feed). */
+  calendar(token: string): Promise<AlertRecord | null> {
+    return this.stores.alerts.alertByCalendarTokenHash(hashKey(token));
   }
 
   // ── the console: only the signed-in account's keys and alerts ─────────────────────────────────────
