@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { BINARY } from "../support/env";
-import { cli, installDir, startServer, type RunningServer } from "../support/binary";
+import { cli, installDir, metricsUrlOf, startServer, type RunningServer } from "../support/binary";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../support/fake-open-meteo";
 import { FEED_FETCHES_PER_HOUR } from "../../src/alerts/feeds";
 
@@ -59,10 +59,8 @@ beforeAll(async () => {
   const refresh = Bun.spawn([BINARY, "--data-dir", dir, "refresh", "--spots", spot], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
   expect(await refresh.exited).toBe(0);
   server = await startServer({ dataDir: dir, env: { ...env, SURFCAST_METRICS: "on", SURFCAST_METRICS_PORT: "0" } });
-  const deadline = Date.now() + 10_000;
-  while (!/metrics on (http:\/\/127\.0\.0\.1:\d+\/metrics)/.test(server.output()) && Date.now() < deadline) await Bun.sleep(20);
-  metricsUrl = /metrics on (http:\/\/127\.0\.0\.1:\d+\/metrics)/.exec(server.output())![1]!;
-}, 60_000);
+  metricsUrl = await metricsUrlOf(server);
+}, 120_000); // thirteen binary runs and a refresh: seconds each on a busy machine
 afterAll(async () => {
   await server?.stop();
   await fake?.close();

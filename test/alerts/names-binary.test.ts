@@ -19,9 +19,8 @@ const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 let server: RunningServer;
 let owner: ConsoleClient;
-let keyId: string;
-let key: string;
-let calendarPath: string;
+/** The owner's key (its id and the key itself) and its alert's calendar feed. */
+let keyId: string, key: string, calendarPath: string;
 
 beforeAll(async () => {
   server = await startServer();
@@ -36,7 +35,7 @@ beforeAll(async () => {
   const alert = cli(server.dataDir, ["alerts", "create", keyId, "--spot", "pipeline", "--email", "me@example.com", "--name", "Dawn"]);
   expect(alert.code).toBe(0);
   calendarPath = new URL(/calendar feed \(secret, shown once\): (\S+)/.exec(alert.stdout)![1]!).pathname;
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await server?.stop();
 });
@@ -65,7 +64,7 @@ describe("names are one line of printable text", () => {
     refusedInOneLine(["accounts", "create", "x\u001b[2J@example.com", "--plan", "pro"], '"x\\u001b[2J@example.com" is not a valid e-mail address');
     const keys = cli(server.dataDir, ["keys", "list", OWNER, "--json"]);
     expect((JSON.parse(keys.stdout) as unknown[]).length).toBe(1);
-  });
+  }, 120_000); // eleven binary runs: seconds each on a busy machine
 
   test("the console refuses them too, in one sentence on the form", async () => {
     await owner.get("/console/keys");
