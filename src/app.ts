@@ -45,6 +45,7 @@ import { sqliteForecastStore, type ForecastStore } from "./forecast/sqlite-store
 import { sqliteEmbedStore } from "./embed/sqlite-store";
 import type { EmbedStore } from "./embed/store";
 import { AlertService } from "./alerts/service";
+import { CalendarFeeds } from "./alerts/feeds";
 import { checkTarget } from "./alerts/delivery/address";
 import { sqliteAlertStore } from "./alerts/sqlite-store";
 import { postgresAlertStore } from "./alerts/postgres-store";
@@ -93,6 +94,8 @@ export interface App {
   summaries: SurfSummaryService;
   embeds: EmbedService;
   alerts: AlertService;
+  /** Alerts' calendar feeds as served: their texts kept, their fetches allowed and counted. */
+  calendars: CalendarFeeds;
   /** Which spots were asked for; in the `requested` refresh scope it fetches a first forecast on demand. */
   demand: ForecastDemand;
   /** Writes what is pending (forecast demand, usage) and closes the database. */
@@ -211,6 +214,7 @@ export async function openApp(config: Config, clock: Clock = systemClock, busyTi
       const verdict = await checkTarget(url, config.webhookAllowedNetworks);
       if (!verdict.ok) throw new UserError(verdict.reason);
     }),
+    calendars: new CalendarFeeds(() => app),
     demand: new ForecastDemand(
       stores.forecasts,
       clock,

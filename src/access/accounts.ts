@@ -4,12 +4,13 @@
  */
 import { RuleError, UserError, type RuleField } from "../core/errors";
 import type { Clock } from "../core/clock";
+import { escapeControls, hasControls } from "../core/log";
 import { PLAN_DEFAULTS, PLAN_NAMES, isPlanName, type PlanName } from "./plans";
 import { displayPrefix, generateKey, generateKeyId, hashKey } from "./keys";
 import type { AccountRecord, AccountStore, AccountUpdate, KeyRecord, NewAccount, StoredAccount } from "./store";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export const isEmailAddress = (value: string) => EMAIL.test(value);
+export const isEmailAddress = (value: string) => EMAIL.test(value) && !hasControls(value);
 /** The longest address SMTP can deliver to (RFC 5321's 256-octet path less its angle brackets). */
 export const MAX_EMAIL_LENGTH = 254;
 
@@ -82,7 +83,7 @@ function checkPlanAndLimits(plan: string, limits: CustomLimits): asserts plan is
 /** A new account as stored, once its e-mail, plan and limits pass the rules. */
 export function newAccount(clock: Clock, email: string, plan: string, limits: CustomLimits = {}): NewAccount {
   if (email.length > MAX_EMAIL_LENGTH) throw new UserError(`an e-mail address has at most ${MAX_EMAIL_LENGTH} characters`);
-  if (!EMAIL.test(email)) throw new UserError(`"${email}" is not a valid e-mail address`);
+  if (!isEmailAddress(email)) throw new UserError(`"${escapeControls(email)}" is not a valid e-mail address`);
   checkPlanAndLimits(plan, limits);
   return { email: email.toLowerCase(), plan, dailyLimit: limits.dailyLimit ?? null, minuteLimit: limits.minuteLimit ?? null, maxKeys: limits.maxKeys ?? null, createdAt: clock.now(), admin: false };
 }
@@ -144,6 +145,15 @@ export async function listAccountsPage(store: AccountStore, options: { query?: s
   return { accounts: accounts.map(accountView), total };
 }
 
+/**
+ * A name (of a key, of an alert) is one line of printable text, for every caller: a control character (a line
+ * break, a tab, ESC, any other C0 or C1 control, DEL) would start a forged line or drive the terminal wherever the
+ * name is printed — the CLI's listings, MCP's text, a calendar feed.
+ */
+export function checkPrintableName(name: string, field: RuleField): void {
+  if (hasControls(name)) throw new RuleError("control_character", "must be one line of printable text, without line breaks, tabs, escapes or other control characters", field);
+}
+
 /** The longest key name, in characters (the console's field and the CLI's --name alike). */
 export const KEY_NAME_MAX = 64;
 
@@ -157,11 +167,12 @@ function checkRoomForKey(account: AccountRecord, activeNames: readonly string[],
 }
 
 /**
- * A new key for the account. One set of rules for every caller (CLI, console): a name of 1 to KEY_NAME_MAX
- * characters after trimming, unique among the account's active keys (a revoked key's name may be reused), and no
- * more active keys than the plan allows. Refusals are UserErrors in plain words, for an operator and an owner alike.
+ * A new key for the account. One set of rules for every caller (CLI, console): a name of one line of printable
+ * text, 1 to KEY_NAME_MAX characters after trimming, unique among the account's active keys (a revoked key's name
+ * may be reused), and no more active keys than the plan allows. Refusals are UserErrors in plain words, for an operator and an owner alike.
  */
 export async function createKey(store: AccountStore, clock: Clock, email: string, name: string): Promise<KeyView & { key: string }> {
+  checkPrintableName(name, "keyName");
   const trimmed = name.trim();
   if (trimmed.length < 1 || [...trimmed].length > KEY_NAME_MAX) throw new UserError(`A key name has 1 to ${KEY_NAME_MAX} characters.`);
   const key = generateKey();

@@ -20,11 +20,11 @@ import type { MaybePromise } from "../core/maybe-promise";
 
 /**
  * Endpoints reported in a key's usage but outside its daily quota and burst window: an embed's view-minutes
- * (docs/embeds.md), which have an allowance of their own, so anonymous viewers of a public page can never make the
- * owner's API calls 429. They appear in `days[].byEndpoint` and `days[].total`, not in `today` (what the quota
+ * (docs/embeds.md) and an alert's calendar feed fetches (docs/alerts.md), which have allowances of their own, so
+ * anonymous viewers of a public page or holders of a feed's URL can never make the owner's API calls 429. They appear in `days[].byEndpoint` and `days[].total`, not in `today` (what the quota
  * counted: `limit - today` is X-RateLimit-Remaining).
  */
-export const UNMETERED = ["embed"] as const satisfies readonly UsageKey[];
+export const UNMETERED = ["embed", "calendar"] as const satisfies readonly UsageKey[];
 const isUnmetered = (endpoint: string) => (UNMETERED as readonly string[]).includes(endpoint);
 
 /**

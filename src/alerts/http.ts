@@ -1,11 +1,12 @@
 /**
  * The alerts' two public addresses, on the open side of the gate (no key: each URL's token is its credential, stored
- * only as a hash): an alert's calendar feed (`/alerts/calendar/{token}.ics`, for phones' calendars) and an e-mail's
+ * only as a hash): an alert's calendar feed (`/alerts/calendar/{token}.ics`, for phones' calendars: feeds.ts) and an e-mail's
  * unsubscribe link (`/alerts/unsubscribe/{token}`). The link's GET only asks: mail scanners open links, so the alert
  * is switched off by the page's POST (or a mail client's one-click POST, RFC 8058).
  */
 import { html } from "ghtml";
 import type { AlertService } from "./service";
+import type { CalendarFeeds } from "./feeds";
 
 export const isAlertsPath = (path: string) => path.startsWith("/alerts/");
 
@@ -29,17 +30,18 @@ function page(status: number, title: string, body: string): Response {
 
 const gone = () => page(404, "Link not valid", html`<p>This link does not belong to an alert (it may have been deleted).</p>`);
 
-export function createAlertsHandler(app: { alerts: Pick<AlertService, "calendar" | "unsubscribe" | "unsubscribeTarget">; spots: { find(id: string): { timezone: string } | undefined }; config: { publicUrl: string } }) {
+const plain = (status: number, text: string, extra: Record<string, string> = {}) =>
+  new Response(text, { status, headers: { ...HEADERS, "Content-Type": "text/plain; charset=utf-8", ...extra } });
+
+export function createAlertsHandler(app: { alerts: Pick<AlertService, "unsubscribe" | "unsubscribeTarget">; calendars: Pick<CalendarFeeds, "fetch"> }) {
   return async (req: Request, path: string): Promise<Response> => {
     const calendar = CALENDAR.exec(path);
     if (calendar && (req.method === "GET" || req.method === "HEAD")) {
-      const alert = await app.alerts.calendar(calendar[1]!);
-      if (!alert) return new Response("not found\n", { status: 404, headers: { ...HEADERS, "Content-Type": "text/plain; charset=utf-8" } });
-      const spot = { ...alert.spot, timezone: app.spots.find(alert.spot.id)?.timezone ?? "UTC" };
-      // ical-generator loads with the first feed asked for: a server whose alerts nobody subscribes to never pays for it.
-      const { calendarFeed } = await import("./delivery/calendar");
-      const feed = calendarFeed(alert, spot, alert.nextWindows ?? [], app.config.publicUrl);
-      return new Response(feed, { headers: { ...HEADERS, "Cache-Control": "private, max-age=300", "Content-Type": "text/calendar; charset=utf-8" } });
+      // HEAD is a fetch like GET: it looks the feed up, is counted and spends the allowance alike.
+      const feed = await app.calendars.fetch(calendar[1]!);
+      if (feed.kind === "absent") return plain(404, "not found\n");
+      if (feed.kind === "spent") return plain(429, "this calendar feed was fetched too often this hour; try again later\n", { "Retry-After": String(feed.retryAfterSeconds) });
+      return new Response(feed.text, { headers: { ...HEADERS, "Cache-Control": "private, max-age=300", "Content-Type": "text/calendar; charset=utf-8" } });
     }
     const unsubscribe = UNSUBSCRIBE.exec(path);
     if (unsubscribe && req.method === "GET") {

@@ -9,8 +9,8 @@ import type { ForecastHour } from "../forecast/types";
 import { randomBytes } from "node:crypto";
 import { HOUR_MS, utcHourStart, type Clock } from "../core/clock";
 import { RuleError, UserError } from "../core/errors";
-import { log } from "../core/log";
-import { isEmailAddress, keyById, listKeys, MAX_EMAIL_LENGTH } from "../access/accounts";
+import { escapeControls, log } from "../core/log";
+import { checkPrintableName, isEmailAddress, keyById, listKeys, MAX_EMAIL_LENGTH } from "../access/accounts";
 // A calendar feed's and an unsubscribe link's token: stored, as keys are, only as its SHA-256.
 import { hashKey, randomToken } from "../access/keys";
 import { PLAN_DEFAULTS, type PlanName } from "../access/plans";
@@ -148,6 +148,7 @@ export class AlertService {
     const spot = this.spots.find(request.spotId.trim());
     if (!spot) throw new UserError(audience === "owner" ? `There is no spot with the id "${request.spotId.trim()}": find it with GET /v1/spots?q=NAME.` : `no spot with id "${request.spotId}"`);
     const condition = parseCondition(request.condition);
+    if (request.name !== undefined) checkPrintableName(request.name, "alertName");
     const name = (request.name ?? spot.name).trim();
     if (name.length < 1 || [...name].length > ALERT_NAME_MAX) throw new RuleError("out_of_range", `must have 1 to ${ALERT_NAME_MAX} characters`, "alertName");
     const { delivery, target } = await this.target(request, audience);
@@ -251,10 +252,9 @@ export class AlertService {
     return this.view((await this.stores.alerts.alertById(alert.id)) ?? alert);
   }
 
-  /** The alert behind a calendar feed's token and its windows; null when the token is unknown. */
-  async calendar(token: string): Promise<AlertWithWindows | null> {
-    const alert = await this.stores.alerts.alertByCalendarTokenHash(hashKey(token));
-    return alert && (await this.withNextWindows([alert]))[0]!;
+  /** The alert behind a calendar feed's token; null when the token is unknown (feeds.ts serves its feed). */
+  calendar(token: string): Promise<AlertRecord | null> {
+    return this.stores.alerts.alertByCalendarTokenHash(hashKey(token));
   }
 
   // ── the console: only the signed-in account's keys and alerts ─────────────────────────────────────
@@ -346,7 +346,7 @@ export class AlertService {
     }
     if (email !== undefined) {
       const address = email.trim();
-      if (address.length > MAX_EMAIL_LENGTH || !isEmailAddress(address)) throw new UserError(audience === "owner" ? `"${address.slice(0, 100)}" is not a valid e-mail address.` : `"${address}" is not a valid e-mail address`);
+      if (address.length > MAX_EMAIL_LENGTH || !isEmailAddress(address)) throw new UserError(audience === "owner" ? `"${escapeControls(address.slice(0, 100))}" is not a valid e-mail address.` : `"${escapeControls(address)}" is not a valid e-mail address`);
       return { delivery: "email", target: address };
     }
     const url = webhook!.trim();
@@ -357,7 +357,7 @@ export class AlertService {
       parsed = null;
     }
     if (!parsed || (parsed.protocol !== "https:" && parsed.protocol !== "http:")) {
-      throw new UserError(`"${url.slice(0, 100)}" is not a webhook URL: give an http:// or https:// address of at most ${MAX_WEBHOOK_URL_LENGTH} characters${audience === "owner" ? "." : ""}`);
+      throw new UserError(`"${escapeControls(url.slice(0, 100))}" is not a webhook URL: give an http:// or https:// address of at most ${MAX_WEBHOOK_URL_LENGTH} characters${audience === "owner" ? "." : ""}`);
     }
     try {
       await this.checkTarget(parsed.href);

@@ -1,6 +1,7 @@
 /** `surfcast alerts …` — condition alerts (docs/alerts.md): create, list, delete, test. */
 import { PLAN_DEFAULTS, PLAN_NAMES } from "../access/plans";
 import { UserError } from "../core/errors";
+import { escapeControls } from "../core/log";
 import { describeCondition, WIND_TYPES, type AlertWindow } from "../alerts/condition";
 import type { AlertService, AlertWithWindows } from "../alerts/service";
 import { noExtraPositionals, parse, requirePositional } from "./args";
@@ -43,7 +44,8 @@ const windowLine = (w: AlertWindow) => `${w.start} → ${w.end}  best ${w.best.t
 
 function alertLines(a: AlertWithWindows): string {
   const state = a.enabled ? "on" : `off (${a.disabledReason})`;
-  const head = `${a.id}  "${a.name}"  ${a.spot.id}  key ${a.keyId}  ${a.delivery} ${a.target}  ${describeCondition(a.condition)}  ${state}`;
+  // Names and targets stored before the one-line rule may hold control characters: printed as escapes.
+  const head = `${a.id}  "${escapeControls(a.name)}"  ${a.spot.id}  key ${a.keyId}  ${a.delivery} ${escapeControls(a.target)}  ${describeCondition(a.condition)}  ${state}`;
   if (a.nextWindows === null) return `${head}\n  (no forecast for ${a.spot.id} yet)`;
   if (a.nextWindows.length === 0) return `${head}\n  no window in the forecast`;
   return [head, ...a.nextWindows.map((w) => `  ${windowLine(w)}`)].join("\n");
@@ -117,7 +119,7 @@ export async function runAlerts(alerts: AlertService, argv: string[]): Promise<v
     case "delete": {
       noExtraPositionals(positionals, 1, ALERTS_HELP);
       const deleted = await alerts.delete(requirePositional(positionals, 0, "ALERT_ID", ALERTS_HELP));
-      console.log(`deleted alert ${deleted.id} "${deleted.name}" with its delivery log`);
+      console.log(`deleted alert ${deleted.id} "${escapeControls(deleted.name)}" with its delivery log`);
       return;
     }
     case "test": {

@@ -2,6 +2,7 @@
 import type { App } from "../app";
 import { UserError } from "../core/errors";
 import { createKey, listKeys, revokeKey } from "../access/accounts";
+import { escapeControls } from "../core/log";
 import { noExtraPositionals, parse, requirePositional } from "./args";
 
 export const KEYS_HELP = `Usage:
@@ -10,6 +11,7 @@ export const KEYS_HELP = `Usage:
   surfcast keys list EMAIL [--json]
 
 The key is printed once, at creation (plain: alone on the last line); only its SHA-256 hash is stored.
+A name is one line of printable text (no control characters); list prints any stored before that rule escaped.
 Keys are sent as "X-API-Key: <key>" or "Authorization: Bearer <key>". A revoked key answers 401 within seconds.`;
 
 export async function runKeys(app: App, argv: string[]): Promise<void> {
@@ -35,7 +37,7 @@ export async function runKeys(app: App, argv: string[]): Promise<void> {
     case "revoke": {
       noExtraPositionals(positionals, 1, KEYS_HELP);
       const key = await revokeKey(app.stores.access, app.clock, requirePositional(positionals, 0, "KEY_ID", KEYS_HELP));
-      console.log(`revoked key ${key.id} "${key.name}" of ${key.account}`);
+      console.log(`revoked key ${key.id} "${escapeControls(key.name)}" of ${key.account}`);
       return;
     }
     case "list": {
@@ -43,7 +45,7 @@ export async function runKeys(app: App, argv: string[]): Promise<void> {
       const keys = await listKeys(app.stores.access, requirePositional(positionals, 0, "EMAIL", KEYS_HELP));
       if (values.json) console.log(JSON.stringify(keys, null, 2));
       else if (keys.length === 0) console.log("no keys");
-      else for (const k of keys) console.log(`${k.id}  ${(k.prefix + "…").padEnd(16)} ${k.name.padEnd(24)} created ${k.createdAt}  ${k.revokedAt ? "revoked " + k.revokedAt : "active"}`);
+      else for (const k of keys) console.log(`${k.id}  ${(k.prefix + "…").padEnd(16)} ${escapeControls(k.name).padEnd(24)} created ${k.createdAt}  ${k.revokedAt ? "revoked " + k.revokedAt : "active"}`);
       return;
     }
     default:

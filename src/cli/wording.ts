@@ -16,6 +16,7 @@ const FLAG: Record<RuleField, string> = {
   wind: "--wind",
   minConfidence: "--min-confidence",
   alertName: "--name",
+  keyName: "--name",
 };
 
 export function cliWording(err: Error): string {

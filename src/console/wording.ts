@@ -16,6 +16,7 @@ const LABEL: Record<RuleField, string> = {
   wind: "The wind types",
   minConfidence: "The minimum confidence",
   alertName: "The alert's name",
+  keyName: "The key name",
 };
 
 export function consoleWording(err: UserError): string {

@@ -41,9 +41,12 @@ export const MCP_ENDPOINTS = [
 
 export type McpToolName = (typeof MCP_ENDPOINTS)[number]["tool"];
 
-/** Usage keys in the order GET /v1/usage reports them: the endpoints', then embed view-minutes. MCP tools add `mcp.<tool>`. */
-export const USAGE_KEYS: readonly (CountedUsage | "embed")[] = [...new Set<CountedUsage>(V1_ENDPOINTS.flatMap((e) => (e.usage === null ? [] : [e.usage]))), "embed"];
-export type UsageKey = CountedUsage | "embed" | `mcp.${McpToolName}`;
+/**
+ * Usage keys in the order GET /v1/usage reports them: the endpoints', then embed view-minutes and calendar feed
+ * fetches. MCP tools add `mcp.<tool>`.
+ */
+export const USAGE_KEYS: readonly (CountedUsage | "embed" | "calendar")[] = [...new Set<CountedUsage>(V1_ENDPOINTS.flatMap((e) => (e.usage === null ? [] : [e.usage]))), "embed", "calendar"];
+export type UsageKey = CountedUsage | "embed" | "calendar" | `mcp.${McpToolName}`;
 
 const byOperation = new Map<string, V1Endpoint>(V1_ENDPOINTS.map((e) => [e.operationId, e]));
 const fixed = new Map<string, V1Endpoint>(V1_ENDPOINTS.filter((e) => !e.path.includes("{")).map((e) => [e.path, e]));

@@ -94,7 +94,7 @@ export class RuleError extends UserError {
   }
 }
 
-export type RuleCode = "out_of_range" | "required" | "not_one_of";
+export type RuleCode = "out_of_range" | "required" | "not_one_of" | "control_character";
 /** The inputs a rule may concern, by the name the services take them under. */
 export type RuleField =
   | "dailyLimit"
@@ -110,4 +110,5 @@ export type RuleField =
   | "level"
   | "wind"
   | "minConfidence"
-  | "alertName";
+  | "alertName"
+  | "keyName";

@@ -42,6 +42,9 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 const CONTROLS = new RegExp(CONTROL.source, "g");
 const ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
+/** Whether text holds a control character (CONTROL): what a name that must stay one line of printable text may not. */
+export const hasControls = (text: string): boolean => CONTROL.test(text);
+
 /** Text with every control character written as an escape (a newline as `\n`, ESC as `\u001b`): safe on one line of a terminal. */
 export function escapeControls(text: string): string {
   return text.replace(CONTROLS, (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);

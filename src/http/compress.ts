@@ -35,8 +35,8 @@ function compress(body: string, encoding: Encoding): Uint8Array {
   return brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
 }
 
-/** Compressed bodies by resource, ETag and encoding, in their share of the cache budget (a 7-day forecast is ~8 KB: ~300 at the default 16 MB). */
-const kept = new Lru<Uint8Array>(budgetShare(0.15));
+/** Compressed bodies by resource, ETag and encoding, in their share of the cache budget (a 7-day forecast is ~8 KB: ~200 at the default 16 MB). */
+const kept = new Lru<Uint8Array>(budgetShare(0.1));
 
 /**
  * `body` compressed with `encoding`, computed once per (resource, etag, encoding) while it stays in the cache. An

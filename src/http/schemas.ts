@@ -488,7 +488,7 @@ export const UsageResponseSchema = t.Object(
   {
     plan: t.String({ description: "Plan of the presented key." }),
     limit: integer({ minimum: 0, description: "Daily request limit." }),
-    today: integer({ minimum: 0, description: "Requests counted against the daily quota so far today (UTC); `byEndpoint.embed` (embed view-minutes) is not among them." }),
+    today: integer({ minimum: 0, description: "Requests counted against the daily quota so far today (UTC); `byEndpoint.embed` (embed view-minutes) and `byEndpoint.calendar` (alerts' calendar feed fetches) are not among them." }),
     days: t.Array(ref("UsageDay", UsageDaySchema), { minItems: 30, maxItems: 30, description: "The last 30 UTC days, oldest first, today last." }),
   },
   { description: "Usage of the presented key." },

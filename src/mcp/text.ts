@@ -11,6 +11,7 @@ import type { BestWindow, Level } from "../forecast/best";
 import type { ForecastHour, ForecastResponse } from "../forecast/types";
 import type { Spot, SpotWithDistance } from "../spots/types";
 import type { TideExtreme, TidesResponse } from "../tides/types";
+import { escapeControls } from "../core/log";
 import { describeCondition } from "../alerts/condition";
 import type { KeyAlert } from "../alerts/service";
 import { HOUR_MS } from "../core/clock";
@@ -373,7 +374,8 @@ export function alertsText(alerts: readonly KeyAlert[]): string {
   if (alerts.length === 0) return "This key has no alerts. Its owner makes them in the developer console (Alerts page).";
   const hhmm = (time: string) => time.slice(0, 16).replace("T", " ") + "Z";
   const body = alerts.flatMap((a) => {
-    const head = `${a.id} | ${a.name} | ${a.spot.name} (${a.spot.id}) | ${describeCondition(a.condition)} | by ${a.delivery} | ${a.enabled ? "on" : "off"}`;
+    // A name stored before the one-line rule may hold control characters: escaped, it cannot start a line of its own.
+    const head = `${a.id} | ${escapeControls(a.name)} | ${a.spot.name} (${a.spot.id}) | ${describeCondition(a.condition)} | by ${a.delivery} | ${a.enabled ? "on" : "off"}`;
     if (a.nextWindows === null) return [head, "  no forecast for this spot yet"];
     if (a.nextWindows.length === 0) return [head, "  no window in the forecast"];
     return [

@@ -4,7 +4,7 @@
  *
  * The request path pays only a tally (a Map increment and a bucket increment, no label hashing): requests and
  * latencies are kept in plain counters and handed to prom-client at scrape time, like the gauges read from the
- * database (forecast ages, tide window) and the meter (429s by limit, MCP tool calls, flush lag).
+ * database (forecast ages, tide window), the meter (429s by limit, MCP tool calls, flush lag) and the calendar feeds.
  */
 import { routeLabel } from "../core/route-label";
 import type { Peer } from "../core/proxy";
@@ -99,6 +99,19 @@ export class Metrics {
       collect() {
         this.reset();
         for (const [endpoint, n] of meter.admitted) if (endpoint.startsWith("mcp.")) this.inc({ tool: endpoint.slice(4) }, n);
+      },
+    });
+    const feeds = app.calendars.tally;
+    new client.Counter({
+      name: "surfcast_calendar_feed_fetches_total",
+      help: "Alerts' calendar feed fetches by answer: built (the forecast read and the feed written), kept (the kept text), spent (429)",
+      labelNames: ["answer"],
+      registers: register,
+      collect() {
+        this.reset();
+        this.inc({ answer: "built" }, feeds.built);
+        this.inc({ answer: "kept" }, feeds.kept);
+        this.inc({ answer: "spent" }, feeds.spent);
       },
     });
     new client.Gauge({

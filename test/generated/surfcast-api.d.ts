@@ -531,7 +531,7 @@ export interface components {
             plan: string;
             /** @description Daily request limit. */
             limit: number;
-            /** @description Requests counted against the daily quota so far today (UTC); `byEndpoint.embed` (embed view-minutes) is not among them. */
+            /** @description Requests counted against the daily quota so far today (UTC); `byEndpoint.embed` (embed view-minutes) and `byEndpoint.calendar` (alerts' calendar feed fetches) are not among them. */
             today: number;
             /** @description The last 30 UTC days, oldest first, today last. */
             days: components["schemas"]["UsageDay"][];
@@ -544,7 +544,7 @@ export interface components {
              */
             date: string;
             total: number;
-            /** @description Request counts keyed by spots.search, spots.nearby, spots.get, forecast, tides, now, spots.best, embed and mcp.<tool> (one key per MCP tool name). */
+            /** @description Request counts keyed by spots.search, spots.nearby, spots.get, forecast, tides, now, spots.best, embed, calendar and mcp.<tool> (one key per MCP tool name). */
             byEndpoint: {
                 [key: string]: number;
             };
@@ -1682,7 +1682,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
-                     *             "embed": 0
+                     *             "embed": 0,
+                     *             "calendar": 0
                      *           }
                      *         },
                      *         {
@@ -1696,7 +1697,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
-                     *             "embed": 0
+                     *             "embed": 0,
+                     *             "calendar": 0
                      *           }
                      *         },
                      *         {
@@ -1710,7 +1712,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
-                     *             "embed": 0
+                     *             "embed": 0,
+                     *             "calendar": 0
                      *           }
                      *         },
                      *         {
@@ -1724,7 +1727,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
-                     *             "embed": 0
+                     *             "embed": 0,
+                     *             "calendar": 0
                      *           }
                      *         },
                      *         {
@@ -1738,7 +1742,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
-                     *             "embed": 0
+                     *             "embed": 0,
+                     *             "calendar": 0
                      *           }
                      *         },
                      *         {
@@ -1752,7 +1757,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
-                     *             "embed": 0
+                     *             "embed": 0,
+                     *             "calendar": 0
                      *           }
                      *         },
                      *         {
@@ -1766,7 +1772,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
-                     *             "embed": 0
+                     *             "embed": 0,
+                     *             "calendar": 0
                      *           }
                      *         },
                      *         {
@@ -1780,7 +1787,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
-                     *             "embed": 0
+                     *             "embed": 0,
+                     *             "calendar": 0
                      *           }
                      *         },
                      *         {
@@ -1794,7 +1802,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
-                     *             "embed": 0
+                     *             "embed": 0,
+                     *             "calendar": 0
                      *           }
                      *         },
                      *         {
@@ -1808,7 +1817,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
-                     *             "embed": 0
+                     *             "embed": 0,
+                     *             "calendar": 0
                      *           }
                      *         },
                      *         {
@@ -1822,7 +1832,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
-                     *             "embed": 0
+                     *             "embed": 0,
+                     *             "calendar": 0
                      *           }
                      *         },
                      *         {
@@ -1836,7 +1847,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
-                     *             "embed": 0
+                     *             "embed": 0,
+                     *             "calendar": 0
                      *           }
                      *         },
                      *         {
@@ -1850,7 +1862,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
-                     *             "embed": 0
+                     *             "embed": 0,
+                     *             "calendar": 0
                      *           }
                      *         },
                      *         {
@@ -1864,7 +1877,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
-                     *             "embed": 0
+                     *             "embed": 0,
+                     *             "calendar": 0
                      *           }
                      *         },
                      *         {
@@ -1878,7 +1892,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
-                     *             "embed": 0
+                     *             "embed": 0,
+                     *             "calendar": 0
                      *           }
                      *         },
                      *         {
@@ -1892,7 +1907,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
-                     *             "embed": 0
+                     *             "embed": 0,
+                     *             "calendar": 0
                      *           }
                      *         },
                      *         {
@@ -1906,7 +1922,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
-                     *             "embed": 0
+                     *             "embed": 0,
+                     *             "calendar": 0
                      *           }
                      *         },
                      *         {
@@ -1920,7 +1937,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
-                     *             "embed": 0
+                     *             "embed": 0,
+                     *             "calendar": 0
                      *           }
                      *         },
                      *         {
@@ -1934,7 +1952,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
-                     *             "embed": 0
+                     *             "embed": 0,
+                     *             "calendar": 0
                      *           }
                      *         },
                      *         {
@@ -1948,7 +1967,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
-                     *             "embed": 0
+                     *             "embed": 0,
+                     *             "calendar": 0
                      *           }
                      *         },
                      *         {
@@ -1962,7 +1982,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
-                     *             "embed": 0
+                     *             "embed": 0,
+                     *             "calendar": 0
                      *           }
                      *         },
                      *         {
@@ -1976,7 +1997,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
-                     *             "embed": 0
+                     *             "embed": 0,
+                     *             "calendar": 0
                      *           }
                      *         },
                      *         {
@@ -1990,7 +2012,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
-                     *             "embed": 0
+                     *             "embed": 0,
+                     *             "calendar": 0
                      *           }
                      *         },
                      *         {
@@ -2004,7 +2027,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
-                     *             "embed": 0
+                     *             "embed": 0,
+                     *             "calendar": 0
                      *           }
                      *         },
                      *         {
@@ -2018,7 +2042,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
-                     *             "embed": 0
+                     *             "embed": 0,
+                     *             "calendar": 0
                      *           }
                      *         },
                      *         {
@@ -2032,7 +2057,8 @@ export interface operations {
                      *             "tides": 20,
                      *             "now": 20,
                      *             "spots.best": 0,
-                     *             "embed": 0
+                     *             "embed": 0,
+                     *             "calendar": 0
                      *           }
                      *         },
                      *         {
@@ -2046,7 +2072,8 @@ export interface operations {
                      *             "tides": 15,
                      *             "now": 18,
                      *             "spots.best": 0,
-                     *             "embed": 0
+                     *             "embed": 0,
+                     *             "calendar": 0
                      *           }
                      *         },
                      *         {
@@ -2060,7 +2087,8 @@ export interface operations {
                      *             "tides": 30,
                      *             "now": 30,
                      *             "spots.best": 0,
-                     *             "embed": 0
+                     *             "embed": 0,
+                     *             "calendar": 0
                      *           }
                      *         },
                      *         {
@@ -2074,7 +2102,8 @@ export interface operations {
                      *             "tides": 23,
                      *             "now": 25,
                      *             "spots.best": 0,
-                     *             "embed": 0
+                     *             "embed": 0,
+                     *             "calendar": 0
                      *           }
                      *         },
                      *         {
@@ -2088,7 +2117,8 @@ export interface operations {
                      *             "tides": 1,
                      *             "now": 2,
                      *             "spots.best": 0,
-                     *             "embed": 0
+                     *             "embed": 0,
+                     *             "calendar": 0
                      *           }
                      *         }
                      *       ]

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../support/env";
-import { createKey, startServer, type RunningServer } from "../support/binary";
+import { createKey, metricsUrlOf, startServer, type RunningServer } from "../support/binary";
 
 function prometheusBinary(): string | null {
   if (!Bun.which("prometheus")) {
@@ -31,9 +31,7 @@ beforeAll(async () => {
   const dataDir = tempDir("metrics");
   key = createKey(dataDir, "metrics@example.com", "starter", ["--minute-limit", "2"]);
   server = await startServer({ dataDir, env: { SURFCAST_METRICS: "on", SURFCAST_METRICS_PORT: "0" } });
-  const deadline = Date.now() + 10_000;
-  while (!/metrics on (http:\/\/127\.0\.0\.1:\d+\/metrics)/.test(server.output()) && Date.now() < deadline) await Bun.sleep(20);
-  metricsUrl = /metrics on (http:\/\/127\.0\.0\.1:\d+\/metrics)/.exec(server.output())![1]!;
+  metricsUrl = await metricsUrlOf(server);
 }, 30_000);
 afterAll(async () => {
   await server?.stop();

@@ -78,6 +78,17 @@ export async function startServer(opts: { dataDir?: string; env?: Record<string,
   };
 }
 
+/** The metrics port's /metrics URL of a server started with SURFCAST_METRICS=on, once it has logged it. */
+export async function metricsUrlOf(server: RunningServer): Promise<string> {
+  const line = /metrics on (http:\/\/127\.0\.0\.1:\d+\/metrics)/;
+  const deadline = Date.now() + 10_000;
+  while (!line.test(server.output())) {
+    if (Date.now() > deadline) throw new Error(`the server logged no metrics URL:\n${server.output()}`);
+    await Bun.sleep(20);
+  }
+  return line.exec(server.output())![1]!;
+}
+
 /** `cli` without blocking the test's event loop, for when the binary talks to a server in this process. */
 export async function cliAsync(dataDir: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   const proc = Bun.spawn([BINARY, "--data-dir", dataDir, ...args], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });

@@ -46,4 +46,19 @@ describe("calendarFeed", () => {
     const bare = calendarFeed(alert, spot, [window("2026-11-27T16:00:00Z", "2026-11-27T20:00:00Z", null, null)], "https://surf.example", AT);
     expect(lines(bare)).toContain("SUMMARY:Surf: Pipeline");
   });
+
+  test("a name cannot add lines: control characters shown as escapes, TEXT escaped, long lines folded", () => {
+    const forged = "Dawn\r\nEND:VCALENDAR\r\nBEGIN:VEVENT\r\nSUMMARY:Free boards, click\u001b[2J; now";
+    const feed = calendarFeed({ id: "alert_01", name: forged }, spot, [window("2026-11-27T16:00:00Z", "2026-11-27T20:00:00Z")], "https://surf.example", AT);
+    const l = lines(feed);
+    expect(events(feed)).toBe(1);
+    expect(l.filter((line) => line === "END:VCALENDAR")).toHaveLength(1);
+    expect(l.filter((line) => line.startsWith("SUMMARY:"))).toEqual(["SUMMARY:Surf: Pipeline 1.6 m\\, rating 4"]);
+    expect(l).toContain("X-WR-CALNAME:Surf: Dawn\\\\r\\\\nEND:VCALENDAR\\\\r\\\\nBEGIN:VEVENT\\\\r\\\\nSUMMARY:Free boards\\, click\\\\u001b[2J\\; now");
+    expect(l.find((line) => line.startsWith("NAME:"))).toBe(l.find((line) => line.startsWith("X-WR-CALNAME:"))!.replace("X-WR-CALNAME:", "NAME:"));
+    expect(feed).not.toContain("\u001b");
+    // Every physical line is at most 75 octets (RFC 5545 3.1), the long name's folded.
+    for (const line of feed.split("\r\n")) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
+    expect(feed.split("\r\n").filter((line) => line.startsWith(" ")).length).toBeGreaterThan(0);
+  });
 });

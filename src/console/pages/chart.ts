@@ -35,10 +35,10 @@ export interface UsageSeries {
   total: number;
 }
 
-type Family = "v1" | "mcp" | "embed";
-const FAMILIES: readonly Family[] = ["v1", "mcp", "embed"];
-const FAMILY_LABELS: Record<Family, string> = { v1: "other /v1", mcp: "other MCP", embed: "embed" };
-const familyOf = (endpoint: string): Family => (endpoint.startsWith("mcp.") ? "mcp" : endpoint === "embed" ? "embed" : "v1");
+type Family = "v1" | "mcp" | "embed" | "calendar";
+const FAMILIES: readonly Family[] = ["v1", "mcp", "embed", "calendar"];
+const FAMILY_LABELS: Record<Family, string> = { v1: "other /v1", mcp: "other MCP", embed: "embed", calendar: "calendar" };
+const familyOf = (endpoint: string): Family => (endpoint.startsWith("mcp.") ? "mcp" : endpoint === "embed" || endpoint === "calendar" ? endpoint : "v1");
 
 /** Requests per endpoint over the period. */
 export function endpointTotals(usage: UsageTable): Map<string, number> {
