@@ -36,7 +36,7 @@ async function embedFor(limits: { dailyLimit?: number; minuteLimit?: number } = 
 const page = (path: string, headers: Record<string, string> = {}) => fetch(server.url + path, { headers });
 
 beforeAll(async () => {
-  fake = await startFakeOpenMeteo();
+  fake = await startFakeOpenMeteo({ firstDay: "2026-11-21" }); // the day of the tests' clock
   server = await startTestServer({ clock, env: { SURFCAST_OPEN_METEO_MARINE_URL: fake.url, SURFCAST_OPEN_METEO_FORECAST_URL: fake.url } });
   const nearest = (lat: number, lng: number) => server.app.spots.nearby({ lat, lng, radius: 50, limit: 1 })[0]!;
   const chosen = [nearest(39.344, -9.363), server.app.spots.get("pipeline"), nearest(43.48, -1.56)];

@@ -31,7 +31,7 @@ const SPOTS: RefreshSpot[] = [
 
 let fake: FakeOpenMeteo;
 beforeAll(async () => {
-  fake = await startFakeOpenMeteo();
+  fake = await startFakeOpenMeteo({ firstDay: "2026-11-21" }); // the day of the tests' clock
 });
 afterAll(async () => {
   await fake.close();

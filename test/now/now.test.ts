@@ -34,7 +34,7 @@ let longest: Spot;
 let bare: Spot;
 
 beforeAll(async () => {
-  fake = await startFakeOpenMeteo();
+  fake = await startFakeOpenMeteo({ firstDay: "2026-11-21" }); // the day of the tests' clock
   server = await startTestServer({ clock, env: { SURFCAST_OPEN_METEO_MARINE_URL: fake.url, SURFCAST_OPEN_METEO_FORECAST_URL: fake.url } });
   key = await server.key("pro");
   const nearest = (lat: number, lng: number) => server.app.spots.nearby({ lat, lng, radius: 50, limit: 1 })[0]!;

@@ -19,7 +19,7 @@ let key: string;
 const spots: Record<"station" | "model" | "lake" | "enclosed" | "unfetched", Spot> = {} as never;
 
 beforeAll(async () => {
-  fake = await startFakeOpenMeteo();
+  fake = await startFakeOpenMeteo({ firstDay: "2026-11-21" }); // the day of the tests' clock
   server = await startTestServer({ clock, env: { SURFCAST_OPEN_METEO_MARINE_URL: fake.url, SURFCAST_OPEN_METEO_FORECAST_URL: fake.url } });
   key = await server.key("pro");
   const find = (name: string, country: string) => server.app.spots.all().find((s) => s.name === name && s.country === country)!;
