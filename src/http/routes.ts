@@ -108,7 +108,8 @@ function keyedHandlers(app: App): Record<OperationId, KeyedHandler> {
     },
     getNow: (request) => {
       const { spots, units } = parseNowManyParams(queryOf(request));
-      return afterFirstForecasts(spots, () => andThen(app.now.many(spots, units), (served) => nowResponse(request, served)));
+      const ids = app.now.idsOf(spots);
+      return afterFirstForecasts(ids, () => andThen(app.now.many(ids, units), (served) => nowResponse(request, served)));
     },
     getUsage: (request) => {
       const usage = (text: string) => json(text, 200, headersFor(request, { "Cache-Control": "private, no-store" }));
