@@ -58,8 +58,8 @@ export class ForecastDemand {
    * Notes that these spots' forecasts were asked for and, in the `requested` scope, fetches those without a current
    * forecast, waiting up to FIRST_FETCH_WAIT_MS. Resolves either way: the caller answers with what there is then.
    * Ids are taken in any form the API accepts and noted and fetched as the catalog's ids (what the demand table and
-   * the refresh know); unknown ids are the caller's to refuse, passed over here. Undefined when there is nothing to wait for,
-   * so a caller with every forecast at hand answers without a turn of the event loop. Ids that cost work to find (a
+   * the refresh know); unknown ids are the caller's to refuse, passed over here. Undefined when there is nothing to
+   * wait for, so a caller with every forecast at hand answers without a turn of the event loop. Ids that cost work to find (a
    * best-spots search's candidates) come as a function, called only when first forecasts can be fetched.
    */
   ready(spotIds: readonly string[] | (() => readonly string[])): Promise<void> | undefined {

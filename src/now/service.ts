@@ -18,6 +18,7 @@ import { MINUTE_MS } from "../tides/now";
 import type { TideService } from "../tides/service";
 import type { NowResponse, NowTide } from "./types";
 import { heightIn, hourIn, type Units } from "./units";
+import { repeatedSpot } from "./params";
 import { DEMO_ATTRIBUTION } from "../forecast/demo";
 
 export interface ServedNow {
@@ -86,7 +87,7 @@ export class NowService {
    */
   idsOf(spotIds: readonly string[]): string[] {
     const found = spotIds.map((id) => this.spots.find(id));
-    const twice = found.findIndex((spot, i) => spot !== undefined && found.indexOf(spot) !== i);
+    const twice = repeatedSpot(found);
     if (twice !== -1) {
       const first = spotIds[found.indexOf(found[twice])]!;
       throw invalidRequest(`Parameter 'spots' names the spot '${found[twice]!.id}' more than once ('${first}' and '${spotIds[twice]!}').`);

@@ -152,6 +152,14 @@ describe("GET /v1/now: distinct means distinct spots", () => {
     }
   });
 
+  test("such a 400 counts once, as every 400 of /v1/now does", async () => {
+    const today = async () => ((await body(await get("/v1/usage"))) as { today: number }).today;
+    const spot = fresh[0]!;
+    const before = await today();
+    expect((await get(`/v1/now?spots=${spot.id},${fresh[1]!.hexId},${spot.hexId}`)).status).toBe(400);
+    expect(await today()).toBe(before + 1);
+  });
+
   test("distinct spots in any forms are answered in the order asked, each once", async () => {
     const [a, b] = [fresh[0]!, fresh[1]!];
     const answer = await body(await get(`/v1/now?spots=${a.hexId},${b.id}`));
