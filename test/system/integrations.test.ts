@@ -1,7 +1,8 @@
 /**
  * docs/integrations.md, block by block, against the compiled binary with forecasts refreshed from the fake
  * Open-Meteo: the Home Assistant sensors (JSONPath attributes and the Jinja subset their templates use), the
- * Grafana Infinity query, the `curl | jq` status line (run for real when jq and curl are installed) and the surf alert script posting to a webhook receiver on 127.0.0.1.
+ * Grafana Infinity query, the `curl | jq` status line (run for real when jq and curl are installed, on a tidal
+ * and a tideless spot and before a forecast) and the surf alert script posting to a webhook receiver on 127.0.0.1.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
