@@ -220,7 +220,8 @@ export async function openApp(config: Config, clock: Clock = systemClock, busyTi
       clock,
       // Without the scheduler the server calls no upstream at all, on demand neither (`serve --no-scheduler`).
       config.scheduler ? config.refreshScope : "all",
-      (spotId) => (spots.find(spotId) === undefined ? "unknown" : andThen(forecasts.current(spotId, clock.now()), (forecast) => (forecast?.hour != null ? "current" : "missing"))),
+      (id) => spots.find(id)?.id,
+      (spotId) => andThen(forecasts.current(spotId, clock.now()), (forecast) => (forecast?.hour != null ? "current" : "missing")),
     ),
     async close() {
       // A database that is away must not keep the process from stopping: what could not be written is said, once.

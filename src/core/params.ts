@@ -1,7 +1,8 @@
 /**
  * Strict parameter parsing shared by /v1 (query strings) and /mcp (JSON arguments), so both reject the same
  * input with the same message. Stricter than a generic coercer: a repeated parameter, hex (`0x1A`), `NaN`,
- * `Infinity`, overflow (`1e309`) and non-integer integers are errors, each naming the parameter.
+ * `Infinity`, overflow (`1e309`) and non-integer integers are errors, each naming the parameter. An integer is an
+ * integer-valued number as JSON Schema says (`10`, `10.0`, `1e1`): what a validator or generated client may send.
  */
 import { BOUNDS } from "./bounds";
 import { invalidRequest } from "./errors";
@@ -17,7 +18,6 @@ export type Raw = { getAll(name: string): string[] } | Record<string, unknown>;
 const isQuery = (raw: Raw): raw is { getAll(name: string): string[] } => typeof raw.getAll === "function";
 
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
-const INTEGER = /^[+-]?\d+$/;
 
 function rawValue(raw: Raw, name: string): unknown {
   if (isQuery(raw)) {
@@ -35,7 +35,7 @@ function describe(spec: NumberSpec): string {
 function parseNumber(name: string, value: unknown, spec: NumberSpec): number {
   let n: number;
   if (typeof value === "number") n = value;
-  else if (typeof value === "string" && (spec.kind === "integer" ? INTEGER : DECIMAL).test(value)) n = Number(value);
+  else if (typeof value === "string" && DECIMAL.test(value)) n = Number(value);
   else throw invalidRequest(`Parameter '${name}' must be ${describe(spec)}.`);
   if (!Number.isFinite(n) || (spec.kind === "integer" && !Number.isInteger(n)) || n < spec.minimum || n > spec.maximum) {
     throw invalidRequest(`Parameter '${name}' must be ${describe(spec)}.`);

@@ -6,6 +6,7 @@
  * strict Content-Security-Policy whose frame-ancestors are the embed's origins.
  */
 import { queryOf } from "../core/query";
+import { noneMatchHolds } from "../core/etag";
 import type { UsageMeter } from "../access/meter";
 import type { ForecastDemand } from "../forecast/demand";
 import type { EmbedService, ServableEmbed } from "./service";
@@ -73,7 +74,7 @@ export function createEmbedHandler(app: EmbedHandlerServices): (req: Request, pa
       "Cache-Control": "no-cache",
       ETag: page.etag,
     };
-    if (req.headers.get("if-none-match") === page.etag) return answer(null, 304, headers);
+    if (noneMatchHolds(req.headers.get("if-none-match"), page.etag)) return answer(null, 304, headers);
     return answer(page.html, 200, headers);
   }
 

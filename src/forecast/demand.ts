@@ -25,8 +25,8 @@ export const SCOPE_META = "serve.refresh_scope";
 /** A spot's request time is written at most this often. */
 const NOTE_EVERY_MS = 3_600_000;
 
-/** Whether a spot has a forecast for the current hour, or is no spot of the catalog. */
-type ForecastState = "current" | "missing" | "unknown";
+/** Whether a spot has a forecast for the current hour. */
+type ForecastState = "current" | "missing";
 
 /** Fetches these spots' forecasts; resolves with the ids that could not be fetched. */
 export type FetchSpots = (spotIds: readonly string[]) => Promise<readonly string[]>;
@@ -44,6 +44,8 @@ export class ForecastDemand {
     private readonly store: Pick<ForecastStore, "writeDemand" | "demandedSince">,
     private readonly clock: Clock,
     readonly scope: RefreshScope,
+    /** The catalog's id of a spot named by any id form the API accepts (slug or 16-hex); undefined for no spot. */
+    private readonly canonicalId: (id: string) => string | undefined,
     private readonly forecastOf: (spotId: string) => MaybePromise<ForecastState>,
   ) {}
 
@@ -55,13 +57,16 @@ export class ForecastDemand {
   /**
    * Notes that these spots' forecasts were asked for and, in the `requested` scope, fetches those without a current
    * forecast, waiting up to FIRST_FETCH_WAIT_MS. Resolves either way: the caller answers with what there is then.
-   * Unknown ids are the caller's to refuse; they are passed over here. Undefined when there is nothing to wait for,
-   * so a caller with every forecast at hand answers without a turn of the event loop. Ids that cost work to find (a
+   * Ids are taken in any form the API accepts and noted and fetched as the catalog's ids (what the demand table and
+   * the refresh know); unknown ids are the caller's to refuse, passed over here. Undefined when there is nothing to
+   * wait for, so a caller with every forecast at hand answers without a turn of the event loop. Ids that cost work to find (a
    * best-spots search's candidates) come as a function, called only when first forecasts can be fetched.
    */
   ready(spotIds: readonly string[] | (() => readonly string[])): Promise<void> | undefined {
     if (this.scope === "all" || this.fetchSpots === null) return undefined;
-    const asked = (typeof spotIds === "function" ? spotIds() : spotIds).slice(0, MAX_SPOTS_PER_REQUEST);
+    const asked = [...new Set((typeof spotIds === "function" ? spotIds() : spotIds).map(this.canonicalId))]
+      .filter((id) => id !== undefined)
+      .slice(0, MAX_SPOTS_PER_REQUEST);
     const states = allOf(asked.map((id) => this.forecastOf(id)));
     return states instanceof Promise ? states.then((known) => this.fetchMissing(asked, known)) : this.fetchMissing(asked, states);
   }
@@ -71,10 +76,8 @@ export class ForecastDemand {
     const now = this.clock.now();
     const missing: string[] = [];
     for (const [i, id] of asked.entries()) {
-      const state = states[i];
-      if (state === "unknown") continue;
       this.note(id, now);
-      if (state === "current") continue;
+      if (states[i] === "current") continue;
       if ((this.failedAt.get(id) ?? -Infinity) > now - FAILED_FETCH_PAUSE_MS) continue;
       missing.push(id);
     }

@@ -116,7 +116,7 @@ export function createGate(app: App, { keyed, mcp, open }: GateRoutes): (req: Re
     const allowedMethod = req.method === "GET" || req.method === "HEAD";
     const endpoint = endpointAt(path);
     // GET /v1/now counts once per spot it asks for.
-    const weight = allowedMethod && path === "/v1/now" ? nowWeight(queryOf(req)) : 1;
+    const weight = allowedMethod && path === "/v1/now" ? nowWeight(queryOf(req), (id) => app.spots.find(id)) : 1;
     // Counted under the endpoint's usage key; usage itself, unknown paths and wrong methods are not counted.
     const decision = app.meter.admit(principal, allowedMethod ? (endpoint?.usage ?? null) : null, weight);
     // Several servers count in Redis: a promise, and an outage there answers 503, never an uncounted request.

@@ -306,6 +306,15 @@ ${MCP_ENDPOINTS.map(({ tool, args }) => `| \`${tool}\` | ${args || "none"} |`).j
 
 Each tool call counts toward the daily quota like a /v1 request, reported in usage as \`mcp.<tool>\`.`;
 
+/**
+ * What the document can say of terms: a self-hosted server's operator sets them; the forecast and sea-level inputs
+ * are Open-Meteo's under CC BY 4.0, which every forecast's `attribution` repeats.
+ */
+const LICENSE = {
+  name: "Terms set by this server's operator; weather and marine inputs from Open-Meteo under CC BY 4.0",
+  url: "https://creativecommons.org/licenses/by/4.0/",
+};
+
 const TAGS = [
   { name: "Spots", description: "The spot catalog: search by name, nearby by position, one spot by id." },
   { name: "Forecast", description: "Hourly surf forecasts with ratings, refreshed twice a day." },
@@ -331,18 +340,37 @@ function finishOperation(operation: Json): Json {
   return parameters.length > 0 ? { ...operation, parameters } : operation;
 }
 
+/** A response as HEAD answers it: its status, description and headers, no body. */
+function withoutBody(response: Json): Json {
+  const ref = response.$ref as string | undefined;
+  const { content: _body, ...head } = ref ? RESPONSES[ref.slice(ref.lastIndexOf("/") + 1) as ErrorResponseName] : response;
+  return head;
+}
+
+/** HEAD of a GET operation: answered and counted as the GET is, with its status and headers and no body. */
+function headOf(get: Json): Json {
+  const responses = Object.fromEntries(Object.entries(get.responses as Record<string, Json>).map(([status, response]) => [status, withoutBody(response)]));
+  return {
+    ...get,
+    operationId: `${get.operationId as string}Head`,
+    summary: `${get.summary as string} (headers only)`,
+    description: `\`${get.operationId as string}\` without the body: the same status and headers (\`ETag\` and 304 included), counted as the GET is.`,
+    responses,
+  };
+}
+
 /** The complete document for the routes of `app`. */
 export function buildOpenApiDocument(app: AnyElysia): Json {
   const generated = toOpenAPISchema(app, undefined, undefined, undefined, OPENAPI_VERSION);
   const paths = Object.fromEntries(
-    Object.entries(generated.paths).map(([path, item]) => [
-      path,
-      Object.fromEntries(Object.entries(item as Json).map(([method, operation]) => [method, finishOperation(operation as Json)])),
-    ]),
+    Object.entries(generated.paths).map(([path, item]) => {
+      const get = finishOperation((item as Json).get as Json);
+      return [path, { get, head: headOf(get) }];
+    }),
   );
   return {
     openapi: OPENAPI_VERSION,
-    info: { title: "Surfcast API", version: API_VERSION, description: OVERVIEW },
+    info: { title: "Surfcast API", version: API_VERSION, description: OVERVIEW, license: LICENSE },
     servers: [{ url: "/", description: "The server that serves this document." }],
     security: [{ ApiKeyHeader: [] }, { BearerAuth: [] }],
     tags: TAGS,

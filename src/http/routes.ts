@@ -10,6 +10,7 @@ import { pathParameter, routerPath, type OperationId } from "../core/endpoints";
 import type { ServedForecast } from "../forecast/service";
 import { homeResponse } from "./home";
 import { queryOf } from "../core/query";
+import { noneMatchHolds } from "../core/etag";
 import { Elysia, type TSchema } from "elysia";
 import type { App } from "../app";
 import { ApiError, notFound } from "../core/errors";
@@ -28,7 +29,7 @@ import { parseNowManyParams, parseNowParams } from "../now/params";
 /** A now answer, or 304 when the client holds it; cacheable until the minute ends. */
 function nowResponse(request: Request, served: { body: string; etag: string; maxAgeSeconds: number }): Response {
   const headers = headersFor(request, { ETag: served.etag, "Cache-Control": `private, max-age=${served.maxAgeSeconds}`, Vary: "X-API-Key, Authorization" });
-  if (request.headers.get("if-none-match") === served.etag) return respond(null, 304, headers);
+  if (noneMatchHolds(request.headers.get("if-none-match"), served.etag)) return respond(null, 304, headers);
   return json(served.body, 200, headers);
 }
 
@@ -69,7 +70,7 @@ function forecastResponse(request: Request, served: ServedForecast): Response {
   const encoding = acceptedEncoding(request.headers.get("accept-encoding"));
   const etag = encodedEtag(served.etag, encoding);
   const headers = headersFor(request, { ETag: etag, "Cache-Control": `private, max-age=${served.maxAgeSeconds}`, Vary: "X-API-Key, Authorization, Accept-Encoding" });
-  if (request.headers.get("if-none-match") === etag) return respond(null, 304, headers);
+  if (noneMatchHolds(request.headers.get("if-none-match"), etag)) return respond(null, 304, headers);
   if (encoding === null) return respond(served.blob, 200, headers, JSON_TYPE);
   headers.own["Content-Encoding"] = encoding;
   return respond(compressedOnce(served.spotId, served.etag, encoding, served.body), 200, headers, JSON_TYPE);
@@ -107,7 +108,8 @@ function keyedHandlers(app: App): Record<OperationId, KeyedHandler> {
     },
     getNow: (request) => {
       const { spots, units } = parseNowManyParams(queryOf(request));
-      return afterFirstForecasts(spots, () => andThen(app.now.many(spots, units), (served) => nowResponse(request, served)));
+      const ids = app.now.idsOf(spots);
+      return afterFirstForecasts(ids, () => andThen(app.now.many(ids, units), (served) => nowResponse(request, served)));
     },
     getUsage: (request) => {
       const usage = (text: string) => json(text, 200, headersFor(request, { "Cache-Control": "private, no-store" }));

@@ -30,6 +30,8 @@ export const searchQuery = t.Object({
   q: t.String({
     minLength: BOUNDS.q.minLength,
     maxLength: BOUNDS.q.maxLength,
+    // Two characters after trimming: two that are not white space (the parser trims as \s does).
+    pattern: "\\S[\\s\\S]*\\S",
     description: "Search text (name, alias or country), case- and diacritic-insensitive; at least 2 characters after trimming.",
   }),
   limit: t.Optional(limitParam),
@@ -81,9 +83,14 @@ const unitsParam = t.Optional(
 
 export const nowQuery = t.Object({ units: unitsParam });
 
+/** 1 to 20 ids separated by commas, none of them empty or only white space (distinct ones: the description says). */
+const SPOT_ID_ITEM = "\\s*[^,\\s][^,]*";
+const SPOT_LIST = `^${SPOT_ID_ITEM}(,${SPOT_ID_ITEM}){${BOUNDS.spots.minItems - 1},${BOUNDS.spots.maxItems - 1}}$`;
+
 export const nowManyQuery = t.Object({
   spots: t.String({
-    description: `${BOUNDS.spots.minItems} to ${BOUNDS.spots.maxItems} distinct spot ids (slugs or 16-hex ids) separated by commas, for example \`pipeline,supertubos\`. Each counts as one request.`,
+    pattern: SPOT_LIST,
+    description: `${BOUNDS.spots.minItems} to ${BOUNDS.spots.maxItems} distinct spots (slugs or 16-hex ids) separated by commas, for example \`pipeline,supertubos\`; one spot named twice, also by its slug and its id, is a 400. Each counts as one request.`,
   }),
   units: unitsParam,
 });

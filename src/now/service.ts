@@ -6,7 +6,7 @@
  */
 import type { Clock } from "../core/clock";
 import { BoundedMap } from "../core/bounded-map";
-import { notFound } from "../core/errors";
+import { invalidRequest, notFound } from "../core/errors";
 import { allOf, andThen, type MaybePromise } from "../core/maybe-promise";
 import type { ForecastService } from "../forecast/service";
 import { sunAt } from "../forecast/sun";
@@ -17,6 +17,7 @@ import { timezoneAt } from "../spots/timezone";
 import type { TideService } from "../tides/service";
 import type { NowResponse, NowTide } from "./types";
 import { heightIn, hourIn, type Units } from "./units";
+import { repeatedSpot } from "./params";
 import { DEMO_ATTRIBUTION } from "../forecast/demo";
 import { MINUTE_MS } from "../core/clock";
 
@@ -55,7 +56,7 @@ export class NowService {
 
   constructor(
     private readonly clock: Clock,
-    private readonly spots: Pick<SpotService, "get">,
+    private readonly spots: Pick<SpotService, "get" | "find">,
     private readonly forecasts: ForecastService,
     private readonly tides: TideService,
   ) {}
@@ -80,25 +81,30 @@ export class NowService {
     });
   }
 
-  /** Several spots now, in the order given. Throws `not_found` naming every unknown id. */
-  many(spotIds: readonly string[], units: Units): MaybePromise<Omit<ServedNow, "response"> & { responses: NowResponse[] }> {
-    const unknown = spotIds.filter((id) => !this.exists(id));
+  /**
+   * The catalog's ids of the spots a list names, in its order. One spot named twice in different forms (its slug and
+   * its 16-hex id) is `invalid_request`, as a repeated id is; then `not_found` names every unknown id.
+   */
+  idsOf(spotIds: readonly string[]): string[] {
+    const found = spotIds.map((id) => this.spots.find(id));
+    const twice = repeatedSpot(found);
+    if (twice !== -1) {
+      const first = spotIds[found.indexOf(found[twice])]!;
+      throw invalidRequest(`Parameter 'spots' names the spot '${found[twice]!.id}' more than once ('${first}' and '${spotIds[twice]!}').`);
+    }
+    const unknown = spotIds.filter((_, i) => found[i] === undefined);
     if (unknown.length > 0) throw notFound(`No spot with ${unknown.length === 1 ? "id" : "ids"} ${unknown.map((id) => `'${id}'`).join(", ")}.`);
-    return andThen(allOf(spotIds.map((id) => this.get(id, units))), (answers) => ({
+    return found.map((spot) => spot!.id);
+  }
+
+  /** Several spots now, in the order given. Throws as idsOf() does. */
+  many(spotIds: readonly string[], units: Units): MaybePromise<Omit<ServedNow, "response"> & { responses: NowResponse[] }> {
+    return andThen(allOf(this.idsOf(spotIds).map((id) => this.get(id, units))), (answers) => ({
       responses: answers.map((a) => a.response),
       body: `{"spots":[${answers.map((a) => a.body).join(",")}]}`,
       etag: etagOf(answers.map((a) => a.etag).join(",")),
       maxAgeSeconds: Math.min(...answers.map((a) => a.maxAgeSeconds)),
     }));
-  }
-
-  private exists(spotId: string): boolean {
-    try {
-      this.spots.get(spotId);
-      return true;
-    } catch {
-      return false;
-    }
   }
 
   private build(spot: Spot, minute: number, units: Units): MaybePromise<NowResponse> {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { MINUTE_MS } from "../core/clock";
-import { cosineLevel, tideState } from "./now";
+import { cosineLevel, tideState, withTurnBefore } from "./now";
 import type { PredictedExtreme } from "./prediction";
 
 const at = (hhmm: string) => Date.parse(`2026-11-21T${hhmm}:00Z`);
@@ -114,5 +114,33 @@ describe("cosineLevel (model-served spots keep only their extremes)", () => {
       expect(state.height).toBeLessThanOrEqual(high);
       expect(state.state).toBe(t < 6 * H ? "rising" : "falling");
     }
+  });
+});
+
+describe("withTurnBefore (a model window that starts after the last turn)", () => {
+  const window = DAY.slice(1); // starts at 01:00: its first turn is the high at 06:52
+  const level = (rows: readonly PredictedExtreme[]) => (t: number) => cosineLevel(rows, t);
+
+  test("no turn stored before the minute: the one before the first is mirrored, so the tide has a height and a state", () => {
+    expect(tideState(window, at("02:00"), level(window))).toBeNull();
+    const rows = withTurnBefore(window, at("02:00"));
+    expect(rows[0]).toEqual(X("low", "00:39", 0.6));
+    const state = tideState(rows, at("02:00"), level(rows))!;
+    expect(state.state).toBe("rising");
+    expect(state.nextEvent).toMatchObject({ type: "high", time: at("06:52"), minutesUntil: 292 });
+    expect(state.height).toBeGreaterThan(0.6);
+    expect(state.height).toBeLessThan(3.1);
+  });
+
+  test("a mirrored turn never lands at or after the minute (a short interval after a long one)", () => {
+    const rows = withTurnBefore([X("high", "10:00", 2), X("low", "11:00", 1), X("high", "17:00", 2)], at("08:00"));
+    expect(rows[0]).toEqual(X("low", "07:59", 1));
+    expect(tideState(rows, at("08:00"), level(rows))!.state).toBe("rising");
+  });
+
+  test("a turn stored before the minute, or fewer than two after it: the extremes as given", () => {
+    expect(withTurnBefore(DAY, at("02:00"))).toBe(DAY);
+    expect(withTurnBefore(DAY.slice(3), at("12:00"))).toEqual(DAY.slice(3));
+    expect(withTurnBefore([], at("12:00"))).toEqual([]);
   });
 });

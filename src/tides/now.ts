@@ -71,3 +71,17 @@ export function cosineLevel(extremes: readonly PredictedExtreme[], t: number): n
   const phase = (t - previous.time) / (next.time - previous.time);
   return (previous.height + next.height) / 2 + ((previous.height - next.height) / 2) * Math.cos(Math.PI * phase);
 }
+
+/**
+ * The extremes with, when none comes before `at` (a model window that starts after the last turn), the turn before
+ * the first one mirrored from the two that follow: a tide turns about as long before its next turn as after it, to
+ * about the height of the turn after. So the tide has a height and a state from the window's first minute. The
+ * extremes as given when one comes before `at` or fewer than two follow it.
+ */
+export function withTurnBefore(extremes: readonly PredictedExtreme[], at: number): readonly PredictedExtreme[] {
+  const [next, after] = extremes;
+  if (!next || !after || next.time < at) return extremes;
+  // Never at or after `at` (a short interval after a long one, in a mixed tide): the minute before it then.
+  const time = Math.min(next.time - (after.time - next.time), at - MINUTE_MS);
+  return [{ type: after.type, time, height: after.height }, ...extremes];
+}

@@ -18,7 +18,7 @@ import { decideSource, type SourceDecision } from "./source";
 import { findExtremes, largestRange } from "./extremes";
 import { windowAt, windowWork } from "./window";
 import { CURVE_STEP_MS, curveSpan, levelAt, tideAt, type PredictedCurve, type PredictedExtreme } from "./prediction";
-import { cosineLevel, tideState, type TideState } from "./now";
+import { cosineLevel, tideState, withTurnBefore, type TideState } from "./now";
 import { predictCurve, predictExtremes, type StationRecord } from "./record";
 import { StationDatabase } from "./station-database";
 import { BuiltChoices, CHOICE_RULE, type ChoiceWithRecord } from "./built-choices";
@@ -352,7 +352,9 @@ export class TideService {
       const source = decision.source;
       if (source === "model") {
         // Only the model's extremes are kept between refreshes: the water follows half a cosine between them.
-        return andThen(this.rows.modelExtremes(spot.id, at - NOW_BEFORE_MS, at + NOW_AFTER_MS), (rows) => {
+        return andThen(this.rows.modelExtremes(spot.id, at - NOW_BEFORE_MS, at + NOW_AFTER_MS), (stored) => {
+          // Early in a window no stored extreme precedes the minute: the turn before it is mirrored.
+          const rows = withTurnBefore(stored, at);
           const state = tideState(rows, at, (t) => cosineLevel(rows, t));
           return state && { ...state, ...MODEL_REFERENCE };
         });

@@ -20,7 +20,11 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Search spots by name, alias or country (headers only)
+         * @description `searchSpots` without the body: the same status and headers (`ETag` and 304 included), counted as the GET is.
+         */
+        head: operations["searchSpotsHead"];
         patch?: never;
         trace?: never;
     };
@@ -40,7 +44,11 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Spots within a radius of a coordinate (headers only)
+         * @description `spotsNearby` without the body: the same status and headers (`ETag` and 304 included), counted as the GET is.
+         */
+        head: operations["spotsNearbyHead"];
         patch?: never;
         trace?: never;
     };
@@ -60,7 +68,11 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Where to surf: spots near a coordinate ranked by their best window (headers only)
+         * @description `bestSpots` without the body: the same status and headers (`ETag` and 304 included), counted as the GET is.
+         */
+        head: operations["bestSpotsHead"];
         patch?: never;
         trace?: never;
     };
@@ -80,7 +92,11 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * One spot by slug or 16-hex id (headers only)
+         * @description `getSpot` without the body: the same status and headers (`ETag` and 304 included), counted as the GET is.
+         */
+        head: operations["getSpotHead"];
         patch?: never;
         trace?: never;
     };
@@ -100,7 +116,11 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Hourly forecast with ratings (headers only)
+         * @description `getForecast` without the body: the same status and headers (`ETag` and 304 included), counted as the GET is.
+         */
+        head: operations["getForecastHead"];
         patch?: never;
         trace?: never;
     };
@@ -120,7 +140,11 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Tide extremes from now forward (headers only)
+         * @description `getTides` without the body: the same status and headers (`ETag` and 304 included), counted as the GET is.
+         */
+        head: operations["getTidesHead"];
         patch?: never;
         trace?: never;
     };
@@ -140,7 +164,11 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * The current state at a spot (headers only)
+         * @description `getSpotNow` without the body: the same status and headers (`ETag` and 304 included), counted as the GET is.
+         */
+        head: operations["getSpotNowHead"];
         patch?: never;
         trace?: never;
     };
@@ -160,7 +188,11 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * The current state at several spots (headers only)
+         * @description `getNow` without the body: the same status and headers (`ETag` and 304 included), counted as the GET is.
+         */
+        head: operations["getNowHead"];
         patch?: never;
         trace?: never;
     };
@@ -180,7 +212,11 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Usage of the presented key (headers only)
+         * @description `getUsage` without the body: the same status and headers (`ETag` and 304 included), counted as the GET is.
+         */
+        head: operations["getUsageHead"];
         patch?: never;
         trace?: never;
     };
@@ -878,6 +914,99 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    searchSpotsHead: {
+        parameters: {
+            query: {
+                q: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matching spots, best match first (a bare array, possibly empty). */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: a required parameter is missing or given twice, `q` is shorter than 2 characters, or a value is not of its type (decimal number, integer) or outside its bound. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_key`: the API key is missing, unknown or revoked. `account_disabled`: the key's account is disabled. No rate-limit headers: no key was admitted. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `rate_limited`: the daily quota or the per-minute burst limit is exhausted. Retry after `Retry-After` seconds. A refused request is not counted. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal`: a server-side failure (logged). The rate-limit headers are present when the failure happened after the key was admitted. */
+            500: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC), this one already deducted. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the daily quota resets: the next UTC midnight, ISO 8601 (for example `2026-03-02T00:00:00Z`). */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Both limits as IETF RateLimit-Policy items (draft-ietf-httpapi-ratelimit-headers): `"burst"` allows `q` requests per `w` = 60 seconds, `"daily"` allows `q` requests per UTC day (`w` = 86400). Example: `"burst";q=60;w=60, "daily";q=500;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy, IETF RateLimit items: `r` requests remain, and the window frees up completely in `t` seconds. Example: `"burst";r=59;t=60, "daily";r=499;t=43200`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal` with 503: on several servers, the shared database or the Redis that counts requests does not answer. The request was neither served nor counted; retry after `Retry-After` seconds. A single server never answers it. */
+            503: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC), this one already deducted. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the daily quota resets: the next UTC midnight, ISO 8601 (for example `2026-03-02T00:00:00Z`). */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Both limits as IETF RateLimit-Policy items (draft-ietf-httpapi-ratelimit-headers): `"burst"` allows `q` requests per `w` = 60 seconds, `"daily"` allows `q` requests per UTC day (`w` = 86400). Example: `"burst";q=60;w=60, "daily";q=500;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy, IETF RateLimit items: `r` requests remain, and the window frees up completely in `t` seconds. Example: `"burst";r=59;t=60, "daily";r=499;t=43200`. */
+                    RateLimit?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     spotsNearby: {
         parameters: {
             query: {
@@ -941,6 +1070,101 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    spotsNearbyHead: {
+        parameters: {
+            query: {
+                lat: number;
+                lng: number;
+                radius?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Spots with their distance, closest first (a bare array, possibly empty). */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: a required parameter is missing or given twice, `q` is shorter than 2 characters, or a value is not of its type (decimal number, integer) or outside its bound. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_key`: the API key is missing, unknown or revoked. `account_disabled`: the key's account is disabled. No rate-limit headers: no key was admitted. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `rate_limited`: the daily quota or the per-minute burst limit is exhausted. Retry after `Retry-After` seconds. A refused request is not counted. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal`: a server-side failure (logged). The rate-limit headers are present when the failure happened after the key was admitted. */
+            500: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC), this one already deducted. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the daily quota resets: the next UTC midnight, ISO 8601 (for example `2026-03-02T00:00:00Z`). */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Both limits as IETF RateLimit-Policy items (draft-ietf-httpapi-ratelimit-headers): `"burst"` allows `q` requests per `w` = 60 seconds, `"daily"` allows `q` requests per UTC day (`w` = 86400). Example: `"burst";q=60;w=60, "daily";q=500;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy, IETF RateLimit items: `r` requests remain, and the window frees up completely in `t` seconds. Example: `"burst";r=59;t=60, "daily";r=499;t=43200`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal` with 503: on several servers, the shared database or the Redis that counts requests does not answer. The request was neither served nor counted; retry after `Retry-After` seconds. A single server never answers it. */
+            503: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC), this one already deducted. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the daily quota resets: the next UTC midnight, ISO 8601 (for example `2026-03-02T00:00:00Z`). */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Both limits as IETF RateLimit-Policy items (draft-ietf-httpapi-ratelimit-headers): `"burst"` allows `q` requests per `w` = 60 seconds, `"daily"` allows `q` requests per UTC day (`w` = 86400). Example: `"burst";q=60;w=60, "daily";q=500;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy, IETF RateLimit items: `r` requests remain, and the window frees up completely in `t` seconds. Example: `"burst";r=59;t=60, "daily";r=499;t=43200`. */
+                    RateLimit?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     bestSpots: {
@@ -1011,6 +1235,103 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    bestSpotsHead: {
+        parameters: {
+            query: {
+                lat: number;
+                lng: number;
+                radius?: number;
+                limit?: number;
+                level?: "beginner" | "intermediate" | "advanced";
+                hours?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ranked spots (a bare array, possibly empty). */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: a required parameter is missing or given twice, `q` is shorter than 2 characters, or a value is not of its type (decimal number, integer) or outside its bound. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_key`: the API key is missing, unknown or revoked. `account_disabled`: the key's account is disabled. No rate-limit headers: no key was admitted. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `rate_limited`: the daily quota or the per-minute burst limit is exhausted. Retry after `Retry-After` seconds. A refused request is not counted. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal`: a server-side failure (logged). The rate-limit headers are present when the failure happened after the key was admitted. */
+            500: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC), this one already deducted. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the daily quota resets: the next UTC midnight, ISO 8601 (for example `2026-03-02T00:00:00Z`). */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Both limits as IETF RateLimit-Policy items (draft-ietf-httpapi-ratelimit-headers): `"burst"` allows `q` requests per `w` = 60 seconds, `"daily"` allows `q` requests per UTC day (`w` = 86400). Example: `"burst";q=60;w=60, "daily";q=500;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy, IETF RateLimit items: `r` requests remain, and the window frees up completely in `t` seconds. Example: `"burst";r=59;t=60, "daily";r=499;t=43200`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal` with 503: on several servers, the shared database or the Redis that counts requests does not answer. The request was neither served nor counted; retry after `Retry-After` seconds. A single server never answers it. */
+            503: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC), this one already deducted. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the daily quota resets: the next UTC midnight, ISO 8601 (for example `2026-03-02T00:00:00Z`). */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Both limits as IETF RateLimit-Policy items (draft-ietf-httpapi-ratelimit-headers): `"burst"` allows `q` requests per `w` = 60 seconds, `"daily"` allows `q` requests per UTC day (`w` = 86400). Example: `"burst";q=60;w=60, "daily";q=500;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy, IETF RateLimit items: `r` requests remain, and the window frees up completely in `t` seconds. Example: `"burst";r=59;t=60, "daily";r=499;t=43200`. */
+                    RateLimit?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getSpot: {
         parameters: {
             query?: never;
@@ -1073,6 +1394,98 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    getSpotHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The spot. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_key`: the API key is missing, unknown or revoked. `account_disabled`: the key's account is disabled. No rate-limit headers: no key was admitted. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `not_found`: no spot has this id. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `rate_limited`: the daily quota or the per-minute burst limit is exhausted. Retry after `Retry-After` seconds. A refused request is not counted. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal`: a server-side failure (logged). The rate-limit headers are present when the failure happened after the key was admitted. */
+            500: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC), this one already deducted. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the daily quota resets: the next UTC midnight, ISO 8601 (for example `2026-03-02T00:00:00Z`). */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Both limits as IETF RateLimit-Policy items (draft-ietf-httpapi-ratelimit-headers): `"burst"` allows `q` requests per `w` = 60 seconds, `"daily"` allows `q` requests per UTC day (`w` = 86400). Example: `"burst";q=60;w=60, "daily";q=500;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy, IETF RateLimit items: `r` requests remain, and the window frees up completely in `t` seconds. Example: `"burst";r=59;t=60, "daily";r=499;t=43200`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal` with 503: on several servers, the shared database or the Redis that counts requests does not answer. The request was neither served nor counted; retry after `Retry-After` seconds. A single server never answers it. */
+            503: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC), this one already deducted. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the daily quota resets: the next UTC midnight, ISO 8601 (for example `2026-03-02T00:00:00Z`). */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Both limits as IETF RateLimit-Policy items (draft-ietf-httpapi-ratelimit-headers): `"burst"` allows `q` requests per `w` = 60 seconds, `"daily"` allows `q` requests per UTC day (`w` = 86400). Example: `"burst";q=60;w=60, "daily";q=500;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy, IETF RateLimit items: `r` requests remain, and the window frees up completely in `t` seconds. Example: `"burst";r=59;t=60, "daily";r=499;t=43200`. */
+                    RateLimit?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     getForecast: {
@@ -1250,6 +1663,132 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getForecastHead: {
+        parameters: {
+            query?: {
+                days?: number;
+                units?: "metric";
+            };
+            header?: {
+                /** @description The `ETag` of a forecast body you hold; answered with 304 and no body when it still matches. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The forecast. `tide` is null in every hour of a tideless spot. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: the `If-None-Match` value is the current `ETag`. No body. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: a required parameter is missing or given twice, `q` is shorter than 2 characters, or a value is not of its type (decimal number, integer) or outside its bound. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_key`: the API key is missing, unknown or revoked. `account_disabled`: the key's account is disabled. No rate-limit headers: no key was admitted. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `not_found`: no spot has this id. `no_forecast`: the spot exists but has no forecast document yet. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `rate_limited`: the daily quota or the per-minute burst limit is exhausted. Retry after `Retry-After` seconds. A refused request is not counted. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal`: a server-side failure (logged). The rate-limit headers are present when the failure happened after the key was admitted. */
+            500: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC), this one already deducted. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the daily quota resets: the next UTC midnight, ISO 8601 (for example `2026-03-02T00:00:00Z`). */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Both limits as IETF RateLimit-Policy items (draft-ietf-httpapi-ratelimit-headers): `"burst"` allows `q` requests per `w` = 60 seconds, `"daily"` allows `q` requests per UTC day (`w` = 86400). Example: `"burst";q=60;w=60, "daily";q=500;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy, IETF RateLimit items: `r` requests remain, and the window frees up completely in `t` seconds. Example: `"burst";r=59;t=60, "daily";r=499;t=43200`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal` with 503: on several servers, the shared database or the Redis that counts requests does not answer. The request was neither served nor counted; retry after `Retry-After` seconds. A single server never answers it. */
+            503: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC), this one already deducted. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the daily quota resets: the next UTC midnight, ISO 8601 (for example `2026-03-02T00:00:00Z`). */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Both limits as IETF RateLimit-Policy items (draft-ietf-httpapi-ratelimit-headers): `"burst"` allows `q` requests per `w` = 60 seconds, `"daily"` allows `q` requests per UTC day (`w` = 86400). Example: `"burst";q=60;w=60, "daily";q=500;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy, IETF RateLimit items: `r` requests remain, and the window frees up completely in `t` seconds. Example: `"burst";r=59;t=60, "daily";r=499;t=43200`. */
+                    RateLimit?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getTides: {
         parameters: {
             query?: {
@@ -1332,6 +1871,113 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    getTidesHead: {
+        parameters: {
+            query?: {
+                days?: number;
+                units?: "metric";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tide extremes. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: a required parameter is missing or given twice, `q` is shorter than 2 characters, or a value is not of its type (decimal number, integer) or outside its bound. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_key`: the API key is missing, unknown or revoked. `account_disabled`: the key's account is disabled. No rate-limit headers: no key was admitted. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `not_found`: no spot has this id. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `rate_limited`: the daily quota or the per-minute burst limit is exhausted. Retry after `Retry-After` seconds. A refused request is not counted. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal`: a server-side failure (logged). The rate-limit headers are present when the failure happened after the key was admitted. */
+            500: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC), this one already deducted. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the daily quota resets: the next UTC midnight, ISO 8601 (for example `2026-03-02T00:00:00Z`). */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Both limits as IETF RateLimit-Policy items (draft-ietf-httpapi-ratelimit-headers): `"burst"` allows `q` requests per `w` = 60 seconds, `"daily"` allows `q` requests per UTC day (`w` = 86400). Example: `"burst";q=60;w=60, "daily";q=500;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy, IETF RateLimit items: `r` requests remain, and the window frees up completely in `t` seconds. Example: `"burst";r=59;t=60, "daily";r=499;t=43200`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal` with 503: on several servers, the shared database or the Redis that counts requests does not answer. The request was neither served nor counted; retry after `Retry-After` seconds. A single server never answers it. */
+            503: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC), this one already deducted. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the daily quota resets: the next UTC midnight, ISO 8601 (for example `2026-03-02T00:00:00Z`). */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Both limits as IETF RateLimit-Policy items (draft-ietf-httpapi-ratelimit-headers): `"burst"` allows `q` requests per `w` = 60 seconds, `"daily"` allows `q` requests per UTC day (`w` = 86400). Example: `"burst";q=60;w=60, "daily";q=500;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy, IETF RateLimit items: `r` requests remain, and the window frees up completely in `t` seconds. Example: `"burst";r=59;t=60, "daily";r=499;t=43200`. */
+                    RateLimit?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     getSpotNow: {
@@ -1486,6 +2132,131 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    getSpotNowHead: {
+        parameters: {
+            query?: {
+                units?: "metric" | "imperial";
+            };
+            header?: {
+                /** @description The `ETag` of an answer you hold; answered with 304 and no body when it still matches. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Now at the spot. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: the `If-None-Match` value is the current `ETag`. No body. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: a required parameter is missing or given twice, `q` is shorter than 2 characters, or a value is not of its type (decimal number, integer) or outside its bound. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_key`: the API key is missing, unknown or revoked. `account_disabled`: the key's account is disabled. No rate-limit headers: no key was admitted. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `not_found`: no spot has this id. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `rate_limited`: the daily quota or the per-minute burst limit is exhausted. Retry after `Retry-After` seconds. A refused request is not counted. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal`: a server-side failure (logged). The rate-limit headers are present when the failure happened after the key was admitted. */
+            500: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC), this one already deducted. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the daily quota resets: the next UTC midnight, ISO 8601 (for example `2026-03-02T00:00:00Z`). */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Both limits as IETF RateLimit-Policy items (draft-ietf-httpapi-ratelimit-headers): `"burst"` allows `q` requests per `w` = 60 seconds, `"daily"` allows `q` requests per UTC day (`w` = 86400). Example: `"burst";q=60;w=60, "daily";q=500;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy, IETF RateLimit items: `r` requests remain, and the window frees up completely in `t` seconds. Example: `"burst";r=59;t=60, "daily";r=499;t=43200`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal` with 503: on several servers, the shared database or the Redis that counts requests does not answer. The request was neither served nor counted; retry after `Retry-After` seconds. A single server never answers it. */
+            503: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC), this one already deducted. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the daily quota resets: the next UTC midnight, ISO 8601 (for example `2026-03-02T00:00:00Z`). */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Both limits as IETF RateLimit-Policy items (draft-ietf-httpapi-ratelimit-headers): `"burst"` allows `q` requests per `w` = 60 seconds, `"daily"` allows `q` requests per UTC day (`w` = 86400). Example: `"burst";q=60;w=60, "daily";q=500;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy, IETF RateLimit items: `r` requests remain, and the window frees up completely in `t` seconds. Example: `"burst";r=59;t=60, "daily";r=499;t=43200`. */
+                    RateLimit?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     getNow: {
@@ -1643,6 +2414,130 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    getNowHead: {
+        parameters: {
+            query: {
+                spots: string;
+                units?: "metric" | "imperial";
+            };
+            header?: {
+                /** @description The `ETag` of an answer you hold; answered with 304 and no body when it still matches. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Now at each spot. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: the `If-None-Match` value is the current `ETag`. No body. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: a required parameter is missing or given twice, `q` is shorter than 2 characters, or a value is not of its type (decimal number, integer) or outside its bound. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_key`: the API key is missing, unknown or revoked. `account_disabled`: the key's account is disabled. No rate-limit headers: no key was admitted. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `not_found`: no spot has this id. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `rate_limited`: the daily quota or the per-minute burst limit is exhausted. Retry after `Retry-After` seconds. A refused request is not counted. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal`: a server-side failure (logged). The rate-limit headers are present when the failure happened after the key was admitted. */
+            500: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC), this one already deducted. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the daily quota resets: the next UTC midnight, ISO 8601 (for example `2026-03-02T00:00:00Z`). */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Both limits as IETF RateLimit-Policy items (draft-ietf-httpapi-ratelimit-headers): `"burst"` allows `q` requests per `w` = 60 seconds, `"daily"` allows `q` requests per UTC day (`w` = 86400). Example: `"burst";q=60;w=60, "daily";q=500;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy, IETF RateLimit items: `r` requests remain, and the window frees up completely in `t` seconds. Example: `"burst";r=59;t=60, "daily";r=499;t=43200`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal` with 503: on several servers, the shared database or the Redis that counts requests does not answer. The request was neither served nor counted; retry after `Retry-After` seconds. A single server never answers it. */
+            503: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC), this one already deducted. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the daily quota resets: the next UTC midnight, ISO 8601 (for example `2026-03-02T00:00:00Z`). */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Both limits as IETF RateLimit-Policy items (draft-ietf-httpapi-ratelimit-headers): `"burst"` allows `q` requests per `w` = 60 seconds, `"daily"` allows `q` requests per UTC day (`w` = 86400). Example: `"burst";q=60;w=60, "daily";q=500;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy, IETF RateLimit items: `r` requests remain, and the window frees up completely in `t` seconds. Example: `"burst";r=59;t=60, "daily";r=499;t=43200`. */
+                    RateLimit?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     getUsage: {
@@ -2131,6 +3026,84 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    getUsageHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key's usage. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_key`: the API key is missing, unknown or revoked. `account_disabled`: the key's account is disabled. No rate-limit headers: no key was admitted. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `rate_limited`: the daily quota or the per-minute burst limit is exhausted. Retry after `Retry-After` seconds. A refused request is not counted. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal`: a server-side failure (logged). The rate-limit headers are present when the failure happened after the key was admitted. */
+            500: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC), this one already deducted. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the daily quota resets: the next UTC midnight, ISO 8601 (for example `2026-03-02T00:00:00Z`). */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Both limits as IETF RateLimit-Policy items (draft-ietf-httpapi-ratelimit-headers): `"burst"` allows `q` requests per `w` = 60 seconds, `"daily"` allows `q` requests per UTC day (`w` = 86400). Example: `"burst";q=60;w=60, "daily";q=500;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy, IETF RateLimit items: `r` requests remain, and the window frees up completely in `t` seconds. Example: `"burst";r=59;t=60, "daily";r=499;t=43200`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal` with 503: on several servers, the shared database or the Redis that counts requests does not answer. The request was neither served nor counted; retry after `Retry-After` seconds. A single server never answers it. */
+            503: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC), this one already deducted. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the daily quota resets: the next UTC midnight, ISO 8601 (for example `2026-03-02T00:00:00Z`). */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Both limits as IETF RateLimit-Policy items (draft-ietf-httpapi-ratelimit-headers): `"burst"` allows `q` requests per `w` = 60 seconds, `"daily"` allows `q` requests per UTC day (`w` = 86400). Example: `"burst";q=60;w=60, "daily";q=500;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy, IETF RateLimit items: `r` requests remain, and the window frees up completely in `t` seconds. Example: `"burst";r=59;t=60, "daily";r=499;t=43200`. */
+                    RateLimit?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

@@ -78,16 +78,26 @@ describe("GET /openapi.json", () => {
 });
 
 describe("what the document declares", () => {
-  test("exactly the six operations of the spec and the two now operations, with their operation ids, all GET", () => {
+  test("exactly the six operations of the spec and the two now operations, with their operation ids, all GET, each with its HEAD", () => {
     const found: string[] = [];
     for (const [path, item] of Object.entries<Json>(doc.paths)) {
-      for (const [method, op] of Object.entries<Json>(item)) {
-        expect(method).toBe("get");
-        expect(OPERATIONS[op.operationId]?.path).toBe(path);
-        found.push(op.operationId);
+      expect(Object.keys(item)).toEqual(["get", "head"]);
+      expect(OPERATIONS[item.get.operationId]?.path).toBe(path);
+      found.push(item.get.operationId);
+      // HEAD: GET's parameters, statuses and headers, no body anywhere.
+      expect(item.head.operationId).toBe(`${item.get.operationId}Head`);
+      expect(item.head.parameters).toEqual(item.get.parameters);
+      expect(Object.keys(item.head.responses)).toEqual(Object.keys(item.get.responses));
+      for (const response of Object.values<Json>(item.head.responses)) {
+        expect(response.content).toBeUndefined();
+        expect(response.$ref).toBeUndefined();
       }
     }
     expect(found.sort()).toEqual(Object.keys(OPERATIONS).sort());
+  });
+
+  test("info names the terms: the operator's, and Open-Meteo's CC BY 4.0 for the weather inputs", () => {
+    expect(doc.info.license).toEqual({ name: expect.stringContaining("CC BY 4.0"), url: "https://creativecommons.org/licenses/by/4.0/" });
   });
 
   test("parameters: bounds, defaults and required flags of the spec; plain integer and number types", () => {
@@ -121,6 +131,17 @@ describe("what the document declares", () => {
       params.forEach((p, i) => expect(declared[i]).toMatchObject(p));
       for (const p of declared) expect(p.schema.anyOf).toBeUndefined();
     }
+  });
+
+  test("rules a validator can check are in the schema: q's two characters after trimming, /v1/now's 1 to 20 ids", () => {
+    const pattern = (opId: string, name: string) => new RegExp((operation(opId).parameters as Json[]).find((p) => p.name === name)!.schema.pattern as string, "u");
+    const q = pattern("searchSpots", "q");
+    for (const ok of ["pi", " pi ", "p i", "ño", "\tab\n"]) expect([ok, q.test(ok)]).toEqual([ok, true]);
+    for (const bad of ["p", " p ", "  ", "\tp\n"]) expect([bad, q.test(bad)]).toEqual([bad, false]);
+    const spots = pattern("getNow", "spots");
+    const list = (n: number) => Array.from({ length: n }, (_, i) => `spot-${i}`).join(",");
+    for (const ok of ["pipeline", "pipeline,b1e02b7bad9af73f", " pipeline , supertubos ", list(20)]) expect([ok, spots.test(ok)]).toEqual([ok, true]);
+    for (const bad of ["", ",", "pipeline,", ",pipeline", "a,,b", "a, ,b", list(21)]) expect([bad, spots.test(bad)]).toEqual([bad, false]);
   });
 
   test("no string branch anywhere: no schema of type string with an integer or numeric format", () => {

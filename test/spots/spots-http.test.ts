@@ -41,7 +41,9 @@ describe("GET /v1/spots (search)", () => {
     expect((await call("/v1/spots?q=beach")).body).toHaveLength(10);
     expect((await call("/v1/spots?q=beach&limit=1")).body).toHaveLength(1);
     expect((await call("/v1/spots?q=beach&limit=50")).body).toHaveLength(50);
-    for (const limit of ["0", "51", "-1", "1.5", "abc", "", "1e1", "0x10", "NaN", "Infinity"]) {
+    // An integer-valued number is an integer (JSON Schema): 10.0 and 1e1 are 10.
+    for (const limit of ["10.0", "1e1", "10.", "%2B10"]) expect((await call(`/v1/spots?q=beach&limit=${limit}`)).body).toHaveLength(10);
+    for (const limit of ["0", "51", "-1", "1.5", "10.000001", "abc", "", "0x10", "NaN", "Infinity", "1e400"]) {
       await expectError(`/v1/spots?q=beach&limit=${limit}`, 400, "invalid_request", "limit");
     }
     await expectError("/v1/spots?q=beach&limit=5&limit=6", 400, "invalid_request", "limit");

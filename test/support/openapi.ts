@@ -3,7 +3,7 @@
  * Surfcast server through `ResponseValidator.check`, so every test that talks to a server also checks the
  * document against what the server really does:
  *  - the request must map to a documented operation (method + path template, literal paths first), and the
- *    status must be declared for it; a request the document does not describe (unknown path, non-GET method)
+ *    status must be declared for it; a request the document does not describe (unknown path, a method other than GET and HEAD)
  *    must be answered with an error status and the Error schema;
  *  - the body must be valid against the declared schema (Ajv, JSON Schema 2020-12, formats checked), and
  *    objects may not carry undeclared fields: the validator's copy of the document closes every object
