@@ -22,10 +22,7 @@ import type { ConsoleStore } from "./store";
 import { SignInThrottle, WorkQueue } from "./throttle";
 import { MAX_EMBED_SPOTS, type EmbedRequest, type EmbedView } from "../embed/service";
 import type { Spot } from "../spots/types";
-import type { AlertRequest, AlertWithWindows, CreatedAlert } from "../alerts/service";
-import { parseEventBody } from "../alerts/delivery/event";
-import { windowSpan } from "../alerts/delivery/wording";
-import type { DeliveryOutcome } from "../alerts/store";
+import type { AlertRequest, AlertWithWindows, CreatedAlert, DeliveryLogRow } from "../alerts/service";
 
 export { KEY_NAME_MAX } from "../access/accounts";
 export const ACCOUNTS_PAGE_SIZE = 50;
@@ -79,27 +76,6 @@ export interface SpotPicker {
 export interface AlertAllowance {
   count: number;
   max: number;
-}
-
-/** One row of an alert's delivery log as the console shows it. */
-export interface AlertDeliveryView {
-  id: string;
-  event: "window" | "test";
-  attempt: number;
-  /** When it was attempted, or when it is due while pending; epoch ms. */
-  at: number;
-  outcome: DeliveryOutcome;
-  /** The event's window in the spot's own time ("Thu 27 Nov 06:00–10:00"): a first evaluation sends several at once. */
-  window: string;
-  /** The spot's time zone the window is written in. */
-  timeZone: string;
-  statusCode: number | null;
-  error: string | null;
-  /**
-   * Only a failed attempt whose retries have ended is worth another: a refused target is refused again, a gone one
-   * has switched the alert off.
-   */
-  canSendAgain: boolean;
 }
 
 export type SignInResult =
@@ -376,28 +352,9 @@ export class ConsoleService {
   }
 
   /** The delivery log of the account's alert, newest first; null when it is not the account's. */
-  async ownAlertDeliveries(accountId: number, alertId: string): Promise<AlertDeliveryView[] | null> {
+  async ownAlertDeliveries(accountId: number, alertId: string): Promise<DeliveryLogRow[] | null> {
     const alert = await this.app.alerts.alertOfAccount(accountId, alertId);
-    if (!alert) return null;
-    const deliveries = await this.app.alerts.deliveries(alert.id);
-    // Only an event's latest attempt is offered again: an earlier one was already retried, or its retry is pending.
-    const latest = new Map<string, number>();
-    for (const d of deliveries) latest.set(d.eventId, Math.max(d.attempt, latest.get(d.eventId) ?? 0));
-    return deliveries.map((d) => {
-      const event = parseEventBody(d.payload);
-      return {
-        id: d.id,
-        event: event.type === "alert.test" ? "test" : "window",
-        attempt: d.attempt,
-        at: d.attemptedAt ?? d.scheduledAt,
-        outcome: d.outcome,
-        window: windowSpan(event.window.start, event.window.end, event.spot.timezone),
-        timeZone: event.spot.timezone,
-        statusCode: d.statusCode,
-        error: d.error,
-        canSendAgain: d.outcome === "failed" && d.attempt === latest.get(d.eventId) && alert.disabledReason === null,
-      };
-    });
+    return alert && this.app.alerts.deliveryLog(alert.id);
   }
 
   /** "Send again" of a failed delivery of the account's alert; false when the alert is not the account's. */

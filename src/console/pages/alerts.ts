@@ -7,9 +7,9 @@ import { html } from "ghtml";
 import type { KeyView } from "../../access/accounts";
 import { UserError } from "../../core/errors";
 import { LEVELS } from "../../forecast/best";
-import { ALERT_NAME_MAX, MAX_WEBHOOK_URL_LENGTH, type AlertRequest, type AlertWithWindows, type CreatedAlert } from "../../alerts/service";
+import { ALERT_NAME_MAX, MAX_WEBHOOK_URL_LENGTH, type AlertRequest, type AlertWithWindows, type CreatedAlert, type DeliveryLogRow } from "../../alerts/service";
 import { describeCondition, MAX_WAVE_M, WIND_TYPES, type AlertWindow } from "../../alerts/condition";
-import type { AlertAllowance, AlertDeliveryView, SpotPicker } from "../service";
+import type { AlertAllowance, SpotPicker } from "../service";
 import { confirmCard, copyBlock, csrfField, formatDay, page, type OwnerPage } from "./layout";
 import { spotOption } from "./embeds";
 import { CONFIDENCE_LEVELS } from "../../forecast/best";
@@ -232,7 +232,7 @@ export function alertsPage(
   );
 }
 
-const OUTCOME_WORDS: Record<AlertDeliveryView["outcome"], string> = {
+const OUTCOME_WORDS: Record<DeliveryLogRow["outcome"], string> = {
   pending: "waiting to be sent",
   delivered: "delivered",
   failed: "failed",
@@ -240,15 +240,15 @@ const OUTCOME_WORDS: Record<AlertDeliveryView["outcome"], string> = {
   refused: "refused (the target is not allowed, or e-mail is not set up)",
 };
 
-function deliveryRow(d: AlertDeliveryView, alertId: string, csrf: string): string {
+function deliveryRow(d: DeliveryLogRow, alertId: string, csrf: string): string {
   const again = d.canSendAgain
-    ? html`<form method="post" action="/console/alerts/${alertId}/deliveries/${d.id}/send-again">!${csrfField(csrf)}<button type="submit" class="secondary">Send again<span class="visually-hidden"> attempt ${d.attempt} of ${minuteOf(new Date(d.at).toISOString())}</span></button></form>`
+    ? html`<form method="post" action="/console/alerts/${alertId}/deliveries/${d.id}/send-again">!${csrfField(csrf)}<button type="submit" class="secondary">Send again<span class="visually-hidden"> attempt ${d.attempt} of ${minuteOf(d.at)}</span></button></form>`
     : "";
-  return html`<tr><td>${minuteOf(new Date(d.at).toISOString())}</td><td>${d.event}</td><td>${d.window}</td><td class="num">${d.attempt}</td><td>${OUTCOME_WORDS[d.outcome]}</td><td class="num">${d.statusCode ?? ""}</td><td>${d.error ?? ""}</td><td>!${again}</td></tr>`;
+  return html`<tr><td>${minuteOf(d.at)}</td><td>${d.event}</td><td>${d.window.local}</td><td class="num">${d.attempt}</td><td>${OUTCOME_WORDS[d.outcome]}</td><td class="num">${d.statusCode ?? ""}</td><td>${d.error ?? ""}</td><td>!${again}</td></tr>`;
 }
 
 /** One alert with its delivery log, newest first. */
-export function alertLogPage(p: OwnerPage, o: { alert: AlertWithWindows; deliveries: readonly AlertDeliveryView[] }): string {
+export function alertLogPage(p: OwnerPage, o: { alert: AlertWithWindows; deliveries: readonly DeliveryLogRow[] }): string {
   const a = o.alert;
   return page(
     { title: `Alert “${a.name}”`, viewer: p.viewer, section: "alerts", notice: p.notice, error: p.error, assetVersion: p.assetVersion },
@@ -260,7 +260,7 @@ export function alertLogPage(p: OwnerPage, o: { alert: AlertWithWindows; deliver
 !${a.enabled ? html`<form method="post" action="/console/alerts/${a.id}/test" class="actions">!${csrfField(p.viewer.csrf)}<button type="submit" class="secondary">Send a test event</button></form>` : ""}
 </div>
 <h2 id="log-title">Delivery log</h2>
-<p class="muted">Times are UTC; each event's window is in the spot's time (${o.deliveries[0]?.timeZone ?? "its time zone"}). A new alert sends one event per window of the week at once, then one per new window. A failed delivery is retried on its own for a while; &ldquo;Send again&rdquo; tries it once more now.</p>
+<p class="muted">Times are UTC; each event's window is in the spot's time (${o.deliveries[0]?.window.timeZone ?? "its time zone"}). A new alert sends one event per window of the week at once, then one per new window. A failed delivery is retried on its own for a while; &ldquo;Send again&rdquo; tries it once more now.</p>
 !${o.deliveries.length > 0 ? html`<p class="scroll-hint" id="log-hint">Swipe the table sideways for every column &rarr;</p>` : ""}
 <div class="table-wrap wide" role="region" aria-labelledby="log-title"!${o.deliveries.length > 0 ? ' aria-describedby="log-hint"' : ""} tabindex="0">
 <table>
