@@ -152,13 +152,11 @@ function createdCard(c: CreatedAlert): string {
 /** Find the spot by name (a search that posts the form back, everything typed kept) and pick it, or type its id. */
 function spotFields(f: AlertForm, picker: SpotPicker): string {
   const chosen = picker.chosen[0];
-  // One match is the spot meant: picked already, so Create makes the alert.
-  const only = !chosen && picker.found?.length === 1;
   const found =
     picker.found === null
       ? ""
       : picker.found.length > 0
-        ? html`<p class="found-title" id="spot-results" role="status">Spots matching &ldquo;${picker.query}&rdquo;: pick one.</p><ul class="choices" aria-labelledby="spot-results">!${picker.found.map((s) => spotOption(s, only, "radio"))}</ul>`
+        ? html`<p class="found-title" id="spot-results" role="status">Spots matching &ldquo;${picker.query}&rdquo;: pick one.</p><ul class="choices" aria-labelledby="spot-results">!${picker.found.map((s) => spotOption(s, false, "radio"))}</ul>`
         : html`<p class="muted" role="status">!${picker.problem ? html`${picker.problem}` : html`No spot matches &ldquo;${picker.query}&rdquo;. Try another spelling, a town or a region.`}</p>`;
   return html`<fieldset class="spots" id="spot-search">
   <legend>Spot <span class="hint">Find it by name and pick it, or type its id.</span></legend>
