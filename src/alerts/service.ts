@@ -335,9 +335,21 @@ export class AlertService {
    * each new window is queued once, due now (condition.ts fireOnce). An alert whose spot has no forecast is left
    * as it was, its ledger untouched, so a spot missing from one refresh does not make its windows new again.
    */
-  async evaluate(spotIds: readonly string[], now = this.clock.now()): Promise<EvaluationSummary> {
+  evaluate(spotIds: readonly string[], now = this.clock.now()): Promise<EvaluationSummary> {
+    return this.evaluateWhere(spotIds, now, () => true);
+  }
+
+  /**
+   * A new alert evaluated at once against its spot's current forecast, instead of at the next refresh (the console
+   * calls it after creation); the spot's other alerts are left to the refreshes, their forecast being the same.
+   */
+  evaluateNew(alert: Pick<AlertView, "id" | "spot">): Promise<EvaluationSummary> {
+    return this.evaluateWhere([alert.spot.id], this.clock.now(), (a) => a.id === alert.id);
+  }
+
+  private async evaluateWhere(spotIds: readonly string[], now: number, chosen: (alert: AlertRecord) => boolean): Promise<EvaluationSummary> {
     const started = performance.now();
-    const evaluated = await this.stores.alerts.alertsToEvaluate(spotIds);
+    const evaluated = (await this.stores.alerts.alertsToEvaluate(spotIds)).filter((e) => chosen(e.alert));
     const ledgers: { alertId: string; windows: LedgerSpan[] }[] = [];
     const deliveries: DeliveryRecord[] = [];
     let alerts = 0;

@@ -307,7 +307,7 @@ export class ConsoleService {
     log.info("console alert created", { account: accountId, key: keyId, alert: alert.id });
     try {
       await this.app.demand.ready([alert.spot.id]);
-      await this.app.alerts.evaluate([alert.spot.id]);
+      await this.app.alerts.evaluateNew(alert);
     } catch (err) {
       log.warn("a new alert could not be evaluated at once; the next refresh evaluates it", { alert: alert.id, error: String(err) });
     }
