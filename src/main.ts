@@ -39,7 +39,7 @@ Commands:
   admins create EMAIL   an operator sign-in for the developer console (/console)
   keys                  create, revoke and list API keys
   embeds                forecast pictures for a shop's web page and TV: create, list, revoke
-  alerts                "tell me when it's on": condition alerts by webhook or e-mail; create, list, delete, test
+  alerts                "tell me when it's on": condition alerts by webhook or e-mail; create, list, delete, test, deliveries
   refresh               fetch fresh forecasts from Open-Meteo now
   spots import FILE     import spots from JSON, GeoJSON or CSV
   spots check           report suspicious catalog records (far from a coast, duplicates, …)

@@ -19,8 +19,9 @@ import { isoUtc, type StoredForecast } from "../forecast/document";
 import type { ForecastStore } from "../forecast/sqlite-store";
 import type { Spot } from "../spots/types";
 import { findWindows, fireOnce, parseCondition, type AlertCondition, type AlertWindow, type BestHour, type ConditionInput, type Span } from "./condition";
-import type { AlertRecord, AlertStore, DeliveryKind, DeliveryRecord, LedgerSpan } from "./store";
-import { buildAlertEvent, eventBody, type AlertEvent, type AlertEventType, type EventWindow } from "./delivery/event";
+import type { AlertRecord, AlertStore, DeliveryKind, DeliveryOutcome, DeliveryRecord, LedgerSpan } from "./store";
+import { buildAlertEvent, eventBody, parseEventBody, type AlertEvent, type AlertEventType, type EventWindow } from "./delivery/event";
+import { windowSpan } from "./delivery/wording";
 import { newMessageId, newWebhookSecret } from "./delivery/ids";
 
 export type { AlertRecord, DeliveryRecord } from "./store";
@@ -82,6 +83,29 @@ export interface CreatedAlert extends AlertView {
 export interface AlertWithWindows extends AlertView {
   /** The windows in the spot's current forecast from now on; null when the spot has no forecast yet. */
   nextWindows: AlertWindow[] | null;
+}
+
+/** One row of an alert's delivery log, as the console and `surfcast alerts deliveries` show it. */
+export interface DeliveryLogRow {
+  id: string;
+  eventId: string;
+  event: "window" | "test";
+  attempt: number;
+  /** When it was attempted, or when it is due while pending; ISO UTC. */
+  at: string;
+  outcome: DeliveryOutcome;
+  /**
+   * The event's window, ISO UTC and in the spot's own time ("Thu 27 Nov 06:00–10:00", `timeZone`): a new alert's
+   * first evaluation sends several events at once, and this is what tells them apart.
+   */
+  window: { start: string; end: string; local: string; timeZone: string };
+  statusCode: number | null;
+  error: string | null;
+  /**
+   * Only a failed attempt that is its event's latest (its retries have ended; while one is pending there is nothing
+   * to add), of an alert that is on, is worth another: a refused target is refused again, a gone one switched it off.
+   */
+  canSendAgain: boolean;
 }
 
 export interface EvaluationSummary {
@@ -226,6 +250,29 @@ export class AlertService {
     return this.stores.alerts.deliveriesOf(alertId, limit);
   }
 
+  /** The alert's delivery log, newest first, each row with its event's window (an unknown id is refused). */
+  async deliveryLog(id: string): Promise<DeliveryLogRow[]> {
+    const alert = await this.found(id);
+    const deliveries = await this.deliveries(alert.id);
+    const latest = new Map<string, number>();
+    for (const d of deliveries) latest.set(d.eventId, Math.max(d.attempt, latest.get(d.eventId) ?? 0));
+    return deliveries.map((d) => {
+      const { type, window, spot } = parseEventBody(d.payload);
+      return {
+        id: d.id,
+        eventId: d.eventId,
+        event: type === "alert.test" ? "test" : "window",
+        attempt: d.attempt,
+        at: new Date(d.attemptedAt ?? d.scheduledAt).toISOString(),
+        outcome: d.outcome,
+        window: { start: window.start, end: window.end, local: windowSpan(window.start, window.end, spot.timezone), timeZone: spot.timezone },
+        statusCode: d.statusCode,
+        error: d.error,
+        canSendAgain: d.outcome === "failed" && d.attempt === latest.get(d.eventId) && alert.disabledReason === null,
+      };
+    });
+  }
+
   /** "Send again": another attempt of a logged event, now, with the same event id and body. */
   async sendAgain(alertId: string, deliveryId: string): Promise<DeliveryRecord> {
     const logged = await this.stores.alerts.deliveriesOf(alertId, DELIVERY_LOG_LIMIT);
@@ -288,9 +335,21 @@ export class AlertService {
    * each new window is queued once, due now (condition.ts fireOnce). An alert whose spot has no forecast is left
    * as it was, its ledger untouched, so a spot missing from one refresh does not make its windows new again.
    */
-  async evaluate(spotIds: readonly string[], now = this.clock.now()): Promise<EvaluationSummary> {
+  evaluate(spotIds: readonly string[], now = this.clock.now()): Promise<EvaluationSummary> {
+    return this.evaluateWhere(spotIds, now, () => true);
+  }
+
+  /**
+   * A new alert evaluated at once against its spot's current forecast, instead of at the next refresh (the console
+   * calls it after creation); the spot's other alerts are left to the refreshes, their forecast being the same.
+   */
+  evaluateNew(alert: Pick<AlertView, "id" | "spot">): Promise<EvaluationSummary> {
+    return this.evaluateWhere([alert.spot.id], this.clock.now(), (a) => a.id === alert.id);
+  }
+
+  private async evaluateWhere(spotIds: readonly string[], now: number, chosen: (alert: AlertRecord) => boolean): Promise<EvaluationSummary> {
     const started = performance.now();
-    const evaluated = await this.stores.alerts.alertsToEvaluate(spotIds);
+    const evaluated = (await this.stores.alerts.alertsToEvaluate(spotIds)).filter((e) => chosen(e.alert));
     const ledgers: { alertId: string; windows: LedgerSpan[] }[] = [];
     const deliveries: DeliveryRecord[] = [];
     let alerts = 0;

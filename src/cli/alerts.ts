@@ -1,9 +1,9 @@
-/** `surfcast alerts …` — condition alerts (docs/alerts.md): create, list, delete, test. */
+/** `surfcast alerts …` — condition alerts (docs/alerts.md): create, list, delete, test, and an alert's delivery log. */
 import { PLAN_DEFAULTS, PLAN_NAMES } from "../access/plans";
 import { UserError } from "../core/errors";
 import { escapeControls } from "../core/log";
 import { describeCondition, WIND_TYPES, type AlertWindow } from "../alerts/condition";
-import type { AlertService, AlertWithWindows } from "../alerts/service";
+import type { AlertService, AlertWithWindows, DeliveryLogRow } from "../alerts/service";
 import { noExtraPositionals, parse, requirePositional } from "./args";
 import { CONFIDENCE_LEVELS } from "../forecast/best";
 
@@ -16,6 +16,7 @@ export const ALERTS_HELP = `Usage:
   surfcast alerts list EMAIL [--json]
   surfcast alerts delete ALERT_ID
   surfcast alerts test ALERT_ID
+  surfcast alerts deliveries ALERT_ID [--json]
 
 An alert watches one spot's forecast for a key's owner: after every refresh, each run of consecutive hours that
 meets its condition (a window) is sent once, to a webhook (signed per Standard Webhooks) or by e-mail.
@@ -25,7 +26,8 @@ confidence. Without filters every hour matches. Alerts per account by plan: ${PL
 A webhook to a loopback, private or link-local address is refused unless SURFCAST_WEBHOOK_ALLOWED_NETWORKS
 lists its network. create prints the alert's id and its calendar feed's secret URL (shown once); for a
 webhook, the signing secret (whsec_…, shown once) on the last line. test queues a test event that the server
-sends within seconds.`;
+sends within seconds. deliveries prints the alert's delivery log (the last 50 attempts, newest first): when
+(UTC), the event and its window in the spot's time, the attempt, its outcome, HTTP status and error.`;
 
 /** A flag's number of metres: digits with an optional fraction, nothing else. */
 function metres(value: string | undefined, flag: string): number | undefined {
@@ -41,6 +43,11 @@ function wholeNumber(value: string | undefined, flag: string): number | undefine
 }
 
 const windowLine = (w: AlertWindow) => `${w.start} → ${w.end}  best ${w.best.time}: ${w.best.waveHeight} m, ${w.best.wavePeriod} s, wind ${w.best.windSpeed} km/h ${w.best.windDirectionType ?? "?"}, rating ${w.best.rating}`;
+
+function deliveryLine(d: DeliveryLogRow): string {
+  const answer = [d.statusCode, d.error].filter((part) => part !== null).join(" ");
+  return `${d.at.slice(0, 16).replace("T", " ")} UTC  ${d.event.padEnd(6)}  ${d.window.local} (${d.window.timeZone})  attempt ${d.attempt}  ${d.outcome}${answer === "" ? "" : `  ${answer}`}  ${d.id}`;
+}
 
 function alertLines(a: AlertWithWindows): string {
   const state = a.enabled ? "on" : `off (${a.disabledReason})`;
@@ -126,6 +133,15 @@ export async function runAlerts(alerts: AlertService, argv: string[]): Promise<v
       noExtraPositionals(positionals, 1, ALERTS_HELP);
       const queued = await alerts.test(requirePositional(positionals, 0, "ALERT_ID", ALERTS_HELP));
       console.log(`queued test event ${queued.eventId} for alert ${queued.alertId}; the running server sends it within seconds (its log: the console's Alerts page)`);
+      return;
+    }
+    case "deliveries": {
+      noExtraPositionals(positionals, 1, ALERTS_HELP);
+      const alertId = requirePositional(positionals, 0, "ALERT_ID", ALERTS_HELP);
+      const log = await alerts.deliveryLog(alertId);
+      if (values.json) console.log(JSON.stringify(log, null, 2));
+      else if (log.length === 0) console.log(`nothing sent yet for alert ${alertId}`);
+      else for (const d of log) console.log(deliveryLine(d));
       return;
     }
     default:

@@ -16,7 +16,7 @@ import { CLIENT_SCRIPT } from "./assets/client";
 import { FAVICON, STYLE } from "./assets/style";
 import { ABSOLUTE_MS, type Session } from "./sessions";
 import { randomToken } from "./secrets";
-import { ConsoleService, type AttemptSource } from "./service";
+import { ConsoleService, CREATED_ALERT_REVEAL_MS, type AttemptSource } from "./service";
 import { clientAddress, warnUntrustedForwarding, type Peer } from "../core/proxy";
 import { routeLabel } from "../core/route-label";
 import { consoleWording } from "./wording";
@@ -26,7 +26,6 @@ import { keysPage, overviewPage, revokeConfirmPage, usageCsv, usagePage } from "
 import type { OwnerPage } from "./pages/layout";
 import { embedSpotIds, readEmbedForm, revokeEmbedPage, type EmbedForm } from "./pages/embeds";
 import { alertLogPage, alertRequestOf, alertsPage, deleteAlertPage, readAlertForm, type AlertForm } from "./pages/alerts";
-import type { CreatedAlert } from "../alerts/service";
 import { accountPage, accountsPage, invitationPage } from "./pages/operator";
 
 export type ConsoleHandler = (req: Request, peer?: Peer) => Response | Promise<Response>;
@@ -35,6 +34,8 @@ const SESSION_COOKIE = "surfcast_session";
 /** Proof of an earlier sign-in to an account, for the sign-in throttle (console/throttle.ts). */
 const DEVICE_COOKIE = "surfcast_device";
 const DEVICE_MAX_AGE_S = 365 * 86_400;
+/** A new alert's secret and feed address, sealed for the session, until the page the creation redirects to shows them. */
+const NEW_ALERT_COOKIE = "surfcast_new_alert";
 
 /** Refused POSTs come in floods (a forged form, a browser that blocks cookies): one line a minute, never the path. */
 const countRefusedPost = tally("console: refused POSTs without a matching Origin or CSRF token (403)");
@@ -295,17 +296,33 @@ export function createConsoleHandler(app: App): ConsoleHandler {
   async function alerts(ctx: Ctx, parts: string[], form: URLSearchParams | null): Promise<Response | null> {
     const accountId = ctx.session!.accountId;
     const [alertId, action, deliveryId, deliveryAction] = parts;
-    const showList = async (extra: { created?: CreatedAlert; error?: string; form?: AlertForm }, status = 200) => {
+    const showList = async (extra: { error?: string; form?: AlertForm; search?: string }, status = 200) => {
       const [list, keys, account] = await Promise.all([service.alerts(accountId), service.keyList(accountId), service.account(accountId)]);
       const allowance = await service.alertAllowance(accountId, list, keys);
-      return html(ctx, alertsPage(ownerPage(ctx, extra), { alerts: list, keys, allowance, plan: account.plan, created: extra.created, form: extra.form }), status);
+      // The new alert's secret and feed, once: the cookie the creation set is read and cleared here.
+      const sealed = form ? undefined : ctx.cookies.get(NEW_ALERT_COOKIE);
+      if (sealed) ctx.setCookies.push(cookie(NEW_ALERT_COOKIE, "", 0));
+      const created = sealed ? await service.openCreatedAlert(ctx.session!.tokenHash, sealed, list) : null;
+      const f = extra.form;
+      const picker = service.spotPicker(f?.spot ? [f.spot] : [], extra.search ?? null);
+      return html(ctx, alertsPage(ownerPage(ctx, extra), { alerts: list, keys, allowance, plan: account.plan, created: created ?? undefined, form: f, picker }), status);
     };
     if (alertId === undefined) {
       if (!form) return showList({});
-      const alertForm = readAlertForm(form);
+      const { find, ...alertForm } = readAlertForm(form);
+      // The form's Search button: the same page with the spots found by name, everything typed kept.
+      if (find) return showList({ form: alertForm, search: alertForm.q });
+      // A name typed where the id goes ("nazare") is searched for, so the owner picks the spot instead of a refusal.
+      if (!alertForm.spot && alertForm.spotId !== "" && service.spotPicker([alertForm.spotId], null).chosen.length === 0) {
+        const error = `There is no spot with the id "${alertForm.spotId.slice(0, 100)}": pick it among the spots found by name below.`;
+        return showList({ error, form: { ...alertForm, q: alertForm.spotId }, search: alertForm.spotId }, 400);
+      }
       try {
         const created = await service.createAlert(accountId, alertForm.keyId, alertRequestOf(alertForm));
-        return showList({ created }, 201);
+        // POST, then redirect: a reload of the page shown next makes no second alert. The secret reaches that page
+        // sealed in a short-lived cookie for this session (console/secrets.ts), never in its URL.
+        ctx.setCookies.push(cookie(NEW_ALERT_COOKIE, await service.sealCreatedAlert(ctx.session!.tokenHash, created), CREATED_ALERT_REVEAL_MS / 1000));
+        return redirect(ctx, "/console/alerts#new-alert-title");
       } catch (err) {
         if (!(err instanceof UserError)) throw err;
         return showList({ error: consoleWording(err), form: alertForm }, 400);

@@ -2,7 +2,7 @@
  * Console secrets: one-time link tokens, session tokens and passwords. Tokens are 256 random bits; only their
  * SHA-256 is stored (the same digest as API keys). Passwords are argon2id through Bun.password.
  */
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { hashKey, randomToken } from "../access/keys";
 
 export const MIN_PASSWORD_LENGTH = 12;
@@ -67,4 +67,35 @@ export function deviceOf(secret: string, email: string, cookie: string | undefin
 
 function deviceMac(secret: string, email: string, id: string): string {
   return createHmac("sha256", secret).update(`device\n${email.trim().toLowerCase()}\n${id}`).digest("base64url");
+}
+
+/**
+ * A value shown once after a redirect (a new alert's signing secret and feed address): sealed with AES-256-GCM under
+ * a key derived from the console's secret, bound to one session (its token's hash) and to an expiry, and carried in
+ * a cookie the next page clears. The server stores nothing, the browser holds only ciphertext, no URL holds it, and
+ * another session's cookie, an expired one or a changed byte opens to null.
+ */
+export function sealForSession(secret: string, sessionTokenHash: string, value: string, expiresAt: number): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", sealKey(secret), iv).setAAD(Buffer.from(sessionTokenHash));
+  const sealed = Buffer.concat([cipher.update(JSON.stringify({ value, expiresAt })), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString("base64url");
+}
+
+/** The value `sealForSession` sealed for this session, or null (another session's, expired, altered, not ours). */
+export function openForSession(secret: string, sessionTokenHash: string, sealed: string, now: number): string | null {
+  const bytes = Buffer.from(sealed, "base64url");
+  if (bytes.length < 29) return null;
+  try {
+    const decipher = createDecipheriv("aes-256-gcm", sealKey(secret), bytes.subarray(0, 12)).setAAD(Buffer.from(sessionTokenHash));
+    decipher.setAuthTag(bytes.subarray(12, 28));
+    const opened = JSON.parse(Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString()) as { value: string; expiresAt: number };
+    return opened.expiresAt > now ? opened.value : null;
+  } catch {
+    return null;
+  }
+}
+
+function sealKey(secret: string): Buffer {
+  return createHmac("sha256", secret).update("console one-time values").digest();
 }

@@ -14,7 +14,7 @@ import { USAGE_KEYS } from "../core/endpoints";
 import { PLAN_DEFAULTS } from "../access/plans";
 import { inspectLink, issueInvitation, redeemLink, setPassword, type Invitation, type InviteRequest, type LinkState } from "./invitations";
 import { mailInvitation } from "./mailer";
-import { deviceCookie, deviceOf, hashPassword, passwordProblem, randomToken, verifyPassword } from "./secrets";
+import { deviceCookie, deviceOf, hashPassword, openForSession, passwordProblem, randomToken, sealForSession, verifyPassword } from "./secrets";
 import { findSession, startSession, type Session } from "./sessions";
 import { sqliteConsoleStore } from "./sqlite-store";
 import { postgresConsoleStore } from "./postgres-store";
@@ -22,9 +22,7 @@ import type { ConsoleStore } from "./store";
 import { SignInThrottle, WorkQueue } from "./throttle";
 import { MAX_EMBED_SPOTS, type EmbedRequest, type EmbedView } from "../embed/service";
 import type { Spot } from "../spots/types";
-import type { AlertRequest, AlertWithWindows, CreatedAlert } from "../alerts/service";
-import { parseEventBody } from "../alerts/delivery/event";
-import type { DeliveryOutcome } from "../alerts/store";
+import type { AlertRequest, AlertWithWindows, CreatedAlert, DeliveryLogRow } from "../alerts/service";
 
 export { KEY_NAME_MAX } from "../access/accounts";
 export const ACCOUNTS_PAGE_SIZE = 50;
@@ -32,6 +30,8 @@ export const ACCOUNTS_PAGE_SIZE = 50;
 export const SIGN_IN_RULE = { limit: 10, windowMs: 15 * 60_000 };
 /** The longest spot search the picture form sends (GET /v1/spots?q= takes 200 characters). */
 const SPOT_QUERY_MAX = 200;
+/** How long a new alert's secret waits, sealed in a cookie, for the page the creation redirects to. */
+export const CREATED_ALERT_REVEAL_MS = 10 * 60_000;
 
 export interface ConsoleKey extends KeyView {
   /** Last UTC day the key was counted on, or null. */
@@ -76,23 +76,6 @@ export interface SpotPicker {
 export interface AlertAllowance {
   count: number;
   max: number;
-}
-
-/** One row of an alert's delivery log as the console shows it. */
-export interface AlertDeliveryView {
-  id: string;
-  event: "window" | "test";
-  attempt: number;
-  /** When it was attempted, or when it is due while pending; epoch ms. */
-  at: number;
-  outcome: DeliveryOutcome;
-  statusCode: number | null;
-  error: string | null;
-  /**
-   * Only a failed attempt whose retries have ended is worth another: a refused target is refused again, a gone one
-   * has switched the alert off.
-   */
-  canSendAgain: boolean;
 }
 
 export type SignInResult =
@@ -313,11 +296,37 @@ export class ConsoleService {
     return { count: alerts.filter((a) => active.has(a.keyId)).length, max: PLAN_DEFAULTS[(await this.account(accountId)).plan].maxAlerts };
   }
 
-  /** An alert for one of the account's active keys; its secret and calendar URL are in the result and nowhere else. */
+  /**
+   * An alert for one of the account's active keys; its secret and calendar URL are in the result and nowhere else.
+   * A spot nobody asked for has no forecast yet: it is fetched now (the `requested` scope's on-demand fetch, waiting
+   * as a first request does) and the new alert is evaluated at once, so its windows show and its first events go
+   * out now rather than at the next scheduled refresh.
+   */
   async createAlert(accountId: number, keyId: string, request: AlertRequest): Promise<CreatedAlert> {
     const alert = await this.app.alerts.createForAccount(accountId, keyId, request);
     log.info("console alert created", { account: accountId, key: keyId, alert: alert.id });
+    try {
+      await this.app.demand.ready([alert.spot.id]);
+      await this.app.alerts.evaluateNew(alert);
+    } catch (err) {
+      log.warn("a new alert could not be evaluated at once; the next refresh evaluates it", { alert: alert.id, error: String(err) });
+    }
     return alert;
+  }
+
+  /** A new alert's secret and feed address sealed for this session, for the page the creation redirects to (secrets.ts). */
+  async sealCreatedAlert(sessionTokenHash: string, created: CreatedAlert): Promise<string> {
+    const shown = JSON.stringify({ id: created.id, secret: created.secret, calendarUrl: created.calendarUrl });
+    return sealForSession(await this.deviceSecret(), sessionTokenHash, shown, this.app.clock.now() + CREATED_ALERT_REVEAL_MS);
+  }
+
+  /** The new alert a sealed cookie names, with its secret and feed address, when it is this session's and one of these alerts. */
+  async openCreatedAlert(sessionTokenHash: string, sealed: string, alerts: readonly AlertWithWindows[]): Promise<CreatedAlert | null> {
+    const opened = openForSession(await this.deviceSecret(), sessionTokenHash, sealed, this.app.clock.now());
+    if (opened === null) return null;
+    const { id, secret, calendarUrl } = JSON.parse(opened) as { id: string; secret: string | null; calendarUrl: string };
+    const alert = alerts.find((a) => a.id === id);
+    return alert ? { ...alert, secret, calendarUrl } : null;
   }
 
   /** The account's alert with this id, with its next windows, or null (another account's is as absent as an unknown one). */
@@ -343,23 +352,9 @@ export class ConsoleService {
   }
 
   /** The delivery log of the account's alert, newest first; null when it is not the account's. */
-  async ownAlertDeliveries(accountId: number, alertId: string): Promise<AlertDeliveryView[] | null> {
+  async ownAlertDeliveries(accountId: number, alertId: string): Promise<DeliveryLogRow[] | null> {
     const alert = await this.app.alerts.alertOfAccount(accountId, alertId);
-    if (!alert) return null;
-    const deliveries = await this.app.alerts.deliveries(alert.id);
-    // Only an event's latest attempt is offered again: an earlier one was already retried, or its retry is pending.
-    const latest = new Map<string, number>();
-    for (const d of deliveries) latest.set(d.eventId, Math.max(d.attempt, latest.get(d.eventId) ?? 0));
-    return deliveries.map((d) => ({
-      id: d.id,
-      event: parseEventBody(d.payload).type === "alert.test" ? "test" : "window",
-      attempt: d.attempt,
-      at: d.attemptedAt ?? d.scheduledAt,
-      outcome: d.outcome,
-      statusCode: d.statusCode,
-      error: d.error,
-      canSendAgain: d.outcome === "failed" && d.attempt === latest.get(d.eventId) && alert.disabledReason === null,
-    }));
+    return alert && this.app.alerts.deliveryLog(alert.id);
   }
 
   /** "Send again" of a failed delivery of the account's alert; false when the alert is not the account's. */

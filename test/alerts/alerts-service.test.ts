@@ -109,6 +109,19 @@ function suite(engine: "sqlite" | "postgres") {
     await world.alerts.create(owner.keyId, webhook("praia-da-nazare"));
   });
 
+  test("evaluateNew: only the new alert is evaluated at once, its spot's other alerts are left to the refreshes", async () => {
+    const owner = await newOwner("pro");
+    await world.forecast("teahupoo", [1, 1, 2, 2, 2, 1]);
+    const older = await world.alerts.create(owner.keyId, webhook("teahupoo", { name: "older" }));
+    const made = await world.alerts.create(owner.keyId, webhook("teahupoo", { name: "new", condition: { minWave: 2 } }));
+    expect(await world.alerts.evaluateNew(made)).toMatchObject({ alerts: 1, queued: 1, spots: 1 });
+    expect((await world.store.deliveriesOf(made.id, 10)).map((d) => (JSON.parse(d.payload) as AlertEvent).window.start)).toEqual([iso(FIRST + 2 * HOUR)]);
+    expect(await world.store.deliveriesOf(older.id, 10)).toEqual([]);
+    // The next refresh's evaluation finds the new alert's window already sent.
+    expect((await world.alerts.evaluate(["teahupoo"])).queued).toBe(1);
+    expect(await world.store.deliveriesOf(made.id, 10)).toHaveLength(1);
+  });
+
   test("evaluate: a window is queued once; seen again, grown or shifted it sends nothing; gone and back it is new", async () => {
     const owner = await newOwner("pro");
     const always = await world.alerts.create(owner.keyId, webhook("mundaka", { name: "always" }));

@@ -16,6 +16,7 @@ import { invitedOwner, text, type ConsoleClient } from "../support/console-clien
 import { createKey } from "../../src/access/accounts";
 import { refreshForecasts } from "../../src/server/refresh";
 import { alertOutbox } from "../../src/server/alert-deliveries";
+import { parseEventBody } from "../../src/alerts/delivery/event";
 
 const OWNER = "alerts-owner@example.com";
 const OTHER = "alerts-other@example.com";
@@ -52,27 +53,42 @@ afterAll(async () => {
 });
 
 const form = (fields: Record<string, string>) => ({ key: keyId, spot: "supertubos", delivery: "webhook", target: hook, name: "", minWave: "1.5", maxWave: "", minRating: "", level: "intermediate", minConfidence: "", ...fields });
+/** The delivery log's rows of test events, as text, newest first. */
+const testRows = (body: string) => [...body.matchAll(/<tr>(.*?)<\/tr>/gs)].map((m) => text(m[1]!).trim()).filter((row) => row.split(" ")[2] === "test");
 /** The one sentence a refused form shows. */
 const refusal = (body: string) => text(/<p class="error" role="alert">(.*?)<\/p>/s.exec(body)?.[1] ?? "").trim();
 
 describe("alerts page over HTTP", () => {
   test("create a webhook alert: secret and calendar feed shown once, then listed with its condition in words", async () => {
     expect((await owner.get("/console/alerts")).body).toContain("No alerts yet.");
-    const created = await owner.post("/console/alerts", { ...form({ name: "Dawn patrol", maxWave: "3", minRating: "3", level: "advanced", minConfidence: "medium", daylight: "1" }), wind: "offshore" });
-    expect(created.status).toBe(201);
-    const secret = /whsec_[A-Za-z0-9+/=]+/.exec(created.body)?.[0];
-    const feed = /http:\/\/[^\s<"]+\/alerts\/calendar\/[A-Za-z0-9_-]+\.ics/.exec(created.body)?.[0];
+    const created = await owner.post("/console/alerts", { ...form({ name: "Dawn patrol", maxWave: "3", minRating: "3", level: "advanced", minConfidence: "high", daylight: "1" }), wind: "offshore" });
+    // POST, then redirect: the page it lands on shows the secret and the feed once; a reload shows neither and makes nothing.
+    expect([created.status, created.location, created.body]).toEqual([303, "/console/alerts#new-alert-title", ""]);
+    const sealed = owner.cookie("surfcast_new_alert")!;
+    const shown = await owner.get(created.location!);
+    expect(shown.status).toBe(200);
+    const secret = /whsec_[A-Za-z0-9+/=]+/.exec(shown.body)?.[0];
+    const feed = /http:\/\/[^\s<"]+\/alerts\/calendar\/[A-Za-z0-9_-]+\.ics/.exec(shown.body)?.[0];
     expect(secret).toBeDefined();
     expect(feed).toBeDefined();
+    expect(text(shown.body)).toContain("Your new alert “Dawn patrol”");
+    expect(sealed).not.toContain(secret!.slice(6, 20));
+    expect(owner.cookie("surfcast_new_alert")).toBeUndefined();
+    const reloaded = await owner.get(created.location!);
+    expect(reloaded.body).not.toContain(secret!);
+    expect(reloaded.body).not.toContain("Your new alert");
+    // The sealed cookie opens for its own session only.
+    expect((await other.get("/console/alerts", { Cookie: `surfcast_session=${other.cookie("surfcast_session")}; surfcast_new_alert=${sealed}` })).body).not.toContain(secret!);
+    expect(await server.app.alerts.list(OWNER)).toHaveLength(1);
     const [alert] = await server.app.alerts.list(OWNER);
-    expect(alert).toMatchObject({ name: "Dawn patrol", delivery: "webhook", target: hook, condition: { minWave: 1.5, maxWave: 3, rating: { min: 3, level: "advanced" }, wind: ["offshore"], daylight: true, minConfidence: "medium" } });
+    expect(alert).toMatchObject({ name: "Dawn patrol", delivery: "webhook", target: hook, condition: { minWave: 1.5, maxWave: 3, rating: { min: 3, level: "advanced" }, wind: ["offshore"], daylight: true, minConfidence: "high" } });
     expect((await fetch(server.url + new URL(feed!).pathname)).status).toBe(200);
 
     const list = await owner.get("/console/alerts");
     expect(list.status).toBe(200);
     const page = text(list.body);
     expect(page).toContain("Dawn patrol");
-    expect(page).toContain("wave 1.5–3 m, advanced rating ≥ 3, wind offshore, daylight, confidence ≥ medium");
+    expect(page).toContain("wave 1.5–3 m, advanced rating ≥ 3, wind offshore, daylight, confidence ≥ high");
     expect(page).toContain(`To: webhook ${hook}`);
     expect(page).toContain("1 of 2 alerts in use");
     expect(page).toMatch(/Next windows: (none in the current forecast|\d{4}-\d\d-\d\d \d\d:\d\d)/);
@@ -85,10 +101,10 @@ describe("alerts page over HTTP", () => {
     const cases: [Record<string, string>, string][] = [
       [{ target: "http://10.1.2.3/hook" }, "The webhook URL cannot be used: 10.1.2.3 is a private address; allow it with SURFCAST_WEBHOOK_ALLOWED_NETWORKS."],
       [{ minWave: "lots" }, "The minimum wave height must be a number of metres, like 1.5."],
-      [{ minWave: "" }, "Give the minimum wave height, in metres."],
       [{ minWave: "31" }, "The minimum wave height must be a number of metres from 0 to 30."],
       [{ minWave: "2", maxWave: "1" }, "The maximum wave height must be at least the minimum wave height (2 m)."],
       [{ spot: "no-such-spot" }, 'There is no spot with the id "no-such-spot": find it with GET /v1/spots?q=NAME.'],
+      [{ spot: "" }, "Choose the spot to watch: find it by name and pick it, or type its id."],
       [{ delivery: "email", target: "not an address" }, '"not an address" is not a valid e-mail address.'],
       [{ key: "key_of_someone_else" }, "Choose one of your keys."],
     ];
@@ -100,10 +116,26 @@ describe("alerts page over HTTP", () => {
     expect(await server.app.alerts.list(OWNER)).toHaveLength(before);
   });
 
+  test("the spot is found by name: Search lists matches to pick, and a name typed as the id is searched for", async () => {
+    await owner.get("/console/alerts");
+    const searched = await owner.post("/console/alerts", { ...form({ spot: "", q: "nazare", name: "Big days" }), find: "1" });
+    expect(searched.status).toBe(200);
+    expect(text(searched.body)).toContain("Spots matching “nazare”: pick one.");
+    // The matches to pick from, best first; what was typed stays.
+    expect(searched.body).toMatch(/^(?:(?!name="spot").)*<input type="radio" name="spot" value="praia-da-nazare">/s);
+    expect(searched.body).toContain('value="Big days"');
+    const typed = await owner.post("/console/alerts", form({ spot: "", spotId: "nazare" }));
+    expect([typed.status, refusal(typed.body)]).toEqual([400, 'There is no spot with the id "nazare": pick it among the spots found by name below.']);
+    expect(typed.body).toContain('value="praia-da-nazare"');
+    expect(await server.app.alerts.list(OWNER)).toHaveLength(1);
+  });
+
   test("the plan's cap (early-access: 2) is a sentence on the form, and the form gives way to it", async () => {
     await owner.get("/console/alerts");
-    const second = await owner.post("/console/alerts", form({ delivery: "email", target: "me@example.com", name: "Mail me" }));
-    expect([second.status, refusal(second.body)]).toEqual([201, ""]);
+    const second = await owner.post("/console/alerts", form({ delivery: "email", target: "me@example.com", name: "Mail me", minWave: "" }));
+    expect([second.status, refusal(second.body)]).toEqual([303, ""]);
+    // Min wave left empty is the documented default: 0 m.
+    expect((await server.app.alerts.list(OWNER)).find((a) => a.name === "Mail me")!.condition.minWave).toBe(0);
     const third = await owner.post("/console/alerts", form({ name: "One too many" }));
     expect(third.status).toBe(400);
     expect(refusal(third.body)).toBe("Your plan (early-access) allows 2 alerts and you have 2. Delete one to create another.");
@@ -116,11 +148,12 @@ describe("alerts page over HTTP", () => {
   test("every POST needs the page's CSRF token and the server's origin", async () => {
     const before = (await server.app.alerts.list(OWNER)).length;
     const alertId = (await server.app.alerts.list(OWNER)).find((a) => a.name === "Dawn patrol")!.id;
+    const queued = await server.app.alerts.deliveries(alertId);
     expect((await owner.post("/console/alerts", form({}), { csrf: null })).status).toBe(403);
     expect((await owner.post(`/console/alerts/${alertId}/delete`, {}, { csrf: other.csrf })).status).toBe(403);
     expect((await owner.post(`/console/alerts/${alertId}/test`, {}, { origin: "https://evil.example" })).status).toBe(403);
     expect(await server.app.alerts.list(OWNER)).toHaveLength(before);
-    expect(await server.app.alerts.deliveries(alertId)).toEqual([]);
+    expect(await server.app.alerts.deliveries(alertId)).toEqual(queued);
   });
 
   test("a test event, its failed delivery in the log, and send again", async () => {
@@ -129,22 +162,34 @@ describe("alerts page over HTTP", () => {
     const queued = await owner.post(`/console/alerts/${alertId}/test`, {});
     expect([queued.status, queued.location]).toEqual([303, `/console/alerts/${alertId}?notice=alert-test-queued`]);
     expect(text((await owner.get(queued.location!)).body)).toContain("waiting to be sent");
-    expect((await (await alertOutbox(server.app)).runDue()).attempted).toBe(1);
+    // The first evaluations, when the alerts were made, queued their windows: they go out with the test.
+    const due = async () => (await server.app.stores.alerts.dueDeliveries(clock.now(), 1000)).length;
+    const dueNow = await due();
+    expect((await (await alertOutbox(server.app)).runDue()).attempted).toBe(dueNow);
 
     // The receiver answered 500: a retry is pending, so nothing is offered to send again yet.
-    const retrying = text(/<tbody>(.*?)<\/tbody>/s.exec((await owner.get(`/console/alerts/${alertId}`)).body)![1]!);
-    expect(retrying).toMatch(/^ ?\d{4}-\d\d-\d\d \d\d:\d\d test 2 waiting to be sent .*test 1 failed 500 HTTP 500 $/);
+    // Each row names its event's window in the spot's time, so the week's first windows are told apart.
+    const W = "[A-Z][a-z]{2} \\d{1,2} [A-Z][a-z]{2} \\d\\d:\\d\\d–(?:[A-Z][a-z]{2} \\d{1,2} [A-Z][a-z]{2} )?\\d\\d:\\d\\d";
+    const retrying = testRows((await owner.get(`/console/alerts/${alertId}`)).body);
+    expect(retrying).toHaveLength(2);
+    expect(retrying[0]).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d test ${W} 2 waiting to be sent$`));
+    expect(retrying[1]).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d test ${W} 1 failed 500 HTTP 500$`));
     // A day later the retries have ended with the second attempt: that one may be sent again.
     clock.advance(25 * 3_600_000);
-    expect(await (await alertOutbox(server.app)).runDue()).toMatchObject({ attempted: 1, ended: 1 });
-    const ended = text(/<tbody>(.*?)<\/tbody>/s.exec((await owner.get(`/console/alerts/${alertId}`)).body)![1]!);
-    expect(ended).toMatch(/^ ?\d{4}-\d\d-\d\d \d\d:\d\d test 2 failed 500 HTTP 500 Send again .*test 1 failed 500 HTTP 500 $/);
-    const [second, first] = await server.app.alerts.deliveries(alertId);
+    const dueLater = await due();
+    expect(dueLater).toBeGreaterThan(1);
+    expect((await (await alertOutbox(server.app)).runDue()).attempted).toBe(dueLater);
+    const ended = testRows((await owner.get(`/console/alerts/${alertId}`)).body);
+    expect(ended).toHaveLength(2);
+    expect(ended[0]).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d test ${W} 2 failed 500 HTTP 500 Send again attempt 2 of .*$`));
+    expect(ended[1]).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d test ${W} 1 failed 500 HTTP 500$`));
+    const testDeliveries = async () => (await server.app.alerts.deliveries(alertId)).filter((d) => parseEventBody(d.payload).type === "alert.test");
+    const [second, first] = await testDeliveries();
     const earlier = await owner.post(`/console/alerts/${alertId}/deliveries/${first!.id}/send-again`, {});
     expect([earlier.status, refusal(earlier.body)]).toEqual([400, "Only a failed delivery that is not being retried already, of an alert that is on, can be sent again."]);
     const again = await owner.post(`/console/alerts/${alertId}/deliveries/${second!.id}/send-again`, {});
     expect([again.status, again.location]).toEqual([303, `/console/alerts/${alertId}?notice=alert-sent-again`]);
-    expect((await server.app.alerts.deliveries(alertId)).map((d) => [d.attempt, d.outcome])).toEqual([[3, "pending"], [2, "failed"], [1, "failed"]]);
+    expect((await testDeliveries()).map((d) => [d.attempt, d.outcome])).toEqual([[3, "pending"], [2, "failed"], [1, "failed"]]);
   });
 
   test("another account's alert is as absent as an unknown one: not listed, no log, no test, not deleted", async () => {
@@ -208,7 +253,8 @@ describe("alerts page in a browser", () => {
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Alerts");
     await checkWidths(page, "alerts");
 
-    await page.getByLabel(/^Spot id/).fill("supertubos");
+    // A new owner knows the spot's name: typed where the id goes, it is searched for and picked.
+    await page.getByLabel(/^Or the spot id/).fill("supertubo");
     await page.getByLabel(/^Webhook URL or e-mail address/).fill("http://10.0.0.8/hook");
     await page.getByLabel(/^Name/).fill("Lunch session");
     await page.getByLabel(/^Min wave/).fill("0.5");
@@ -218,24 +264,39 @@ describe("alerts page in a browser", () => {
     await page.getByRole("checkbox", { name: /^Daylight only/ }).check();
     await page.getByRole("button", { name: "Create alert" }).click();
     await page.waitForLoadState();
-    // Refused: one sentence at the top of the page, everything as typed.
+    expect(await page.getByRole("alert").textContent()).toBe('There is no spot with the id "supertubo": pick it among the spots found by name below.');
+    await page.getByRole("radio", { name: /^Supertubos/ }).check();
+    await checkWidths(page, "alerts-found");
+    await page.getByRole("button", { name: "Create alert" }).click();
+    await page.waitForLoadState();
+    // Refused: one sentence at the top of the page, everything as typed and picked.
     expect(await page.getByRole("alert").textContent()).toBe("The webhook URL cannot be used: 10.0.0.8 is a private address; allow it with SURFCAST_WEBHOOK_ALLOWED_NETWORKS.");
     expect(await page.getByRole("checkbox", { name: "cross" }).isChecked()).toBe(true);
+    expect(await page.getByRole("radio", { name: /^Supertubos/ }).isChecked()).toBe(true);
     expect(await page.getByLabel(/^Name/).inputValue()).toBe("Lunch session");
     await checkWidths(page, "alerts-refused");
 
     await page.getByLabel(/^Webhook URL or e-mail address/).fill(hook);
     await page.getByRole("button", { name: "Create alert" }).click();
-    await page.waitForLoadState();
+    await page.waitForURL(/\/console\/alerts#new-alert-title$/);
     expect(await page.getByRole("heading", { name: /Your new alert “Lunch session”/ }).isVisible()).toBe(true);
     expect(await page.locator("#new-alert-secret").textContent()).toMatch(/^whsec_/);
+    const secret = (await page.locator("#new-alert-secret").textContent())!;
     const made = (await server.app.alerts.list(OWNER)).find((a) => a.name === "Lunch session")!;
     expect(made.condition).toEqual({ minWave: 0.5, rating: { min: 2, level: "intermediate" }, wind: ["offshore", "cross"], daylight: true });
     await checkWidths(page, "alerts-created");
+    // A reload makes no second alert and shows the secret no more.
+    await page.reload();
+    expect(await page.content()).not.toContain(secret);
+    expect((await server.app.alerts.list(OWNER)).filter((a) => a.name === "Lunch session")).toHaveLength(1);
 
     await page.getByRole("link", { name: "Delivery log of Dawn patrol" }).click();
     await page.waitForURL(/\/console\/alerts\/alert_[0-9a-f]{16}$/);
     await checkWidths(page, "alerts-log");
+    // Made just now, Lunch session's first windows are in its log already, each row naming its window in the spot's time.
+    await page.goto(`${server.url}/console/alerts/${made.id}`);
+    expect(await page.locator("tbody tr").first().textContent()).toMatch(/window[A-Z][a-z]{2} \d{1,2} [A-Z][a-z]{2} \d\d:\d\d–/);
+    await checkWidths(page, "alerts-log-windows");
     await context.close();
     expect(problems).toEqual([]);
   }, 90_000);

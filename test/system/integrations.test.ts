@@ -193,7 +193,8 @@ describe("docs/integrations.md against the running binary", () => {
         const command = BLOCKS.alert!.replaceAll("YOUR_API_KEY", key)
           .replace(/https:\/\/discord\.com\/\S+/, `http://127.0.0.1:${receiver.port}/hook`)
           .replace("--min 4", `--min ${min}`);
-        return Bun.spawn(["sh", "-c", live(command)], { env: { ...process.env, PATH: `${join(ROOT, "node_modules/.bin")}:${process.env.PATH}` }, stdout: "pipe", stderr: "pipe" });
+        // As pasted in a checkout: Bun is not on the PATH there.
+        return Bun.spawn(["sh", "-c", live(command)], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
       };
       const sent = run(best);
       expect(await sent.exited).toBe(0);

@@ -7,16 +7,22 @@ import { html } from "ghtml";
 import type { KeyView } from "../../access/accounts";
 import { UserError } from "../../core/errors";
 import { LEVELS } from "../../forecast/best";
-import { ALERT_NAME_MAX, MAX_WEBHOOK_URL_LENGTH, type AlertRequest, type AlertWithWindows, type CreatedAlert } from "../../alerts/service";
+import { ALERT_NAME_MAX, MAX_WEBHOOK_URL_LENGTH, type AlertRequest, type AlertWithWindows, type CreatedAlert, type DeliveryLogRow } from "../../alerts/service";
 import { describeCondition, MAX_WAVE_M, WIND_TYPES, type AlertWindow } from "../../alerts/condition";
-import type { AlertAllowance, AlertDeliveryView } from "../service";
+import type { AlertAllowance, SpotPicker } from "../service";
 import { confirmCard, copyBlock, csrfField, formatDay, page, type OwnerPage } from "./layout";
+import { spotOption } from "./embeds";
 import { CONFIDENCE_LEVELS } from "../../forecast/best";
 
-/** What the owner typed and ticked, kept when the form comes back with a refusal. */
+/** What the owner typed and ticked, kept when the form comes back (a refusal, or a search for the spot). */
 export interface AlertForm {
   keyId: string;
+  /** The spot picked among those found by name. */
+  spot: string;
+  /** The spot id typed. */
   spotId: string;
+  /** The last name searched for. */
+  q: string;
   delivery: string;
   target: string;
   name: string;
@@ -29,12 +35,15 @@ export interface AlertForm {
   minConfidence: string;
 }
 
-/** The alert form as sent (POST /console/alerts). */
-export function readAlertForm(form: URLSearchParams): AlertForm {
+/** The alert form as sent (POST /console/alerts): a search for the spot (the Search button) or an alert to make. */
+export function readAlertForm(form: URLSearchParams): AlertForm & { find: boolean } {
   const field = (name: string) => (form.get(name) ?? "").trim();
   return {
+    find: form.has("find"),
     keyId: field("key"),
-    spotId: field("spot"),
+    spot: field("spot"),
+    spotId: field("spotId"),
+    q: field("q"),
     delivery: field("delivery"),
     target: field("target"),
     name: field("name"),
@@ -58,13 +67,14 @@ function metres(raw: string, label: string): number | undefined {
 
 /** The request the form describes; a number that is not one is refused here, every other rule by the service. */
 export function alertRequestOf(f: AlertForm): AlertRequest {
-  if (f.spotId === "") throw new UserError("Give the id of the spot to watch.");
+  const spotId = chosenSpot(f);
+  if (spotId === "") throw new UserError("Choose the spot to watch: find it by name and pick it, or type its id.");
   if (f.target === "") throw new UserError(f.delivery === "email" ? "Give the e-mail address to send to." : "Give the webhook URL to send to.");
+  // Left empty, the minimum is the service's default (0 m): every height.
   const minWave = metres(f.minWave, "The minimum wave height");
-  if (minWave === undefined) throw new UserError("Give the minimum wave height, in metres.");
   const minRating = f.minRating === "" ? undefined : Number(f.minRating);
   return {
-    spotId: f.spotId,
+    spotId,
     ...(f.delivery === "email" ? { email: f.target } : { webhook: f.target }),
     name: f.name === "" ? undefined : f.name,
     condition: {
@@ -79,7 +89,12 @@ export function alertRequestOf(f: AlertForm): AlertRequest {
   };
 }
 
-const EMPTY_FORM: AlertForm = { keyId: "", spotId: "", delivery: "webhook", target: "", name: "", minWave: "", maxWave: "", minRating: "", level: "intermediate", wind: [], daylight: false, minConfidence: "" };
+/** The spot the form names: the one picked among those found by name, else the id typed. */
+function chosenSpot(f: AlertForm): string {
+  return f.spot || f.spotId;
+}
+
+const EMPTY_FORM: AlertForm = { keyId: "", spot: "", spotId: "", q: "", delivery: "webhook", target: "", name: "", minWave: "", maxWave: "", minRating: "", level: "intermediate", wind: [], daylight: false, minConfidence: "" };
 
 /** `2026-11-26 09:00` of an ISO UTC time. */
 const minuteOf = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
@@ -134,15 +149,34 @@ function createdCard(c: CreatedAlert): string {
 </section>`;
 }
 
-function alertFormHtml(csrf: string, keys: readonly KeyView[], f: AlertForm): string {
+/** Find the spot by name (a search that posts the form back, everything typed kept) and pick it, or type its id. */
+function spotFields(f: AlertForm, picker: SpotPicker): string {
+  const chosen = picker.chosen[0];
+  const found =
+    picker.found === null
+      ? ""
+      : picker.found.length > 0
+        ? html`<p class="found-title" id="spot-results" role="status">Spots matching &ldquo;${picker.query}&rdquo;: pick one.</p><ul class="choices" aria-labelledby="spot-results">!${picker.found.map((s) => spotOption(s, false, "radio"))}</ul>`
+        : html`<p class="muted" role="status">!${picker.problem ? html`${picker.problem}` : html`No spot matches &ldquo;${picker.query}&rdquo;. Try another spelling, a town or a region.`}</p>`;
+  return html`<fieldset class="spots" id="spot-search">
+  <legend>Spot <span class="hint">Find it by name and pick it, or type its id.</span></legend>
+  !${chosen ? html`<p class="found-title" id="spot-chosen">Chosen:</p><ul class="choices" aria-labelledby="spot-chosen">!${spotOption(chosen, true, "radio")}</ul>` : ""}
+  <label for="alert-q">Find a spot by name <span class="hint">a spot, a town, a region or a country, e.g. &ldquo;Supertubos&rdquo; or &ldquo;Nazar&eacute;&rdquo;.</span></label>
+  <div class="search-row"><input id="alert-q" name="q" type="search" value="${picker.found === null ? f.q : picker.query}" maxlength="200" autocomplete="off"><button type="submit" name="find" value="1" class="secondary" formaction="/console/alerts#spot-search" formnovalidate>Search</button></div>
+  !${found}
+  <label for="alert-spot">Or the spot id <span class="hint">The <code>id</code> of <code>GET /v1/spots?q=&hellip;</code>, e.g. &ldquo;supertubos&rdquo;.</span></label>
+  <input id="alert-spot" name="spotId" type="text" value="${f.spotId}" spellcheck="false" autocomplete="off">
+</fieldset>`;
+}
+
+function alertFormHtml(csrf: string, keys: readonly KeyView[], f: AlertForm, picker: SpotPicker): string {
   const option = (value: string, label: string, chosen: string) => html`<option value="${value}"!${value === chosen ? " selected" : ""}>${label}</option>`;
   const check = (on: boolean) => (on ? " checked" : "");
   return html`<form method="post" action="/console/alerts" class="card" id="alert-form">
   !${csrfField(csrf)}
   <label for="alert-key">Key <span class="hint">The alert belongs to this key; its events link to the spot's forecast.</span></label>
   <select id="alert-key" name="key">!${keys.map((k) => option(k.id, `${k.name} (${k.prefix}...)`, f.keyId))}</select>
-  <label for="alert-spot">Spot id <span class="hint">The <code>id</code> of <code>GET /v1/spots?q=&hellip;</code>, e.g. &ldquo;supertubos&rdquo;.</span></label>
-  <input id="alert-spot" name="spot" type="text" required value="${f.spotId}" spellcheck="false" autocomplete="off">
+  !${spotFields(f, picker)}
   <fieldset class="spots">
   <legend>Send to</legend>
   <ul class="choices">
@@ -157,10 +191,10 @@ function alertFormHtml(csrf: string, keys: readonly KeyView[], f: AlertForm): st
   <fieldset class="spots">
   <legend>When <span class="hint">Hours that meet every line below make a window; each window is sent once.</span></legend>
   <div class="inline-form">
-  <div><label for="alert-min-wave">Min wave (m)</label><input id="alert-min-wave" name="minWave" type="text" inputmode="decimal" required value="${f.minWave}" aria-describedby="alert-wave-hint"></div>
+  <div><label for="alert-min-wave">Min wave (m, optional)</label><input id="alert-min-wave" name="minWave" type="text" inputmode="decimal" value="${f.minWave}" placeholder="0" aria-describedby="alert-wave-hint"></div>
   <div><label for="alert-max-wave">Max wave (m, optional)</label><input id="alert-max-wave" name="maxWave" type="text" inputmode="decimal" value="${f.maxWave}" aria-describedby="alert-wave-hint"></div>
   </div>
-  <p class="hint" id="alert-wave-hint">Significant wave height, 0 to ${MAX_WAVE_M} m, like 1.5.</p>
+  <p class="hint" id="alert-wave-hint">Significant wave height, 0 to ${MAX_WAVE_M} m, like 1.5; no minimum when left empty.</p>
   <div class="inline-form">
   <div><label for="alert-min-rating">Min rating (optional)</label><select id="alert-min-rating" name="minRating">!${[option("", "any", f.minRating), ...[1, 2, 3, 4, 5].map((r) => option(String(r), `${r} or better`, f.minRating))]}</select></div>
   <div><label for="alert-level">for the level</label><select id="alert-level" name="level">!${LEVELS.map((l) => option(l, l, f.level))}</select></div>
@@ -177,7 +211,7 @@ function alertFormHtml(csrf: string, keys: readonly KeyView[], f: AlertForm): st
 
 export function alertsPage(
   p: OwnerPage,
-  o: { alerts: readonly AlertWithWindows[]; keys: readonly KeyView[]; allowance: AlertAllowance; plan: string; created?: CreatedAlert; form?: AlertForm },
+  o: { alerts: readonly AlertWithWindows[]; keys: readonly KeyView[]; allowance: AlertAllowance; plan: string; created?: CreatedAlert; form?: AlertForm; picker: SpotPicker },
 ): string {
   const active = o.keys.filter((k) => k.revokedAt === null);
   const form =
@@ -185,7 +219,7 @@ export function alertsPage(
       ? html`<p>Create a <a href="/console/keys">key</a> first: an alert belongs to one of your keys.</p>`
       : o.allowance.count >= o.allowance.max && !o.form
         ? html`<p class="warning">Your plan (${o.plan}) allows ${o.allowance.max} alerts and you have ${o.allowance.count}. Delete one to create another.</p>`
-        : alertFormHtml(p.viewer.csrf, active, o.form ?? { ...EMPTY_FORM, keyId: active[0]!.id });
+        : alertFormHtml(p.viewer.csrf, active, o.form ?? { ...EMPTY_FORM, keyId: active[0]!.id }, o.picker);
   return page(
     { title: "Alerts", viewer: p.viewer, section: "alerts", notice: p.notice, error: p.error, assetVersion: p.assetVersion },
     html`!${o.created ? createdCard(o.created) : ""}
@@ -196,7 +230,7 @@ export function alertsPage(
   );
 }
 
-const OUTCOME_WORDS: Record<AlertDeliveryView["outcome"], string> = {
+const OUTCOME_WORDS: Record<DeliveryLogRow["outcome"], string> = {
   pending: "waiting to be sent",
   delivered: "delivered",
   failed: "failed",
@@ -204,15 +238,15 @@ const OUTCOME_WORDS: Record<AlertDeliveryView["outcome"], string> = {
   refused: "refused (the target is not allowed, or e-mail is not set up)",
 };
 
-function deliveryRow(d: AlertDeliveryView, alertId: string, csrf: string): string {
+function deliveryRow(d: DeliveryLogRow, alertId: string, csrf: string): string {
   const again = d.canSendAgain
-    ? html`<form method="post" action="/console/alerts/${alertId}/deliveries/${d.id}/send-again">!${csrfField(csrf)}<button type="submit" class="secondary">Send again<span class="visually-hidden"> attempt ${d.attempt} of ${minuteOf(new Date(d.at).toISOString())}</span></button></form>`
+    ? html`<form method="post" action="/console/alerts/${alertId}/deliveries/${d.id}/send-again">!${csrfField(csrf)}<button type="submit" class="secondary">Send again<span class="visually-hidden"> attempt ${d.attempt} of ${minuteOf(d.at)}</span></button></form>`
     : "";
-  return html`<tr><td>${minuteOf(new Date(d.at).toISOString())}</td><td>${d.event}</td><td class="num">${d.attempt}</td><td>${OUTCOME_WORDS[d.outcome]}</td><td class="num">${d.statusCode ?? ""}</td><td>${d.error ?? ""}</td><td>!${again}</td></tr>`;
+  return html`<tr><td>${minuteOf(d.at)}</td><td>${d.event}</td><td>${d.window.local}</td><td class="num">${d.attempt}</td><td>${OUTCOME_WORDS[d.outcome]}</td><td class="num">${d.statusCode ?? ""}</td><td>${d.error ?? ""}</td><td>!${again}</td></tr>`;
 }
 
 /** One alert with its delivery log, newest first. */
-export function alertLogPage(p: OwnerPage, o: { alert: AlertWithWindows; deliveries: readonly AlertDeliveryView[] }): string {
+export function alertLogPage(p: OwnerPage, o: { alert: AlertWithWindows; deliveries: readonly DeliveryLogRow[] }): string {
   const a = o.alert;
   return page(
     { title: `Alert “${a.name}”`, viewer: p.viewer, section: "alerts", notice: p.notice, error: p.error, assetVersion: p.assetVersion },
@@ -224,12 +258,12 @@ export function alertLogPage(p: OwnerPage, o: { alert: AlertWithWindows; deliver
 !${a.enabled ? html`<form method="post" action="/console/alerts/${a.id}/test" class="actions">!${csrfField(p.viewer.csrf)}<button type="submit" class="secondary">Send a test event</button></form>` : ""}
 </div>
 <h2 id="log-title">Delivery log</h2>
-<p class="muted">Times are UTC. A failed delivery is retried on its own for a while; &ldquo;Send again&rdquo; tries it once more now.</p>
+<p class="muted">Times are UTC; each event's window is in the spot's time (${o.deliveries[0]?.window.timeZone ?? "its time zone"}). A new alert sends one event per window of the week at once, then one per new window. A failed delivery is retried on its own for a while; &ldquo;Send again&rdquo; tries it once more now.</p>
 !${o.deliveries.length > 0 ? html`<p class="scroll-hint" id="log-hint">Swipe the table sideways for every column &rarr;</p>` : ""}
 <div class="table-wrap wide" role="region" aria-labelledby="log-title"!${o.deliveries.length > 0 ? ' aria-describedby="log-hint"' : ""} tabindex="0">
 <table>
-<thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">Attempt</th><th scope="col">Outcome</th><th scope="col">Status</th><th scope="col">Error</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-<tbody>!${o.deliveries.length > 0 ? o.deliveries.map((d) => deliveryRow(d, a.id, p.viewer.csrf)) : html`<tr><td colspan="7">Nothing sent yet.</td></tr>`}</tbody>
+<thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">Window</th><th scope="col">Attempt</th><th scope="col">Outcome</th><th scope="col">Status</th><th scope="col">Error</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+<tbody>!${o.deliveries.length > 0 ? o.deliveries.map((d) => deliveryRow(d, a.id, p.viewer.csrf)) : html`<tr><td colspan="8">Nothing sent yet.</td></tr>`}</tbody>
 </table>
 </div>`,
   );

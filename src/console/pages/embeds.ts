@@ -43,9 +43,10 @@ export function embedSpotIds(f: EmbedForm): string[] {
   return [...new Set([...(f.chosen ?? []).map((s) => s.trim()).filter((s) => s !== ""), ...typed])];
 }
 
-function spotOption(s: SpotChoice, checked: boolean): string {
+/** A spot found by name as a choice: a checkbox where several are chosen (pictures), a radio button where one is (alerts). */
+export function spotOption(s: SpotChoice, checked: boolean, type: "checkbox" | "radio" = "checkbox"): string {
   const where = [s.region, s.country].filter((part) => part !== null && part !== "").join(", ");
-  return html`<li><label><input type="checkbox" name="spot" value="${s.id}"!${checked ? " checked" : ""}> <span><span class="spot-name">${s.name}</span> <span class="muted">${where} &middot; <code>${s.id}</code></span></span></label></li>`;
+  return html`<li><label><input type="${type}" name="spot" value="${s.id}"!${checked ? " checked" : ""}> <span><span class="spot-name">${s.name}</span> <span class="muted">${where} &middot; <code>${s.id}</code></span></span></label></li>`;
 }
 
 /** Find by name (a search that posts the form back, so ticked spots and typed fields are kept), tick, or type ids. */
