@@ -8,6 +8,7 @@ import { UserError } from "../core/errors";
 import { log } from "../core/log";
 import { lockDataDir } from "../db/lock";
 import { startAlertDeliveries } from "./alert-deliveries";
+import { listeningPorts } from "../alerts/delivery/address";
 import { SCOPE_META } from "../forecast/demand";
 import type { Metrics } from "../ops/metrics";
 import { startIdleRelease, startMemoryGovernor } from "../ops/memory";
@@ -75,6 +76,8 @@ export async function runServe(app: App, announce: (address: string) => void): P
   const metrics = ops ? new ops.Metrics(app) : undefined;
   const server = listen(app, metrics);
   const metricsServer = ops && metrics ? ops.startMetricsServer(metrics, config.metrics.port) : undefined;
+  // No webhook, nor a redirect of one, may call this server: its ports are refused as targets on this machine.
+  for (const listening of [server, metricsServer]) if (listening?.port !== undefined) listeningPorts.add(listening.port);
   // Warm-up: the search and nearby indexes (~0.2 s of one core) are built before the first query needs them, but
   // only once the server has been listening for a moment, so that health probes and the first requests of a restart
   // are answered at once (a request that needs them sooner builds them itself). The tide database is not loaded:
