@@ -3,7 +3,7 @@
  * flusher and the graceful stop.
  */
 import type { App } from "../app";
-import type { Config } from "../config";
+import { localPublicUrl, type Config } from "../config";
 import { UserError } from "../core/errors";
 import { log } from "../core/log";
 import { lockDataDir } from "../db/lock";
@@ -75,6 +75,9 @@ export async function runServe(app: App, announce: (address: string) => void): P
   const ops = config.metrics.enabled ? await import("../ops/metrics") : undefined;
   const metrics = ops ? new ops.Metrics(app) : undefined;
   const server = listen(app, metrics);
+  // Without SURFCAST_PUBLIC_URL, links (and the address recorded for the commands' links) name the port really
+  // bound: `--port 0` lets the system pick one.
+  if (!config.publicUrlSet && server.port !== undefined) config.publicUrl = localPublicUrl(server.port);
   const metricsServer = ops && metrics ? ops.startMetricsServer(metrics, config.metrics.port) : undefined;
   // No webhook, nor a redirect of one, may call this server: its ports are refused as targets on this machine.
   for (const listening of [server, metricsServer]) if (listening?.port !== undefined) listeningPorts.add(listening.port);

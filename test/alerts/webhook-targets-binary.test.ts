@@ -1,7 +1,8 @@
 /**
  * Webhook targets through the compiled binary: IPv6 forms that carry an IPv4 address, what a refusal of a name
  * says, an allowed network limited to one port, and the server's own address, which no webhook (nor a redirect of
- * one) reaches even inside an allowed network.
+ * one) reaches even inside an allowed network. On the way, `alerts test` without SURFCAST_PUBLIC_URL links to the
+ * address the server recorded, the port it really bound.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
@@ -74,9 +75,20 @@ async function until(what: string, done: () => boolean, ms = 20_000): Promise<vo
   }
 }
 
-/** Queues the alert's test event for the running server to send, and waits for its first attempt. */
+/** The address the last server recorded for the commands' links (written just after it starts). */
+function recordedUrl(): string | null {
+  const db = new Database(join(dir, "surfcast.db"), { readonly: true });
+  const row = db.query("SELECT value FROM meta WHERE key = 'serve.public_url'").get() as { value: string } | null;
+  db.close();
+  return row?.value ?? null;
+}
+
+/**
+ * Queues the alert's test event for the running server to send (without SURFCAST_PUBLIC_URL: its links use the
+ * address the server recorded), and waits for its first attempt.
+ */
 async function attempted(alertId: string): Promise<DeliveryRow> {
-  const queued = await cliAsync(dir, ["alerts", "test", alertId], { SURFCAST_PUBLIC_URL: PUBLIC });
+  const queued = await cliAsync(dir, ["alerts", "test", alertId]);
   expect(queued.stderr).toBe("");
   expect(queued.code).toBe(0);
   await until(`${alertId}'s attempt`, () => deliveries(alertId).some((d) => d.outcome !== "pending"));
@@ -110,8 +122,14 @@ describe("webhook targets (compiled binary)", () => {
     const id = createdId(create(`${admitted.url}/hook`, entry));
 
     server = await startServer({ dataDir: dir, env: { SURFCAST_WEBHOOK_ALLOWED_NETWORKS: entry } });
+    const serverPort = new URL(server.url).port;
+    // Started on --port 0 without SURFCAST_PUBLIC_URL: the port the system picked is what it records.
+    await until("the recorded address", () => recordedUrl() === `http://localhost:${serverPort}`);
     expect(await attempted(id)).toMatchObject({ outcome: "delivered", status_code: 204 });
     expect(admitted.received.map((r) => r.path)).toEqual(["/hook"]);
+    // `alerts test` links to where the server answers, not to the command's own default port.
+    const event = JSON.parse(admitted.received[0]!.body) as { forecastUrl: string };
+    expect(event.forecastUrl).toBe(`http://localhost:${serverPort}/v1/spots/${spot}/forecast`);
     await server.stop();
     server = undefined;
   }, 60_000);
