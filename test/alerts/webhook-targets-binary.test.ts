@@ -9,6 +9,7 @@ import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { cli, cliAsync, installDir, startServer, type RunningServer } from "../support/binary";
 import { freePort } from "../support/env";
+import { waitFor } from "../support/wait";
 import { startReceiver, type Receiver } from "./delivery/receiver";
 
 const EMAIL = "hooks@example.com";
@@ -21,10 +22,8 @@ let spot: string;
 
 beforeAll(() => {
   expect(cli(dir, ["accounts", "create", EMAIL, "--plan", "pro"]).code).toBe(0);
-  keyId = /created key (key_[0-9a-f]{16})/.exec(cli(dir, ["keys", "create", EMAIL, "--name", "hooks"]).stdout)![1]!;
-  const db = new Database(join(dir, "surfcast.db"), { readonly: true });
-  spot = (db.query("SELECT id FROM spots LIMIT 1").get() as { id: string }).id;
-  db.close();
+  keyId = (JSON.parse(cli(dir, ["keys", "create", EMAIL, "--name", "hooks", "--json"]).stdout) as { id: string }).id;
+  spot = read<{ id: string }>("SELECT id FROM spots LIMIT 1")!.id;
 });
 afterAll(async () => {
   await server?.stop();
@@ -54,45 +53,36 @@ function expectRefused(r: { code: number; stdout: string; stderr: string }, reas
   expect(r.stderr).toContain(reason);
 }
 
-interface DeliveryRow {
+interface Attempt {
   status_code: number | null;
   error: string | null;
   outcome: string;
 }
 
-function deliveries(alertId: string): DeliveryRow[] {
+/** One value read from the data directory's database. */
+function read<T>(sql: string, ...params: string[]): T | null {
   const db = new Database(join(dir, "surfcast.db"), { readonly: true });
-  const rows = db.query("SELECT status_code, error, outcome FROM alert_deliveries WHERE alert_id = ? ORDER BY attempt").all(alertId) as DeliveryRow[];
-  db.close();
-  return rows;
-}
-
-async function until(what: string, done: () => boolean, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(50);
+  try {
+    return db.query(sql).get(...params) as T | null;
+  } finally {
+    db.close();
   }
 }
 
 /** The address the last server recorded for the commands' links (written just after it starts). */
-function recordedUrl(): string | null {
-  const db = new Database(join(dir, "surfcast.db"), { readonly: true });
-  const row = db.query("SELECT value FROM meta WHERE key = 'serve.public_url'").get() as { value: string } | null;
-  db.close();
-  return row?.value ?? null;
-}
+const recordedUrl = () => read<{ value: string }>("SELECT value FROM meta WHERE key = 'serve.public_url'")?.value ?? null;
 
 /**
  * Queues the alert's test event for the running server to send (without SURFCAST_PUBLIC_URL: its links use the
  * address the server recorded), and waits for its first attempt.
  */
-async function attempted(alertId: string): Promise<DeliveryRow> {
+async function attempted(alertId: string): Promise<Attempt> {
   const queued = await cliAsync(dir, ["alerts", "test", alertId]);
   expect(queued.stderr).toBe("");
   expect(queued.code).toBe(0);
-  await until(`${alertId}'s attempt`, () => deliveries(alertId).some((d) => d.outcome !== "pending"));
-  return deliveries(alertId)[0]!;
+  return await waitFor(`${alertId}'s attempt`, () =>
+    read<Attempt>("SELECT status_code, error, outcome FROM alert_deliveries WHERE alert_id = ? AND outcome != 'pending' ORDER BY attempt LIMIT 1", alertId),
+  );
 }
 
 describe("webhook targets (compiled binary)", () => {
@@ -124,7 +114,7 @@ describe("webhook targets (compiled binary)", () => {
     server = await startServer({ dataDir: dir, env: { SURFCAST_WEBHOOK_ALLOWED_NETWORKS: entry } });
     const serverPort = new URL(server.url).port;
     // Started on --port 0 without SURFCAST_PUBLIC_URL: the port the system picked is what it records.
-    await until("the recorded address", () => recordedUrl() === `http://localhost:${serverPort}`);
+    await waitFor("the recorded address", () => recordedUrl() === `http://localhost:${serverPort}`);
     expect(await attempted(id)).toMatchObject({ outcome: "delivered", status_code: 204 });
     expect(admitted.received.map((r) => r.path)).toEqual(["/hook"]);
     // `alerts test` links to where the server answers, not to the command's own default port.

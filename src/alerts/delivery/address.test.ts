@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { addressClass, checkTarget, judgedAs, parseAllowedNetworks, type OwnAddresses, type Resolver } from "./address";
+import { addressClass, checkTarget, judgedAs, parseAllowedNetworks, type AllowedNetworks, type OwnAddresses, type Resolver } from "./address";
 
 const NONE = parseAllowedNetworks("");
 const dns: Record<string, string[]> = {
@@ -14,6 +14,13 @@ const dns: Record<string, string[]> = {
   "nat64.example.com": ["64:ff9b::a02:304"],
 };
 const NOBODY: OwnAddresses = { ports: new Set(), addresses: [] };
+
+/** Checks `url`: ok when `reason` is null, else refused for that reason. */
+async function expectCheck(url: string, networks: AllowedNetworks, own: OwnAddresses, reason: string | null): Promise<void> {
+  const check = await checkTarget(url, networks, resolver, own);
+  if (reason === null) expect(check).toMatchObject({ ok: true });
+  else expect(check).toEqual({ ok: false, refused: true, reason });
+}
 const resolver: Resolver = async (host) => {
   const found = dns[host];
   if (!found) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: "ENOTFOUND" });
@@ -136,25 +143,26 @@ describe("checkTarget", () => {
     ["http://metadata.example.com/latest/meta-data/", allowed, "refused: metadata.example.com resolves to a link-local address (which includes cloud metadata services); allow it with SURFCAST_WEBHOOK_ALLOWED_NETWORKS"],
     ["https://mixed.example.com/", NONE, "refused: mixed.example.com resolves to a private address; allow it with SURFCAST_WEBHOOK_ALLOWED_NETWORKS"],
     ["https://mixed6.example.com/", NONE, "refused: mixed6.example.com resolves to a loopback address; allow it with SURFCAST_WEBHOOK_ALLOWED_NETWORKS"],
-    // A refusal of a name never says which address it resolves to.
-    ["http://db.corp/", NONE, "refused: db.corp resolves to a private address; allow it with SURFCAST_WEBHOOK_ALLOWED_NETWORKS"],
-    ["http://nat64.example.com/", NONE, "refused: nat64.example.com resolves to a private address; allow it with SURFCAST_WEBHOOK_ALLOWED_NETWORKS"],
-    ["http://compat.example.com/", allowed, "refused: compat.example.com resolves to an IPv4-compatible address (deprecated)"],
-    // IPv4 carried in IPv6: judged (and allowed) as the IPv4 address; IPv4-compatible never allowed
-    ["http://[::127.0.0.1]:8123/", NONE, "refused: ::7f00:1 is an IPv4-compatible address (deprecated)"],
-    ["http://[::127.0.0.1]:8123/", allowed, "refused: ::7f00:1 is an IPv4-compatible address (deprecated)"],
-    ["http://[::169.254.169.254]/", NONE, "refused: ::a9fe:a9fe is an IPv4-compatible address (deprecated)"],
-    ["http://[64:ff9b::7f00:1]:8123/", NONE, "refused: 64:ff9b::7f00:1 is a loopback address; allow it with SURFCAST_WEBHOOK_ALLOWED_NETWORKS"],
-    ["http://[64:ff9b::7f00:1]:8123/", allowed, null],
-    ["http://[2002:c0a8:114::1]/", allowed, null],
-    ["http://[64:ff9b::5db8:d70e]/", NONE, null],
     ["ftp://hooks.example.com/", NONE, "refused: only http and https URLs can receive webhooks, not ftp:"],
     ["file:///etc/passwd", NONE, "refused: only http and https URLs can receive webhooks, not file:"],
     ["not a url", NONE, 'refused: "not a url" is not a URL'],
-  ])("%s", async (url, networks, reason) => {
-    const check = await checkTarget(url, networks, resolver, NOBODY);
-    if (reason === null) expect(check).toMatchObject({ ok: true });
-    else expect(check).toEqual({ ok: false, refused: true, reason });
+  ])("%s", (url, networks, reason) => expectCheck(url, networks, NOBODY, reason));
+
+  test("a refusal of a name says what kind of address it resolves to, never which", async () => {
+    for (const name of ["db.corp", "nat64.example.com"]) {
+      await expectCheck(`http://${name}/`, NONE, NOBODY, `refused: ${name} resolves to a private address; allow it with SURFCAST_WEBHOOK_ALLOWED_NETWORKS`);
+    }
+    await expectCheck("http://compat.example.com/", allowed, NOBODY, "refused: compat.example.com resolves to an IPv4-compatible address (deprecated)");
+  });
+
+  test("an IPv6 form carrying an IPv4 address is refused and allowed as that address; an IPv4-compatible one never allowed", async () => {
+    const compatible = (address: string) => `refused: ${address} is an IPv4-compatible address (deprecated)`;
+    for (const networks of [NONE, allowed]) await expectCheck("http://[::127.0.0.1]:8123/", networks, NOBODY, compatible("::7f00:1"));
+    await expectCheck("http://[::169.254.169.254]/", NONE, NOBODY, compatible("::a9fe:a9fe"));
+    await expectCheck("http://[64:ff9b::7f00:1]:8123/", NONE, NOBODY, "refused: 64:ff9b::7f00:1 is a loopback address; allow it with SURFCAST_WEBHOOK_ALLOWED_NETWORKS");
+    await expectCheck("http://[64:ff9b::7f00:1]:8123/", allowed, NOBODY, null);
+    await expectCheck("http://[2002:c0a8:114::1]/", allowed, NOBODY, null);
+    await expectCheck("http://[64:ff9b::5db8:d70e]/", NONE, NOBODY, null);
   });
 
   describe("an entry with a port allows that port only", () => {
@@ -167,11 +175,7 @@ describe("checkTarget", () => {
       ["https://ha.shop.lan/", "refused: ha.shop.lan resolves to a private address; allow it with SURFCAST_WEBHOOK_ALLOWED_NETWORKS"],
       ["http://[fd00::1]:8123/", null],
       ["http://[fd00::1]:22/", "refused: fd00::1 is a private (unique local) address; allow it with SURFCAST_WEBHOOK_ALLOWED_NETWORKS"],
-    ])("%s", async (url, reason) => {
-      const check = await checkTarget(url, ports, resolver, NOBODY);
-      if (reason === null) expect(check).toMatchObject({ ok: true });
-      else expect(check).toEqual({ ok: false, refused: true, reason });
-    });
+    ])("%s", (url, reason) => expectCheck(url, ports, NOBODY, reason));
   });
 
   describe("the server's own listening ports are refused, allowed network or not", () => {
@@ -188,11 +192,7 @@ describe("checkTarget", () => {
       ["http://[fd00::5]:8080/", "refused: fd00::5 port 8080 is this server's own address"],
       ["http://127.0.0.1:8123/", null],
       ["http://192.168.1.21:8080/", null],
-    ])("%s", async (url, reason) => {
-      const check = await checkTarget(url, everything, resolver, own);
-      if (reason === null) expect(check).toMatchObject({ ok: true });
-      else expect(check).toEqual({ ok: false, refused: true, reason });
-    });
+    ])("%s", (url, reason) => expectCheck(url, everything, own, reason));
   });
 
   test("a name that does not resolve is not refused (it may resolve later), but not ok", async () => {
