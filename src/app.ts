@@ -15,7 +15,7 @@ import type { AccessStore } from "./access/store";
 import { KeyRegistry } from "./access/registry";
 import { UsageMeter, type Meter } from "./access/meter";
 import { SharedUsageMeter } from "./access/shared-meter";
-import { RedisConnection } from "./access/redis-connection";
+import { authenticationRefusal, RedisConnection } from "./access/redis-connection";
 import { RedisLimits } from "./access/redis-limits";
 import { postgresAccessStore, seedPostgresPlans } from "./access/postgres-store";
 import { UserError } from "./core/errors";
@@ -175,6 +175,8 @@ async function connectRedis(url: string): Promise<RedisConnection> {
     await redis.ready();
   } catch (err) {
     redis.close();
+    const refusal = await authenticationRefusal(url);
+    if (refusal !== null) throw new UserError(`Redis at ${maskPassword(url)} refused authentication (${refusal}): check the user and password in SURFCAST_REDIS_URL (or --redis-url)`);
     throw new UserError(`cannot reach Redis at ${maskPassword(url)} (${(err as Error).message}): check SURFCAST_REDIS_URL (or --redis-url), and that Redis runs and listens there`);
   }
   return redis;

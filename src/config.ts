@@ -104,9 +104,12 @@ function list(value: string | undefined, fallback: string[], separator: string |
     .filter(Boolean);
 }
 
+/** The links' base without SURFCAST_PUBLIC_URL: this machine, at the server's port. */
+export const localPublicUrl = (port: number) => `http://localhost:${port}`;
+
 /** SURFCAST_PUBLIC_URL checked once here, so a typo is one clear line at start, not a broken link later. */
 function publicUrlFrom(value: string | undefined, port: number): string {
-  if (value === undefined || value.trim() === "") return `http://localhost:${port}`;
+  if (value === undefined || value.trim() === "") return localPublicUrl(port);
   let url: URL;
   try {
     url = new URL(value.trim());

@@ -65,7 +65,7 @@ Or let customers make their own keys: surfcast accounts invite them@example.com 
 const COMMAND_HELP: Record<string, string> = { serve: SERVE_HELP, accounts: ACCOUNTS_HELP, admins: ADMINS_HELP, keys: KEYS_HELP, refresh: REFRESH_HELP, spots: SPOTS_HELP, status: STATUS_HELP, backup: BACKUP_HELP, healthcheck: HEALTHCHECK_HELP, embeds: EMBEDS_HELP, alerts: ALERTS_HELP, migrate: MIGRATE_HELP };
 
 /** Commands that print links: without SURFCAST_PUBLIC_URL they use the address the server last answered at. */
-const LINK_COMMANDS = ["accounts invite", "admins create", "embeds create", "embeds list", "alerts create"];
+const LINK_COMMANDS = ["accounts invite", "admins create", "embeds create", "embeds list", "alerts create", "alerts test"];
 
 /** The commands that start an install may create its data directory; the others refuse a missing one. */
 function mayCreate(command: string, args: string[]): boolean {

@@ -13,6 +13,8 @@
  *    new attempt shortly after: the node recovers within about RECONNECT_DELAY_MS once Redis is back.
  */
 import { RedisClient } from "bun";
+import { connect as connectTcp, type Socket } from "node:net";
+import { connect as connectTls } from "node:tls";
 import type { RedisScript } from "./redis-script";
 import { Outage } from "../core/errors";
 
@@ -114,4 +116,42 @@ export class RedisConnection {
       return "(unparsable URL)";
     }
   }
+}
+
+/** Redis's answers that mean the URL's credentials were refused (or are missing), across Redis versions and Valkey. */
+const AUTHENTICATION_ERRORS = /^-(WRONGPASS|NOAUTH|ERR invalid password|ERR invalid username-password)/;
+
+/** A command in Redis's wire format (RESP). */
+const resp = (words: string[]) => `*${words.length}\r\n${words.map((w) => `$${Buffer.byteLength(w)}\r\n${w}\r\n`).join("")}`;
+
+/**
+ * Why Redis refused this URL's credentials, or null when it did not (or did not answer). Bun's client reports a
+ * refused AUTH only as "Connection closed", so a start that could not connect asks once itself: AUTH with the URL's
+ * user and password (a PING without one) on a connection of its own, and reads Redis's first answer.
+ */
+export function authenticationRefusal(url: string, timeoutMs = CONNECT_TIMEOUT_MS): Promise<string | null> {
+  const target = new URL(url);
+  const [user, password] = [target.username, target.password].map(decodeURIComponent) as [string, string];
+  const command = password === "" ? ["PING"] : ["AUTH", ...(user === "" ? [] : [user]), password];
+  const host = target.hostname.replace(/^\[|\]$/g, "");
+  const port = Number(target.port || 6379);
+  return new Promise((resolve) => {
+    const tls = target.protocol === "rediss:";
+    const socket: Socket = tls ? connectTls({ host, port, servername: host }) : connectTcp({ host, port });
+    let answer = "";
+    const done = (line: string | null) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(line !== null && AUTHENTICATION_ERRORS.test(line) ? line.slice(1, 201) : null);
+    };
+    const timer = setTimeout(() => done(null), timeoutMs);
+    socket.once(tls ? "secureConnect" : "connect", () => socket.write(resp(command)));
+    socket.on("data", (chunk: Buffer) => {
+      answer += chunk.toString("latin1");
+      const end = answer.indexOf("\r\n");
+      if (end >= 0) done(answer.slice(0, end));
+    });
+    socket.on("error", () => done(null));
+    socket.on("close", () => done(null));
+  });
 }

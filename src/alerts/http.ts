@@ -44,7 +44,7 @@ export function createAlertsHandler(app: { alerts: Pick<AlertService, "unsubscri
       return new Response(feed.text, { headers: { ...HEADERS, "Cache-Control": "private, max-age=300", "Content-Type": "text/calendar; charset=utf-8" } });
     }
     const unsubscribe = UNSUBSCRIBE.exec(path);
-    if (unsubscribe && req.method === "GET") {
+    if (unsubscribe && (req.method === "GET" || req.method === "HEAD")) {
       const alert = await app.alerts.unsubscribeTarget(unsubscribe[1]!);
       if (!alert) return gone();
       return page(200, "Stop these e-mails?", html`<p>The alert <strong>${alert.name}</strong> for ${alert.spot.name} sends e-mails to this address.</p><form method="post"><button type="submit">Stop this alert's e-mails</button></form>`);

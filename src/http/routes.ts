@@ -15,7 +15,7 @@ import { Elysia, type TSchema } from "elysia";
 import type { App } from "../app";
 import { ApiError, notFound } from "../core/errors";
 import { andThen, type MaybePromise } from "../core/maybe-promise";
-import { publicStatus } from "../ops/status";
+import { publicStatusOf } from "../ops/status";
 import { docsBundle, docsInit, docsPage } from "./docs";
 import { parseBestSpotsParams, parseDaysParams, parseNearbyParams, parseSearchParams } from "../core/params";
 import { principalOf, type KeyedRoutes } from "./gate";
@@ -171,11 +171,12 @@ export function documentedKeyedRoutes(app: App) {
 
 /** What anyone may call. GET /openapi.json documents the keyed routes (built for it on its first request). */
 export function createOpenRoutes(app: App) {
+  const publicStatus = publicStatusOf(app);
   return (
     routeErrors(new Elysia(ROUTER_OPTIONS))
-      // Cheap for load balancers; `?verbose=1` adds the operator's status (no account data, nothing secret: the
-      // last refresh's error text is only on the metrics port's /status and in `surfcast status`).
-      .get("/healthz", async ({ request }) => json(queryOf(request).has("verbose") ? await publicStatus(app) : { status: "ok" }, 200, headersFor(request)), { detail: { hide: true } })
+      // Cheap for load balancers; `?verbose=1` adds what a status page needs (nothing about the machines, nor the
+      // last refresh's error text: those are on the metrics port's /status and in `surfcast status`).
+      .get("/healthz", async ({ request }) => json(queryOf(request).has("verbose") ? await publicStatus() : { status: "ok" }, 200, headersFor(request)), { detail: { hide: true } })
       .get("/", ({ request }) => homeResponse(request, app.config.console), { detail: { hide: true } })
       .get("/docs", () => docsPage(), { detail: { hide: true } })
       .get("/docs/scalar.js", () => docsBundle(), { detail: { hide: true } })

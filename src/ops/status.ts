@@ -1,9 +1,11 @@
 /**
  * The operator's view of a data directory: forecast ages, the last refresh and the next, the tide window, the
- * database size. Served by `surfcast status` and, on the metrics port (127.0.0.1), `GET /status`; read from the
- * database, so any process (the server or the console) tells the same. The public port's `GET /healthz?verbose=1`
- * serves `publicStatus`: the same without the last refresh's reason (an upstream's error text, which may name
- * internal hosts, proxies or what the upstream echoed back).
+ * database size, every server on a shared database. Served by `surfcast status` and, on the metrics port
+ * (127.0.0.1), `GET /status`; read from the database, so any process (the server or the console) tells the same.
+ * The public port's `GET /healthz?verbose=1` serves `publicStatus`: what a load balancer and a status page need
+ * (forecast ages, the last refresh without its reason, demo, how many servers answer), nothing about the machines
+ * (host names, process ids, versions, the database's size) nor the last refresh's reason (an upstream's error
+ * text, which may name internal hosts, proxies or what the upstream echoed back); computed at most once a second.
  */
 import { statSync } from "node:fs";
 import type { App } from "../app";
@@ -73,6 +75,19 @@ function storedBytes(app: App): number | Promise<number> {
   return app.engine.kind === "sqlite" ? databaseBytes(app.config.dataDir) : databaseSize(app.engine.db);
 }
 
+function forecastAges(app: App, span: { count: number; oldest: number | null; newest: number | null }, now: number): OperationalStatus["forecasts"] {
+  return {
+    spots: app.spots.all().length,
+    withForecast: span.count,
+    oldest: iso(span.oldest),
+    newest: iso(span.newest),
+    oldestAgeHours: hoursSince(span.oldest, now),
+    newestAgeHours: hoursSince(span.newest, now),
+  };
+}
+
+const nextRefresh = (app: App, now: number) => (app.config.scheduler ? nextRefreshAt(app.config.refreshCron, new Date(now))?.toISOString() ?? null : null);
+
 export async function operationalStatus(app: App): Promise<OperationalStatus> {
   const now = app.clock.now();
   const { forecasts } = app.stores;
@@ -84,20 +99,12 @@ export async function operationalStatus(app: App): Promise<OperationalStatus> {
     app.demand.requestedSince(now - RECENT_MS),
     app.tides.windowEnd(),
   ]);
-  const next = app.config.scheduler ? nextRefreshAt(app.config.refreshCron, new Date(now)) : null;
   return {
     status: "ok",
     time: new Date(now).toISOString(),
-    forecasts: {
-      spots: app.spots.all().length,
-      withForecast: span.count,
-      oldest: iso(span.oldest),
-      newest: iso(span.newest),
-      oldestAgeHours: hoursSince(span.oldest, now),
-      newestAgeHours: hoursSince(span.newest, now),
-    },
+    forecasts: forecastAges(app, span, now),
     lastRefresh,
-    nextRefresh: next?.toISOString() ?? null,
+    nextRefresh: nextRefresh(app, now),
     refreshRetryAt,
     tideWindowEnd: iso(tideWindowEnd),
     databaseBytes: await storedBytes(app),
@@ -110,16 +117,49 @@ export async function operationalStatus(app: App): Promise<OperationalStatus> {
 /** The last refresh as anyone may see it: outcome, time and counts, never its reason. */
 export type PublicRefreshRecord = Omit<RefreshRecord, "reason">;
 
-export interface PublicStatus extends Omit<OperationalStatus, "lastRefresh"> {
+export interface PublicStatus extends Pick<OperationalStatus, "status" | "time" | "forecasts" | "nextRefresh" | "demo"> {
   lastRefresh: PublicRefreshRecord | null;
+  /** How many servers answer: 1 on SQLite; on a shared database those heard from in the last seconds. */
+  nodes: number;
 }
 
-/** What `GET /healthz?verbose=1` answers on the public port: the status without the refresh's error text. */
-export async function publicStatus(app: App): Promise<PublicStatus> {
-  const status = await operationalStatus(app);
-  if (status.lastRefresh === null) return status as PublicStatus;
-  const { reason: _reason, ...refresh } = status.lastRefresh;
-  return { ...status, lastRefresh: refresh };
+const withoutReason = ({ reason: _reason, ...refresh }: RefreshRecord): PublicRefreshRecord => refresh;
+
+/** How long `GET /healthz?verbose=1` answers the same status: probes and status pages cannot make it work harder. */
+const PUBLIC_STATUS_MS = 1_000;
+
+async function freshNodes(app: App, now: number): Promise<number> {
+  return app.engine.kind === "postgres" ? (await peers(app.engine.db, now)).filter((p) => p.freshness === "fresh").length : 1;
+}
+
+async function computePublicStatus(app: App): Promise<PublicStatus> {
+  const now = app.clock.now();
+  const { forecasts } = app.stores;
+  const [span, lastRefresh, dataMode, nodes] = await Promise.all([forecasts.documentSpan(), forecasts.lastRefresh(), forecasts.dataMode(), freshNodes(app, now)]);
+  return {
+    status: "ok",
+    time: new Date(now).toISOString(),
+    forecasts: forecastAges(app, span, now),
+    lastRefresh: lastRefresh === null ? null : withoutReason(lastRefresh),
+    nextRefresh: nextRefresh(app, now),
+    demo: dataMode === "demo",
+    nodes,
+  };
+}
+
+/** What `GET /healthz?verbose=1` answers, computed at most once a second (calls meanwhile share the answer). */
+export function publicStatusOf(app: App): () => Promise<PublicStatus> {
+  let latest: { at: number; status: Promise<PublicStatus> } | null = null;
+  return () => {
+    const at = performance.now();
+    if (latest === null || at - latest.at >= PUBLIC_STATUS_MS) {
+      const status = computePublicStatus(app);
+      // A failed computation is not kept: the next call tries again.
+      status.catch(() => (latest = null));
+      latest = { at, status };
+    }
+    return latest.status;
+  };
 }
 
 /** `surfcast status` in plain text. */

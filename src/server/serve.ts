@@ -3,11 +3,12 @@
  * flusher and the graceful stop.
  */
 import type { App } from "../app";
-import type { Config } from "../config";
+import { localPublicUrl, type Config } from "../config";
 import { UserError } from "../core/errors";
 import { log } from "../core/log";
 import { lockDataDir } from "../db/lock";
 import { startAlertDeliveries } from "./alert-deliveries";
+import { listeningPorts } from "../alerts/delivery/address";
 import { SCOPE_META } from "../forecast/demand";
 import type { Metrics } from "../ops/metrics";
 import { startIdleRelease, startMemoryGovernor } from "../ops/memory";
@@ -74,7 +75,12 @@ export async function runServe(app: App, announce: (address: string) => void): P
   const ops = config.metrics.enabled ? await import("../ops/metrics") : undefined;
   const metrics = ops ? new ops.Metrics(app) : undefined;
   const server = listen(app, metrics);
+  // Without SURFCAST_PUBLIC_URL, links (and the address recorded for the commands' links) name the port really
+  // bound: `--port 0` lets the system pick one.
+  if (!config.publicUrlSet && server.port !== undefined) config.publicUrl = localPublicUrl(server.port);
   const metricsServer = ops && metrics ? ops.startMetricsServer(metrics, config.metrics.port) : undefined;
+  // No webhook, nor a redirect of one, may call this server: its ports are refused as targets on this machine.
+  for (const listening of [server, metricsServer]) if (listening?.port !== undefined) listeningPorts.add(listening.port);
   // Warm-up: the search and nearby indexes (~0.2 s of one core) are built before the first query needs them, but
   // only once the server has been listening for a moment, so that health probes and the first requests of a restart
   // are answered at once (a request that needs them sooner builds them itself). The tide database is not loaded:

@@ -241,7 +241,7 @@ describe("condition alerts (compiled binary)", () => {
     await expectHeadLikeGet(server!.url, new URL(alwaysAlert.calendarUrl).pathname);
   });
 
-  test("an e-mail's unsubscribe link: GET asks, POST switches the alert off", async () => {
+  test("an e-mail's unsubscribe link: GET (and HEAD, alike) asks, POST switches the alert off", async () => {
     const raw = smtp.messages[0]!.raw.replace(/=\r?\n/g, "").replace(/\r?\n[ \t]+/g, " ");
     expect(smtp.messages[0]!.to).toEqual(["surfer@example.com"]);
     const path = /\/alerts\/unsubscribe\/[A-Za-z0-9_-]{43}/.exec(raw)?.[0];
@@ -249,7 +249,8 @@ describe("condition alerts (compiled binary)", () => {
     const page = await fetch(server!.url + path);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("Peniche mail");
-    // Asking does not switch it off.
+    await expectHeadLikeGet(server!.url, path!);
+    // Asking (GET or HEAD) does not switch it off.
     expect(listed(mailAlert.id).enabled).toBe(true);
     const done = await fetch(server!.url + path, { method: "POST" });
     expect(done.status).toBe(200);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { brotliDecompressSync } from "node:zlib";
 import { renderEmbeddedMigrations } from "../../scripts/embed-migrations";
@@ -180,6 +181,42 @@ describeWithPostgres("PostgreSQL", () => {
     expect(await count(db, "spots")).toBeGreaterThan(0);
     expect(status.stdout + status.stderr).not.toContain(PASSWORD);
   });
+
+  test("a password with a bad percent-escape, or one without the //, is one line, exit 2, never the password", () => {
+    const dir = installDir("pg-escapes");
+    for (const [url, expected] of [
+      [`postgres://postgres:${PASSWORD}%zz@127.0.0.1:5432/x`, 'SURFCAST_DATABASE_URL has a "%" that does not start a percent-escape'],
+      [`mysql:postgres:${PASSWORD}@127.0.0.1/x`, 'must be a postgres:// or postgresql:// URL, got "mysql:postgres:***@127.0.0.1/x"'],
+    ] as const) {
+      const r = cli(dir, ["status"], { SURFCAST_DATABASE_URL: url });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(expected);
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      expect(r.stdout + r.stderr).not.toContain(PASSWORD);
+    }
+  });
+
+  test("serve with a Redis that refuses the URL's password says authentication failed, in one line, exit 2", async () => {
+    const db = await database();
+    // A Redis that requires a password and refuses this one, in each version's words.
+    for (const refusal of ["-WRONGPASS invalid username-password pair or user is disabled.", "-ERR invalid password", "-NOAUTH Authentication required."]) {
+      const redis = createServer((client) => {
+        client.on("data", () => client.end(`${refusal}\r\n`));
+        client.on("error", () => client.destroy());
+      });
+      await new Promise<void>((listening) => redis.listen(0, "127.0.0.1", listening));
+      const port = (redis.address() as AddressInfo).port;
+      try {
+        const r = await cliAsync(installDir("pg-redis-auth"), ["serve", "--port", "0"], { SURFCAST_DATABASE_URL: db.url(PASSWORD), SURFCAST_REDIS_URL: `redis://:${PASSWORD}@127.0.0.1:${port}` });
+        expect(r.code).toBe(2);
+        expect(r.stderr).toContain(`Redis at redis://:***@127.0.0.1:${port} refused authentication (${refusal.slice(1)}): check the user and password in SURFCAST_REDIS_URL`);
+        expect(r.stderr.trim().split("\n")).toHaveLength(1);
+        expect(r.stdout + r.stderr).not.toContain(PASSWORD);
+      } finally {
+        redis.close();
+      }
+    }
+  }, 60_000);
 
   test("migrate refuses a value PostgreSQL cannot hold, by table, column and row, and commits nothing", async () => {
     const dir = installDir("pg-unfit");

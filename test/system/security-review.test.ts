@@ -1,13 +1,15 @@
 /**
  * Findings of a security review, through the compiled binary:
  *  - the public /healthz?verbose=1 tells the last refresh's outcome and time, never its upstream error text
- *    (that is on the metrics port's /status, 127.0.0.1 only, and in `surfcast status`);
+ *    (that is on the metrics port's /status, 127.0.0.1 only, and in `surfcast status`), nothing about the machines
+ *    (host names, process ids, versions, database size), and is computed at most once a second;
  *  - /mcp requests refused for their Origin pass the key's burst window first, like every request of a key, and
  *    are tallied in the log once a minute, never a line each;
  *  - no log line shows a path that can hold a secret (a console invitation's token, a key in a query string).
  * The in-process parts (route labels, the log's last-line redaction, the tally's example) are at the end.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { hostname } from "node:os";
 import { BINARY } from "../support/env";
 import { createKey, startServer, type RunningServer } from "../support/binary";
 import { startFakeOpenMeteo } from "../support/fake-open-meteo";
@@ -71,6 +73,36 @@ describe("/healthz?verbose=1", () => {
     expect(new URL(metricsUrl).hostname).toBe("127.0.0.1");
     expect((await fetch(`${server.url}/status`)).status).toBe(404);
   }, 30_000);
+
+  test("tells what a status page needs and nothing about the machines; the metrics port's /status has the full picture", async () => {
+    const verbose = (await (await fetch(`${server.url}/healthz?verbose=1`)).json()) as Record<string, unknown>;
+    expect(Object.keys(verbose).sort()).toEqual(["demo", "forecasts", "lastRefresh", "nextRefresh", "nodes", "status", "time"]);
+    expect(verbose).toMatchObject({ status: "ok", demo: false, nodes: 1 });
+    const text = JSON.stringify(verbose);
+    for (const machine of [hostname(), `-${server.proc.pid}"`, '"pid"', '"host"', '"version"', "databaseBytes", "cluster"]) expect(text).not.toContain(machine);
+
+    const full = (await (await fetch(`${metricsUrl}/status`)).json()) as Record<string, unknown>;
+    expect(Object.keys(full)).toEqual(expect.arrayContaining(["forecasts", "lastRefresh", "tideWindowEnd", "databaseBytes", "refreshScope"]));
+    expect(full.databaseBytes).toBeGreaterThan(0);
+  });
+
+  test("two calls within a second are answered from one computation (the same time); a later call computes again", async () => {
+    const timeOf = async () => ((await (await fetch(`${server.url}/healthz?verbose=1`)).json()) as { time: string }).time;
+    // A busy machine may take a second between two calls: a pair that did is not a verdict, another is tried.
+    let pair: [string, string] | undefined;
+    for (let tries = 0; pair === undefined && tries < 20; tries++) {
+      const started = performance.now();
+      const first = await timeOf();
+      const second = await timeOf();
+      if (performance.now() - started < 500) pair = [first, second];
+    }
+    expect(pair).toBeDefined();
+    expect(pair![1]).toBe(pair![0]);
+    const computed = Date.parse(pair![0]);
+    // The cache's second is a time, not an event: wait it out.
+    await Bun.sleep(Math.max(0, computed + 1_100 - Date.now()));
+    expect(await timeOf()).not.toBe(pair![0]);
+  });
 });
 
 describe("/mcp refused Origins", () => {
