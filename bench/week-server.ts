@@ -13,7 +13,7 @@ import { startHttpServer } from "../src/server/http";
 import { refreshForecasts } from "../src/server/refresh";
 import type { Clock } from "../src/core/clock";
 import { heapStats } from "bun:jsc";
-import { releaseMemory, startIdleRelease, startMemoryGovernor } from "../src/ops/memory";
+import { memoryPacer, releaseMemory, startIdleRelease, startMemoryGovernor } from "../src/ops/memory";
 
 let offsetMs = 0;
 const clock: Clock = { now: () => Date.now() + offsetMs };
@@ -43,6 +43,6 @@ for await (const line of console) {
   if (!step) continue;
   offsetMs += Number(step[1]);
   await refreshForecasts(app);
-  await app.tides.maintainWindow();
+  await app.tides.maintainWindow({ pacer: memoryPacer });
   await report("stepped", () => Bun.gc(true));
 }

@@ -7,8 +7,10 @@
  * at every check; an idle one whose caches and live data sit above the target is not collected over and over for
  * nothing. See bench/README.md ("Memory").
  */
+import { edenGC } from "bun:jsc";
 import { clearCaches, MB } from "../core/caches";
 import { log } from "../core/log";
+import { yieldToEventLoop, type Pacer } from "../core/pacing";
 import { releaseCodePages } from "./code-pages";
 
 /** How often the resident size is compared with the target (reading it is one /proc read). */
@@ -92,6 +94,19 @@ export async function compactMemory(): Promise<number> {
   Bun.shrink();
   return releaseCodePages();
 }
+
+/**
+ * The process's pacing of its long jobs (the forecast refresh, the tide window pass: core/pacing.ts): a young-generation
+ * collection where a job says its short-lived objects died (a few ms: little survives), a full one where it says its
+ * batches' leftovers did, and a compacted process before a refresh's batches. Where and how often is the jobs' to say;
+ * that it collects there is what keeps their peaks down (bench/README.md, "Memory").
+ */
+export const memoryPacer: Pacer = {
+  pause: yieldToEventLoop,
+  dropYoung: () => void edenGC(),
+  dropAll: () => Bun.gc(true),
+  beforeBatches: compactMemory,
+};
 
 /**
  * Drops every cache (core/caches.ts: the bounded caches, the loaded catalog with its search and spatial indexes, SQLite's

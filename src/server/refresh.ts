@@ -5,7 +5,7 @@
 import type { App } from "../app";
 import { reclaimSpace } from "../db";
 import { log } from "../core/log";
-import { compactMemory } from "../ops/memory";
+import { memoryPacer } from "../ops/memory";
 import { demoFetch } from "../forecast/demo";
 import { ensureFacings, loadFacings } from "../forecast/facings";
 import { mergeModelGaps, MODEL_GAPS_META, parseModelGaps } from "../forecast/model-gaps";
@@ -46,7 +46,7 @@ export async function refreshForecasts(app: App, options: RefreshOptions = {}): 
         return loadFacings(app.stores.forecasts);
       },
       onProgress: options.onProgress,
-      beforeBatches: compactMemory,
+      pacer: memoryPacer,
       onWritten: () => app.forecasts.invalidate(),
       signal: options.signal,
       giveUpAfter: app.config.refreshGiveUpAfter,
