@@ -21,7 +21,7 @@ const app = await openApp(loadConfig({ dataDir: process.argv[2]!, port: 0, host:
 const server = startHttpServer(app, 0, "127.0.0.1");
 setInterval(() => app.meter.flush(), 500);
 startMemoryGovernor(app.config.memoryTargetMb);
-startIdleRelease(app.config.idleReleaseMs);
+startIdleRelease(app.config.idleReleaseMs, () => app.activity.requests);
 setTimeout(() => app.spots.warm(), 50);
 console.log(`listening ${server.port}`);
 process.on("SIGTERM", () => process.exit(0));

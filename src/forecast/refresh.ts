@@ -375,6 +375,3 @@ export function summaryFields(s: RefreshSummary): Record<string, unknown> {
     durationMs: s.durationMs,
   };
 }
-
-/** Called with every finished refresh's summary (the metrics subscribe). */
-export const refreshListeners = new Set<(summary: RefreshSummary) => void>();

@@ -62,9 +62,6 @@ export function startMemoryGovernor(targetMb: number, probe: MemoryProbe = PROCE
   };
 }
 
-/** Requests this process has answered (the gate counts them): what tells an idle server from a busy one. */
-export const activity = { requests: 0 };
-
 /** How often the idle release looks at the request count. */
 const IDLE_CHECK_MS = 1_000;
 
@@ -127,13 +124,13 @@ export interface IdleRelease {
 }
 
 /**
- * An idle server gives its memory back: after `idleMs` without a request (0: never; health probes are not requests,
- * http/gate.ts), once per quiet spell, every cache, the loaded catalog and its indexes are dropped and the heap collected.
+ * An idle server gives its memory back: after `idleMs` without a request (0: never), `requests` being the count the
+ * gate keeps (`App.activity`: health probes are not requests), once per quiet spell, every cache, the loaded catalog and its indexes are dropped and the heap collected.
  * A cache refills at the next requests (a miss costs ~1 ms), the catalog at the next call that needs it (~50 ms), the
  * search index at the next search (~0.2–0.5 s, once); a server at rest on a small box holds little more than its code.
  * See bench/README.md ("Memory").
  */
-export function startIdleRelease(idleMs: number, requests: () => number = () => activity.requests, release: () => void | Promise<void> = releaseMemory): IdleRelease {
+export function startIdleRelease(idleMs: number, requests: () => number, release: () => void | Promise<void> = releaseMemory): IdleRelease {
   let releases = 0;
   let state: IdleState = { requests: requests(), since: Date.now(), released: false };
   const timer =

@@ -11,7 +11,7 @@ import { ensureFacings, loadFacings } from "../forecast/facings";
 import { mergeModelGaps, MODEL_GAPS_META, parseModelGaps } from "../forecast/model-gaps";
 import { requestedModels } from "../forecast/models";
 import { OpenMeteoClient, type OpenMeteoOptions } from "../forecast/openmeteo";
-import { outcomeOf, refreshListeners, runForecastRefresh, summaryFields, type RefreshProgress, type RefreshSpot, type RefreshSummary } from "../forecast/refresh";
+import { outcomeOf, runForecastRefresh, summaryFields, type RefreshProgress, type RefreshSpot, type RefreshSummary } from "../forecast/refresh";
 
 export interface RefreshOptions {
   /** Default: every spot of the catalog. */
@@ -61,7 +61,7 @@ export async function refreshForecasts(app: App, options: RefreshOptions = {}): 
   } catch (err) {
     log.error("alerts could not be evaluated after the refresh", { error: String(err) });
   }
-  for (const listener of refreshListeners) listener(summary);
+  app.refreshEvents.emit(summary);
   await recordModelGaps(app, spots, summary);
   if (!options.onDemand) await recordRun(app, summary, outcome);
   logSummary(app, summary, outcome);
