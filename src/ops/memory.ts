@@ -124,8 +124,9 @@ export interface IdleRelease {
 }
 
 /**
- * An idle server gives its memory back: after `idleMs` without a request (0: never), `requests` being the count the
- * gate keeps (`App.activity`: health probes are not requests), once per quiet spell, every cache, the loaded catalog and its indexes are dropped and the heap collected.
+ * An idle server gives its memory back: after `idleMs` without a request (0: never; `requests` reads the gate's count,
+ * `App.activity`, in which health probes are not requests), once per quiet spell, every cache, the loaded catalog and
+ * its indexes are dropped and the heap collected.
  * A cache refills at the next requests (a miss costs ~1 ms), the catalog at the next call that needs it (~50 ms), the
  * search index at the next search (~0.2–0.5 s, once); a server at rest on a small box holds little more than its code.
  * See bench/README.md ("Memory").
