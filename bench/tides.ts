@@ -6,6 +6,7 @@
 import { sqliteDb } from "../test/support/inprocess";
 import { loadConfig } from "../src/config";
 import { openApp } from "../src/app";
+import { memoryPacer } from "../src/ops/memory";
 import { tempDir } from "../test/support/env";
 import { fmt, type Section } from "./report";
 
@@ -14,7 +15,7 @@ export async function tideWindowSection(): Promise<Section> {
   const app = await openApp(loadConfig({ dataDir: tempDir("bench-tides"), port: 0, host: "127.0.0.1", scheduler: false }));
   try {
     const started = performance.now();
-    const report = await app.tides.maintainWindow();
+    const report = await app.tides.maintainWindow({ pacer: memoryPacer });
     const wallMs = performance.now() - started;
     if (!report) return { title, notes: ["not measured: the window pass stopped early"] };
     const extremes = (sqliteDb(app).$client.query("SELECT count(*) AS n FROM tide_extremes").get() as { n: number }).n;

@@ -13,7 +13,7 @@ import { startHttpServer } from "../src/server/http";
 import { refreshForecasts } from "../src/server/refresh";
 import type { Clock } from "../src/core/clock";
 import { heapStats } from "bun:jsc";
-import { releaseMemory, startIdleRelease, startMemoryGovernor } from "../src/ops/memory";
+import { memoryPacer, releaseMemory, startIdleRelease, startMemoryGovernor } from "../src/ops/memory";
 
 let offsetMs = 0;
 const clock: Clock = { now: () => Date.now() + offsetMs };
@@ -21,7 +21,7 @@ const app = await openApp(loadConfig({ dataDir: process.argv[2]!, port: 0, host:
 const server = startHttpServer(app, 0, "127.0.0.1");
 setInterval(() => app.meter.flush(), 500);
 startMemoryGovernor(app.config.memoryTargetMb);
-startIdleRelease(app.config.idleReleaseMs);
+startIdleRelease(app.config.idleReleaseMs, () => app.activity.requests);
 setTimeout(() => app.spots.warm(), 50);
 console.log(`listening ${server.port}`);
 process.on("SIGTERM", () => process.exit(0));
@@ -43,6 +43,6 @@ for await (const line of console) {
   if (!step) continue;
   offsetMs += Number(step[1]);
   await refreshForecasts(app);
-  await app.tides.maintainWindow();
+  await app.tides.maintainWindow({ pacer: memoryPacer });
   await report("stepped", () => Bun.gc(true));
 }

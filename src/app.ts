@@ -20,6 +20,7 @@ import { RedisLimits } from "./access/redis-limits";
 import { postgresAccessStore, seedPostgresPlans } from "./access/postgres-store";
 import { UserError } from "./core/errors";
 import { log } from "./core/log";
+import { Listeners } from "./core/listeners";
 import { maskPassword } from "./core/service-url";
 import { closePostgres, openPostgres, type PgDb } from "./db/postgres";
 import { ChangeFeed, type ChangeTopic } from "./db/postgres/changes";
@@ -35,6 +36,7 @@ import { SpotService } from "./spots/service";
 import { postgresCatalog, sqliteCatalog, type CatalogStore } from "./spots/catalog-store";
 import { ForecastService } from "./forecast/service";
 import { TideService, type EitherTideStore } from "./tides/service";
+import type { RefreshSummary } from "./forecast/refresh";
 import { TideStore } from "./tides/store";
 import { NowService } from "./now/service";
 import { BestSpotsService } from "./forecast/best-spots";
@@ -98,6 +100,10 @@ export interface App {
   calendars: CalendarFeeds;
   /** Which spots were asked for; in the `requested` refresh scope it fetches a first forecast on demand. */
   demand: ForecastDemand;
+  /** Requests this process has answered (the gate counts them, health probes aside): what tells the idle release an idle server from a busy one. */
+  activity: { requests: number };
+  /** Every finished refresh's summary (server/refresh.ts tells; the metrics and the alert deliveries listen). */
+  refreshEvents: Listeners<RefreshSummary>;
   /** Writes what is pending (forecast demand, usage) and closes the database. */
   close(): Promise<void>;
 }
@@ -225,6 +231,8 @@ export async function openApp(config: Config, clock: Clock = systemClock, busyTi
       (id) => spots.find(id)?.id,
       (spotId) => andThen(forecasts.current(spotId, clock.now()), (forecast) => (forecast?.hour != null ? "current" : "missing")),
     ),
+    activity: { requests: 0 },
+    refreshEvents: new Listeners(),
     async close() {
       // A database that is away must not keep the process from stopping: what could not be written is said, once.
       const unwritten = (what: string) => (err: unknown) => log.error(`${what} could not be written before closing`, { error: String(err) });

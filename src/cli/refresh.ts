@@ -7,6 +7,7 @@ import { refreshForecasts } from "../server/refresh";
 import { onceAmongServers, slotAt } from "../server/cluster";
 import { alertOutbox, logRound } from "../server/alert-deliveries";
 import { lockDataDir, type DataDirLock } from "../db/lock";
+import { memoryPacer } from "../ops/memory";
 import { noExtraPositionals, parse } from "./args";
 
 export const REFRESH_HELP = `Usage: surfcast refresh [--spots ID,...]
@@ -83,7 +84,7 @@ export async function runRefresh(app: App, argv: string[]): Promise<number> {
     // Every spot's tide station chosen in one pass first (a new catalog's, else nothing to do), then the tide
     // database's worker ended: the batches never hold the database (~140 MB) and their documents at once, and the
     // choices are made together instead of one worker call per spot.
-    await app.tides.maintainWindow();
+    await app.tides.maintainWindow({ pacer: memoryPacer });
     app.tides.close();
   }
   // On a shared database a refresh by hand takes its turn with the servers' refreshes rather than doubling one.

@@ -7,7 +7,7 @@ import { modelSeries, type LocationSeries, type Point } from "./openmeteo";
 import { rateHour, windDirectionType } from "./rating";
 import { breakingSea, surfRange } from "./surf";
 import type { DailyWeather, ForecastGrid, ForecastHour, ModelUse } from "./types";
-import { haversineKm } from "../spots/nearby";
+import { haversineKm } from "../core/geo";
 import type { HourTide, TideReference } from "../tides/types";
 
 /**

@@ -3,9 +3,8 @@
  * Open-Meteo APIs, assembles one document per spot and writes the batch in one transaction. A failed batch
  * leaves its spots' previous documents untouched. Batching, dedup and fault rules: docs/forecast.md.
  */
-import { edenGC } from "bun:jsc";
 import type { Clock } from "../core/clock";
-import { yieldToEventLoop } from "../core/event-loop";
+import { plainPacer, type Pacer } from "../core/pacing";
 import type { MaybePromise } from "../core/maybe-promise";
 import type { DocumentTide, SeaLevelSeries } from "../tides/types";
 import { assembleDocument, BEST_MATCH_ONLY, type MarineModels } from "./document";
@@ -146,11 +145,11 @@ export interface RefreshDeps {
   facings: () => Promise<Map<string, number | null>>;
   onProgress?: (p: RefreshProgress) => void;
   /**
-   * Called before the first of several batches. The server hands back what came before (a first start's import and
-   * tide pass, hours of serving), so that the batches' garbage piles on a collected heap: a first start's first
-   * batch was its peak (bench/README.md).
+   * Where the refresh pauses and drops its garbage (default: pauses only). The server's pacer also hands back, before
+   * the first of several batches, what came before (a first start's import and tide pass, hours of serving), so that
+   * the batches' garbage piles on a collected heap: a first start's first batch was its peak (bench/README.md).
    */
-  beforeBatches?: () => MaybePromise<unknown>;
+  pacer?: Pacer;
   /** Called after each written batch (the server drops its cached bodies). */
   onWritten?: () => void;
   /** Stops between batches (server shutdown). */
@@ -228,7 +227,7 @@ export function fetchAhead(answerMs: number, lastAssemblyMs: number | undefined)
 }
 
 /** Assembles, compresses and writes the documents of a fetched batch. */
-async function writeBatch(deps: RefreshDeps, batch: Batch, fetched: Fetched, facings: () => Promise<Map<string, number | null>>, summary: RefreshSummary): Promise<BatchOutcome> {
+async function writeBatch(deps: RefreshDeps, pacer: Pacer, batch: Batch, fetched: Fetched, facings: () => Promise<Map<string, number | null>>, summary: RefreshSummary): Promise<BatchOutcome> {
   if ("written" in fetched) return fetched;
   if (deps.signal?.aborted) return { written: [], error: "stopped" };
   const { marine, forecast } = fetched;
@@ -261,9 +260,9 @@ async function writeBatch(deps: RefreshDeps, batch: Batch, fetched: Fetched, fac
     if (n % YIELD_EVERY === YIELD_EVERY - 1) {
       // Assembly leaves short-lived objects by the hundred KB per spot: a young-generation collection (a few ms: little
       // of it survives) keeps them from piling up until the next full one, which lowers a refresh's peak under load.
-      edenGC();
+      pacer.dropYoung();
       // Assembly (tides, ratings) is CPU work: let a serving process answer requests in between.
-      await yieldToEventLoop();
+      await pacer.pause();
     }
     const m = marine.get(marineCell(spot));
     const f = forecast.get(forecastCell(spot));
@@ -308,9 +307,10 @@ export async function runForecastRefresh(deps: RefreshDeps, spots: readonly Refr
   let stopped = false;
   let consecutiveFailures = 0;
   const giveUpAfter = deps.giveUpAfter ?? GIVE_UP_AFTER_BATCHES;
+  const pacer = deps.pacer ?? plainPacer;
   const collectEvery = Math.max(1, Math.round(FULL_COLLECTION_EVERY / (deps.models ?? BEST_MATCH_ONLY).requested.length));
   // A one-batch refresh (a spot asked for) does not wait for the memory work.
-  if (batches.length > 1) await deps.beforeBatches?.();
+  if (batches.length > 1) await pacer.beforeBatches();
   // The next batch is fetched while this one is assembled (CPU work) when the upstream is slow enough for it to pay
   // (fetchAhead): its time to answer, a network's round trip, overlaps ours. Only after a batch's answers came: while
   // the upstream fails, batches are asked one after another as before, and at most two requests are in flight.
@@ -329,7 +329,7 @@ export async function runForecastRefresh(deps: RefreshDeps, spots: readonly Refr
       const following = batches[index + 1];
       next = following && !("written" in fetched) && !deps.signal?.aborted && fetchAhead(answerMs, lastAssemblyMs) ? timedFetch(deps, following, summary) : null;
       const assembling = performance.now();
-      outcome = await writeBatch(deps, batch, fetched, facings, summary);
+      outcome = await writeBatch(deps, pacer, batch, fetched, facings, summary);
       lastAssemblyMs = performance.now() - assembling;
     }
     if (outcome) for (const id of outcome.written) ok.add(id);
@@ -346,7 +346,7 @@ export async function runForecastRefresh(deps: RefreshDeps, spots: readonly Refr
     }
     // What the eden collections left (parsed responses, the documents' survivors) goes in a full collection every
     // few batches: one after every batch made the refresh much slower, none at all raised its peak (bench/README.md).
-    if (index % collectEvery === collectEvery - 1) Bun.gc(true);
+    if (index % collectEvery === collectEvery - 1) pacer.dropAll();
     spotsDone += batch.spots.length;
     const batchWritten = outcome?.written.length ?? 0;
     const batchOk = outcome !== null && outcome.error === undefined && batchWritten === batch.spots.length;
@@ -375,6 +375,3 @@ export function summaryFields(s: RefreshSummary): Record<string, unknown> {
     durationMs: s.durationMs,
   };
 }
-
-/** Called with every finished refresh's summary (the metrics subscribe). */
-export const refreshListeners = new Set<(summary: RefreshSummary) => void>();

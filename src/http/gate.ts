@@ -25,7 +25,6 @@ import { CORS_EXPOSE, errorResponse, failureResponse, json, prepareHeaders, type
 import { targetOf } from "./target";
 import { queryOf } from "../core/query";
 import { bodyRefusal, CLOSE } from "./body";
-import { activity } from "../ops/memory";
 import { routeLabel } from "../core/route-label";
 
 /**
@@ -90,6 +89,7 @@ export interface GateRoutes {
 const countMalformed = tally("refused malformed requests (bad Host or request target) with 400");
 
 export function createGate(app: App, { keyed, mcp, open }: GateRoutes): (req: Request, peer?: Peer) => Response | Promise<Response> {
+  const { activity } = app;
   // The route, never the path: a path can hold a secret (a console invitation's token).
   const failed = (req: Request, path: string, err: unknown): Response => failureResponse(err, routeLabel(path), { own: { ...corsFor(req) } });
   /** Goes on once `waiting` is done; the request path waits only for a reload or a key's first load of the day. */

@@ -7,8 +7,10 @@
  * at every check; an idle one whose caches and live data sit above the target is not collected over and over for
  * nothing. See bench/README.md ("Memory").
  */
+import { edenGC } from "bun:jsc";
 import { clearCaches, MB } from "../core/caches";
 import { log } from "../core/log";
+import { yieldToEventLoop, type Pacer } from "../core/pacing";
 import { releaseCodePages } from "./code-pages";
 
 /** How often the resident size is compared with the target (reading it is one /proc read). */
@@ -60,9 +62,6 @@ export function startMemoryGovernor(targetMb: number, probe: MemoryProbe = PROCE
   };
 }
 
-/** Requests this process has answered (the gate counts them): what tells an idle server from a busy one. */
-export const activity = { requests: 0 };
-
 /** How often the idle release looks at the request count. */
 const IDLE_CHECK_MS = 1_000;
 
@@ -94,6 +93,19 @@ export async function compactMemory(): Promise<number> {
 }
 
 /**
+ * The process's pacing of its long jobs (the forecast refresh, the tide window pass: core/pacing.ts): a young-generation
+ * collection where a job says its short-lived objects died (a few ms: little survives), a full one where it says its
+ * batches' leftovers did, and a compacted process before a refresh's batches. Where and how often is the jobs' to say;
+ * that it collects there is what keeps their peaks down (bench/README.md, "Memory").
+ */
+export const memoryPacer: Pacer = {
+  pause: yieldToEventLoop,
+  dropYoung: () => void edenGC(),
+  dropAll: () => Bun.gc(true),
+  beforeBatches: compactMemory,
+};
+
+/**
  * Drops every cache (core/caches.ts: the bounded caches, the loaded catalog with its search and spatial indexes, SQLite's
  * page caches), collects, asks the engine to hand freed pages back to the system, and drops the pages of the
  * executable's code that the busy spell read in (./code-pages.ts).
@@ -112,13 +124,14 @@ export interface IdleRelease {
 }
 
 /**
- * An idle server gives its memory back: after `idleMs` without a request (0: never; health probes are not requests,
- * http/gate.ts), once per quiet spell, every cache, the loaded catalog and its indexes are dropped and the heap collected.
+ * An idle server gives its memory back: after `idleMs` without a request (0: never; `requests` reads the gate's count,
+ * `App.activity`, in which health probes are not requests), once per quiet spell, every cache, the loaded catalog and
+ * its indexes are dropped and the heap collected.
  * A cache refills at the next requests (a miss costs ~1 ms), the catalog at the next call that needs it (~50 ms), the
  * search index at the next search (~0.2–0.5 s, once); a server at rest on a small box holds little more than its code.
  * See bench/README.md ("Memory").
  */
-export function startIdleRelease(idleMs: number, requests: () => number = () => activity.requests, release: () => void | Promise<void> = releaseMemory): IdleRelease {
+export function startIdleRelease(idleMs: number, requests: () => number, release: () => void | Promise<void> = releaseMemory): IdleRelease {
   let releases = 0;
   let state: IdleState = { requests: requests(), since: Date.now(), released: false };
   const timer =

@@ -13,7 +13,7 @@ import type { Server } from "bun";
 import type { App } from "../app";
 import { UserError } from "../core/errors";
 import { log } from "../core/log";
-import { outcomeOf, refreshListeners, type RefreshSummary } from "../forecast/refresh";
+import { outcomeOf, type RefreshSummary } from "../forecast/refresh";
 import { operationalStatus } from "./status";
 
 /** Latency buckets (seconds): the API answers in about a millisecond; a slow forecast in tens. */
@@ -151,7 +151,7 @@ export class Metrics {
       duration.observe(s.durationMs / 1000);
       weight.inc(s.weight);
     };
-    refreshListeners.add(this.onRefresh);
+    app.refreshEvents.on(this.onRefresh);
   }
 
   private readonly onRefresh: (s: RefreshSummary) => void;
@@ -183,7 +183,7 @@ export class Metrics {
   }
 
   close(): void {
-    refreshListeners.delete(this.onRefresh);
+    this.app.refreshEvents.off(this.onRefresh);
   }
 }
 

@@ -9,7 +9,6 @@ import { sendMail } from "../console/mailer";
 import { log } from "../core/log";
 import type { Outbox, OutboxRun } from "../alerts/delivery/outbox";
 import { deliveryQueue, type QueuedDelivery } from "../alerts/queue";
-import { refreshListeners } from "../forecast/refresh";
 import { onceAmongServers, slotAt } from "./cluster";
 
 /** Between two rounds: a failed first attempt is due again 30 s later, so it is sent within this of that. */
@@ -69,12 +68,12 @@ export function startAlertDeliveries(app: App): { stop(): Promise<void> } {
     );
   };
   const timer = setInterval(round, ROUND_MS);
-  refreshListeners.add(round);
+  app.refreshEvents.on(round);
   return {
     async stop() {
       stopping.abort();
       clearInterval(timer);
-      refreshListeners.delete(round);
+      app.refreshEvents.off(round);
       await (await outbox)?.idle();
     },
   };

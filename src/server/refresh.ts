@@ -5,13 +5,13 @@
 import type { App } from "../app";
 import { reclaimSpace } from "../db";
 import { log } from "../core/log";
-import { compactMemory } from "../ops/memory";
+import { memoryPacer } from "../ops/memory";
 import { demoFetch } from "../forecast/demo";
 import { ensureFacings, loadFacings } from "../forecast/facings";
 import { mergeModelGaps, MODEL_GAPS_META, parseModelGaps } from "../forecast/model-gaps";
 import { requestedModels } from "../forecast/models";
 import { OpenMeteoClient, type OpenMeteoOptions } from "../forecast/openmeteo";
-import { outcomeOf, refreshListeners, runForecastRefresh, summaryFields, type RefreshProgress, type RefreshSpot, type RefreshSummary } from "../forecast/refresh";
+import { outcomeOf, runForecastRefresh, summaryFields, type RefreshProgress, type RefreshSpot, type RefreshSummary } from "../forecast/refresh";
 
 export interface RefreshOptions {
   /** Default: every spot of the catalog. */
@@ -46,7 +46,7 @@ export async function refreshForecasts(app: App, options: RefreshOptions = {}): 
         return loadFacings(app.stores.forecasts);
       },
       onProgress: options.onProgress,
-      beforeBatches: compactMemory,
+      pacer: memoryPacer,
       onWritten: () => app.forecasts.invalidate(),
       signal: options.signal,
       giveUpAfter: app.config.refreshGiveUpAfter,
@@ -61,7 +61,7 @@ export async function refreshForecasts(app: App, options: RefreshOptions = {}): 
   } catch (err) {
     log.error("alerts could not be evaluated after the refresh", { error: String(err) });
   }
-  for (const listener of refreshListeners) listener(summary);
+  app.refreshEvents.emit(summary);
   await recordModelGaps(app, spots, summary);
   if (!options.onDemand) await recordRun(app, summary, outcome);
   logSummary(app, summary, outcome);

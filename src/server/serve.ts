@@ -91,7 +91,7 @@ export async function runServe(app: App, announce: (address: string) => void): P
   const jobs = tideJobs ? [tideJobs, startForecastJobs(app, { startAfter: tideJobs.startup })] : [];
   const alertDeliveries = startAlertDeliveries(app);
   const memory = startMemoryGovernor(config.memoryTargetMb);
-  const idle = startIdleRelease(config.idleReleaseMs);
+  const idle = startIdleRelease(config.idleReleaseMs, () => app.activity.requests);
   // A database away for a minute fails a hundred flushes: one line when they start failing, one when they work again.
   let flushFailing = false;
   const flusher = setInterval(() => {

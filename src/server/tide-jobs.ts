@@ -6,6 +6,7 @@ import { Cron } from "croner";
 import type { App } from "../app";
 import { log } from "../core/log";
 import { onceAmongServers, slotAt } from "./cluster";
+import { memoryPacer } from "../ops/memory";
 import { HOUR_MS, MINUTE_MS } from "../core/clock";
 
 /** 00:05 UTC: the window's days are UTC days, so it moves right after midnight. */
@@ -16,7 +17,7 @@ export function startTideJobs(app: App): { stop(): void; startup: Promise<void> 
   const controller = new AbortController();
   // One server moves the shared window; the others wait for it, then see the window done.
   const run = (why: string, slot: string) =>
-    onceAmongServers(app, "tide-window", slot, (signal) => app.tides.maintainWindow(() => signal.aborted), controller.signal).then(
+    onceAmongServers(app, "tide-window", slot, (signal) => app.tides.maintainWindow({ shouldStop: () => signal.aborted, pacer: memoryPacer }), controller.signal).then(
       () => undefined,
       (err) => log.error("tide window pass failed; will retry at the next run", { why, error: String(err) }),
     );

@@ -4,7 +4,7 @@
  * the catalog").
  */
 import { fold } from "./normalize";
-import { haversineKm } from "./nearby";
+import { haversineKm } from "../core/geo";
 import type { Spot } from "./types";
 
 export type FindingKind = "far_from_coast" | "country_centroid" | "wrong_hemisphere" | "duplicate";

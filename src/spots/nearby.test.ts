@@ -6,7 +6,8 @@ import { describe, expect, test } from "bun:test";
 import { openDatabase } from "../db";
 import { SpotService } from "./service";
 import { sqliteCatalog } from "./catalog-store";
-import { NearbyIndex, haversineKm } from "./nearby";
+import { NearbyIndex } from "./nearby";
+import { haversineKm } from "../core/geo";
 import { tempDir } from "../../test/support/env";
 import { seededRng } from "../../bench/prng";
 

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import KDBush from "kdbush";
-import { haversineKm } from "./nearby";
+import { haversineKm } from "../core/geo";
 import { townsFile } from "./towns-file";
 
 /** A spot matches the towns within this distance (a town's GeoNames point is its centre). */

@@ -5,10 +5,9 @@
  * SQLite's (./store.ts), whose answers come at once, or PostgreSQL's (./postgres-store.ts), whose come as promises:
  * every answer here is a value when it was had at once and a promise only when a store kept it waiting.
  */
-import { edenGC } from "bun:jsc";
 import { DAY_MS, type Clock } from "../core/clock";
 import { log } from "../core/log";
-import { yieldToEventLoop } from "../core/event-loop";
+import { plainPacer, type Pacer } from "../core/pacing";
 import type { SpotService } from "../spots/service";
 import type { Spot } from "../spots/types";
 import { SEA_LEVEL_MODEL, type DocumentTide, type HourTide, type SeaLevelSeries, type TideReference, type TidesResponse } from "./types";
@@ -131,6 +130,13 @@ type TideRows = { [K in Exclude<keyof TideStore, "stamp" | "batch">]: MaybePromi
 function inBatch(store: EitherTideStore, work: (store: TideRows) => MaybePromise<void>): MaybePromise<void> {
   if (store instanceof TideStore) return store.batch(() => void work(store));
   return store.batch(async (within) => work(within));
+}
+
+export interface WindowPassOptions {
+  /** Asked before each batch: true stops the pass (server shutdown). */
+  shouldStop?: () => boolean;
+  /** Where the pass pauses between batches and drops its garbage (default: pauses only). */
+  pacer?: Pacer;
 }
 
 export interface WindowReport {
@@ -516,18 +522,18 @@ export class TideService {
   /**
    * Brings every spot's station choice and stored extremes up to the current window: chooses stations for spots that
    * have none (or whose import override changed), predicts the missing days (all of them when the stored window is
-   * stale), drops days before the window. Runs in batches, yielding to the event loop between them; concurrent calls
-   * share one run. Returns null when stopped early.
+   * stale), drops days before the window. Runs in batches, pausing between them (`pacer`); concurrent calls share one
+   * run, the first call's. Returns null when stopped early.
    */
-  maintainWindow(shouldStop: () => boolean = () => false): Promise<WindowReport | null> {
-    return (this.running ??= this.runWindowPass(shouldStop).finally(() => {
+  maintainWindow({ shouldStop = () => false, pacer = plainPacer }: WindowPassOptions = {}): Promise<WindowReport | null> {
+    return (this.running ??= this.runWindowPass(shouldStop, pacer).finally(() => {
       this.running = null;
       // What follows (a start-up refresh) should not hold the build's choices too.
       this.built.release();
     }));
   }
 
-  private async runWindowPass(shouldStop: () => boolean): Promise<WindowReport | null> {
+  private async runWindowPass(shouldStop: () => boolean, pacer: Pacer): Promise<WindowReport | null> {
     const startedAt = performance.now();
     const rows = this.rows;
     if ((await rows.rule()) !== CHOICE_RULE) {
@@ -592,8 +598,8 @@ export class TideService {
       );
       // Predicting leaves short-lived objects (the predictor's dates and arrays) faster than the engine's own collections
       // clear them on a first start; a young-generation collection every few batches keeps them from piling up, cheaply.
-      if ((i / BATCH) % COLLECT_EVERY_BATCHES === COLLECT_EVERY_BATCHES - 1) edenGC();
-      await yieldToEventLoop();
+      if ((i / BATCH) % COLLECT_EVERY_BATCHES === COLLECT_EVERY_BATCHES - 1) pacer.dropYoung();
+      await pacer.pause();
     }
     await this.batch((store) => andThen(store.prune(target.start), () => store.setWindow(target)));
     report.ms = Math.round(performance.now() - startedAt);

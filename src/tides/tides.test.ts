@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { openDatabase, type Db } from "../db";
 import { DAY_MS, ManualClock } from "../core/clock";
+import { plainPacer, type Pacer } from "../core/pacing";
 import type { Spot } from "../spots/types";
 import { TideService, type WindowReport } from "./service";
 import { BuiltChoices } from "./built-choices";
@@ -340,8 +341,12 @@ describe("tides over the default catalog", () => {
     const spot = byName("La Graviere", /France, Landes/);
     const before = atOnce(tides.get(spot.id, 7)).extremes;
     clock.advance(DAY_MS);
-    const moved = await tides.maintainWindow();
+    // The pass pauses after each batch of 10 spots, and says every 4th batch that its short-lived garbage can go.
+    const paced = { pauses: 0, young: 0 };
+    const pacer: Pacer = { ...plainPacer, pause: () => (paced.pauses++, plainPacer.pause()), dropYoung: () => void paced.young++ };
+    const moved = await tides.maintainWindow({ pacer });
     expect(moved!.chosen).toBe(0);
+    expect(paced).toEqual({ pauses: Math.ceil(spots.length / 10), young: Math.floor(Math.ceil(spots.length / 10) / 4) });
     const bounds = db.$client.query<{ lo: number; hi: number }, []>("SELECT MIN(time) AS lo, MAX(time) AS hi FROM tide_extremes").get()!;
     expect(bounds.lo).toBeGreaterThanOrEqual(Date.parse("2025-01-11T00:00:00Z"));
     expect(bounds.hi).toBeGreaterThanOrEqual(Date.parse("2025-01-20T12:00:00Z"));

@@ -10,6 +10,7 @@ import type { App } from "../../src/app";
 import { closeDatabase, openDatabase, type Db } from "../../src/db";
 import { OpenMeteoClient, RETRY_WAIT_BUDGET_MS, WEIGHT_PER_LOCATION } from "../../src/forecast/openmeteo";
 import { ManualClock } from "../../src/core/clock";
+import { plainPacer, type Pacer } from "../../src/core/pacing";
 import { fetchAhead, forecastCell, marineCell, planBatches, runForecastRefresh, type RefreshSpot, type RefreshSummary } from "../../src/forecast/refresh";
 import { FIRST_RETRY_MS, nextRefreshAt, retryAt, startupRefreshReason, STALE_AFTER_MS } from "../../src/forecast/schedule";
 import { startForecastJobs } from "../../src/server/forecast-jobs";
@@ -44,6 +45,8 @@ interface Harness {
   refresh(spots?: readonly RefreshSpot[], timeformat?: "iso8601" | "unixtime", signal?: AbortSignal): Promise<RefreshSummary>;
   /** A refresh of `only` that logs, in order, each upstream request it starts, each batch it reports done and its memory hook. */
   traced(only?: readonly RefreshSpot[]): Promise<string[]>;
+  /** A refresh of `only` that logs, in order, each call of its pacer and each batch it reports done. */
+  paced(only?: readonly RefreshSpot[]): Promise<string[]>;
   ages(): Map<string, number>;
   close(): void;
 }
@@ -88,7 +91,19 @@ function harness(env: Record<string, string> = {}, spots: readonly RefreshSpot[]
         events.push(`ask ${endpoint} ${points.map((p) => p.lat).join(",")}`);
         return fetch(endpoint, points);
       };
-      await runForecastRefresh({ ...deps(client), beforeBatches: () => void events.push("before batches"), onProgress: (p) => events.push(`done ${p.batch} ${p.batchOk ? "ok" : "failed"}`) }, only);
+      const pacer: Pacer = { ...plainPacer, beforeBatches: () => void events.push("before batches") };
+      await runForecastRefresh({ ...deps(client), pacer, onProgress: (p) => events.push(`done ${p.batch} ${p.batchOk ? "ok" : "failed"}`) }, only);
+      return events;
+    },
+    paced: async (only = spots) => {
+      const events: string[] = [];
+      const pacer: Pacer = {
+        pause: async () => void events.push("pause"),
+        dropYoung: () => void events.push("drop young"),
+        dropAll: () => void events.push("drop all"),
+        beforeBatches: () => void events.push("before batches"),
+      };
+      await runForecastRefresh({ ...deps(new OpenMeteoClient({ ...config.openMeteo, sleep })), pacer, onProgress: (p) => events.push(`done ${p.batch}`) }, only);
       return events;
     },
     ages: () => documentAges(db),
@@ -257,6 +272,20 @@ describe("pipelining", () => {
     const h = harness({ SURFCAST_OPEN_METEO_BATCH_SIZE: "1" }, TWO);
     expect((await h.traced()).filter((e) => e === "before batches")).toHaveLength(1);
     expect(await h.traced(TWO.slice(0, 1))).not.toContain("before batches");
+    h.close();
+  });
+
+  test("the pacer is called where the refresh makes garbage: young every 20 spots assembled, all every 3 batches of one model", async () => {
+    // 44 spots on Supertubos' cells: its batch assembles 45 spots, the other two batches one each.
+    const crowd = Array.from({ length: 44 }, (_, i): RefreshSpot => ({ id: `zz-crowd-${i}`, lat: THREE[0]!.lat, lng: THREE[0]!.lng }));
+    const h = harness({ SURFCAST_OPEN_METEO_BATCH_SIZE: "1" }, [...crowd, ...THREE]);
+    const events = await h.paced();
+    expect(events[0]).toBe("before batches");
+    expect(events.filter((e) => e === "drop young")).toHaveLength(2);
+    expect(events.filter((e) => e === "pause")).toHaveLength(2);
+    expect(events.slice(-2)).toEqual(["drop all", "done 3"]);
+    expect(events.filter((e) => e === "drop all")).toHaveLength(1);
+    expect((await h.paced(THREE.slice(0, 2))).filter((e) => e === "drop all")).toHaveLength(0);
     h.close();
   });
 });

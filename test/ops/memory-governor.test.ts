@@ -1,6 +1,6 @@
 /**
  * The server's memory governor (src/ops/memory.ts): collects while above its target, never at 0; and the idle release,
- * which drops every cache once per quiet spell.
+ * which drops every cache once per quiet spell, and the request count it reads (the gate's, kept by the App).
  */
 import { expect, test } from "bun:test";
 import { HEAP_GROWTH_MB, idleStep, shouldCollect, startIdleRelease, startMemoryGovernor, type IdleState } from "../../src/ops/memory";
@@ -10,6 +10,7 @@ import { Lru } from "../../src/core/lru";
 import { BoundedMap } from "../../src/core/bounded-map";
 import { loadConfig } from "../../src/config";
 import { closeDatabase, openDatabase } from "../../src/db";
+import { startTestServer } from "../support/inprocess";
 import { SpotService } from "../../src/spots/service";
 import { sqliteCatalog } from "../../src/spots/catalog-store";
 import { tempDir } from "../support/env";
@@ -101,6 +102,21 @@ test("the idle release runs after a quiet spell, not while requests keep coming"
   } finally {
     clearInterval(busy);
     idle.stop();
+  }
+});
+
+test("the gate counts every request but a health probe into its own App's activity (what the idle release reads)", async () => {
+  const [server, other] = await Promise.all([startTestServer(), startTestServer()]);
+  try {
+    const before = server.app.activity.requests;
+    await (await fetch(`${server.url}/healthz`)).text();
+    expect(server.app.activity.requests).toBe(before);
+    await (await fetch(`${server.url}/v1/spots`)).text(); // a 401 is a request all the same
+    await (await fetch(`${server.url}/openapi.json`)).text();
+    expect(server.app.activity.requests).toBe(before + 2);
+    expect(other.app.activity.requests).toBe(0);
+  } finally {
+    await Promise.all([server.close(), other.close()]);
   }
 });
 

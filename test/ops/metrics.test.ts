@@ -1,13 +1,17 @@
 /**
  * /metrics through the compiled binary: off by default, on a loopback-only port with SURFCAST_METRICS=on,
  * scraped by a real Prometheus (Debian's `prometheus` package, installed here when missing; the scrape test
- * skips, saying so, only where it cannot be installed).
+ * skips, saying so, only where it cannot be installed); in process, the refresh events a Metrics listens to (its App's).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../support/env";
 import { createKey, metricsUrlOf, startServer, type RunningServer } from "../support/binary";
+import { openApp } from "../../src/app";
+import { loadConfig } from "../../src/config";
+import type { RefreshSummary } from "../../src/forecast/refresh";
+import { Metrics } from "../../src/ops/metrics";
 
 function prometheusBinary(): string | null {
   if (!Bun.which("prometheus")) {
@@ -92,4 +96,20 @@ describe("metrics", () => {
       await proc.exited;
     }
   }, 60_000);
+});
+
+describe("refresh events", () => {
+  test("the metrics count the refreshes their App tells of, not another App's, and no more once closed", async () => {
+    const [app, another] = await Promise.all(["metrics-events", "metrics-events-other"].map((dir) => openApp(loadConfig({ dataDir: tempDir(dir) }))));
+    const metrics = new Metrics(app!);
+    const runs = () => metrics.registry.getSingleMetricAsString("surfcast_refresh_runs_total");
+    const summary = { ok: 3, failed: 1, weight: 2.5, durationMs: 1200 } as RefreshSummary;
+    app!.refreshEvents.emit(summary);
+    another!.refreshEvents.emit(summary);
+    expect(await runs()).toMatch(/^surfcast_refresh_runs_total\{outcome="partial"\} 1$/m);
+    metrics.close();
+    app!.refreshEvents.emit(summary);
+    expect(await runs()).toMatch(/^surfcast_refresh_runs_total\{outcome="partial"\} 1$/m);
+    await Promise.all([app!.close(), another!.close()]);
+  });
 });

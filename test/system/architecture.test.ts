@@ -34,10 +34,15 @@ const SRC = join(ROOT, "src");
 const sources = [...new Bun.Glob("**/*.ts").scanSync(SRC)].filter((f) => !f.endsWith(".test.ts") && !f.endsWith(".d.ts") && !f.endsWith(".gen.ts"));
 const roomOf = (file: string) => (file.includes("/") ? file.slice(0, file.indexOf("/")) : file.replace(/\.ts$/, ""));
 
+/** The rooms that run the process rather than hold its rules: the only ones that tune the runtime. */
+const PROCESS_ROOMS = new Set(["app", "ops", "server", "cli", "main"]);
+
+const texts = new Map(sources.map((file) => [file, readFileSync(join(SRC, file), "utf8")]));
+
 /** file → the src files it imports (type-only imports included: they tie the rooms together all the same). */
 const imports = new Map<string, string[]>();
 for (const file of sources) {
-  const text = readFileSync(join(SRC, file), "utf8");
+  const text = texts.get(file)!;
   const targets: string[] = [];
   for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s+"(\.[^"]+)"|\bimport\(\s*"(\.[^"]+)"\s*\)/g)) {
     const resolved = join(dirname(join(SRC, file)), m[1] ?? m[2]!);
@@ -98,5 +103,21 @@ describe("rooms and layers", () => {
     };
     for (const file of imports.keys()) if (!index.has(file)) visit(file);
     expect(circles).toEqual([]);
+  });
+});
+
+describe("the runtime and module state", () => {
+  test("no domain room collects garbage or reads the engine: long jobs call the pacer they are given (core/pacing.ts)", () => {
+    const tuning = /\bBun\.(?:gc|shrink)\s*\(|\bedenGC\s*\(|"bun:jsc"/;
+    expect(sources.filter((file) => !PROCESS_ROOMS.has(roomOf(file)) && tuning.test(texts.get(file)!))).toEqual([]);
+    // The check sees what it looks for: the process rooms do collect.
+    expect(tuning.test(texts.get("ops/memory.ts")!)).toBe(true);
+  });
+
+  test("no exported module-level set or map of callbacks: listeners belong to what makes the events (App.refreshEvents)", () => {
+    // A module-wide registry of listeners, `export const x = new Set<(…) => …>()`: read from the declaration's type.
+    const registry = /^export (?:const|let) \w+ = new (?:Set|Map)<[^>(\n]*\([^)\n]*\)\s*=>/m;
+    expect(sources.filter((file) => registry.test(texts.get(file)!))).toEqual([]);
+    expect(registry.test("export const refreshListeners = new Set<(summary: RefreshSummary) => void>();")).toBe(true);
   });
 });
