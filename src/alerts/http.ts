@@ -1,8 +1,10 @@
 /**
- * The alerts' two public addresses, on the open side of the gate (no key: each URL's token is its credential, stored
- * only as a hash): an alert's calendar feed (`/alerts/calendar/{token}.ics`, for phones' calendars) and an e-mail's
- * unsubscribe link (`/alerts/unsubscribe/{token}`). The link's GET only asks: mail scanners open links, so the alert
- * is switched off by the page's POST (or a mail client's one-click POST, RFC 8058).
+ * The alerts' public addresses, on the open side of the gate (no key: each URL's token is its credential, stored
+ * only as a hash): an alert's calendar feed (`/alerts/calendar/{token}.ics`, for phones' calendars), an e-mail's
+ * unsubscribe link (`/alerts/unsubscribe/{token}`) and an e-mail address's confirmation link
+ * (`/alerts/confirm/{token}`). The unsubscribe link's GET only asks: mail scanners open links, so the alert is
+ * switched off by the page's POST (or a mail client's one-click POST, RFC 8058). The confirmation link confirms on
+ * GET, as such links do: a scanner opening it confirms only an address whose mailbox received it.
  */
 import { html } from "ghtml";
 import type { AlertService } from "./service";
@@ -11,6 +13,7 @@ export const isAlertsPath = (path: string) => path.startsWith("/alerts/");
 
 const CALENDAR = /^\/alerts\/calendar\/([A-Za-z0-9_-]{20,100})\.ics$/;
 const UNSUBSCRIBE = /^\/alerts\/unsubscribe\/([A-Za-z0-9_-]{20,100})$/;
+const CONFIRM = /^\/alerts\/confirm\/([A-Za-z0-9_-]{20,100})$/;
 
 const HEADERS = {
   "X-Content-Type-Options": "nosniff",
@@ -29,7 +32,7 @@ function page(status: number, title: string, body: string): Response {
 
 const gone = () => page(404, "Link not valid", html`<p>This link does not belong to an alert (it may have been deleted).</p>`);
 
-export function createAlertsHandler(app: { alerts: Pick<AlertService, "calendar" | "unsubscribe" | "unsubscribeTarget">; spots: { find(id: string): { timezone: string } | undefined }; config: { publicUrl: string } }) {
+export function createAlertsHandler(app: { alerts: Pick<AlertService, "calendar" | "unsubscribe" | "unsubscribeTarget" | "confirm">; spots: { find(id: string): { timezone: string } | undefined }; config: { publicUrl: string } }) {
   return async (req: Request, path: string): Promise<Response> => {
     const calendar = CALENDAR.exec(path);
     if (calendar && (req.method === "GET" || req.method === "HEAD")) {
@@ -40,6 +43,14 @@ export function createAlertsHandler(app: { alerts: Pick<AlertService, "calendar"
       const { calendarFeed } = await import("./delivery/calendar");
       const feed = calendarFeed(alert, spot, alert.nextWindows ?? [], app.config.publicUrl);
       return new Response(feed, { headers: { ...HEADERS, "Cache-Control": "private, max-age=300", "Content-Type": "text/calendar; charset=utf-8" } });
+    }
+    const confirm = CONFIRM.exec(path);
+    if (confirm && (req.method === "GET" || req.method === "HEAD")) {
+      const confirmation = await app.alerts.confirm(confirm[1]!);
+      if (!confirmation) return gone();
+      const { alert, outcome } = confirmation;
+      if (outcome === "expired") return page(410, "Link expired", html`<p>This confirmation link has expired. The alert <strong>${alert.name}</strong> sends nothing to this address; its owner can send a new link from the console.</p>`);
+      return page(200, "Address confirmed", html`<p>The alert <strong>${alert.name}</strong> for ${alert.spot.name} now sends its surf windows to this address. Each e-mail has a link to stop them.</p>`);
     }
     const unsubscribe = UNSUBSCRIBE.exec(path);
     if (unsubscribe && req.method === "GET") {

@@ -19,8 +19,9 @@ import { isoUtc, type StoredForecast } from "../forecast/document";
 import type { ForecastStore } from "../forecast/sqlite-store";
 import type { Spot } from "../spots/types";
 import { findWindows, fireOnce, parseCondition, type AlertCondition, type AlertWindow, type BestHour, type ConditionInput, type Span } from "./condition";
-import type { AlertRecord, AlertStore, DeliveryKind, DeliveryRecord, LedgerSpan } from "./store";
-import { buildAlertEvent, eventBody, type AlertEvent, type AlertEventType, type EventWindow } from "./delivery/event";
+import type { AlertRecord, AlertStore, DeliveryKind, DeliveryPurpose, DeliveryRecord, LedgerSpan, SentTimes } from "./store";
+import { buildAlertEvent, confirmationBody, eventBody, type AlertEvent, type AlertEventType, type EventWindow } from "./delivery/event";
+import { CONFIRMATION_LIMITS, CONFIRMATION_LINK_MS, DELIVERY_LOG_MS, longestWindow, nextAllowedAt, TEST_LIMITS, whenAllowed, type Limit } from "./limits";
 import { newMessageId, newWebhookSecret } from "./delivery/ids";
 
 export type { AlertRecord, DeliveryRecord } from "./store";
@@ -56,6 +57,8 @@ export interface AlertView {
   delivery: DeliveryKind;
   target: string;
   enabled: boolean;
+  /** An e-mail alert whose address has not confirmed yet: nothing but the confirmation e-mail is sent to it. */
+  waitingForConfirmation: boolean;
   disabledReason: string | null;
   disabledAt: string | null;
   createdAt: string;
@@ -69,6 +72,7 @@ export interface KeyAlert {
   condition: AlertCondition;
   delivery: DeliveryKind;
   enabled: boolean;
+  waitingForConfirmation: boolean;
   nextWindows: AlertWindow[] | null;
 }
 
@@ -82,6 +86,12 @@ export interface CreatedAlert extends AlertView {
 export interface AlertWithWindows extends AlertView {
   /** The windows in the spot's current forecast from now on; null when the spot has no forecast yet. */
   nextWindows: AlertWindow[] | null;
+}
+
+/** What a confirmation link came to: the alert confirmed now or before, or the link's time is over. */
+export interface Confirmation {
+  alert: AlertView;
+  outcome: "confirmed" | "expired";
 }
 
 export interface EvaluationSummary {
@@ -100,6 +110,12 @@ export const newAlertId = () => "alert_" + randomBytes(8).toString("hex");
 export const newDeliveryId = () => "dlv_" + randomBytes(8).toString("hex");
 
 export const isAlertId = (id: string) => ALERT_ID.test(id);
+
+/** An alert's state in a listing: on, waiting for its address's confirmation, or off (and why). */
+export function alertState(a: { enabled: boolean; waitingForConfirmation: boolean; disabledReason?: string | null }): string {
+  if (!a.enabled) return a.disabledReason ? `off (${a.disabledReason})` : "off";
+  return a.waitingForConfirmation ? "waiting for confirmation" : "on";
+}
 
 const spanOf = (l: LedgerSpan): Span => ({ start: isoUtc(l.start), end: isoUtc(l.end) });
 const ledgerOf = (s: Span): LedgerSpan => ({ start: Date.parse(s.start), end: Date.parse(s.end) });
@@ -121,6 +137,11 @@ function capMessage(max: number, email: string, plan: PlanName, audience: Audien
     ? `Your plan (${plan}) allows ${max} alerts and you have ${max}. Delete one to create another.`
     : `account ${email} already has ${max} alerts, the most its plan (${plan}) allows; delete one first ("surfcast alerts list ${email}")`;
 }
+
+const SENT_WORDS: Record<Exclude<DeliveryPurpose, "window">, string> = { test: "test events", confirmation: "confirmation e-mails" };
+
+/** "in the last hour", "in the last 24 hours". */
+const perWords = (limit: Limit) => (limit.perMs === HOUR_MS ? "in the last hour" : `in the last ${Math.round(limit.perMs / HOUR_MS)} hours`);
 
 export class AlertService {
   /**
@@ -166,11 +187,16 @@ export class AlertService {
       disabledReason: null,
       disabledAt: null,
       createdAt: this.clock.now(),
+      // A webhook's owner chose its URL; an e-mail address must agree before it receives anything but the confirmation.
+      confirmedAt: delivery === "webhook" ? this.clock.now() : null,
+      confirmTokenHash: null,
+      confirmSentAt: null,
     };
     const max = PLAN_DEFAULTS[key.plan].maxAlerts;
     await this.stores.alerts.insertAlert(record, key.accountId, (count) => {
       if (count >= max) throw new UserError(capMessage(max, key.account, key.plan, audience));
     });
+    if (delivery === "email") await this.stores.alerts.enqueue([this.confirmationDelivery(record, this.clock.now())]);
     return { ...this.view(record), secret, calendarUrl: this.calendarUrlOf(calendarToken) };
   }
 
@@ -183,7 +209,7 @@ export class AlertService {
   /** The key's alerts with their next windows, as the key itself may see them (MCP). */
   async listForKey(keyId: string): Promise<KeyAlert[]> {
     const alerts = await this.withNextWindows(await this.stores.alerts.alertsOfKeys([keyId]));
-    return alerts.map((a) => ({ id: a.id, name: a.name, spot: a.spot, condition: a.condition, delivery: a.delivery, enabled: a.enabled, nextWindows: a.nextWindows }));
+    return alerts.map((a) => ({ id: a.id, name: a.name, spot: a.spot, condition: a.condition, delivery: a.delivery, enabled: a.enabled, waitingForConfirmation: a.waitingForConfirmation, nextWindows: a.nextWindows }));
   }
 
   /** Alerts with the windows their spot's current forecast holds from now on; each spot's forecast read once. */
@@ -207,17 +233,54 @@ export class AlertService {
     return this.view(alert);
   }
 
-  /** Queues a test event for delivery now (type `alert.test`): the alert's next window, or the current hour without figures. */
-  async test(id: string): Promise<DeliveryRecord> {
+  /**
+   * Queues a test event for delivery now (type `alert.test`): the alert's next window, or the current hour without
+   * figures. Only for an alert that would send (on, its key active, its account enabled, its address confirmed),
+   * and within TEST_LIMITS.
+   */
+  async test(id: string, audience: Audience = "operator"): Promise<DeliveryRecord> {
     const alert = await this.found(id);
-    if (alert.disabledReason !== null) throw new UserError(`alert ${alert.id} is switched off (${alert.disabledReason}): nothing is sent for it`);
+    const accountId = await this.sendingAccount(alert, audience);
+    if (alert.confirmedAt === null) {
+      throw new UserError(
+        audience === "owner"
+          ? `This alert is waiting for confirmation: ${alert.target} receives nothing until the link in its confirmation e-mail is opened.`
+          : `alert ${alert.id} is waiting for confirmation: ${alert.target} receives nothing until the link in its confirmation e-mail is opened`,
+      );
+    }
     const now = this.clock.now();
     const next = (await this.nextWindows(alert))?.[0];
     const hour = utcHourStart(now);
     const window = next ?? { start: isoUtc(hour), end: isoUtc(hour + HOUR_MS), best: { time: isoUtc(hour), waveHeight: null, wavePeriod: null, windSpeed: null, windDirectionType: null, rating: null } };
-    const delivery = this.delivery(alert, this.event(alert, "alert.test", window, now), now);
-    await this.stores.alerts.enqueue([delivery]);
+    const delivery = this.pending(alert, "test", eventBody(this.event(alert, "alert.test", window, now)), now);
+    await this.stores.alerts.enqueueLimited(delivery, accountId, now - longestWindow(TEST_LIMITS), (sent) => this.withinLimits(TEST_LIMITS, sent, delivery, audience));
     return delivery;
+  }
+
+  /** Sends an e-mail alert's confirmation again (the last link may have expired or been lost), within CONFIRMATION_LIMITS. */
+  async resendConfirmation(id: string, audience: Audience = "operator"): Promise<DeliveryRecord> {
+    const alert = await this.found(id);
+    const accountId = await this.sendingAccount(alert, audience);
+    if (alert.confirmedAt !== null) throw new UserError(audience === "owner" ? "This alert needs no confirmation: its address is confirmed." : `alert ${alert.id} needs no confirmation (a webhook, or an address confirmed already)`);
+    const now = this.clock.now();
+    const delivery = this.confirmationDelivery(alert, now);
+    await this.stores.alerts.enqueueLimited(delivery, accountId, now - longestWindow(CONFIRMATION_LIMITS), (sent) => this.withinLimits(CONFIRMATION_LIMITS, sent, delivery, audience));
+    return delivery;
+  }
+
+  /** The alert a confirmation link names, confirmed unless the link's time is over; null when the token is unknown. */
+  async confirm(token: string): Promise<Confirmation | null> {
+    const alert = await this.stores.alerts.alertByConfirmTokenHash(hashKey(token));
+    if (!alert) return null;
+    const now = this.clock.now();
+    if (alert.confirmedAt === null && (alert.confirmSentAt ?? 0) + CONFIRMATION_LINK_MS < now) return { alert: this.view(alert), outcome: "expired" };
+    await this.stores.alerts.confirmAlert(alert.id, now);
+    return { alert: this.view((await this.stores.alerts.alertById(alert.id)) ?? alert), outcome: "confirmed" };
+  }
+
+  /** Deletes the delivery log's rows older than DELIVERY_LOG_MS (the delivery job calls it); answers how many. */
+  pruneDeliveries(): Promise<number> {
+    return this.stores.alerts.pruneDeliveries(this.clock.now() - DELIVERY_LOG_MS);
   }
 
   /** The alert's delivery log, newest first. */
@@ -255,6 +318,33 @@ export class AlertService {
   async calendar(token: string): Promise<AlertWithWindows | null> {
     const alert = await this.stores.alerts.alertByCalendarTokenHash(hashKey(token));
     return alert && (await this.withNextWindows([alert]))[0]!;
+  }
+
+  /** The account of an alert that may send: refuses one switched off, of a revoked key or of a disabled account. */
+  private async sendingAccount(alert: AlertRecord, audience: Audience): Promise<number> {
+    const owned = await this.stores.access.keyById(alert.keyId);
+    const owner = audience === "owner";
+    if (alert.disabledReason !== null) throw new UserError(owner ? `This alert is switched off (${alert.disabledReason}), so nothing is sent for it; create a new one to receive events again.` : `alert ${alert.id} is switched off (${alert.disabledReason}): nothing is sent for it`);
+    if (!owned || owned.key.revokedAt !== null) throw new UserError(owner ? "This alert's key is revoked, so nothing is sent for it." : `alert ${alert.id}'s key ${alert.keyId} is revoked: nothing is sent for it`);
+    if (owned.account.disabled) throw new UserError(owner ? "Your account is disabled, so nothing is sent for its alerts." : `account ${owned.account.email} is disabled: nothing is sent for its alerts`);
+    return owned.account.id;
+  }
+
+  /** Refuses a delivery made by hand past its alert's or its account's limit, saying when the next is allowed. */
+  private withinLimits(limits: { alert: Limit; account: Limit }, sent: SentTimes, delivery: DeliveryRecord, audience: Audience): void {
+    const now = this.clock.now();
+    const what = SENT_WORDS[delivery.kind as keyof typeof SENT_WORDS];
+    for (const scope of ["alert", "account"] as const) {
+      const limit = limits[scope];
+      const next = nextAllowedAt(sent[scope], limit, now);
+      if (next === null) continue;
+      const whose = scope === "alert" ? (audience === "owner" ? "This alert" : `alert ${delivery.alertId}`) : audience === "owner" ? "Your account" : "its account";
+      throw new UserError(
+        audience === "owner"
+          ? `${whose} has had ${limit.max} ${what} ${perWords(limit)}, the most allowed: the next can be sent at ${whenAllowed(next, now)}.`
+          : `${whose} has had ${limit.max} ${what} ${perWords(limit)}, the most allowed; the next is allowed at ${whenAllowed(next, now)}`,
+      );
+    }
   }
 
   // ── the console: only the signed-in account's keys and alerts ─────────────────────────────────────
@@ -335,7 +425,15 @@ export class AlertService {
   }
 
   private delivery(alert: AlertRecord, event: AlertEvent, at: number): DeliveryRecord {
-    return { id: newDeliveryId(), alertId: alert.id, eventId: newMessageId(), attempt: 1, scheduledAt: at, attemptedAt: null, statusCode: null, error: null, outcome: "pending", payload: eventBody(event), unsubscribeTokenHash: null };
+    return this.pending(alert, "window", eventBody(event), at);
+  }
+
+  private confirmationDelivery(alert: AlertRecord, at: number): DeliveryRecord {
+    return this.pending(alert, "confirmation", confirmationBody(alert, { id: alert.spotId, name: this.spots.find(alert.spotId)?.name ?? alert.spotId }), at);
+  }
+
+  private pending(alert: AlertRecord, kind: DeliveryPurpose, payload: string, at: number): DeliveryRecord {
+    return { id: newDeliveryId(), alertId: alert.id, eventId: newMessageId(), attempt: 1, scheduledAt: at, attemptedAt: null, statusCode: null, error: null, outcome: "pending", kind, payload, unsubscribeTokenHash: null };
   }
 
   /** Where the alert is delivered: exactly one webhook URL (its address checked) or one e-mail address. */
@@ -393,6 +491,7 @@ export class AlertService {
       delivery: a.delivery,
       target: a.target,
       enabled: a.disabledReason === null,
+      waitingForConfirmation: a.confirmedAt === null,
       disabledReason: a.disabledReason,
       disabledAt: a.disabledAt === null ? null : new Date(a.disabledAt).toISOString(),
       createdAt: new Date(a.createdAt).toISOString(),

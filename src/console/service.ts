@@ -23,8 +23,7 @@ import { SignInThrottle, WorkQueue } from "./throttle";
 import { MAX_EMBED_SPOTS, type EmbedRequest, type EmbedView } from "../embed/service";
 import type { Spot } from "../spots/types";
 import type { AlertRequest, AlertWithWindows, CreatedAlert } from "../alerts/service";
-import { parseEventBody } from "../alerts/delivery/event";
-import type { DeliveryOutcome } from "../alerts/store";
+import type { DeliveryOutcome, DeliveryPurpose } from "../alerts/store";
 
 export { KEY_NAME_MAX } from "../access/accounts";
 export const ACCOUNTS_PAGE_SIZE = 50;
@@ -81,7 +80,7 @@ export interface AlertAllowance {
 /** One row of an alert's delivery log as the console shows it. */
 export interface AlertDeliveryView {
   id: string;
-  event: "window" | "test";
+  event: DeliveryPurpose;
   attempt: number;
   /** When it was attempted, or when it is due while pending; epoch ms. */
   at: number;
@@ -307,10 +306,9 @@ export class ConsoleService {
     return this.app.alerts.list((await this.account(accountId)).email);
   }
 
-  /** Alerts in use and allowed: the plan counts the alerts of active keys. */
-  async alertAllowance(accountId: number, alerts: readonly AlertWithWindows[], keys: readonly KeyView[]): Promise<AlertAllowance> {
-    const active = new Set(keys.filter((k) => k.revokedAt === null).map((k) => k.id));
-    return { count: alerts.filter((a) => active.has(a.keyId)).length, max: PLAN_DEFAULTS[(await this.account(accountId)).plan].maxAlerts };
+  /** Alerts in use and allowed: the plan counts every alert of the account, of revoked keys too. */
+  async alertAllowance(accountId: number, alerts: readonly AlertWithWindows[]): Promise<AlertAllowance> {
+    return { count: alerts.length, max: PLAN_DEFAULTS[(await this.account(accountId)).plan].maxAlerts };
   }
 
   /** An alert for one of the account's active keys; its secret and calendar URL are in the result and nowhere else. */
@@ -336,9 +334,17 @@ export class ConsoleService {
   async testOwnAlert(accountId: number, alertId: string): Promise<boolean> {
     const alert = await this.app.alerts.alertOfAccount(accountId, alertId);
     if (!alert) return false;
-    if (alert.disabledReason !== null) throw new UserError(`This alert is switched off (${alert.disabledReason}), so nothing is sent for it; create a new one to receive events again.`);
-    await this.app.alerts.test(alert.id);
+    await this.app.alerts.test(alert.id, "owner");
     log.info("console alert test queued", { account: accountId, alert: alert.id });
+    return true;
+  }
+
+  /** Sends the account's e-mail alert's confirmation again; false when it is not the account's. */
+  async resendConfirmationOwn(accountId: number, alertId: string): Promise<boolean> {
+    const alert = await this.app.alerts.alertOfAccount(accountId, alertId);
+    if (!alert) return false;
+    await this.app.alerts.resendConfirmation(alert.id, "owner");
+    log.info("console alert confirmation sent again", { account: accountId, alert: alert.id });
     return true;
   }
 
@@ -352,7 +358,7 @@ export class ConsoleService {
     for (const d of deliveries) latest.set(d.eventId, Math.max(d.attempt, latest.get(d.eventId) ?? 0));
     return deliveries.map((d) => ({
       id: d.id,
-      event: parseEventBody(d.payload).type === "alert.test" ? "test" : "window",
+      event: d.kind,
       attempt: d.attempt,
       at: d.attemptedAt ?? d.scheduledAt,
       outcome: d.outcome,

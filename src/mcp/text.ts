@@ -12,7 +12,7 @@ import type { ForecastHour, ForecastResponse } from "../forecast/types";
 import type { Spot, SpotWithDistance } from "../spots/types";
 import type { TideExtreme, TidesResponse } from "../tides/types";
 import { describeCondition } from "../alerts/condition";
-import type { KeyAlert } from "../alerts/service";
+import { alertState, type KeyAlert } from "../alerts/service";
 
 /** Every tool's text stays within this many bytes (UTF-8): never more than ~4,000–5,500 tokens. */
 export const TEXT_LIMIT = 16 * 1024;
@@ -373,7 +373,7 @@ export function alertsText(alerts: readonly KeyAlert[]): string {
   if (alerts.length === 0) return "This key has no alerts. Its owner makes them in the developer console (Alerts page).";
   const hhmm = (time: string) => time.slice(0, 16).replace("T", " ") + "Z";
   const body = alerts.flatMap((a) => {
-    const head = `${a.id} | ${a.name} | ${a.spot.name} (${a.spot.id}) | ${describeCondition(a.condition)} | by ${a.delivery} | ${a.enabled ? "on" : "off"}`;
+    const head = `${a.id} | ${a.name} | ${a.spot.name} (${a.spot.id}) | ${describeCondition(a.condition)} | by ${a.delivery} | ${alertState(a)}`;
     if (a.nextWindows === null) return [head, "  no forecast for this spot yet"];
     if (a.nextWindows.length === 0) return [head, "  no window in the forecast"];
     return [

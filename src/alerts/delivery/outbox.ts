@@ -8,8 +8,8 @@
  */
 import type { Clock } from "../../core/clock";
 import type { AllowedNetworks, Resolver } from "./address";
-import { alertEmail, type MailSender } from "./email";
-import { parseEventBody } from "./event";
+import { alertEmail, confirmationEmail, type MailSender } from "./email";
+import { parseConfirmationBody, parseEventBody } from "./event";
 import { nextAttemptAt } from "./retry";
 import { sendWebhook, type AttemptResult, type WebhookRequest } from "./webhook";
 
@@ -18,6 +18,8 @@ export type DeliveryTarget = { kind: "webhook"; url: string; secret: string } | 
 export interface Delivery {
   id: string;
   alertId: string;
+  /** An event (a window or a test), or the confirmation e-mail an address receives before any event. */
+  kind: "window" | "test" | "confirmation";
   /** The event's `webhook-id` (`msg_…`): the same on every attempt. */
   eventId: string;
   /** The event body as stored when the delivery was made (event.ts), sent unchanged on every attempt. */
@@ -33,6 +35,8 @@ export interface Delivery {
 export interface RecordedAttempt extends AttemptResult {
   /** The SHA-256 (hex) of the unsubscribe token an e-mail carried: the token itself is never stored. */
   unsubscribeTokenHash?: string;
+  /** The SHA-256 (hex) of the token a confirmation e-mail carried. */
+  confirmTokenHash?: string;
 }
 
 /**
@@ -50,10 +54,12 @@ export interface DeliveryQueue<D extends Delivery = Delivery> {
   disableAlert(alertId: string, reason: string): Promise<void>;
 }
 
-/** The console's SMTP sender, and a fresh unsubscribe token (with its hash) for each e-mail sent. */
+/** The console's SMTP sender, and a fresh token (with its hash) for each e-mail's unsubscribe or confirmation link. */
 export interface AlertMail {
   send: MailSender;
-  newUnsubscribeToken: () => { token: string; hash: string };
+  newToken: () => { token: string; hash: string };
+  /** How many days a confirmation link works, as its e-mail says. */
+  confirmationDays: number;
 }
 
 export interface OutboxOptions<D extends Delivery = Delivery> {
@@ -63,7 +69,7 @@ export interface OutboxOptions<D extends Delivery = Delivery> {
   publicUrl: string;
   /** Without it (no SMTP configured) an e-mail delivery is refused. */
   mail?: AlertMail;
-  /** Deliveries taken per run. */
+  /** Deliveries taken per run (the queue gives at most one per target, in turns across accounts). */
   batchSize?: number;
   /** Deliveries in flight at once: one slow receiver must not hold up the others. */
   concurrency?: number;
@@ -129,6 +135,7 @@ export class Outbox<D extends Delivery = Delivery> {
 
   private async attempt(delivery: D, at: Date): Promise<RecordedAttempt> {
     const { target } = delivery;
+    if (delivery.kind === "confirmation") return target.kind === "email" ? this.confirmation(delivery, target.to) : { outcome: "refused", error: "only an e-mail address is confirmed", durationMs: 0 };
     if (target.kind === "webhook") {
       return sendWebhook({
         url: target.url,
@@ -156,11 +163,28 @@ export class Outbox<D extends Delivery = Delivery> {
     } catch {
       return { outcome: "refused", error: "the stored event cannot be read", durationMs: elapsed() };
     }
-    const { token, hash } = mail.newUnsubscribeToken();
+    const { token, hash } = mail.newToken();
     const problem = await mail.send(alertEmail(event, to, { publicUrl: this.options.publicUrl, unsubscribeToken: token }));
     // The hash is kept even when sending failed: the message may have gone out all the same.
     return problem === null
       ? { outcome: "delivered", durationMs: elapsed(), unsubscribeTokenHash: hash }
       : { outcome: "failed", error: problem, durationMs: elapsed(), unsubscribeTokenHash: hash };
+  }
+
+  private async confirmation(delivery: D, to: string): Promise<RecordedAttempt> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    const { mail } = this.options;
+    if (!mail) return { outcome: "refused", error: "e-mail is not configured (SURFCAST_SMTP_URL)", durationMs: 0 };
+    let request;
+    try {
+      request = parseConfirmationBody(delivery.body);
+    } catch {
+      return { outcome: "refused", error: "the stored confirmation cannot be read", durationMs: elapsed() };
+    }
+    const { token, hash } = mail.newToken();
+    const problem = await mail.send(confirmationEmail(request, to, { publicUrl: this.options.publicUrl, confirmToken: token, validDays: mail.confirmationDays }));
+    // As for an alert e-mail: the hash is kept even when sending failed, the message may have gone out.
+    return problem === null ? { outcome: "delivered", durationMs: elapsed(), confirmTokenHash: hash } : { outcome: "failed", error: problem, durationMs: elapsed(), confirmTokenHash: hash };
   }
 }

@@ -12,6 +12,8 @@ import { describeCondition, MAX_WAVE_M, WIND_TYPES, type AlertWindow } from "../
 import type { AlertAllowance, AlertDeliveryView } from "../service";
 import { confirmCard, copyBlock, csrfField, formatDay, page, type OwnerPage } from "./layout";
 import { CONFIDENCE_LEVELS } from "../../forecast/best";
+import { DELIVERY_LOG_MS } from "../../alerts/limits";
+import { DAY_MS } from "../../core/clock";
 
 /** What the owner typed and ticked, kept when the form comes back with a refusal. */
 export interface AlertForm {
@@ -100,9 +102,17 @@ function nextWindows(windows: AlertWindow[] | null): string {
 }
 
 function status(a: AlertWithWindows): string {
-  return a.enabled
-    ? html`<span class="status-active">on</span>`
-    : html`<span class="status-revoked">off</span> <span class="muted">(${a.disabledReason ?? ""}, since ${formatDay(a.disabledAt)})</span>`;
+  if (!a.enabled) return html`<span class="status-revoked">off</span> <span class="muted">(${a.disabledReason ?? ""}, since ${formatDay(a.disabledAt)})</span>`;
+  return a.waitingForConfirmation
+    ? html`<span class="status-revoked">waiting for confirmation</span> <span class="muted">(nothing is sent to the address until the link in its confirmation e-mail is opened)</span>`
+    : html`<span class="status-active">on</span>`;
+}
+
+/** The button an alert that sends offers: a test event, or, while its address is unconfirmed, the confirmation again. */
+function sendButton(a: AlertWithWindows, csrf: string, className = ""): string {
+  if (!a.enabled) return "";
+  const [action, label] = a.waitingForConfirmation ? ["confirm-again", "Send the confirmation again"] : ["test", "Send a test event"];
+  return html`<form method="post" action="/console/alerts/${a.id}/${action}"!${className ? html` class="${className}"` : ""}>!${csrfField(csrf)}<button type="submit" class="secondary">${label}<span class="visually-hidden"> for ${a.name}</span></button></form>`;
 }
 
 function alertCard(a: AlertWithWindows, keys: readonly KeyView[], csrf: string): string {
@@ -114,7 +124,7 @@ function alertCard(a: AlertWithWindows, keys: readonly KeyView[], csrf: string):
 <p class="target">To: ${a.delivery === "webhook" ? "webhook" : "e-mail"} <code>${a.target}</code></p>
 !${nextWindows(a.nextWindows)}
 <div class="actions">
-  !${a.enabled ? html`<form method="post" action="/console/alerts/${a.id}/test">!${csrfField(csrf)}<button type="submit" class="secondary">Send a test event<span class="visually-hidden"> for ${a.name}</span></button></form>` : ""}
+  !${sendButton(a, csrf)}
   <a href="/console/alerts/${a.id}">Delivery log<span class="visually-hidden"> of ${a.name}</span></a>
   <a href="/console/alerts/${a.id}/delete">Delete<span class="visually-hidden"> ${a.name}</span></a>
 </div>
@@ -204,11 +214,13 @@ const OUTCOME_WORDS: Record<AlertDeliveryView["outcome"], string> = {
   refused: "refused (the target is not allowed, or e-mail is not set up)",
 };
 
+const EVENT_WORDS: Record<AlertDeliveryView["event"], string> = { window: "window", test: "test", confirmation: "confirmation e-mail" };
+
 function deliveryRow(d: AlertDeliveryView, alertId: string, csrf: string): string {
   const again = d.canSendAgain
     ? html`<form method="post" action="/console/alerts/${alertId}/deliveries/${d.id}/send-again">!${csrfField(csrf)}<button type="submit" class="secondary">Send again<span class="visually-hidden"> attempt ${d.attempt} of ${minuteOf(new Date(d.at).toISOString())}</span></button></form>`
     : "";
-  return html`<tr><td>${minuteOf(new Date(d.at).toISOString())}</td><td>${d.event}</td><td class="num">${d.attempt}</td><td>${OUTCOME_WORDS[d.outcome]}</td><td class="num">${d.statusCode ?? ""}</td><td>${d.error ?? ""}</td><td>!${again}</td></tr>`;
+  return html`<tr><td>${minuteOf(new Date(d.at).toISOString())}</td><td>${EVENT_WORDS[d.event]}</td><td class="num">${d.attempt}</td><td>${OUTCOME_WORDS[d.outcome]}</td><td class="num">${d.statusCode ?? ""}</td><td>${d.error ?? ""}</td><td>!${again}</td></tr>`;
 }
 
 /** One alert with its delivery log, newest first. */
@@ -221,10 +233,10 @@ export function alertLogPage(p: OwnerPage, o: { alert: AlertWithWindows; deliver
 <p>${a.spot.name} <span class="muted">(<code>${a.spot.id}</code>)</span> &middot; !${status(a)}</p>
 <p>When: ${describeCondition(a.condition)}</p>
 <p class="target">To: ${a.delivery === "webhook" ? "webhook" : "e-mail"} <code>${a.target}</code></p>
-!${a.enabled ? html`<form method="post" action="/console/alerts/${a.id}/test" class="actions">!${csrfField(p.viewer.csrf)}<button type="submit" class="secondary">Send a test event</button></form>` : ""}
+!${sendButton(a, p.viewer.csrf, "actions")}
 </div>
 <h2 id="log-title">Delivery log</h2>
-<p class="muted">Times are UTC. A failed delivery is retried on its own for a while; &ldquo;Send again&rdquo; tries it once more now.</p>
+<p class="muted">Times are UTC. A failed delivery is retried on its own for a while; &ldquo;Send again&rdquo; tries it once more now. The log keeps ${DELIVERY_LOG_MS / DAY_MS} days.</p>
 !${o.deliveries.length > 0 ? html`<p class="scroll-hint" id="log-hint">Swipe the table sideways for every column &rarr;</p>` : ""}
 <div class="table-wrap wide" role="region" aria-labelledby="log-title"!${o.deliveries.length > 0 ? ' aria-describedby="log-hint"' : ""} tabindex="0">
 <table>

@@ -22,7 +22,7 @@ class MemoryQueue implements DeliveryQueue {
   add(target: DeliveryTarget, at: Date, alertId = "alert_01"): string {
     const id = `d${this.rows.size + 1}`;
     const body = eventBody(sampleEvent(at, alertId));
-    this.rows.set(id, { id, alertId, eventId: newMessageId(), body, target, attempts: 0, firstAttemptAt: null, nextAt: at, log: [] });
+    this.rows.set(id, { id, alertId, kind: "window", eventId: newMessageId(), body, target, attempts: 0, firstAttemptAt: null, nextAt: at, log: [] });
     return id;
   }
   async due(now: Date, limit: number): Promise<Delivery[]> {
@@ -158,10 +158,11 @@ describe("the outbox", () => {
     return {
       sent,
       send: async (m) => (sent.push(m), answer),
-      newUnsubscribeToken: () => {
+      newToken: () => {
         const token = `tok${++n}`;
         return { token, hash: createHash("sha256").update(token).digest("hex") };
       },
+      confirmationDays: 7,
     };
   }
 
