@@ -3,6 +3,10 @@
  * made by the alerts' evaluation (one per window, its body stored once); this runner only sends them, through a
  * DeliveryQueue the alerts store implements. One process runs it (the holder of the refresh's lease).
  *
+ * Fair: the queue gives at most one delivery per target, in turns across accounts, and a round started while an
+ * earlier one still waits on a slow receiver leaves that receiver's target out, so one target never has two attempts
+ * in flight and never holds up the others' deliveries.
+ *
  * Delivery is at least once: an attempt whose record is lost (a crash between sending and recording) is sent
  * again, with the same `webhook-id`, which is what receivers deduplicate on.
  */
@@ -89,35 +93,78 @@ export interface OutboxRun {
 
 export const GONE_REASON = "the webhook receiver answered 410 Gone";
 
+const targetKey = (target: DeliveryTarget) => (target.kind === "webhook" ? target.url : `mailto:${target.to}`);
+
 export class Outbox<D extends Delivery = Delivery> {
-  private running: Promise<OutboxRun> | null = null;
+  /** The round still taking its deliveries from the queue: a call meanwhile joins it rather than sending twice. */
+  private taking: Promise<OutboxRun> | null = null;
+  private readonly rounds = new Set<Promise<OutboxRun>>();
+  /** Attempts in flight per target. */
+  private readonly busy = new Map<string, number>();
 
   constructor(private readonly options: OutboxOptions<D>) {}
 
-  /** Sends what is due now. A call while a run is under way joins that run rather than sending twice. */
+  /**
+   * Sends what is due now. A call while a round takes its deliveries joins that round; one while earlier rounds
+   * only wait on their attempts starts another, without their targets.
+   */
   runDue(): Promise<OutboxRun> {
-    this.running ??= this.sendDue().finally(() => (this.running = null));
-    return this.running;
+    if (this.taking) return this.taking;
+    const round: Promise<OutboxRun> = this.sendDue(() => {
+      if (this.taking === round) this.taking = null;
+    });
+    this.taking = round;
+    this.rounds.add(round);
+    round.then(
+      () => this.rounds.delete(round),
+      () => this.rounds.delete(round),
+    );
+    return round;
   }
 
-  /** Resolves when no run is under way (for a graceful stop). */
+  /** Resolves when no round is under way (for a graceful stop). */
   async idle(): Promise<void> {
-    await this.running?.catch(() => {});
+    while (this.rounds.size > 0) await Promise.allSettled([...this.rounds]);
   }
 
-  private async sendDue(): Promise<OutboxRun> {
+  private async sendDue(taken: () => void): Promise<OutboxRun> {
     const { queue, clock } = this.options;
-    const due = await queue.due(new Date(clock.now()), this.options.batchSize ?? 100);
+    const batchSize = this.options.batchSize ?? 100;
+    let due: D[];
+    try {
+      // Asked for as many more as there are busy targets, whose deliveries are left for a later round.
+      due = (await queue.due(new Date(clock.now()), batchSize + this.busy.size)).filter((d) => !this.busy.has(targetKey(d.target))).slice(0, batchSize);
+    } finally {
+      taken();
+    }
+    for (const d of due) this.busy.set(targetKey(d.target), (this.busy.get(targetKey(d.target)) ?? 0) + 1);
+    const release = (delivery: D) => {
+      const key = targetKey(delivery.target);
+      const left = this.busy.get(key)! - 1;
+      if (left > 0) this.busy.set(key, left);
+      else this.busy.delete(key);
+    };
     const summary: OutboxRun = { attempted: 0, delivered: 0, retrying: 0, ended: 0 };
     let next = 0;
     const worker = async () => {
       while (next < due.length) {
-        const verdict = await this.deliver(due[next++]!);
-        summary.attempted++;
-        summary[verdict]++;
+        const delivery = due[next++]!;
+        try {
+          const verdict = await this.deliver(delivery);
+          summary.attempted++;
+          summary[verdict]++;
+        } finally {
+          release(delivery);
+        }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(this.options.concurrency ?? 8, due.length) }, worker));
+    try {
+      await Promise.all(Array.from({ length: Math.min(this.options.concurrency ?? 8, due.length) }, worker));
+    } finally {
+      // Those no worker reached (the store failed under every worker) are free for a later round.
+      for (const delivery of due.slice(next)) release(delivery);
+      next = due.length;
+    }
     return summary;
   }
 
