@@ -4,12 +4,12 @@
  * ledger's rows are replaced in alert order, so two writers would wait for each other rather than deadlock (only the
  * refresh's holder evaluates).
  */
-import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, min, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, lt, min, sql } from "drizzle-orm";
 import type { PgDb } from "../db/postgres";
 import { chunks, insertChunks } from "../db/postgres/batch-rows";
 import { accounts, alertDeliveries, alerts, alertWindows, apiKeys } from "../db/postgres/schema";
 import type { PgTx } from "../db/postgres/transaction";
-import { nextAttempt, recordOf, rowOf, takeInTurns, withLedgers, type AlertStore, type DeliveryRecord } from "./store";
+import { nextAttempt, recordOf, rowOf, candidateFields, sendableAt, takeInTurns, withLedgers, type AlertStore, type DeliveryRecord } from "./store";
 
 async function insertDeliveries(tx: PgTx | PgDb, deliveries: readonly DeliveryRecord[]): Promise<void> {
   for (const chunk of insertChunks(alertDeliveries, deliveries)) await tx.insert(alertDeliveries).values(chunk);
@@ -143,32 +143,15 @@ export function postgresAlertStore(db: PgDb): AlertStore {
 
     async dueDeliveries(now, limit) {
       const ranked = db
-        .select({
-          id: alertDeliveries.id,
-          scheduledAt: alertDeliveries.scheduledAt,
-          accountId: apiKeys.accountId,
-          place: sql<number>`row_number() over (partition by ${alerts.target} order by ${alertDeliveries.scheduledAt}, ${alertDeliveries.id} collate "C")`.as("place"),
-        })
+        .select(candidateFields(alertDeliveries, alerts.target, apiKeys.accountId))
         .from(alertDeliveries)
         .innerJoin(alerts, eq(alertDeliveries.alertId, alerts.id))
         .innerJoin(apiKeys, eq(alerts.keyId, apiKeys.id))
         .innerJoin(accounts, eq(apiKeys.accountId, accounts.id))
-        .where(
-          and(
-            eq(alertDeliveries.outcome, "pending"),
-            lte(alertDeliveries.scheduledAt, now),
-            isNull(alerts.disabledReason),
-            isNull(apiKeys.revokedAt),
-            eq(accounts.disabled, false),
-            or(isNotNull(alerts.confirmedAt), eq(alertDeliveries.kind, "confirmation")),
-          ),
-        )
+        .where(sendableAt({ deliveries: alertDeliveries, alerts, keys: apiKeys, accounts }, now))
         .as("ranked");
       const candidates = await db.select({ id: ranked.id, scheduledAt: ranked.scheduledAt, accountId: ranked.accountId }).from(ranked).where(eq(ranked.place, 1));
-      const order = takeInTurns(
-        candidates.map((c) => ({ ...c, scheduledAt: Number(c.scheduledAt), accountId: Number(c.accountId) })),
-        limit,
-      ).map((r) => r.id);
+      const order = takeInTurns(candidates, limit).map((r) => r.id);
       const rows = new Map<string, { delivery: DeliveryRecord; alert: typeof alerts.$inferSelect }>();
       for (const chunk of chunks(order, 1)) {
         for (const row of await db.select({ delivery: alertDeliveries, alert: alerts }).from(alertDeliveries).innerJoin(alerts, eq(alertDeliveries.alertId, alerts.id)).where(inArray(alertDeliveries.id, chunk))) rows.set(row.delivery.id, row);

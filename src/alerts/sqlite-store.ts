@@ -1,8 +1,8 @@
 /** The alert store (store.ts) on SQLite: every statement about alerts, through drizzle on bun:sqlite. */
-import { and, count, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, min, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, isNotNull, isNull, lt, min } from "drizzle-orm";
 import { writeTransaction, type Db } from "../db";
 import { accounts, alertDeliveries, alerts, alertWindows, apiKeys } from "../db/schema";
-import { nextAttempt, recordOf, rowOf, takeInTurns, withLedgers, type AlertStore, type DeliveryRecord } from "./store";
+import { nextAttempt, recordOf, rowOf, candidateFields, sendableAt, takeInTurns, withLedgers, type AlertStore, type DeliveryRecord } from "./store";
 
 /** Rows per insert statement: well under SQLite's limit of bound variables. */
 const CHUNK = 500;
@@ -143,26 +143,12 @@ export function sqliteAlertStore(db: Db): AlertStore {
 
     async dueDeliveries(now, limit) {
       const ranked = db
-        .select({
-          id: alertDeliveries.id,
-          scheduledAt: alertDeliveries.scheduledAt,
-          accountId: apiKeys.accountId,
-          place: sql<number>`row_number() over (partition by ${alerts.target} order by ${alertDeliveries.scheduledAt}, ${alertDeliveries.id})`.as("place"),
-        })
+        .select(candidateFields(alertDeliveries, alerts.target, apiKeys.accountId))
         .from(alertDeliveries)
         .innerJoin(alerts, eq(alertDeliveries.alertId, alerts.id))
         .innerJoin(apiKeys, eq(alerts.keyId, apiKeys.id))
         .innerJoin(accounts, eq(apiKeys.accountId, accounts.id))
-        .where(
-          and(
-            eq(alertDeliveries.outcome, "pending"),
-            lte(alertDeliveries.scheduledAt, now),
-            isNull(alerts.disabledReason),
-            isNull(apiKeys.revokedAt),
-            eq(accounts.disabled, false),
-            or(isNotNull(alerts.confirmedAt), eq(alertDeliveries.kind, "confirmation")),
-          ),
-        )
+        .where(sendableAt({ deliveries: alertDeliveries, alerts, keys: apiKeys, accounts }, now))
         .as("ranked");
       const candidates = db.select({ id: ranked.id, scheduledAt: ranked.scheduledAt, accountId: ranked.accountId }).from(ranked).where(eq(ranked.place, 1)).all();
       const order = takeInTurns(candidates, limit).map((r) => r.id);

@@ -331,20 +331,21 @@ export class ConsoleService {
   }
 
   /** Queues a test event of the account's alert; false when it is not the account's. */
-  async testOwnAlert(accountId: number, alertId: string): Promise<boolean> {
-    const alert = await this.app.alerts.alertOfAccount(accountId, alertId);
-    if (!alert) return false;
-    await this.app.alerts.test(alert.id, "owner");
-    log.info("console alert test queued", { account: accountId, alert: alert.id });
-    return true;
+  testOwnAlert(accountId: number, alertId: string): Promise<boolean> {
+    return this.queueForOwnAlert(accountId, alertId, (id) => this.app.alerts.test(id, "owner"), "console alert test queued");
   }
 
   /** Sends the account's e-mail alert's confirmation again; false when it is not the account's. */
-  async resendConfirmationOwn(accountId: number, alertId: string): Promise<boolean> {
+  resendConfirmationOwn(accountId: number, alertId: string): Promise<boolean> {
+    return this.queueForOwnAlert(accountId, alertId, (id) => this.app.alerts.resendConfirmation(id, "owner"), "console alert confirmation sent again");
+  }
+
+  /** Queues something by hand for the account's alert (the service's limits apply); false when it is not the account's. */
+  private async queueForOwnAlert(accountId: number, alertId: string, queue: (id: string) => Promise<unknown>, logged: string): Promise<boolean> {
     const alert = await this.app.alerts.alertOfAccount(accountId, alertId);
     if (!alert) return false;
-    await this.app.alerts.resendConfirmation(alert.id, "owner");
-    log.info("console alert confirmation sent again", { account: accountId, alert: alert.id });
+    await queue(alert.id);
+    log.info(logged, { account: accountId, alert: alert.id });
     return true;
   }
 

@@ -12,7 +12,7 @@
  */
 import type { Clock } from "../../core/clock";
 import type { AllowedNetworks, Resolver } from "./address";
-import { alertEmail, confirmationEmail, type MailSender } from "./email";
+import { alertEmail, confirmationEmail, type MailMessage, type MailSender } from "./email";
 import { parseConfirmationBody, parseEventBody } from "./event";
 import { nextAttemptAt } from "./retry";
 import { sendWebhook, type AttemptResult, type WebhookRequest } from "./webhook";
@@ -199,39 +199,38 @@ export class Outbox<D extends Delivery = Delivery> {
     return this.email(delivery, target.to);
   }
 
-  private async email(delivery: D, to: string): Promise<RecordedAttempt> {
-    const started = performance.now();
-    const elapsed = () => Math.round(performance.now() - started);
-    const { mail } = this.options;
-    if (!mail) return { outcome: "refused", error: "e-mail is not configured (SURFCAST_SMTP_URL)", durationMs: 0 };
-    let event;
-    try {
-      event = parseEventBody(delivery.body);
-    } catch {
-      return { outcome: "refused", error: "the stored event cannot be read", durationMs: elapsed() };
-    }
-    const { token, hash } = mail.newToken();
-    const problem = await mail.send(alertEmail(event, to, { publicUrl: this.options.publicUrl, unsubscribeToken: token }));
-    // The hash is kept even when sending failed: the message may have gone out all the same.
-    return problem === null
-      ? { outcome: "delivered", durationMs: elapsed(), unsubscribeTokenHash: hash }
-      : { outcome: "failed", error: problem, durationMs: elapsed(), unsubscribeTokenHash: hash };
+  private email(delivery: D, to: string): Promise<RecordedAttempt> {
+    return this.mailed("unsubscribeTokenHash", "the stored event cannot be read", () => {
+      const event = parseEventBody(delivery.body);
+      return (token) => alertEmail(event, to, { publicUrl: this.options.publicUrl, unsubscribeToken: token });
+    });
   }
 
-  private async confirmation(delivery: D, to: string): Promise<RecordedAttempt> {
+  private confirmation(delivery: D, to: string): Promise<RecordedAttempt> {
+    return this.mailed("confirmTokenHash", "the stored confirmation cannot be read", () => {
+      const request = parseConfirmationBody(delivery.body);
+      return (token) => confirmationEmail(request, to, { publicUrl: this.options.publicUrl, confirmToken: token, validDays: this.options.mail!.confirmationDays });
+    });
+  }
+
+  /**
+   * One e-mail whose link carries a fresh token, its hash recorded as `hashField`: refused without SMTP, or when
+   * `read` cannot read the stored body it writes the message from.
+   */
+  private async mailed(hashField: "unsubscribeTokenHash" | "confirmTokenHash", unreadable: string, read: () => (token: string) => MailMessage): Promise<RecordedAttempt> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     const { mail } = this.options;
     if (!mail) return { outcome: "refused", error: "e-mail is not configured (SURFCAST_SMTP_URL)", durationMs: 0 };
-    let request;
+    let write;
     try {
-      request = parseConfirmationBody(delivery.body);
+      write = read();
     } catch {
-      return { outcome: "refused", error: "the stored confirmation cannot be read", durationMs: elapsed() };
+      return { outcome: "refused", error: unreadable, durationMs: elapsed() };
     }
     const { token, hash } = mail.newToken();
-    const problem = await mail.send(confirmationEmail(request, to, { publicUrl: this.options.publicUrl, confirmToken: token, validDays: mail.confirmationDays }));
-    // As for an alert e-mail: the hash is kept even when sending failed, the message may have gone out.
-    return problem === null ? { outcome: "delivered", durationMs: elapsed(), confirmTokenHash: hash } : { outcome: "failed", error: problem, durationMs: elapsed(), confirmTokenHash: hash };
+    const problem = await mail.send(write(token));
+    // The hash is kept even when sending failed: the message may have gone out all the same.
+    return problem === null ? { outcome: "delivered", durationMs: elapsed(), [hashField]: hash } : { outcome: "failed", error: problem, durationMs: elapsed(), [hashField]: hash };
   }
 }
