@@ -9,7 +9,8 @@ import type { PgDb } from "../db/postgres";
 import { chunks, insertChunks } from "../db/postgres/batch-rows";
 import { accounts, alertDeliveries, alerts, alertWindows, apiKeys } from "../db/postgres/schema";
 import type { PgTx } from "../db/postgres/transaction";
-import { nextAttempt, recordOf, rowOf, candidateFields, sendableAt, takeInTurns, withLedgers, type AlertStore, type DeliveryRecord } from "./store";
+import { candidateFields, sendableAt } from "./sqlite-store";
+import { nextAttempt, recordOf, rowOf, takeInTurns, withLedgers, type AlertStore, type DeliveryRecord } from "./store";
 
 async function insertDeliveries(tx: PgTx | PgDb, deliveries: readonly DeliveryRecord[]): Promise<void> {
   for (const chunk of insertChunks(alertDeliveries, deliveries)) await tx.insert(alertDeliveries).values(chunk);

@@ -1,8 +1,8 @@
 /** The alert store (store.ts) on SQLite: every statement about alerts, through drizzle on bun:sqlite. */
-import { and, count, desc, eq, gt, inArray, isNotNull, isNull, lt, min } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, min, or, sql, type Column, type SQL } from "drizzle-orm";
 import { writeTransaction, type Db } from "../db";
 import { accounts, alertDeliveries, alerts, alertWindows, apiKeys } from "../db/schema";
-import { nextAttempt, recordOf, rowOf, candidateFields, sendableAt, takeInTurns, withLedgers, type AlertStore, type DeliveryRecord } from "./store";
+import { nextAttempt, recordOf, rowOf, takeInTurns, withLedgers, type AlertStore, type DeliveryRecord } from "./store";
 
 /** Rows per insert statement: well under SQLite's limit of bound variables. */
 const CHUNK = 500;
@@ -11,6 +11,38 @@ function chunks<T>(rows: readonly T[]): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < rows.length; i += CHUNK) out.push(rows.slice(i, i + CHUNK));
   return out;
+}
+
+/**
+ * The columns of either engine's tables that say whether a pending delivery may be sent. The due deliveries'
+ * condition and fields below are drizzle that builds for either dialect: the PostgreSQL store uses them too.
+ */
+interface SendableColumns {
+  deliveries: { outcome: Column; scheduledAt: Column; kind: Column };
+  alerts: { disabledReason: Column; confirmedAt: Column };
+  keys: { revokedAt: Column };
+  accounts: { disabled: Column };
+}
+
+/** A pending delivery due at `now` that may be sent: its alert on, key active, account enabled, address confirmed (or it is the confirmation). */
+export function sendableAt(c: SendableColumns, now: number): SQL {
+  return and(
+    eq(c.deliveries.outcome, "pending"),
+    lte(c.deliveries.scheduledAt, now),
+    isNull(c.alerts.disabledReason),
+    isNull(c.keys.revokedAt),
+    eq(c.accounts.disabled, false),
+    or(isNotNull(c.alerts.confirmedAt), eq(c.deliveries.kind, "confirmation")),
+  )!;
+}
+
+/**
+ * A due delivery's candidate fields: its id, due time and account, and its place among its target's deliveries
+ * (1: the earliest), so that a round takes one per target.
+ */
+export function candidateFields<I extends Column, S extends Column, A extends Column>(deliveries: { id: I; scheduledAt: S }, target: Column, accountId: A) {
+  const place = sql<number>`row_number() over (partition by ${target} order by ${deliveries.scheduledAt}, ${deliveries.id})`.as("place");
+  return { id: deliveries.id, scheduledAt: deliveries.scheduledAt, accountId, place };
 }
 
 export function sqliteAlertStore(db: Db): AlertStore {

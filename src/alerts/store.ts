@@ -4,7 +4,6 @@
  * (sqlite-store.ts). The rules stay in service.ts and condition.ts; the plan's cap is a `check` the insert runs in
  * its own transaction. Times are epoch milliseconds.
  */
-import { and, eq, isNotNull, isNull, lte, or, sql, type Column, type SQL } from "drizzle-orm";
 import type { AlertCondition } from "./condition";
 
 export type DeliveryKind = "webhook" | "email";
@@ -177,35 +176,6 @@ export function withLedgers(rows: readonly { alert: AlertRow }[], windows: reado
 /** The pending row of an event's next attempt. */
 export function nextAttempt(previous: DeliveryRecord, id: string, at: number): DeliveryRecord {
   return { id, alertId: previous.alertId, eventId: previous.eventId, attempt: previous.attempt + 1, scheduledAt: at, attemptedAt: null, statusCode: null, error: null, outcome: "pending", kind: previous.kind, payload: previous.payload, unsubscribeTokenHash: null };
-}
-
-/** The columns of either engine's tables that say whether a pending delivery may be sent. */
-interface SendableColumns {
-  deliveries: { outcome: Column; scheduledAt: Column; kind: Column };
-  alerts: { disabledReason: Column; confirmedAt: Column };
-  keys: { revokedAt: Column };
-  accounts: { disabled: Column };
-}
-
-/** A pending delivery due at `now` that may be sent: its alert on, key active, account enabled, address confirmed (or it is the confirmation). */
-export function sendableAt(c: SendableColumns, now: number): SQL {
-  return and(
-    eq(c.deliveries.outcome, "pending"),
-    lte(c.deliveries.scheduledAt, now),
-    isNull(c.alerts.disabledReason),
-    isNull(c.keys.revokedAt),
-    eq(c.accounts.disabled, false),
-    or(isNotNull(c.alerts.confirmedAt), eq(c.deliveries.kind, "confirmation")),
-  )!;
-}
-
-/**
- * A due delivery's candidate fields: its id, due time and account, and its place among its target's deliveries
- * (1: the earliest), so that a round takes one per target.
- */
-export function candidateFields<I extends Column, S extends Column, A extends Column>(deliveries: { id: I; scheduledAt: S }, target: Column, accountId: A) {
-  const place = sql<number>`row_number() over (partition by ${target} order by ${deliveries.scheduledAt}, ${deliveries.id})`.as("place");
-  return { id: deliveries.id, scheduledAt: deliveries.scheduledAt, accountId, place };
 }
 
 /** The order a fair round takes its deliveries in: ranked within their account, then by when they were due. */
