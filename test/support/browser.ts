@@ -10,40 +10,12 @@ import { ROOT } from "./env";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
-function launchChromium(): Promise<Browser> {
+export function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run "make test" (it installs Debian's chromium) or set CHROMIUM_PATH`);
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-  });
-}
-
-/**
- * A browser for one test file. On a busy machine Chromium can be lost (a test's timeout closes it mid-launch or
- * mid-page); every later `newContext`/`newPage` then starts a fresh one, so one lost browser fails one test, not
- * every test after it in the file.
- */
-export async function launchBrowser(): Promise<Browser> {
-  let current = await launchChromium();
-  let relaunch: Promise<Browser> | null = null;
-  const live = async (): Promise<Browser> => {
-    if (current.isConnected()) return current;
-    relaunch ??= launchChromium().finally(() => (relaunch = null));
-    current = await relaunch;
-    return current;
-  };
-  return new Proxy(current, {
-    get(_, property) {
-      if (property === "newContext" || property === "newPage") {
-        return async (...args: unknown[]) => {
-          const browser = await live();
-          return (browser[property] as (...a: unknown[]) => unknown).apply(browser, args);
-        };
-      }
-      const value = Reflect.get(current, property);
-      return typeof value === "function" ? value.bind(current) : value;
-    },
   });
 }
 

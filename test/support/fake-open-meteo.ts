@@ -14,7 +14,7 @@
  * Answers GET and form-encoded POST on /v1/marine and /v1/forecast for any list of locations, in the exact
  * shape of the shared fixtures (/work/shared/data/open-meteo): each requested location gets the series of the
  * nearest fixture location (Supertubos, Uluwatu, Pipeline; with their null tails), shifted so the series start
- * at 00:00 GMT of `firstDay` (default: today); array body in request order with `location_id` for i > 0 (a single location
+ * at 00:00 GMT of `firstDay`; array body in request order with `location_id` for i > 0 (a single location
  * answers a bare object); `timeformat=iso8601|unixtime`; latitude/longitude snapped to a grid-cell centre.
  * Bad parameters answer 400 `{"error":true,"reason":…}` like the real server (unknown variable, > 1000
  * locations, list length mismatch); a POST without a form body answers 415.
@@ -252,9 +252,7 @@ function buildLocation(fixture: Fixture, fixtureIndex: number, endpoint: FakeEnd
 
 export async function startFakeOpenMeteo(options: { firstDay?: string } = {}): Promise<FakeOpenMeteo> {
   const fixtures: Record<FakeEndpoint, Fixture[]> = { marine: load("marine_multi.json"), forecast: load("forecast_multi.json") };
-  // Without a first day the series starts today (00:00 GMT): a fixed day would leave every test without a current
-  // forecast once the fixture's week has passed.
-  const shiftTo = (firstDay: string | undefined) => Date.parse(`${firstDay ?? new Date().toISOString().slice(0, 10)}T00:00:00Z`) - FIXTURE_DAY;
+  const shiftTo = (firstDay: string | undefined) => (firstDay ? Date.parse(`${firstDay}T00:00:00Z`) - FIXTURE_DAY : 0);
   let shift = shiftTo(options.firstDay);
   const requests: FakeRequest[] = [];
   let rules: { fault: Fault; requests?: number[]; remaining: number; endpoint?: FakeEndpoint }[] = [];
