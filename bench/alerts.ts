@@ -40,6 +40,9 @@ async function measure(world: AlertsWorld): Promise<{ insertMs: number; first: {
     disabledReason: null,
     disabledAt: null,
     createdAt: NOW,
+    confirmedAt: NOW,
+    confirmTokenHash: null,
+    confirmSentAt: null,
   }));
   // Written in bulk: the plan's limit is not what is measured, and one create each would take longer than the rest.
   const inserted = performance.now();

@@ -21,6 +21,9 @@ const alert: AlertRecord = {
   disabledReason: null,
   disabledAt: null,
   createdAt: START,
+  confirmedAt: START,
+  confirmTokenHash: null,
+  confirmSentAt: null,
 };
 const principal: Principal = { keyId: alert.keyId, accountId: 1, plan: "pro", dailyLimit: 1000, minuteLimit: 60 };
 const windowAt = (start: string): AlertWindow => ({

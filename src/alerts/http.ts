@@ -1,8 +1,10 @@
 /**
- * The alerts' two public addresses, on the open side of the gate (no key: each URL's token is its credential, stored
- * only as a hash): an alert's calendar feed (`/alerts/calendar/{token}.ics`, for phones' calendars: feeds.ts) and an e-mail's
- * unsubscribe link (`/alerts/unsubscribe/{token}`). The link's GET only asks: mail scanners open links, so the alert
- * is switched off by the page's POST (or a mail client's one-click POST, RFC 8058).
+ * The alerts' public addresses, on the open side of the gate (no key: each URL's token is its credential, stored
+ * only as a hash): an alert's calendar feed (`/alerts/calendar/{token}.ics`, for phones' calendars: feeds.ts), an e-mail's
+ * unsubscribe link (`/alerts/unsubscribe/{token}`) and an e-mail address's confirmation link
+ * (`/alerts/confirm/{token}`). The unsubscribe link's GET only asks: mail scanners open links, so the alert is
+ * switched off by the page's POST (or a mail client's one-click POST, RFC 8058). The confirmation link confirms on
+ * GET, as such links do: a scanner opening it confirms only an address whose mailbox received it.
  */
 import { html } from "ghtml";
 import type { AlertService } from "./service";
@@ -12,6 +14,7 @@ export const isAlertsPath = (path: string) => path.startsWith("/alerts/");
 
 const CALENDAR = /^\/alerts\/calendar\/([A-Za-z0-9_-]{20,100})\.ics$/;
 const UNSUBSCRIBE = /^\/alerts\/unsubscribe\/([A-Za-z0-9_-]{20,100})$/;
+const CONFIRM = /^\/alerts\/confirm\/([A-Za-z0-9_-]{20,100})$/;
 
 const HEADERS = {
   "X-Content-Type-Options": "nosniff",
@@ -33,7 +36,7 @@ const gone = () => page(404, "Link not valid", html`<p>This link does not belong
 const plain = (status: number, text: string, extra: Record<string, string> = {}) =>
   new Response(text, { status, headers: { ...HEADERS, "Content-Type": "text/plain; charset=utf-8", ...extra } });
 
-export function createAlertsHandler(app: { alerts: Pick<AlertService, "unsubscribe" | "unsubscribeTarget">; calendars: Pick<CalendarFeeds, "fetch"> }) {
+export function createAlertsHandler(app: { alerts: Pick<AlertService, "unsubscribe" | "unsubscribeTarget" | "confirm">; calendars: Pick<CalendarFeeds, "fetch"> }) {
   return async (req: Request, path: string): Promise<Response> => {
     const calendar = CALENDAR.exec(path);
     if (calendar && (req.method === "GET" || req.method === "HEAD")) {
@@ -42,6 +45,14 @@ export function createAlertsHandler(app: { alerts: Pick<AlertService, "unsubscri
       if (feed.kind === "absent") return plain(404, "not found\n");
       if (feed.kind === "spent") return plain(429, "this calendar feed was fetched too often this hour; try again later\n", { "Retry-After": String(feed.retryAfterSeconds) });
       return new Response(feed.text, { headers: { ...HEADERS, "Cache-Control": "private, max-age=300", "Content-Type": "text/calendar; charset=utf-8" } });
+    }
+    const confirm = CONFIRM.exec(path);
+    if (confirm && (req.method === "GET" || req.method === "HEAD")) {
+      const confirmation = await app.alerts.confirm(confirm[1]!);
+      if (!confirmation) return gone();
+      const { alert, outcome } = confirmation;
+      if (outcome === "expired") return page(410, "Link expired", html`<p>This confirmation link has expired. The alert <strong>${alert.name}</strong> sends nothing to this address; its owner can send a new link from the console.</p>`);
+      return page(200, "Address confirmed", html`<p>The alert <strong>${alert.name}</strong> for ${alert.spot.name} now sends its surf windows to this address. Each e-mail has a link to stop them.</p>`);
     }
     const unsubscribe = UNSUBSCRIBE.exec(path);
     if (unsubscribe && (req.method === "GET" || req.method === "HEAD")) {
@@ -54,6 +65,6 @@ export function createAlertsHandler(app: { alerts: Pick<AlertService, "unsubscri
       if (!alert) return gone();
       return page(200, "Unsubscribed", html`<p>The alert <strong>${alert.name}</strong> for ${alert.spot.name} is switched off: it sends nothing more.</p>`);
     }
-    return new Response("not found\n", { status: 404, headers: { ...HEADERS, "Content-Type": "text/plain; charset=utf-8" } });
+    return plain(404, "not found\n");
   };
 }

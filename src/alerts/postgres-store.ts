@@ -4,12 +4,13 @@
  * ledger's rows are replaced in alert order, so two writers would wait for each other rather than deadlock (only the
  * refresh's holder evaluates).
  */
-import { and, asc, count, desc, eq, inArray, isNull, lte, min, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, lt, min, sql } from "drizzle-orm";
 import type { PgDb } from "../db/postgres";
 import { chunks, insertChunks } from "../db/postgres/batch-rows";
 import { accounts, alertDeliveries, alerts, alertWindows, apiKeys } from "../db/postgres/schema";
 import type { PgTx } from "../db/postgres/transaction";
-import { nextAttempt, recordOf, rowOf, withLedgers, type AlertStore, type DeliveryRecord } from "./store";
+import { candidateFields, sendableAt } from "./sqlite-store";
+import { nextAttempt, recordOf, rowOf, takeInTurns, withLedgers, type AlertStore, type DeliveryRecord } from "./store";
 
 async function insertDeliveries(tx: PgTx | PgDb, deliveries: readonly DeliveryRecord[]): Promise<void> {
   for (const chunk of insertChunks(alertDeliveries, deliveries)) await tx.insert(alertDeliveries).values(chunk);
@@ -25,11 +26,7 @@ export function postgresAlertStore(db: PgDb): AlertStore {
     async insertAlert(record, accountId, check) {
       await db.transaction(async (tx) => {
         await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId)).for("update");
-        const [row] = await tx
-          .select({ n: count() })
-          .from(alerts)
-          .innerJoin(apiKeys, eq(alerts.keyId, apiKeys.id))
-          .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)));
+        const [row] = await tx.select({ n: count() }).from(alerts).innerJoin(apiKeys, eq(alerts.keyId, apiKeys.id)).where(eq(apiKeys.accountId, accountId));
         check(row?.n ?? 0);
         await tx.insert(alerts).values(rowOf(record));
       });
@@ -40,6 +37,16 @@ export function postgresAlertStore(db: PgDb): AlertStore {
     async alertByUnsubscribeTokenHash(hash) {
       const [row] = await db.select({ alert: alerts }).from(alertDeliveries).innerJoin(alerts, eq(alertDeliveries.alertId, alerts.id)).where(eq(alertDeliveries.unsubscribeTokenHash, hash)).limit(1);
       return row ? recordOf(row.alert) : null;
+    },
+    alertByConfirmTokenHash: (hash) => one(eq(alerts.confirmTokenHash, hash)),
+
+    async confirmAlert(id, at) {
+      const changed = await db
+        .update(alerts)
+        .set({ confirmedAt: at })
+        .where(and(eq(alerts.id, id), isNull(alerts.confirmedAt)))
+        .returning({ id: alerts.id });
+      return changed.length > 0;
     },
 
     async alertsOfKeys(keyIds) {
@@ -78,7 +85,7 @@ export function postgresAlertStore(db: PgDb): AlertStore {
 
     async alertsToEvaluate(spotIds) {
       if (spotIds.length === 0) return [];
-      const evaluated = and(inArray(alerts.spotId, [...spotIds]), isNull(alerts.disabledReason), isNull(apiKeys.revokedAt), eq(accounts.disabled, false));
+      const evaluated = and(inArray(alerts.spotId, [...spotIds]), isNull(alerts.disabledReason), isNotNull(alerts.confirmedAt), isNull(apiKeys.revokedAt), eq(accounts.disabled, false));
       const rows = await db
         .select({ alert: alerts })
         .from(alerts)
@@ -118,14 +125,39 @@ export function postgresAlertStore(db: PgDb): AlertStore {
       await db.transaction((tx) => insertDeliveries(tx, deliveries));
     },
 
+    async enqueueLimited(delivery, accountId, since, check) {
+      await db.transaction(async (tx) => {
+        // The account's row locked: two servers counting its sends at once take turns.
+        await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId)).for("update");
+        const counted = and(eq(alertDeliveries.kind, delivery.kind), eq(alertDeliveries.attempt, 1), gt(alertDeliveries.scheduledAt, since));
+        const alert = await tx.select({ at: alertDeliveries.scheduledAt }).from(alertDeliveries).where(and(counted, eq(alertDeliveries.alertId, delivery.alertId)));
+        const account = await tx
+          .select({ at: alertDeliveries.scheduledAt })
+          .from(alertDeliveries)
+          .innerJoin(alerts, eq(alertDeliveries.alertId, alerts.id))
+          .innerJoin(apiKeys, eq(alerts.keyId, apiKeys.id))
+          .where(and(counted, eq(apiKeys.accountId, accountId)));
+        check({ alert: alert.map((r) => Number(r.at)), account: account.map((r) => Number(r.at)) });
+        await insertDeliveries(tx, [delivery]);
+      });
+    },
+
     async dueDeliveries(now, limit) {
-      const due = await db
-        .select({ delivery: alertDeliveries, alert: alerts })
+      const ranked = db
+        .select(candidateFields(alertDeliveries, alerts.target, apiKeys.accountId))
         .from(alertDeliveries)
         .innerJoin(alerts, eq(alertDeliveries.alertId, alerts.id))
-        .where(and(eq(alertDeliveries.outcome, "pending"), lte(alertDeliveries.scheduledAt, now), isNull(alerts.disabledReason)))
-        .orderBy(asc(alertDeliveries.scheduledAt), asc(sql`${alertDeliveries.id} collate "C"`))
-        .limit(limit);
+        .innerJoin(apiKeys, eq(alerts.keyId, apiKeys.id))
+        .innerJoin(accounts, eq(apiKeys.accountId, accounts.id))
+        .where(sendableAt({ deliveries: alertDeliveries, alerts, keys: apiKeys, accounts }, now))
+        .as("ranked");
+      const candidates = await db.select({ id: ranked.id, scheduledAt: ranked.scheduledAt, accountId: ranked.accountId }).from(ranked).where(eq(ranked.place, 1));
+      const order = takeInTurns(candidates, limit).map((r) => r.id);
+      const rows = new Map<string, { delivery: DeliveryRecord; alert: typeof alerts.$inferSelect }>();
+      for (const chunk of chunks(order, 1)) {
+        for (const row of await db.select({ delivery: alertDeliveries, alert: alerts }).from(alertDeliveries).innerJoin(alerts, eq(alertDeliveries.alertId, alerts.id)).where(inArray(alertDeliveries.id, chunk))) rows.set(row.delivery.id, row);
+      }
+      const due = order.flatMap((id) => rows.get(id) ?? []);
       const firsts = new Map<string, number | null>();
       for (const chunk of chunks([...new Set(due.map((d) => d.delivery.eventId))], 1)) {
         const rows = await db.select({ eventId: alertDeliveries.eventId, first: min(alertDeliveries.attemptedAt) }).from(alertDeliveries).where(inArray(alertDeliveries.eventId, chunk)).groupBy(alertDeliveries.eventId);
@@ -134,13 +166,16 @@ export function postgresAlertStore(db: PgDb): AlertStore {
       return due.map((r) => ({ delivery: r.delivery, alert: recordOf(r.alert), firstAttemptAt: firsts.get(r.delivery.eventId) ?? null }));
     },
 
-    async recordAttempt(id, result) {
-      const changed = await db
-        .update(alertDeliveries)
-        .set(result)
-        .where(and(eq(alertDeliveries.id, id), eq(alertDeliveries.outcome, "pending")))
-        .returning({ id: alertDeliveries.id });
-      return changed.length > 0;
+    async recordAttempt(id, { confirmTokenHash, ...result }) {
+      return db.transaction(async (tx) => {
+        const recorded = await tx
+          .update(alertDeliveries)
+          .set(result)
+          .where(and(eq(alertDeliveries.id, id), eq(alertDeliveries.outcome, "pending")))
+          .returning({ alertId: alertDeliveries.alertId });
+        if (recorded.length > 0 && confirmTokenHash) await tx.update(alerts).set({ confirmTokenHash, confirmSentAt: result.attemptedAt }).where(eq(alerts.id, recorded[0]!.alertId));
+        return recorded.length > 0;
+      });
     },
 
     async scheduleRetry(previous, id, at) {
@@ -149,6 +184,10 @@ export function postgresAlertStore(db: PgDb): AlertStore {
 
     async deliveriesOf(alertId, limit) {
       return db.select().from(alertDeliveries).where(eq(alertDeliveries.alertId, alertId)).orderBy(desc(alertDeliveries.scheduledAt), desc(alertDeliveries.attempt)).limit(limit);
+    },
+
+    async pruneDeliveries(before) {
+      return (await db.delete(alertDeliveries).where(lt(alertDeliveries.scheduledAt, before)).returning({ id: alertDeliveries.id })).length;
     },
   };
 }

@@ -25,6 +25,7 @@ export function deliveryQueue(store: AlertStore, clock: Clock): DeliveryQueue<Qu
       return (await store.dueDeliveries(now.getTime(), limit)).map(({ delivery, alert, firstAttemptAt }) => ({
         id: delivery.id,
         alertId: delivery.alertId,
+        kind: delivery.kind,
         eventId: delivery.eventId,
         body: delivery.payload,
         target: targetOf(alert),
@@ -41,6 +42,7 @@ export function deliveryQueue(store: AlertStore, clock: Clock): DeliveryQueue<Qu
         error: attempt.error ?? null,
         outcome: attempt.outcome,
         unsubscribeTokenHash: attempt.unsubscribeTokenHash ?? null,
+        confirmTokenHash: attempt.confirmTokenHash ?? null,
       });
     },
 

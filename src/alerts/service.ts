@@ -19,9 +19,10 @@ import { isoUtc, type StoredForecast } from "../forecast/document";
 import type { ForecastStore } from "../forecast/sqlite-store";
 import type { Spot } from "../spots/types";
 import { findWindows, fireOnce, parseCondition, type AlertCondition, type AlertWindow, type BestHour, type ConditionInput, type Span } from "./condition";
-import type { AlertRecord, AlertStore, DeliveryKind, DeliveryOutcome, DeliveryRecord, LedgerSpan } from "./store";
-import { buildAlertEvent, eventBody, parseEventBody, type AlertEvent, type AlertEventType, type EventWindow } from "./delivery/event";
+import type { AlertRecord, AlertStore, DeliveryKind, DeliveryOutcome, DeliveryPurpose, DeliveryRecord, LedgerSpan, SentTimes } from "./store";
+import { buildAlertEvent, confirmationBody, eventBody, parseEventBody, type AlertEvent, type AlertEventType, type EventWindow } from "./delivery/event";
 import { windowSpan } from "./delivery/wording";
+import { CONFIRMATION_LIMITS, CONFIRMATION_LINK_MS, DELIVERY_LOG_MS, longestWindow, nextAllowedAt, TEST_LIMITS, whenAllowed, type Limit } from "./limits";
 import { newMessageId, newWebhookSecret } from "./delivery/ids";
 
 export type { AlertRecord, DeliveryRecord } from "./store";
@@ -57,6 +58,8 @@ export interface AlertView {
   delivery: DeliveryKind;
   target: string;
   enabled: boolean;
+  /** An e-mail alert whose address has not confirmed yet: nothing but the confirmation e-mail is sent to it. */
+  waitingForConfirmation: boolean;
   disabledReason: string | null;
   disabledAt: string | null;
   createdAt: string;
@@ -70,6 +73,7 @@ export interface KeyAlert {
   condition: AlertCondition;
   delivery: DeliveryKind;
   enabled: boolean;
+  waitingForConfirmation: boolean;
   nextWindows: AlertWindow[] | null;
 }
 
@@ -89,16 +93,17 @@ export interface AlertWithWindows extends AlertView {
 export interface DeliveryLogRow {
   id: string;
   eventId: string;
-  event: "window" | "test";
+  event: DeliveryPurpose;
   attempt: number;
   /** When it was attempted, or when it is due while pending; ISO UTC. */
   at: string;
   outcome: DeliveryOutcome;
   /**
    * The event's window, ISO UTC and in the spot's own time ("Thu 27 Nov 06:00–10:00", `timeZone`): a new alert's
-   * first evaluation sends several events at once, and this is what tells them apart.
+   * first evaluation sends several events at once, and this is what tells them apart. Null for a confirmation
+   * e-mail, which has no window.
    */
-  window: { start: string; end: string; local: string; timeZone: string };
+  window: { start: string; end: string; local: string; timeZone: string } | null;
   statusCode: number | null;
   error: string | null;
   /**
@@ -106,6 +111,12 @@ export interface DeliveryLogRow {
    * to add), of an alert that is on, is worth another: a refused target is refused again, a gone one switched it off.
    */
   canSendAgain: boolean;
+}
+
+/** What a confirmation link came to: the alert confirmed now or before, or the link's time is over. */
+export interface Confirmation {
+  alert: AlertView;
+  outcome: "confirmed" | "expired";
 }
 
 export interface EvaluationSummary {
@@ -124,6 +135,12 @@ export const newAlertId = () => "alert_" + randomBytes(8).toString("hex");
 export const newDeliveryId = () => "dlv_" + randomBytes(8).toString("hex");
 
 export const isAlertId = (id: string) => ALERT_ID.test(id);
+
+/** An alert's state in a listing: on, waiting for its address's confirmation, or off (and why). */
+export function alertState(a: { enabled: boolean; waitingForConfirmation: boolean; disabledReason?: string | null }): string {
+  if (!a.enabled) return a.disabledReason ? `off (${a.disabledReason})` : "off";
+  return a.waitingForConfirmation ? "waiting for confirmation" : "on";
+}
 
 const spanOf = (l: LedgerSpan): Span => ({ start: isoUtc(l.start), end: isoUtc(l.end) });
 const ledgerOf = (s: Span): LedgerSpan => ({ start: Date.parse(s.start), end: Date.parse(s.end) });
@@ -145,6 +162,11 @@ function capMessage(max: number, email: string, plan: PlanName, audience: Audien
     ? `Your plan (${plan}) allows ${max} alerts and you have ${max}. Delete one to create another.`
     : `account ${email} already has ${max} alerts, the most its plan (${plan}) allows; delete one first ("surfcast alerts list ${email}")`;
 }
+
+const SENT_WORDS: Record<Exclude<DeliveryPurpose, "window">, string> = { test: "test events", confirmation: "confirmation e-mails" };
+
+/** "in the last hour", "in the last 24 hours". */
+const perWords = (limit: Limit) => (limit.perMs === HOUR_MS ? "in the last hour" : `in the last ${Math.round(limit.perMs / HOUR_MS)} hours`);
 
 export class AlertService {
   /**
@@ -191,11 +213,16 @@ export class AlertService {
       disabledReason: null,
       disabledAt: null,
       createdAt: this.clock.now(),
+      // A webhook's owner chose its URL; an e-mail address must agree before it receives anything but the confirmation.
+      confirmedAt: delivery === "webhook" ? this.clock.now() : null,
+      confirmTokenHash: null,
+      confirmSentAt: null,
     };
     const max = PLAN_DEFAULTS[key.plan].maxAlerts;
     await this.stores.alerts.insertAlert(record, key.accountId, (count) => {
       if (count >= max) throw new UserError(capMessage(max, key.account, key.plan, audience));
     });
+    if (delivery === "email") await this.stores.alerts.enqueue([this.confirmationDelivery(record, this.clock.now())]);
     return { ...this.view(record), secret, calendarUrl: this.calendarUrlOf(calendarToken) };
   }
 
@@ -208,7 +235,7 @@ export class AlertService {
   /** The key's alerts with their next windows, as the key itself may see them (MCP). */
   async listForKey(keyId: string): Promise<KeyAlert[]> {
     const alerts = await this.withNextWindows(await this.stores.alerts.alertsOfKeys([keyId]));
-    return alerts.map((a) => ({ id: a.id, name: a.name, spot: a.spot, condition: a.condition, delivery: a.delivery, enabled: a.enabled, nextWindows: a.nextWindows }));
+    return alerts.map((a) => ({ id: a.id, name: a.name, spot: a.spot, condition: a.condition, delivery: a.delivery, enabled: a.enabled, waitingForConfirmation: a.waitingForConfirmation, nextWindows: a.nextWindows }));
   }
 
   /** Alerts with the windows their spot's current forecast holds from now on; each spot's forecast read once. */
@@ -232,17 +259,54 @@ export class AlertService {
     return this.view(alert);
   }
 
-  /** Queues a test event for delivery now (type `alert.test`): the alert's next window, or the current hour without figures. */
-  async test(id: string): Promise<DeliveryRecord> {
+  /**
+   * Queues a test event for delivery now (type `alert.test`): the alert's next window, or the current hour without
+   * figures. Only for an alert that would send (on, its key active, its account enabled, its address confirmed),
+   * and within TEST_LIMITS.
+   */
+  async test(id: string, audience: Audience = "operator"): Promise<DeliveryRecord> {
     const alert = await this.found(id);
-    if (alert.disabledReason !== null) throw new UserError(`alert ${alert.id} is switched off (${alert.disabledReason}): nothing is sent for it`);
+    const accountId = await this.sendingAccount(alert, audience);
+    if (alert.confirmedAt === null) {
+      throw new UserError(
+        audience === "owner"
+          ? `This alert is waiting for confirmation: ${alert.target} receives nothing until the link in its confirmation e-mail is opened.`
+          : `alert ${alert.id} is waiting for confirmation: ${alert.target} receives nothing until the link in its confirmation e-mail is opened`,
+      );
+    }
     const now = this.clock.now();
     const next = (await this.nextWindows(alert))?.[0];
     const hour = utcHourStart(now);
     const window = next ?? { start: isoUtc(hour), end: isoUtc(hour + HOUR_MS), best: { time: isoUtc(hour), waveHeight: null, wavePeriod: null, windSpeed: null, windDirectionType: null, rating: null } };
-    const delivery = this.delivery(alert, this.event(alert, "alert.test", window, now), now);
-    await this.stores.alerts.enqueue([delivery]);
+    const delivery = this.pending(alert, "test", eventBody(this.event(alert, "alert.test", window, now)), now);
+    await this.stores.alerts.enqueueLimited(delivery, accountId, now - longestWindow(TEST_LIMITS), (sent) => this.withinLimits(TEST_LIMITS, sent, delivery, audience));
     return delivery;
+  }
+
+  /** Sends an e-mail alert's confirmation again (the last link may have expired or been lost), within CONFIRMATION_LIMITS. */
+  async resendConfirmation(id: string, audience: Audience = "operator"): Promise<DeliveryRecord> {
+    const alert = await this.found(id);
+    const accountId = await this.sendingAccount(alert, audience);
+    if (alert.confirmedAt !== null) throw new UserError(audience === "owner" ? "This alert needs no confirmation: its address is confirmed." : `alert ${alert.id} needs no confirmation (a webhook, or an address confirmed already)`);
+    const now = this.clock.now();
+    const delivery = this.confirmationDelivery(alert, now);
+    await this.stores.alerts.enqueueLimited(delivery, accountId, now - longestWindow(CONFIRMATION_LIMITS), (sent) => this.withinLimits(CONFIRMATION_LIMITS, sent, delivery, audience));
+    return delivery;
+  }
+
+  /** The alert a confirmation link names, confirmed unless the link's time is over; null when the token is unknown. */
+  async confirm(token: string): Promise<Confirmation | null> {
+    const alert = await this.stores.alerts.alertByConfirmTokenHash(hashKey(token));
+    if (!alert) return null;
+    const now = this.clock.now();
+    if (alert.confirmedAt === null && (alert.confirmSentAt ?? 0) + CONFIRMATION_LINK_MS < now) return { alert: this.view(alert), outcome: "expired" };
+    await this.stores.alerts.confirmAlert(alert.id, now);
+    return { alert: this.view((await this.stores.alerts.alertById(alert.id)) ?? alert), outcome: "confirmed" };
+  }
+
+  /** Deletes the delivery log's rows older than DELIVERY_LOG_MS (the delivery job calls it); answers how many. */
+  pruneDeliveries(): Promise<number> {
+    return this.stores.alerts.pruneDeliveries(this.clock.now() - DELIVERY_LOG_MS);
   }
 
   /** The alert's delivery log, newest first. */
@@ -256,21 +320,22 @@ export class AlertService {
     const deliveries = await this.deliveries(alert.id);
     const latest = new Map<string, number>();
     for (const d of deliveries) latest.set(d.eventId, Math.max(d.attempt, latest.get(d.eventId) ?? 0));
-    return deliveries.map((d) => {
-      const { type, window, spot } = parseEventBody(d.payload);
-      return {
-        id: d.id,
-        eventId: d.eventId,
-        event: type === "alert.test" ? "test" : "window",
-        attempt: d.attempt,
-        at: new Date(d.attemptedAt ?? d.scheduledAt).toISOString(),
-        outcome: d.outcome,
-        window: { start: window.start, end: window.end, local: windowSpan(window.start, window.end, spot.timezone), timeZone: spot.timezone },
-        statusCode: d.statusCode,
-        error: d.error,
-        canSendAgain: d.outcome === "failed" && d.attempt === latest.get(d.eventId) && alert.disabledReason === null,
-      };
-    });
+    const windowOf = (payload: string): DeliveryLogRow["window"] => {
+      const { window, spot } = parseEventBody(payload);
+      return { start: window.start, end: window.end, local: windowSpan(window.start, window.end, spot.timezone), timeZone: spot.timezone };
+    };
+    return deliveries.map((d) => ({
+      id: d.id,
+      eventId: d.eventId,
+      event: d.kind,
+      attempt: d.attempt,
+      at: new Date(d.attemptedAt ?? d.scheduledAt).toISOString(),
+      outcome: d.outcome,
+      window: d.kind === "confirmation" ? null : windowOf(d.payload),
+      statusCode: d.statusCode,
+      error: d.error,
+      canSendAgain: d.outcome === "failed" && d.attempt === latest.get(d.eventId) && alert.disabledReason === null,
+    }));
   }
 
   /** "Send again": another attempt of a logged event, now, with the same event id and body. */
@@ -302,6 +367,33 @@ export class AlertService {
   /** The alert behind a calendar feed's token; null when the token is unknown (feeds.ts serves its feed). */
   calendar(token: string): Promise<AlertRecord | null> {
     return this.stores.alerts.alertByCalendarTokenHash(hashKey(token));
+  }
+
+  /** The account of an alert that may send: refuses one switched off, of a revoked key or of a disabled account. */
+  private async sendingAccount(alert: AlertRecord, audience: Audience): Promise<number> {
+    const owned = await this.stores.access.keyById(alert.keyId);
+    const owner = audience === "owner";
+    if (alert.disabledReason !== null) throw new UserError(owner ? `This alert is switched off (${alert.disabledReason}), so nothing is sent for it; create a new one to receive events again.` : `alert ${alert.id} is switched off (${alert.disabledReason}): nothing is sent for it`);
+    if (!owned || owned.key.revokedAt !== null) throw new UserError(owner ? "This alert's key is revoked, so nothing is sent for it." : `alert ${alert.id}'s key ${alert.keyId} is revoked: nothing is sent for it`);
+    if (owned.account.disabled) throw new UserError(owner ? "Your account is disabled, so nothing is sent for its alerts." : `account ${owned.account.email} is disabled: nothing is sent for its alerts`);
+    return owned.account.id;
+  }
+
+  /** Refuses a delivery made by hand past its alert's or its account's limit, saying when the next is allowed. */
+  private withinLimits(limits: { alert: Limit; account: Limit }, sent: SentTimes, delivery: DeliveryRecord, audience: Audience): void {
+    const now = this.clock.now();
+    const what = SENT_WORDS[delivery.kind as keyof typeof SENT_WORDS];
+    for (const scope of ["alert", "account"] as const) {
+      const limit = limits[scope];
+      const next = nextAllowedAt(sent[scope], limit, now);
+      if (next === null) continue;
+      const whose = scope === "alert" ? (audience === "owner" ? "This alert" : `alert ${delivery.alertId}`) : audience === "owner" ? "Your account" : "its account";
+      throw new UserError(
+        audience === "owner"
+          ? `${whose} has had ${limit.max} ${what} ${perWords(limit)}, the most allowed: the next can be sent at ${whenAllowed(next, now)}.`
+          : `${whose} has had ${limit.max} ${what} ${perWords(limit)}, the most allowed; the next is allowed at ${whenAllowed(next, now)}`,
+      );
+    }
   }
 
   // ── the console: only the signed-in account's keys and alerts ─────────────────────────────────────
@@ -394,7 +486,15 @@ export class AlertService {
   }
 
   private delivery(alert: AlertRecord, event: AlertEvent, at: number): DeliveryRecord {
-    return { id: newDeliveryId(), alertId: alert.id, eventId: newMessageId(), attempt: 1, scheduledAt: at, attemptedAt: null, statusCode: null, error: null, outcome: "pending", payload: eventBody(event), unsubscribeTokenHash: null };
+    return this.pending(alert, "window", eventBody(event), at);
+  }
+
+  private confirmationDelivery(alert: AlertRecord, at: number): DeliveryRecord {
+    return this.pending(alert, "confirmation", confirmationBody(alert, { id: alert.spotId, name: this.spots.find(alert.spotId)?.name ?? alert.spotId }), at);
+  }
+
+  private pending(alert: AlertRecord, kind: DeliveryPurpose, payload: string, at: number): DeliveryRecord {
+    return { id: newDeliveryId(), alertId: alert.id, eventId: newMessageId(), attempt: 1, scheduledAt: at, attemptedAt: null, statusCode: null, error: null, outcome: "pending", kind, payload, unsubscribeTokenHash: null };
   }
 
   /** Where the alert is delivered: exactly one webhook URL (its address checked) or one e-mail address. */
@@ -452,6 +552,7 @@ export class AlertService {
       delivery: a.delivery,
       target: a.target,
       enabled: a.disabledReason === null,
+      waitingForConfirmation: a.confirmedAt === null,
       disabledReason: a.disabledReason,
       disabledAt: a.disabledAt === null ? null : new Date(a.disabledAt).toISOString(),
       createdAt: new Date(a.createdAt).toISOString(),

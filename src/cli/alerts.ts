@@ -3,9 +3,11 @@ import { PLAN_DEFAULTS, PLAN_NAMES } from "../access/plans";
 import { UserError } from "../core/errors";
 import { escapeControls } from "../core/log";
 import { describeCondition, WIND_TYPES, type AlertWindow } from "../alerts/condition";
-import type { AlertService, AlertWithWindows, DeliveryLogRow } from "../alerts/service";
+import { alertState, type AlertService, type AlertWithWindows, type DeliveryLogRow } from "../alerts/service";
 import { noExtraPositionals, parse, requirePositional } from "./args";
 import { CONFIDENCE_LEVELS } from "../forecast/best";
+import { CONFIRMATION_LIMITS, CONFIRMATION_LINK_MS, TEST_LIMITS } from "../alerts/limits";
+import { DAY_MS } from "../core/clock";
 
 const PLAN_LINE = PLAN_NAMES.map((p) => `${p} ${PLAN_DEFAULTS[p].maxAlerts}`).join(", ");
 
@@ -17,6 +19,7 @@ export const ALERTS_HELP = `Usage:
   surfcast alerts delete ALERT_ID
   surfcast alerts test ALERT_ID
   surfcast alerts deliveries ALERT_ID [--json]
+  surfcast alerts confirm-again ALERT_ID
 
 An alert watches one spot's forecast for a key's owner: after every refresh, each run of consecutive hours that
 meets its condition (a window) is sent once, to a webhook (signed per Standard Webhooks) or by e-mail.
@@ -25,9 +28,12 @@ Condition: wave height in metres (--min-wave, default 0; --max-wave), a minimum 
 confidence. Without filters every hour matches. Alerts per account by plan: ${PLAN_LINE}.
 A webhook to a loopback, private or link-local address is refused unless SURFCAST_WEBHOOK_ALLOWED_NETWORKS
 lists its network. create prints the alert's id and its calendar feed's secret URL (shown once); for a
-webhook, the signing secret (whsec_…, shown once) on the last line. test queues a test event that the server
-sends within seconds. deliveries prints the alert's delivery log (the last 50 attempts, newest first): when
-(UTC), the event and its window in the spot's time, the attempt, its outcome, HTTP status and error.`;
+webhook, the signing secret (whsec_…, shown once) on the last line. An e-mail address receives nothing but one
+confirmation e-mail until the link in it is opened (the link works ${CONFIRMATION_LINK_MS / DAY_MS} days; confirm-again sends a new one, at most
+${CONFIRMATION_LIMITS.alert.max} a day per alert). test queues a test event that the server sends within seconds: at most
+${TEST_LIMITS.alert.max} an hour per alert and ${TEST_LIMITS.account.max} an hour per account. deliveries prints the
+alert's delivery log (the last 50 attempts, newest first): when (UTC), the event and its window in the spot's time, the
+attempt, its outcome, HTTP status and error.`;
 
 /** A flag's number of metres: digits with an optional fraction, nothing else. */
 function metres(value: string | undefined, flag: string): number | undefined {
@@ -46,13 +52,12 @@ const windowLine = (w: AlertWindow) => `${w.start} → ${w.end}  best ${w.best.t
 
 function deliveryLine(d: DeliveryLogRow): string {
   const answer = [d.statusCode, d.error].filter((part) => part !== null).join(" ");
-  return `${d.at.slice(0, 16).replace("T", " ")} UTC  ${d.event.padEnd(6)}  ${d.window.local} (${d.window.timeZone})  attempt ${d.attempt}  ${d.outcome}${answer === "" ? "" : `  ${answer}`}  ${d.id}`;
+  return `${d.at.slice(0, 16).replace("T", " ")} UTC  ${d.event.padEnd(12)}  ${d.window ? `${d.window.local} (${d.window.timeZone})` : "-"}  attempt ${d.attempt}  ${d.outcome}${answer === "" ? "" : `  ${answer}`}  ${d.id}`;
 }
 
 function alertLines(a: AlertWithWindows): string {
-  const state = a.enabled ? "on" : `off (${a.disabledReason})`;
   // Names and targets stored before the one-line rule may hold control characters: printed as escapes.
-  const head = `${a.id}  "${escapeControls(a.name)}"  ${a.spot.id}  key ${a.keyId}  ${a.delivery} ${escapeControls(a.target)}  ${describeCondition(a.condition)}  ${state}`;
+  const head = `${a.id}  "${escapeControls(a.name)}"  ${a.spot.id}  key ${a.keyId}  ${a.delivery} ${escapeControls(a.target)}  ${describeCondition(a.condition)}  ${alertState(a)}`;
   if (a.nextWindows === null) return `${head}\n  (no forecast for ${a.spot.id} yet)`;
   if (a.nextWindows.length === 0) return `${head}\n  no window in the forecast`;
   return [head, ...a.nextWindows.map((w) => `  ${windowLine(w)}`)].join("\n");
@@ -142,6 +147,12 @@ export async function runAlerts(alerts: AlertService, argv: string[]): Promise<v
       if (values.json) console.log(JSON.stringify(log, null, 2));
       else if (log.length === 0) console.log(`nothing sent yet for alert ${alertId}`);
       else for (const d of log) console.log(deliveryLine(d));
+      return;
+    }
+    case "confirm-again": {
+      noExtraPositionals(positionals, 1, ALERTS_HELP);
+      const queued = await alerts.resendConfirmation(requirePositional(positionals, 0, "ALERT_ID", ALERTS_HELP));
+      console.log(`queued a new confirmation e-mail for alert ${queued.alertId}; the running server sends it within seconds`);
       return;
     }
     default:

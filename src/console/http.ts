@@ -64,6 +64,7 @@ const NOTICES: Record<string, string> = {
   "alert-deleted": "The alert is deleted. Nothing more is sent for it and its calendar feed has stopped.",
   "alert-test-queued": "A test event is queued: it is sent within a few seconds and shows in the delivery log below.",
   "alert-sent-again": "The delivery is queued again: it is sent within a few seconds and shows in the log below.",
+  "alert-confirmation-sent": "A new confirmation e-mail is queued: the alert sends its windows once its link is opened.",
 };
 
 interface Ctx {
@@ -298,7 +299,7 @@ export function createConsoleHandler(app: App): ConsoleHandler {
     const [alertId, action, deliveryId, deliveryAction] = parts;
     const showList = async (extra: { error?: string; form?: AlertForm; search?: string }, status = 200) => {
       const [list, keys, account] = await Promise.all([service.alerts(accountId), service.keyList(accountId), service.account(accountId)]);
-      const allowance = await service.alertAllowance(accountId, list, keys);
+      const allowance = await service.alertAllowance(accountId, list);
       // The new alert's secret and feed, once: the cookie the creation set is read and cleared here.
       const sealed = form ? undefined : ctx.cookies.get(NEW_ALERT_COOKIE);
       if (sealed) ctx.setCookies.push(cookie(NEW_ALERT_COOKIE, "", 0));
@@ -348,6 +349,7 @@ export function createConsoleHandler(app: App): ConsoleHandler {
       return (await service.deleteOwnAlert(accountId, alert.id)) ? redirect(ctx, "/console/alerts?notice=alert-deleted") : null;
     }
     if (action === "test" && parts.length === 2 && form) return refusedOnLog(() => service.testOwnAlert(accountId, alert.id), "alert-test-queued");
+    if (action === "confirm-again" && parts.length === 2 && form) return refusedOnLog(() => service.resendConfirmationOwn(accountId, alert.id), "alert-confirmation-sent");
     if (action === "deliveries" && deliveryId && deliveryAction === "send-again" && parts.length === 4 && form) {
       return refusedOnLog(() => service.sendAgainOwn(accountId, alert.id, deliveryId), "alert-sent-again");
     }

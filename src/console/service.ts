@@ -290,10 +290,9 @@ export class ConsoleService {
     return this.app.alerts.list((await this.account(accountId)).email);
   }
 
-  /** Alerts in use and allowed: the plan counts the alerts of active keys. */
-  async alertAllowance(accountId: number, alerts: readonly AlertWithWindows[], keys: readonly KeyView[]): Promise<AlertAllowance> {
-    const active = new Set(keys.filter((k) => k.revokedAt === null).map((k) => k.id));
-    return { count: alerts.filter((a) => active.has(a.keyId)).length, max: PLAN_DEFAULTS[(await this.account(accountId)).plan].maxAlerts };
+  /** Alerts in use and allowed: the plan counts every alert of the account, of revoked keys too. */
+  async alertAllowance(accountId: number, alerts: readonly AlertWithWindows[]): Promise<AlertAllowance> {
+    return { count: alerts.length, max: PLAN_DEFAULTS[(await this.account(accountId)).plan].maxAlerts };
   }
 
   /**
@@ -342,12 +341,21 @@ export class ConsoleService {
   }
 
   /** Queues a test event of the account's alert; false when it is not the account's. */
-  async testOwnAlert(accountId: number, alertId: string): Promise<boolean> {
+  testOwnAlert(accountId: number, alertId: string): Promise<boolean> {
+    return this.queueForOwnAlert(accountId, alertId, (id) => this.app.alerts.test(id, "owner"), "console alert test queued");
+  }
+
+  /** Sends the account's e-mail alert's confirmation again; false when it is not the account's. */
+  resendConfirmationOwn(accountId: number, alertId: string): Promise<boolean> {
+    return this.queueForOwnAlert(accountId, alertId, (id) => this.app.alerts.resendConfirmation(id, "owner"), "console alert confirmation sent again");
+  }
+
+  /** Queues something by hand for the account's alert (the service's limits apply); false when it is not the account's. */
+  private async queueForOwnAlert(accountId: number, alertId: string, queue: (id: string) => Promise<unknown>, logged: string): Promise<boolean> {
     const alert = await this.app.alerts.alertOfAccount(accountId, alertId);
     if (!alert) return false;
-    if (alert.disabledReason !== null) throw new UserError(`This alert is switched off (${alert.disabledReason}), so nothing is sent for it; create a new one to receive events again.`);
-    await this.app.alerts.test(alert.id);
-    log.info("console alert test queued", { account: accountId, alert: alert.id });
+    await queue(alert.id);
+    log.info(logged, { account: accountId, alert: alert.id });
     return true;
   }
 

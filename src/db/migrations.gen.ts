@@ -103,5 +103,19 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795717116374,
     "hash": "dc4486b0d022311ae64f4ba4d39ccc4ad412e7bdca47179ad3c4325ae42a13e5"
+  },
+  {
+    "sql": [
+      "ALTER TABLE `alert_deliveries` ADD `kind` text DEFAULT 'window' NOT NULL;",
+      "\nALTER TABLE `alerts` ADD `confirmed_at` integer;",
+      "\nALTER TABLE `alerts` ADD `confirm_token_hash` text;",
+      "\nALTER TABLE `alerts` ADD `confirm_sent_at` integer;",
+      "\nCREATE UNIQUE INDEX `alerts_confirm_token_hash_unique` ON `alerts` (`confirm_token_hash`);",
+      "\nUPDATE `alerts` SET `confirmed_at` = `created_at` WHERE `delivery` = 'webhook';",
+      "\nUPDATE `alert_deliveries` SET `kind` = 'test' WHERE json_extract(`payload`, '$.type') = 'alert.test';\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795829725970,
+    "hash": "c0ea9ce203280757de0113142e42a655a0dbd9f5993676315003b59ad1ff1f29"
   }
 ];

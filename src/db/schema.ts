@@ -204,6 +204,12 @@ export const alerts = sqliteTable(
     disabledReason: text("disabled_reason"),
     disabledAt: integer("disabled_at"),
     createdAt: integer("created_at").notNull(),
+    /** When the e-mail address's owner clicked the confirmation link (a webhook is confirmed when made); null until then. */
+    confirmedAt: integer("confirmed_at"),
+    /** SHA-256 of the last confirmation e-mail's token, hex: made when that e-mail is sent, so none rests in the clear. */
+    confirmTokenHash: text("confirm_token_hash").unique(),
+    /** When the last confirmation e-mail was sent: its link expires a while after. */
+    confirmSentAt: integer("confirm_sent_at"),
   },
   (t) => [index("alerts_key_idx").on(t.keyId), index("alerts_spot_idx").on(t.spotId)],
 );
@@ -243,6 +249,8 @@ export const alertDeliveries = sqliteTable(
     statusCode: integer("status_code"),
     error: text("error"),
     outcome: text("outcome", { enum: ["pending", "delivered", "failed", "gone", "refused"] }).notNull(),
+    /** What is sent: a window, a test event, or an e-mail address's confirmation message. */
+    kind: text("kind", { enum: ["window", "test", "confirmation"] }).notNull().default("window"),
     /** The event's JSON body, as sent (and sent again). */
     payload: text("payload").notNull(),
     /**

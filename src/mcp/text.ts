@@ -13,7 +13,7 @@ import type { Spot, SpotWithDistance } from "../spots/types";
 import type { TideExtreme, TidesResponse } from "../tides/types";
 import { escapeControls } from "../core/log";
 import { describeCondition } from "../alerts/condition";
-import type { KeyAlert } from "../alerts/service";
+import { alertState, type KeyAlert } from "../alerts/service";
 import { HOUR_MS } from "../core/clock";
 
 /** Every tool's text stays within this many bytes (UTF-8): never more than ~4,000–5,500 tokens. */
@@ -375,7 +375,7 @@ export function alertsText(alerts: readonly KeyAlert[]): string {
   const hhmm = (time: string) => time.slice(0, 16).replace("T", " ") + "Z";
   const body = alerts.flatMap((a) => {
     // A name stored before the one-line rule may hold control characters: escaped, it cannot start a line of its own.
-    const head = `${a.id} | ${escapeControls(a.name)} | ${a.spot.name} (${a.spot.id}) | ${describeCondition(a.condition)} | by ${a.delivery} | ${a.enabled ? "on" : "off"}`;
+    const head = `${a.id} | ${escapeControls(a.name)} | ${a.spot.name} (${a.spot.id}) | ${describeCondition(a.condition)} | by ${a.delivery} | ${alertState(a)}`;
     if (a.nextWindows === null) return [head, "  no forecast for this spot yet"];
     if (a.nextWindows.length === 0) return [head, "  no window in the forecast"];
     return [

@@ -1,7 +1,8 @@
 /**
  * Sending what the alerts queued (alerts/delivery/outbox.ts): a server runs its outbox every few seconds and at once
  * after each refresh's evaluation; on a shared database one server per round, under a lease. `surfcast refresh` sends
- * what it queued itself only when no server runs on the data directory (the server would send it otherwise).
+ * what it queued itself only when no server runs on the data directory (the server would send it otherwise). Each
+ * server also prunes the delivery log's rows past their keeping time (alerts/limits.ts DELIVERY_LOG_MS) once an hour.
  */
 import type { App } from "../app";
 import { hashKey, randomToken } from "../access/keys";
@@ -9,10 +10,14 @@ import { sendMail } from "../console/mailer";
 import { log } from "../core/log";
 import type { Outbox, OutboxRun } from "../alerts/delivery/outbox";
 import { deliveryQueue, type QueuedDelivery } from "../alerts/queue";
+import { CONFIRMATION_LINK_MS } from "../alerts/limits";
+import { DAY_MS, HOUR_MS } from "../core/clock";
 import { onceAmongServers, slotAt } from "./cluster";
 
 /** Between two rounds: a failed first attempt is due again 30 s later, so it is sent within this of that. */
 const ROUND_MS = 5_000;
+/** Between two prunes of the delivery log: a delete every server may run (it removes the same rows). */
+const PRUNE_MS = HOUR_MS;
 
 /**
  * The outbox, its sending code (webhooks, signatures, e-mail) loaded with the first delivery due: a server without
@@ -29,10 +34,11 @@ export async function alertOutbox(app: App): Promise<Outbox<QueuedDelivery>> {
     mail: config.smtpUrl
       ? {
           send: (message) => sendMail(config, message),
-          newUnsubscribeToken: () => {
+          newToken: () => {
             const token = randomToken();
             return { token, hash: hashKey(token) };
           },
+          confirmationDays: CONFIRMATION_LINK_MS / DAY_MS,
         }
       : undefined,
   });
@@ -45,7 +51,13 @@ export function logRound(run: OutboxRun): void {
 /** The server's outbox: a round every few seconds and after each refresh; stop() waits for the round under way. */
 export function startAlertDeliveries(app: App): { stop(): Promise<void> } {
   let outbox: Promise<Outbox<QueuedDelivery>> | undefined;
+  let prunedAt = -Infinity;
   const send = async () => {
+    if (app.clock.now() - prunedAt >= PRUNE_MS) {
+      prunedAt = app.clock.now();
+      const pruned = await app.alerts.pruneDeliveries();
+      if (pruned > 0) log.info("alert delivery log pruned", { rows: pruned });
+    }
     // Most rounds find nothing due: one small query, and the outbox stays unloaded until something is.
     if ((await app.stores.alerts.dueDeliveries(app.clock.now(), 1)).length === 0) return undefined;
     return onceAmongServers(app, "alert-deliveries", slotAt("round", app.clock.now(), ROUND_MS), async () => (await (outbox ??= alertOutbox(app))).runDue(), stopping.signal);

@@ -3,7 +3,8 @@
  * the address rule and its setting, create's output, a refresh with no server sending what it queued (signed,
  * once, nothing for a condition never met), a failed attempt's retry (same webhook-id, due 30 s later, sent by the
  * server's outbox), a second refresh of the same window sending nothing new while a server runs, the calendar feed
- * and an e-mail's unsubscribe link.
+ * and an e-mail's unsubscribe link (the e-mail alert confirmed first: until then its address gets only the
+ * confirmation).
  *
  * The retry's 30 s wait is not slept through: the test reads the queued retry in the database (its event id and
  * due time), makes it due, and then checks that a running server's outbox sends it.
@@ -165,7 +166,9 @@ describe("condition alerts (compiled binary)", () => {
   test("a refresh with no server running sends what it queued: once, signed, naming the spot and the window", async () => {
     const r = await refresh();
     expect(r.code).toBe(0);
+    // The e-mail alert's address gets its confirmation, and no window until that is opened.
     await until("the deliveries", () => always.received.length >= 1 && flaky.received.length >= 1 && smtp.messages.length >= 1);
+    expect(smtp.messages[0]!.raw).toContain("Subject: Confirm surf alerts");
     expect(always.received).toHaveLength(1);
     expect(never.received).toHaveLength(0);
 
@@ -209,12 +212,14 @@ describe("condition alerts (compiled binary)", () => {
   }, 30_000);
 
   test("a second refresh of the same window sends nothing new (while a server runs, the server sends)", async () => {
-    // A new alert shows the server does send what this refresh queues.
+    // A new alert, and the e-mail alert now confirmed, show the server does send what this refresh queues.
+    const confirm = /\/alerts\/confirm\/[A-Za-z0-9_-]{43}/.exec(smtp.messages[0]!.raw.replace(/=\r?\n/g, ""))![0];
+    expect((await fetch(server!.url + confirm)).status).toBe(200);
     const fresh = receiver();
     const freshAlert = create("--webhook", `${fresh.url}/fresh`, "--min-wave", "0.1");
     const r = await refresh();
     expect(r.code).toBe(0);
-    await until("the new alert's delivery", () => fresh.received.length >= 1);
+    await until("the new alert's delivery", () => fresh.received.length >= 1 && smtp.messages.length >= 2);
     expect(() => verified(freshAlert.secret!, fresh.received[0]!.headers, fresh.received[0]!.body)).not.toThrow();
     // One more outbox round for anything else queued.
     await Bun.sleep(5_500);
@@ -222,7 +227,8 @@ describe("condition alerts (compiled binary)", () => {
     expect(always.received).toHaveLength(1);
     expect(never.received).toHaveLength(0);
     expect(flaky.received).toHaveLength(2);
-    expect(smtp.messages).toHaveLength(1);
+    // The confirmation, then the window.
+    expect(smtp.messages).toHaveLength(2);
     expect(deliveries(alwaysAlert.id)).toHaveLength(1);
   }, 30_000);
 
@@ -242,8 +248,8 @@ describe("condition alerts (compiled binary)", () => {
   });
 
   test("an e-mail's unsubscribe link: GET (and HEAD, alike) asks, POST switches the alert off", async () => {
-    const raw = smtp.messages[0]!.raw.replace(/=\r?\n/g, "").replace(/\r?\n[ \t]+/g, " ");
-    expect(smtp.messages[0]!.to).toEqual(["surfer@example.com"]);
+    const raw = smtp.messages[1]!.raw.replace(/=\r?\n/g, "").replace(/\r?\n[ \t]+/g, " ");
+    expect(smtp.messages[1]!.to).toEqual(["surfer@example.com"]);
     const path = /\/alerts\/unsubscribe\/[A-Za-z0-9_-]{43}/.exec(raw)?.[0];
     expect(path).toBeDefined();
     const page = await fetch(server!.url + path);

@@ -8,7 +8,7 @@ import { createAccount, createKey } from "../../src/access/accounts";
 import { ALERTS_HELP, runAlerts } from "../../src/cli/alerts";
 import { cliWording } from "../../src/cli/wording";
 import { UserError } from "../../src/core/errors";
-import { FIRST, HOUR, iso, openWorld, type AlertsWorld } from "../support/alerts";
+import { FIRST, HOUR, iso, NOW, openWorld, type AlertsWorld } from "../support/alerts";
 
 let world: AlertsWorld;
 let keyId: string;
@@ -72,9 +72,15 @@ test("create by e-mail: the id on the last line; test queues an event; delete en
   const made = await run("create", keyId, "--spot", "supertubos", "--email", "rider@example.com", "--min-rating", "3", "--level", "beginner");
   const id = made.out.split("\n").at(-1)!;
   expect(id).toMatch(/^alert_[0-9a-f]{16}$/);
+  // The address gets its confirmation first; until it is opened the alert waits and is not tested.
+  expect((await run("list", EMAIL)).out).toContain(`${id}  "Supertubos"  supertubos  key ${keyId}  email rider@example.com  wave ≥ 0 m, beginner rating ≥ 3  waiting for confirmation`);
+  expect((await run("test", id)).refusal).toBe(`alert ${id} is waiting for confirmation: rider@example.com receives nothing until the link in its confirmation e-mail is opened`);
+  expect((await run("confirm-again", id)).out).toBe(`queued a new confirmation e-mail for alert ${id}; the running server sends it within seconds`);
+  expect((await world.store.deliveriesOf(id, 10)).map((d) => d.kind)).toEqual(["confirmation", "confirmation"]);
+  await world.store.confirmAlert(id, NOW);
   const tested = await run("test", id);
   expect(tested.out).toMatch(new RegExp(`^queued test event msg_[0-9a-f]{32} for alert ${id}`));
-  expect(await world.store.deliveriesOf(id, 10)).toHaveLength(1);
+  expect((await world.store.deliveriesOf(id, 10)).map((d) => d.kind).sort()).toEqual(["confirmation", "confirmation", "test"]);
   expect((await run("delete", id)).out).toContain(`deleted alert ${id}`);
   expect((await run("delete", id)).refusal).toBe(`no alert with id ${id} ("surfcast alerts list EMAIL" shows the ids)`);
 });

@@ -56,8 +56,10 @@ test("lists the calling key's alerts with their next windows, without their targ
   expect(JSON.stringify(result)).not.toContain("whsec_");
 });
 
-test("another key sees only its own", async () => {
-  expect((await callListAlerts(theirs)).structuredContent!.alerts.map((a) => a.name)).toEqual(["Theirs"]);
+test("another key sees only its own; an e-mail alert not yet confirmed says it is waiting for confirmation", async () => {
+  const result = await callListAlerts(theirs);
+  expect(result.structuredContent!.alerts.map((a) => [a.name, a.waitingForConfirmation])).toEqual([["Theirs", true]]);
+  expect(result.content[0]!.text).toContain("| Theirs | Supertubos (supertubos) | wave ≥ 0 m | by email | waiting for confirmation");
 });
 
 test("without the alerts service the tool says so", async () => {

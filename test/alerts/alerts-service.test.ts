@@ -2,11 +2,13 @@
  * The alert service over SQLite and over PostgreSQL (the same table of checks on each): creation's rules and the
  * plan's number, listing with next windows, evaluation after a refresh (each window queued once; a window that
  * disappears and comes back is new; a spot without a forecast keeps its ledger), the outbox calls the delivery
- * runner uses, test events, "send again", unsubscribing, the calendar token, deletion; and 10,000 alerts evaluated
- * well under a minute.
+ * runner uses, test events, "send again", unsubscribing, the calendar token, deletion; an e-mail address's
+ * confirmation, the limits on tests and confirmations, fair rounds (one delivery per target, accounts in turns),
+ * nothing sent for a revoked key or a disabled account, the log pruned after its keeping time; and 10,000 alerts
+ * evaluated well under a minute.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createAccount, createKey, revokeKey } from "../../src/access/accounts";
+import { createAccount, createKey, revokeKey, setAccountDisabled } from "../../src/access/accounts";
 import { UserError } from "../../src/core/errors";
 import type { AlertRequest } from "../../src/alerts/service";
 import { hashKey as hashToken, randomToken as newToken } from "../../src/access/keys";
@@ -42,6 +44,14 @@ function suite(engine: "sqlite" | "postgres") {
     const account = await createAccount(world.app.stores.access, world.clock, address, plan);
     const key = await createKey(world.app.stores.access, world.clock, address, "alerts");
     return { keyId: key.id, email: address, accountId: account.id };
+  }
+
+  /** Confirms an e-mail alert as its link does: its confirmation e-mail recorded as sent with a token, then opened. */
+  async function confirmed(alertId: string): Promise<void> {
+    const confirmation = (await world.store.deliveriesOf(alertId, 100)).find((d) => d.kind === "confirmation" && d.outcome === "pending")!;
+    const token = newToken();
+    expect(await world.store.recordAttempt(confirmation.id, { attemptedAt: world.clock.now(), statusCode: null, error: null, outcome: "delivered", confirmTokenHash: hashToken(token) })).toBe(true);
+    expect(await world.alerts.confirm(token)).toMatchObject({ outcome: "confirmed", alert: { id: alertId, waitingForConfirmation: false } });
   }
 
   beforeAll(async () => {
@@ -124,9 +134,10 @@ function suite(engine: "sqlite" | "postgres") {
 
   test("evaluate: a window is queued once; seen again, grown or shifted it sends nothing; gone and back it is new", async () => {
     const owner = await newOwner("pro");
-    const always = await world.alerts.create(owner.keyId, webhook("mundaka", { name: "always" }));
-    const never = await world.alerts.create(owner.keyId, webhook("mundaka", { name: "never", condition: { minWave: 20 } }));
-    const big = await world.alerts.create(owner.keyId, webhook("mundaka", { name: "big", condition: { minWave: 2 } }));
+    // A target each: a round takes one delivery per target.
+    const always = await world.alerts.create(owner.keyId, webhook("mundaka", { name: "always", webhook: "https://hooks.example.com/always" }));
+    const never = await world.alerts.create(owner.keyId, webhook("mundaka", { name: "never", webhook: "https://hooks.example.com/never", condition: { minWave: 20 } }));
+    const big = await world.alerts.create(owner.keyId, webhook("mundaka", { name: "big", webhook: "https://hooks.example.com/big", condition: { minWave: 2 } }));
     // 08:00..13:00; 2 m from 10:00 to 12:00.
     await world.forecast("mundaka", [1, 1, 2, 2, 2, 1]);
 
@@ -210,6 +221,7 @@ function suite(engine: "sqlite" | "postgres") {
   test("the outbox: due deliveries, attempts, retries with the same event id, the log, send again, unsubscribe", async () => {
     const owner = await newOwner("pro");
     const mailed = await world.alerts.create(owner.keyId, { spotId: "ribeira-dilhas", email: "rider@example.com", condition: {} });
+    await confirmed(mailed.id);
     await world.forecast("ribeira-dilhas", [1, 1, 1]);
     const queued = await world.alerts.test(mailed.id);
     expect(JSON.parse(queued.payload)).toMatchObject({ type: "alert.test", window: { start: iso(FIRST), end: iso(FIRST + 3 * HOUR) } });
@@ -226,7 +238,7 @@ function suite(engine: "sqlite" | "postgres") {
     expect(retry).toMatchObject({ eventId: queued.eventId, attempt: 2, payload: queued.payload, outcome: "pending" });
     expect(await world.store.recordAttempt(retry.id, { attemptedAt: NOW + 31_000, statusCode: 204, error: null, outcome: "delivered" })).toBe(true);
 
-    const log = await world.alerts.deliveries(mailed.id);
+    const log = (await world.alerts.deliveries(mailed.id)).filter((d) => d.kind === "test");
     expect(log.map((d) => [d.attempt, d.outcome, d.statusCode, d.error])).toEqual([
       [2, "delivered", 204, null],
       [1, "failed", null, "connection refused"],
@@ -235,7 +247,7 @@ function suite(engine: "sqlite" | "postgres") {
     const again = await world.alerts.sendAgain(mailed.id, log[1]!.id);
     world.clock.set(NOW);
     expect(again).toMatchObject({ eventId: queued.eventId, attempt: 3, outcome: "pending", scheduledAt: NOW + 60_000 });
-    expect((await world.alerts.deliveries(mailed.id)).map((d) => d.attempt)).toEqual([3, 2, 1]);
+    expect((await world.alerts.deliveries(mailed.id)).filter((d) => d.kind === "test").map((d) => d.attempt)).toEqual([3, 2, 1]);
     expect(await refusal(world.alerts.sendAgain(mailed.id, "dlv_ffffffffffffffff"))).toMatch(/no delivery dlv_ffffffffffffffff/);
 
     expect(await world.alerts.unsubscribe(newToken())).toBeNull();
@@ -244,8 +256,9 @@ function suite(engine: "sqlite" | "postgres") {
 
   test("the outbox's queue: targets, attempts so far and the first attempt's time; gone switches the alert off and ends its queue", async () => {
     const owner = await newOwner("pro");
-    const hooked = await world.alerts.create(owner.keyId, webhook("praia-da-nazare", { name: "hooked" }));
-    const mailed = await world.alerts.create(owner.keyId, { spotId: "praia-da-nazare", email: "rider@example.com", name: "mailed", condition: {} });
+    const hooked = await world.alerts.create(owner.keyId, webhook("praia-da-nazare", { name: "hooked", webhook: "https://hooks.example.com/hooked" }));
+    const mailed = await world.alerts.create(owner.keyId, { spotId: "praia-da-nazare", email: "mailed@example.com", name: "mailed", condition: {} });
+    await confirmed(mailed.id);
     await world.forecast("praia-da-nazare", [1, 1]);
     await world.alerts.evaluate(["praia-da-nazare"]);
     const queue = deliveryQueue(world.store, world.clock);
@@ -253,8 +266,8 @@ function suite(engine: "sqlite" | "postgres") {
     const first = await mine(NOW);
     expect(new Map<string, unknown>(first.map((d) => [d.alertId, [d.target, d.attempts, d.firstAttemptAt]]))).toEqual(
       new Map<string, unknown>([
-        [hooked.id, [{ kind: "webhook", url: "https://hooks.example.com/surf", secret: hooked.secret }, 0, null]],
-        [mailed.id, [{ kind: "email", to: "rider@example.com" }, 0, null]],
+        [hooked.id, [{ kind: "webhook", url: "https://hooks.example.com/hooked", secret: hooked.secret }, 0, null]],
+        [mailed.id, [{ kind: "email", to: "mailed@example.com" }, 0, null]],
       ]),
     );
     const hook = first.find((d) => d.alertId === hooked.id)!;
@@ -282,6 +295,122 @@ function suite(engine: "sqlite" | "postgres") {
     expect(await world.alerts.unsubscribe("t")).toMatchObject({ id: mailed.id, enabled: false });
   });
 
+  test("an e-mail address receives only its confirmation until its link is opened; the link expires; webhooks need none", async () => {
+    const owner = await newOwner("pro");
+    const hooked = await world.alerts.create(owner.keyId, webhook("carcavelos", { webhook: "https://hooks.example.com/confirm-none" }));
+    expect(hooked.waitingForConfirmation).toBe(false);
+    const mailed = await world.alerts.create(owner.keyId, { spotId: "carcavelos", email: "stranger@example.com", condition: {} });
+    expect(mailed.waitingForConfirmation).toBe(true);
+    const [confirmation] = await world.store.deliveriesOf(mailed.id, 10);
+    expect(confirmation).toMatchObject({ kind: "confirmation", attempt: 1, outcome: "pending", scheduledAt: NOW });
+    expect(JSON.parse(confirmation!.payload)).toEqual({ type: "alert.confirmation", alert: { id: mailed.id, name: "Carcavelos" }, spot: { id: "carcavelos", name: "Carcavelos" } });
+    expect((await world.alerts.list(owner.email)).find((a) => a.id === mailed.id)).toMatchObject({ waitingForConfirmation: true, enabled: true });
+    expect((await world.alerts.listForKey(owner.keyId)).find((a) => a.id === mailed.id)).toMatchObject({ waitingForConfirmation: true });
+
+    // Not evaluated, not tested: no window or test is queued for it; its confirmation is due.
+    await world.forecast("carcavelos", [1, 1]);
+    await world.alerts.evaluate(["carcavelos"]);
+    expect((await world.store.deliveriesOf(mailed.id, 10)).map((d) => d.kind)).toEqual(["confirmation"]);
+    expect(await refusal(world.alerts.test(mailed.id))).toBe(`alert ${mailed.id} is waiting for confirmation: stranger@example.com receives nothing until the link in its confirmation e-mail is opened`);
+    expect(await refusal(world.alerts.test(mailed.id, "owner"))).toStartWith("This alert is waiting for confirmation");
+    expect((await world.store.dueDeliveries(NOW, 1000)).filter((d) => d.alert.id === mailed.id).map((d) => d.delivery.kind)).toEqual(["confirmation"]);
+    // A window queued all the same (by an older server) waits: only the confirmation goes out to an unconfirmed address.
+    await world.store.enqueue([{ ...confirmation!, id: "dlv_00000000000000d1", eventId: "msg_d1", kind: "window", scheduledAt: NOW - 1 }]);
+    expect((await world.store.dueDeliveries(NOW, 1000)).filter((d) => d.alert.id === mailed.id).map((d) => d.delivery.kind)).toEqual(["confirmation"]);
+
+    // The link: the token's hash is recorded when the e-mail is sent; past its days it no longer confirms.
+    const token = newToken();
+    await world.store.recordAttempt(confirmation!.id, { attemptedAt: NOW, statusCode: null, error: null, outcome: "delivered", confirmTokenHash: hashToken(token) });
+    expect((await world.store.alertById(mailed.id))!.confirmTokenHash).toBe(hashToken(token));
+    expect(await world.alerts.confirm(newToken())).toBeNull();
+    world.clock.set(NOW + 7 * 24 * HOUR + 1);
+    expect(await world.alerts.confirm(token)).toMatchObject({ outcome: "expired", alert: { waitingForConfirmation: true } });
+    world.clock.set(NOW + HOUR);
+    expect(await world.alerts.confirm(token)).toMatchObject({ outcome: "confirmed", alert: { id: mailed.id, waitingForConfirmation: false } });
+    // Opened again: still confirmed, from the first time.
+    expect(await world.alerts.confirm(token)).toMatchObject({ outcome: "confirmed" });
+    expect((await world.store.alertById(mailed.id))!.confirmedAt).toBe(NOW + HOUR);
+    expect((await world.alerts.evaluate(["carcavelos"])).queued).toBeGreaterThanOrEqual(1);
+    expect(await refusal(world.alerts.resendConfirmation(mailed.id))).toMatch(/needs no confirmation/);
+    world.clock.set(NOW);
+  });
+
+  test("tests are limited per alert and per account; the refusal says when the next is allowed", async () => {
+    const owner = await newOwner("pro");
+    const made = await Promise.all([0, 1, 2, 3].map((i) => world.alerts.create(owner.keyId, webhook("baleal", { name: `limited ${i}`, webhook: `https://hooks.example.com/limited-${i}` }))));
+    const [a, b, c, d] = made.map((m) => m.id) as [string, string, string, string];
+    for (let i = 0; i < 3; i++) {
+      world.clock.set(NOW + i * 60_000);
+      await world.alerts.test(a);
+    }
+    world.clock.set(NOW + 5 * 60_000);
+    expect(await refusal(world.alerts.test(a))).toBe(`alert ${a} has had 3 test events in the last hour, the most allowed; the next is allowed at ${iso(NOW + HOUR).slice(0, 16).replace("T", " ")} UTC (in 55 min)`);
+    expect(await refusal(world.alerts.test(a, "owner"))).toBe(`This alert has had 3 test events in the last hour, the most allowed: the next can be sent at ${iso(NOW + HOUR).slice(0, 16).replace("T", " ")} UTC (in 55 min).`);
+    for (const id of [b, b, b, c, c, c, d]) await world.alerts.test(id);
+    expect(await refusal(world.alerts.test(d))).toMatch(/^its account has had 10 test events in the last hour, the most allowed; the next is allowed at .* UTC \(in 55 min\)$/);
+    // An hour after the first: allowed again.
+    world.clock.set(NOW + HOUR + 1);
+    expect((await world.alerts.test(a)).kind).toBe("test");
+    world.clock.set(NOW);
+  });
+
+  test("a confirmation is sent again at most twice a day after the first", async () => {
+    const owner = await newOwner("pro");
+    const mailed = await world.alerts.create(owner.keyId, { spotId: "baleal", email: "twice@example.com", condition: {} });
+    world.clock.set(NOW + 60_000);
+    await world.alerts.resendConfirmation(mailed.id);
+    await world.alerts.resendConfirmation(mailed.id);
+    expect(await refusal(world.alerts.resendConfirmation(mailed.id))).toMatch(/^alert alert_[0-9a-f]{16} has had 3 confirmation e-mails in the last 24 hours, the most allowed; the next is allowed at .* UTC \(in 24 h\)$/);
+    world.clock.set(NOW);
+  });
+
+  test("a round is fair: one delivery per target, accounts in turns; nothing for a revoked key or a disabled account", async () => {
+    const noisy = await newOwner("pro");
+    const quiet = await newOwner("pro");
+    const slow = await world.alerts.create(noisy.keyId, webhook("coxos", { webhook: "https://slow.example.com/hook" }));
+    const other = await world.alerts.create(noisy.keyId, webhook("coxos", { webhook: "https://other.example.com/hook" }));
+    const polite = await world.alerts.create(quiet.keyId, webhook("coxos", { webhook: "https://polite.example.com/hook" }));
+    const base = { attempt: 1, attemptedAt: null, statusCode: null, error: null, outcome: "pending" as const, kind: "window" as const, payload: "{}", unsubscribeTokenHash: null };
+    // Forty deliveries to one slow target queued first, then one each to the others.
+    await world.store.enqueue(Array.from({ length: 40 }, (_, i) => ({ ...base, id: `dlv_f${i.toString(16).padStart(15, "0")}`, alertId: slow.id, eventId: `msg_f${i}`, scheduledAt: NOW - 1000 + i })));
+    await world.store.enqueue([{ ...base, id: "dlv_e000000000000001", alertId: other.id, eventId: "msg_e1", scheduledAt: NOW - 10 }]);
+    await world.store.enqueue([{ ...base, id: "dlv_e000000000000002", alertId: polite.id, eventId: "msg_e2", scheduledAt: NOW }]);
+    const ours = new Set([slow.id, other.id, polite.id]);
+    const round = async (limit: number) => (await world.store.dueDeliveries(NOW, limit)).filter((d) => ours.has(d.alert.id)).map((d) => d.delivery.id);
+    expect((await round(1000)).sort()).toEqual(["dlv_e000000000000001", "dlv_e000000000000002", "dlv_f000000000000000"]);
+    // Each account's earliest first: the quiet account's one comes before the noisy account's second.
+    const turns = (await world.store.dueDeliveries(NOW, 1000)).map((d) => d.delivery.id);
+    expect(turns.indexOf("dlv_e000000000000002")).toBeLessThan(turns.indexOf("dlv_e000000000000001"));
+
+    await setAccountDisabled(world.app.stores.access, quiet.email, true);
+    expect((await round(1000)).sort()).toEqual(["dlv_e000000000000001", "dlv_f000000000000000"]);
+    await revokeKey(world.app.stores.access, world.clock, noisy.keyId);
+    expect(await round(1000)).toEqual([]);
+    expect(await refusal(world.alerts.test(slow.id))).toBe(`alert ${slow.id}'s key ${noisy.keyId} is revoked: nothing is sent for it`);
+    expect(await refusal(world.alerts.test(polite.id))).toBe(`account ${quiet.email} is disabled: nothing is sent for its alerts`);
+  });
+
+  test("the plan counts the alerts of revoked keys: revoking a key and making another makes no room", async () => {
+    const owner = await newOwner();
+    await world.alerts.create(owner.keyId, webhook("pipeline"));
+    await world.alerts.create(owner.keyId, webhook("pipeline"));
+    await revokeKey(world.app.stores.access, world.clock, owner.keyId);
+    const next = await createKey(world.app.stores.access, world.clock, owner.email, "again");
+    expect(await refusal(world.alerts.create(next.id, webhook("pipeline")))).toMatch(/already has 2 alerts, the most its plan \(early-access\) allows/);
+  });
+
+  test("the delivery log keeps 30 days: older rows are pruned", async () => {
+    const owner = await newOwner("pro");
+    const alert = await world.alerts.create(owner.keyId, webhook("supertubos", { webhook: "https://hooks.example.com/pruned" }));
+    const base = { alertId: alert.id, attempt: 1, attemptedAt: null, statusCode: null, error: null, outcome: "delivered" as const, kind: "window" as const, payload: "{}", unsubscribeTokenHash: null };
+    await world.store.enqueue([
+      { ...base, id: "dlv_0000000000000a01", eventId: "msg_a01", scheduledAt: NOW - 30 * 24 * HOUR - 1 },
+      { ...base, id: "dlv_0000000000000a02", eventId: "msg_a02", scheduledAt: NOW - 30 * 24 * HOUR + 1 },
+    ]);
+    expect(await world.alerts.pruneDeliveries()).toBeGreaterThanOrEqual(1);
+    expect((await world.store.deliveriesOf(alert.id, 10)).map((d) => d.id)).toEqual(["dlv_0000000000000a02"]);
+  });
+
   test("delete takes the ledger and the log with it", async () => {
     const owner = await newOwner("pro");
     const alert = await world.alerts.create(owner.keyId, webhook("baleal"));
@@ -301,7 +430,7 @@ function suite(engine: "sqlite" | "postgres") {
     const gone = await world.alerts.create(owner.keyId, webhook("baleal", { name: "gone" }));
     await world.alerts.delete(gone.id);
     const window = { start: FIRST, end: FIRST + HOUR };
-    const delivery = (alertId: string, id: string) => ({ id, alertId, eventId: `msg_${id}`, attempt: 1, scheduledAt: NOW, attemptedAt: null, statusCode: null, error: null, outcome: "pending" as const, payload: "{}", unsubscribeTokenHash: null });
+    const delivery = (alertId: string, id: string) => ({ id, alertId, eventId: `msg_${id}`, attempt: 1, scheduledAt: NOW, attemptedAt: null, statusCode: null, error: null, outcome: "pending" as const, kind: "window" as const, payload: "{}", unsubscribeTokenHash: null });
     await world.store.saveEvaluation(
       [
         { alertId: kept.id, windows: [window] },
@@ -321,7 +450,7 @@ function suite(engine: "sqlite" | "postgres") {
     for (const spot of spots) await world.forecast(spot, week);
     const made = Date.now();
     const rows = Array.from({ length: 10_000 }, (_, i) =>
-      rowOf({ id: `alert_${i.toString(16).padStart(16, "0")}`, keyId: owner.keyId, spotId: spots[i % spots.length]!, name: `bulk ${i}`, condition: { minWave: (i % 30) / 10, daylight: i % 2 === 0 }, delivery: "webhook", target: "https://hooks.example.com/bulk", webhookSecret: "whsec_x", calendarTokenHash: `bulk-${i}`, disabledReason: null, disabledAt: null, createdAt: NOW }),
+      rowOf({ id: `alert_${i.toString(16).padStart(16, "0")}`, keyId: owner.keyId, spotId: spots[i % spots.length]!, name: `bulk ${i}`, condition: { minWave: (i % 30) / 10, daylight: i % 2 === 0 }, delivery: "webhook", target: "https://hooks.example.com/bulk", webhookSecret: "whsec_x", calendarTokenHash: `bulk-${i}`, disabledReason: null, disabledAt: null, createdAt: NOW, confirmedAt: NOW, confirmTokenHash: null, confirmSentAt: null }),
     );
     // Written in bulk: one insert each would measure the test's setup, not the evaluation.
     const { engine: stored } = world.app;

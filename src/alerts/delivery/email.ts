@@ -4,7 +4,7 @@
  * turn into a button. It is sent through the console's SMTP configuration, handed in as a MailSender.
  */
 import { html } from "ghtml";
-import type { AlertEvent } from "./event";
+import type { AlertEvent, ConfirmationBody } from "./event";
 import { bestHourFigures, localTime, windowSpan } from "./wording";
 
 export interface MailMessage {
@@ -20,6 +20,30 @@ export type MailSender = (message: MailMessage) => Promise<string | null>;
 
 export function unsubscribeUrl(publicUrl: string, token: string): string {
   return `${publicUrl.replace(/\/+$/, "")}/alerts/unsubscribe/${encodeURIComponent(token)}`;
+}
+
+export function confirmUrl(publicUrl: string, token: string): string {
+  return `${publicUrl.replace(/\/+$/, "")}/alerts/confirm/${encodeURIComponent(token)}`;
+}
+
+/**
+ * The one message an address receives before its owner agrees to more: what asked for it, and the link that
+ * confirms. It carries none of the owner's text but the alert's and spot's names.
+ */
+export function confirmationEmail(request: ConfirmationBody, to: string, options: { publicUrl: string; confirmToken: string; validDays: number }): MailMessage {
+  const link = confirmUrl(options.publicUrl, options.confirmToken);
+  const subject = `Confirm surf alerts for ${request.spot.name}`;
+  const intro = `Someone asked ${options.publicUrl.replace(/\/+$/, "")} to send surf alerts ("${request.alert.name}", ${request.spot.name}) to this address.`;
+  const text = [intro, "", `To receive them, open this link (it works for ${options.validDays} days):`, link, "", "If you did not ask for this, ignore this e-mail: nothing more is sent to you.", ""].join("\n");
+  const body = html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${subject}</title></head>
+<body style="font-family: system-ui, sans-serif; line-height: 1.5; color: #111">
+<p>${intro}</p>
+<p><a href="${link}">Confirm: send me these alerts</a> (the link works for ${options.validDays} days)</p>
+<p style="font-size: 0.875em; color: #555">If you did not ask for this, ignore this e-mail: nothing more is sent to you.</p>
+</body></html>
+`;
+  return { to, subject, text, html: body, headers: {} };
 }
 
 export function alertEmail(event: AlertEvent, to: string, options: { publicUrl: string; unsubscribeToken: string }): MailMessage {

@@ -82,3 +82,22 @@ export function parseEventBody(body: string): AlertEvent {
   }
   return event;
 }
+
+/** What a confirmation e-mail names, stored as its delivery's body: the alert and its spot. */
+export interface ConfirmationBody {
+  type: "alert.confirmation";
+  alert: { id: string; name: string };
+  spot: { id: string; name: string };
+}
+
+export function confirmationBody(alert: { id: string; name: string }, spot: { id: string; name: string }): string {
+  const body: ConfirmationBody = { type: "alert.confirmation", alert: { id: alert.id, name: alert.name }, spot: { id: spot.id, name: spot.name } };
+  return JSON.stringify(body);
+}
+
+/** Reads a stored confirmation body back; throws on a body this module did not write. */
+export function parseConfirmationBody(body: string): ConfirmationBody {
+  const parsed = JSON.parse(body) as ConfirmationBody;
+  if (parsed.type !== "alert.confirmation" || typeof parsed.alert?.name !== "string" || typeof parsed.spot?.name !== "string") throw new Error("not a confirmation body");
+  return parsed;
+}

@@ -3,13 +3,17 @@
  * made by the alerts' evaluation (one per window, its body stored once); this runner only sends them, through a
  * DeliveryQueue the alerts store implements. One process runs it (the holder of the refresh's lease).
  *
+ * Fair: the queue gives at most one delivery per target, in turns across accounts, and a round started while an
+ * earlier one still waits on a slow receiver leaves that receiver's target out, so one target never has two attempts
+ * in flight and never holds up the others' deliveries.
+ *
  * Delivery is at least once: an attempt whose record is lost (a crash between sending and recording) is sent
  * again, with the same `webhook-id`, which is what receivers deduplicate on.
  */
 import type { Clock } from "../../core/clock";
 import type { AllowedNetworks, Resolver } from "./address";
-import { alertEmail, type MailSender } from "./email";
-import { parseEventBody } from "./event";
+import { alertEmail, confirmationEmail, type MailMessage, type MailSender } from "./email";
+import { parseConfirmationBody, parseEventBody } from "./event";
 import { nextAttemptAt } from "./retry";
 import { sendWebhook, type AttemptResult, type WebhookRequest } from "./webhook";
 
@@ -18,6 +22,8 @@ export type DeliveryTarget = { kind: "webhook"; url: string; secret: string } | 
 export interface Delivery {
   id: string;
   alertId: string;
+  /** An event (a window or a test), or the confirmation e-mail an address receives before any event. */
+  kind: "window" | "test" | "confirmation";
   /** The event's `webhook-id` (`msg_…`): the same on every attempt. */
   eventId: string;
   /** The event body as stored when the delivery was made (event.ts), sent unchanged on every attempt. */
@@ -33,6 +39,8 @@ export interface Delivery {
 export interface RecordedAttempt extends AttemptResult {
   /** The SHA-256 (hex) of the unsubscribe token an e-mail carried: the token itself is never stored. */
   unsubscribeTokenHash?: string;
+  /** The SHA-256 (hex) of the token a confirmation e-mail carried. */
+  confirmTokenHash?: string;
 }
 
 /**
@@ -50,10 +58,12 @@ export interface DeliveryQueue<D extends Delivery = Delivery> {
   disableAlert(alertId: string, reason: string): Promise<void>;
 }
 
-/** The console's SMTP sender, and a fresh unsubscribe token (with its hash) for each e-mail sent. */
+/** The console's SMTP sender, and a fresh token (with its hash) for each e-mail's unsubscribe or confirmation link. */
 export interface AlertMail {
   send: MailSender;
-  newUnsubscribeToken: () => { token: string; hash: string };
+  newToken: () => { token: string; hash: string };
+  /** How many days a confirmation link works, as its e-mail says. */
+  confirmationDays: number;
 }
 
 export interface OutboxOptions<D extends Delivery = Delivery> {
@@ -63,7 +73,7 @@ export interface OutboxOptions<D extends Delivery = Delivery> {
   publicUrl: string;
   /** Without it (no SMTP configured) an e-mail delivery is refused. */
   mail?: AlertMail;
-  /** Deliveries taken per run. */
+  /** Deliveries taken per run (the queue gives at most one per target, in turns across accounts). */
   batchSize?: number;
   /** Deliveries in flight at once: one slow receiver must not hold up the others. */
   concurrency?: number;
@@ -83,35 +93,78 @@ export interface OutboxRun {
 
 export const GONE_REASON = "the webhook receiver answered 410 Gone";
 
+const targetKey = (target: DeliveryTarget) => (target.kind === "webhook" ? target.url : `mailto:${target.to}`);
+
 export class Outbox<D extends Delivery = Delivery> {
-  private running: Promise<OutboxRun> | null = null;
+  /** The round still taking its deliveries from the queue: a call meanwhile joins it rather than sending twice. */
+  private taking: Promise<OutboxRun> | null = null;
+  private readonly rounds = new Set<Promise<OutboxRun>>();
+  /** Attempts in flight per target. */
+  private readonly busy = new Map<string, number>();
 
   constructor(private readonly options: OutboxOptions<D>) {}
 
-  /** Sends what is due now. A call while a run is under way joins that run rather than sending twice. */
+  /**
+   * Sends what is due now. A call while a round takes its deliveries joins that round; one while earlier rounds
+   * only wait on their attempts starts another, without their targets.
+   */
   runDue(): Promise<OutboxRun> {
-    this.running ??= this.sendDue().finally(() => (this.running = null));
-    return this.running;
+    if (this.taking) return this.taking;
+    const round: Promise<OutboxRun> = this.sendDue(() => {
+      if (this.taking === round) this.taking = null;
+    });
+    this.taking = round;
+    this.rounds.add(round);
+    round.then(
+      () => this.rounds.delete(round),
+      () => this.rounds.delete(round),
+    );
+    return round;
   }
 
-  /** Resolves when no run is under way (for a graceful stop). */
+  /** Resolves when no round is under way (for a graceful stop). */
   async idle(): Promise<void> {
-    await this.running?.catch(() => {});
+    while (this.rounds.size > 0) await Promise.allSettled([...this.rounds]);
   }
 
-  private async sendDue(): Promise<OutboxRun> {
+  private async sendDue(taken: () => void): Promise<OutboxRun> {
     const { queue, clock } = this.options;
-    const due = await queue.due(new Date(clock.now()), this.options.batchSize ?? 100);
+    const batchSize = this.options.batchSize ?? 100;
+    let due: D[];
+    try {
+      // Asked for as many more as there are busy targets, whose deliveries are left for a later round.
+      due = (await queue.due(new Date(clock.now()), batchSize + this.busy.size)).filter((d) => !this.busy.has(targetKey(d.target))).slice(0, batchSize);
+    } finally {
+      taken();
+    }
+    for (const d of due) this.busy.set(targetKey(d.target), (this.busy.get(targetKey(d.target)) ?? 0) + 1);
+    const release = (delivery: D) => {
+      const key = targetKey(delivery.target);
+      const left = this.busy.get(key)! - 1;
+      if (left > 0) this.busy.set(key, left);
+      else this.busy.delete(key);
+    };
     const summary: OutboxRun = { attempted: 0, delivered: 0, retrying: 0, ended: 0 };
     let next = 0;
     const worker = async () => {
       while (next < due.length) {
-        const verdict = await this.deliver(due[next++]!);
-        summary.attempted++;
-        summary[verdict]++;
+        const delivery = due[next++]!;
+        try {
+          const verdict = await this.deliver(delivery);
+          summary.attempted++;
+          summary[verdict]++;
+        } finally {
+          release(delivery);
+        }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(this.options.concurrency ?? 8, due.length) }, worker));
+    try {
+      await Promise.all(Array.from({ length: Math.min(this.options.concurrency ?? 8, due.length) }, worker));
+    } finally {
+      // Those no worker reached (the store failed under every worker) are free for a later round.
+      for (const delivery of due.slice(next)) release(delivery);
+      next = due.length;
+    }
     return summary;
   }
 
@@ -129,6 +182,7 @@ export class Outbox<D extends Delivery = Delivery> {
 
   private async attempt(delivery: D, at: Date): Promise<RecordedAttempt> {
     const { target } = delivery;
+    if (delivery.kind === "confirmation") return target.kind === "email" ? this.confirmation(delivery, target.to) : { outcome: "refused", error: "only an e-mail address is confirmed", durationMs: 0 };
     if (target.kind === "webhook") {
       return sendWebhook({
         url: target.url,
@@ -145,22 +199,38 @@ export class Outbox<D extends Delivery = Delivery> {
     return this.email(delivery, target.to);
   }
 
-  private async email(delivery: D, to: string): Promise<RecordedAttempt> {
+  private email(delivery: D, to: string): Promise<RecordedAttempt> {
+    return this.mailed("unsubscribeTokenHash", "the stored event cannot be read", () => {
+      const event = parseEventBody(delivery.body);
+      return (token) => alertEmail(event, to, { publicUrl: this.options.publicUrl, unsubscribeToken: token });
+    });
+  }
+
+  private confirmation(delivery: D, to: string): Promise<RecordedAttempt> {
+    return this.mailed("confirmTokenHash", "the stored confirmation cannot be read", () => {
+      const request = parseConfirmationBody(delivery.body);
+      return (token) => confirmationEmail(request, to, { publicUrl: this.options.publicUrl, confirmToken: token, validDays: this.options.mail!.confirmationDays });
+    });
+  }
+
+  /**
+   * One e-mail whose link carries a fresh token, its hash recorded as `hashField`: refused without SMTP, or when
+   * `read` cannot read the stored body it writes the message from.
+   */
+  private async mailed(hashField: "unsubscribeTokenHash" | "confirmTokenHash", unreadable: string, read: () => (token: string) => MailMessage): Promise<RecordedAttempt> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     const { mail } = this.options;
     if (!mail) return { outcome: "refused", error: "e-mail is not configured (SURFCAST_SMTP_URL)", durationMs: 0 };
-    let event;
+    let write;
     try {
-      event = parseEventBody(delivery.body);
+      write = read();
     } catch {
-      return { outcome: "refused", error: "the stored event cannot be read", durationMs: elapsed() };
+      return { outcome: "refused", error: unreadable, durationMs: elapsed() };
     }
-    const { token, hash } = mail.newUnsubscribeToken();
-    const problem = await mail.send(alertEmail(event, to, { publicUrl: this.options.publicUrl, unsubscribeToken: token }));
+    const { token, hash } = mail.newToken();
+    const problem = await mail.send(write(token));
     // The hash is kept even when sending failed: the message may have gone out all the same.
-    return problem === null
-      ? { outcome: "delivered", durationMs: elapsed(), unsubscribeTokenHash: hash }
-      : { outcome: "failed", error: problem, durationMs: elapsed(), unsubscribeTokenHash: hash };
+    return problem === null ? { outcome: "delivered", durationMs: elapsed(), [hashField]: hash } : { outcome: "failed", error: problem, durationMs: elapsed(), [hashField]: hash };
   }
 }

@@ -13,6 +13,8 @@ import type { AlertAllowance, SpotPicker } from "../service";
 import { confirmCard, copyBlock, csrfField, formatDay, page, type OwnerPage } from "./layout";
 import { spotOption } from "./embeds";
 import { CONFIDENCE_LEVELS } from "../../forecast/best";
+import { DELIVERY_LOG_MS } from "../../alerts/limits";
+import { DAY_MS } from "../../core/clock";
 
 /** What the owner typed and ticked, kept when the form comes back (a refusal, or a search for the spot). */
 export interface AlertForm {
@@ -115,9 +117,17 @@ function nextWindows(windows: AlertWindow[] | null): string {
 }
 
 function status(a: AlertWithWindows): string {
-  return a.enabled
-    ? html`<span class="status-active">on</span>`
-    : html`<span class="status-revoked">off</span> <span class="muted">(${a.disabledReason ?? ""}, since ${formatDay(a.disabledAt)})</span>`;
+  if (!a.enabled) return html`<span class="status-revoked">off</span> <span class="muted">(${a.disabledReason ?? ""}, since ${formatDay(a.disabledAt)})</span>`;
+  return a.waitingForConfirmation
+    ? html`<span class="status-revoked">waiting for confirmation</span> <span class="muted">(nothing is sent to the address until the link in its confirmation e-mail is opened)</span>`
+    : html`<span class="status-active">on</span>`;
+}
+
+/** The button an alert that sends offers: a test event, or, while its address is unconfirmed, the confirmation again. */
+function sendButton(a: AlertWithWindows, csrf: string, className = ""): string {
+  if (!a.enabled) return "";
+  const [action, label] = a.waitingForConfirmation ? ["confirm-again", "Send the confirmation again"] : ["test", "Send a test event"];
+  return html`<form method="post" action="/console/alerts/${a.id}/${action}"!${className ? html` class="${className}"` : ""}>!${csrfField(csrf)}<button type="submit" class="secondary">${label}<span class="visually-hidden"> for ${a.name}</span></button></form>`;
 }
 
 function alertCard(a: AlertWithWindows, keys: readonly KeyView[], csrf: string): string {
@@ -129,7 +139,7 @@ function alertCard(a: AlertWithWindows, keys: readonly KeyView[], csrf: string):
 <p class="target">To: ${a.delivery === "webhook" ? "webhook" : "e-mail"} <code>${a.target}</code></p>
 !${nextWindows(a.nextWindows)}
 <div class="actions">
-  !${a.enabled ? html`<form method="post" action="/console/alerts/${a.id}/test">!${csrfField(csrf)}<button type="submit" class="secondary">Send a test event<span class="visually-hidden"> for ${a.name}</span></button></form>` : ""}
+  !${sendButton(a, csrf)}
   <a href="/console/alerts/${a.id}">Delivery log<span class="visually-hidden"> of ${a.name}</span></a>
   <a href="/console/alerts/${a.id}/delete">Delete<span class="visually-hidden"> ${a.name}</span></a>
 </div>
@@ -238,11 +248,13 @@ const OUTCOME_WORDS: Record<DeliveryLogRow["outcome"], string> = {
   refused: "refused (the target is not allowed, or e-mail is not set up)",
 };
 
+const EVENT_WORDS: Record<DeliveryLogRow["event"], string> = { window: "window", test: "test", confirmation: "confirmation e-mail" };
+
 function deliveryRow(d: DeliveryLogRow, alertId: string, csrf: string): string {
   const again = d.canSendAgain
     ? html`<form method="post" action="/console/alerts/${alertId}/deliveries/${d.id}/send-again">!${csrfField(csrf)}<button type="submit" class="secondary">Send again<span class="visually-hidden"> attempt ${d.attempt} of ${minuteOf(d.at)}</span></button></form>`
     : "";
-  return html`<tr><td>${minuteOf(d.at)}</td><td>${d.event}</td><td>${d.window.local}</td><td class="num">${d.attempt}</td><td>${OUTCOME_WORDS[d.outcome]}</td><td class="num">${d.statusCode ?? ""}</td><td>${d.error ?? ""}</td><td>!${again}</td></tr>`;
+  return html`<tr><td>${minuteOf(d.at)}</td><td>${EVENT_WORDS[d.event]}</td><td>${d.window?.local ?? ""}</td><td class="num">${d.attempt}</td><td>${OUTCOME_WORDS[d.outcome]}</td><td class="num">${d.statusCode ?? ""}</td><td>${d.error ?? ""}</td><td>!${again}</td></tr>`;
 }
 
 /** One alert with its delivery log, newest first. */
@@ -255,10 +267,10 @@ export function alertLogPage(p: OwnerPage, o: { alert: AlertWithWindows; deliver
 <p>${a.spot.name} <span class="muted">(<code>${a.spot.id}</code>)</span> &middot; !${status(a)}</p>
 <p>When: ${describeCondition(a.condition)}</p>
 <p class="target">To: ${a.delivery === "webhook" ? "webhook" : "e-mail"} <code>${a.target}</code></p>
-!${a.enabled ? html`<form method="post" action="/console/alerts/${a.id}/test" class="actions">!${csrfField(p.viewer.csrf)}<button type="submit" class="secondary">Send a test event</button></form>` : ""}
+!${sendButton(a, p.viewer.csrf, "actions")}
 </div>
 <h2 id="log-title">Delivery log</h2>
-<p class="muted">Times are UTC; each event's window is in the spot's time (${o.deliveries[0]?.window.timeZone ?? "its time zone"}). A new alert sends one event per window of the week at once, then one per new window. A failed delivery is retried on its own for a while; &ldquo;Send again&rdquo; tries it once more now.</p>
+<p class="muted">Times are UTC; each event's window is in the spot's time (${o.deliveries.find((d) => d.window)?.window?.timeZone ?? "its time zone"}). A new alert sends one event per window of the week at once, then one per new window. A failed delivery is retried on its own for a while; &ldquo;Send again&rdquo; tries it once more now. The log keeps ${DELIVERY_LOG_MS / DAY_MS} days.</p>
 !${o.deliveries.length > 0 ? html`<p class="scroll-hint" id="log-hint">Swipe the table sideways for every column &rarr;</p>` : ""}
 <div class="table-wrap wide" role="region" aria-labelledby="log-title"!${o.deliveries.length > 0 ? ' aria-describedby="log-hint"' : ""} tabindex="0">
 <table>

@@ -77,5 +77,19 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795717116891,
     "hash": "8e0716f5d9d17dfb2ac14181970896eef1859a9425e5c01cd9c40ebbad9bf901"
+  },
+  {
+    "sql": [
+      "ALTER TABLE \"alert_deliveries\" ADD COLUMN \"kind\" text DEFAULT 'window' NOT NULL;",
+      "\nALTER TABLE \"alerts\" ADD COLUMN \"confirmed_at\" bigint;",
+      "\nALTER TABLE \"alerts\" ADD COLUMN \"confirm_token_hash\" text;",
+      "\nALTER TABLE \"alerts\" ADD COLUMN \"confirm_sent_at\" bigint;",
+      "\nALTER TABLE \"alerts\" ADD CONSTRAINT \"alerts_confirm_token_hash_unique\" UNIQUE(\"confirm_token_hash\");",
+      "\nUPDATE \"alerts\" SET \"confirmed_at\" = \"created_at\" WHERE \"delivery\" = 'webhook';",
+      "\nUPDATE \"alert_deliveries\" SET \"kind\" = 'test' WHERE (\"payload\"::jsonb) ->> 'type' = 'alert.test';\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795829727568,
+    "hash": "0b28f3057920ea1a511559b454c2ad498fb7a06dfd52135736a200b320e9ba44"
   }
 ];

@@ -178,6 +178,9 @@ export const alerts = pgTable(
     disabledReason: text("disabled_reason"),
     disabledAt: int64("disabled_at"),
     createdAt: int64("created_at").notNull(),
+    confirmedAt: int64("confirmed_at"),
+    confirmTokenHash: text("confirm_token_hash").unique(),
+    confirmSentAt: int64("confirm_sent_at"),
   },
   (t) => [index("alerts_key_idx").on(t.keyId), index("alerts_spot_idx").on(t.spotId)],
 );
@@ -208,6 +211,7 @@ export const alertDeliveries = pgTable(
     statusCode: int64("status_code"),
     error: text("error"),
     outcome: text("outcome", { enum: ["pending", "delivered", "failed", "gone", "refused"] }).notNull(),
+    kind: text("kind", { enum: ["window", "test", "confirmation"] }).notNull().default("window"),
     payload: text("payload").notNull(),
     unsubscribeTokenHash: text("unsubscribe_token_hash"),
   },

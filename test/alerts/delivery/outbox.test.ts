@@ -22,7 +22,7 @@ class MemoryQueue implements DeliveryQueue {
   add(target: DeliveryTarget, at: Date, alertId = "alert_01"): string {
     const id = `d${this.rows.size + 1}`;
     const body = eventBody(sampleEvent(at, alertId));
-    this.rows.set(id, { id, alertId, eventId: newMessageId(), body, target, attempts: 0, firstAttemptAt: null, nextAt: at, log: [] });
+    this.rows.set(id, { id, alertId, kind: "window", eventId: newMessageId(), body, target, attempts: 0, firstAttemptAt: null, nextAt: at, log: [] });
     return id;
   }
   async due(now: Date, limit: number): Promise<Delivery[]> {
@@ -138,6 +138,27 @@ describe("the outbox", () => {
     expect(receiver!.received).toHaveLength(1);
   });
 
+  test("a round started while another waits on a receiver that never answers sends the others, leaving that target out", async () => {
+    const { queue, outbox } = setUp(["hang"], { timeoutMs: 1_500 });
+    const fast = startReceiver([204]);
+    try {
+      const first = outbox.runDue();
+      await Bun.sleep(100);
+      expect(receiver!.received).toHaveLength(1);
+      queue.add({ kind: "webhook", url: `${receiver!.url}/hook`, secret }, new Date(0), "alert_h2");
+      queue.add({ kind: "webhook", url: `${fast.url}/hook`, secret }, new Date(0), "alert_f1");
+      const started = performance.now();
+      expect(await outbox.runDue()).toEqual({ attempted: 1, delivered: 1, retrying: 0, ended: 0 });
+      expect(performance.now() - started).toBeLessThan(1_000);
+      // Still one attempt in flight to the hanging target.
+      expect(receiver!.received).toHaveLength(1);
+      expect((await first).retrying).toBe(1);
+      await outbox.idle();
+    } finally {
+      fast.stop();
+    }
+  });
+
   test("several receivers are served side by side", async () => {
     const { queue, outbox } = setUp(["hang"], { timeoutMs: 400, concurrency: 4 });
     const fast = startReceiver([204]);
@@ -158,10 +179,11 @@ describe("the outbox", () => {
     return {
       sent,
       send: async (m) => (sent.push(m), answer),
-      newUnsubscribeToken: () => {
+      newToken: () => {
         const token = `tok${++n}`;
         return { token, hash: createHash("sha256").update(token).digest("hex") };
       },
+      confirmationDays: 7,
     };
   }
 
