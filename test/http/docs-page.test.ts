@@ -57,7 +57,7 @@ test("GET /docs renders the API reference from /openapi.json under its CSP with 
     await page.keyboard.press("Control+k");
     await page.keyboard.type("tides");
     await page.getByText("Tide extremes from now forward").first().click({ timeout: 20_000 });
-    await page.getByRole("heading", { name: "Tide extremes from now forward" }).waitFor({ timeout: 20_000 });
+    await page.getByRole("heading", { name: "Tide extremes from now forward", exact: true }).waitFor({ timeout: 20_000 });
     await page.waitForTimeout(500); // its code sample and example answer, drawn after the heading
     await page.screenshot({ path: join(shots, `docs-${width}.png`) });
     problems.push(...(await page.evaluate(() => (globalThis as unknown as { __cspViolations: string[] }).__cspViolations)).map((v) => `CSP: ${v}`));
