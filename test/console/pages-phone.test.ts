@@ -47,10 +47,10 @@ beforeAll(async () => {
   owner = await invitedOwner(server.app, server.url, "phone-shop@example.com", "a long enough password", "pro");
   const keys = [await createKey(server.app.stores.access, server.app.clock, "phone-shop@example.com", "website"), await createKey(server.app.stores.access, server.app.clock, "phone-shop@example.com", "assistant")];
   await server.app.keys.reload();
-  // 30 days of traffic on 16 endpoints: the /v1 ones, embed views and eight MCP tools, busier on some days.
+  // 30 days of traffic on 17 endpoints: the /v1 ones, embed views, calendar feeds and eight MCP tools, busier on some days.
   const insert = sqliteDb(server.app).$client.prepare("insert into usage_counters (key_id, day, endpoint, count) values (?, ?, ?, ?)");
   const endpoints = [...USAGE_KEYS, ...MCP_TOOLS.map((t) => `mcp.${t}`)];
-  expect(endpoints).toHaveLength(16);
+  expect(endpoints).toHaveLength(17);
   for (let d = 0; d < 30; d++) {
     const day = utcDay(server.app.clock.now() - d * DAY_MS);
     endpoints.forEach((endpoint, e) => insert.run(keys[e % 2]!.id, day, endpoint, ((d * 7 + e * 13) % 40) + (e < 3 ? 120 : 5) + (d % 7 === 0 ? 200 : 0)));

@@ -28,16 +28,17 @@ describe("the alert form as a request", () => {
     // A level without a minimum rating is the select's default, not a choice.
     [{ minRating: "", level: "advanced" }, { condition: { minWave: 1.5, daylight: false } }],
     [{ wind: ["offshore", "cross"], minConfidence: "high", name: "Dawn" }, { name: "Dawn", condition: { minWave: 1.5, wind: ["offshore", "cross"], daylight: false, minConfidence: "high" } }],
+    // Min wave left empty is no lower bound: 0 m, as the docs say.
+    [{ minWave: "" }, { condition: { minWave: 0, daylight: false } }],
   ] as const)("%j", (fields, expected) => {
     expect(sent(fields as Record<string, string | string[]>)).toMatchObject(expected);
   });
 
   test.each([
-    [{ minWave: "" }, "Give the minimum wave height, in metres."],
     [{ minWave: "big" }, "The minimum wave height must be a number of metres, like 1.5."],
     [{ minWave: "-1" }, "The minimum wave height must be a number of metres, like 1.5."],
     [{ maxWave: "1.2.3" }, "The maximum wave height must be a number of metres, like 1.5."],
-    [{ spot: " " }, "Give the id of the spot to watch."],
+    [{ spot: " " }, "Choose the spot to watch: find it by name and pick it, or type its id."],
     [{ target: "" }, "Give the webhook URL to send to."],
     [{ delivery: "email", target: "" }, "Give the e-mail address to send to."],
   ] as const)("%j is refused", (fields, sentence) => {
