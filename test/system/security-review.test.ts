@@ -14,6 +14,7 @@ import { startFakeOpenMeteo } from "../support/fake-open-meteo";
 import { rawRequest } from "../support/raw-http";
 import { redactSecrets, tally } from "../../src/core/log";
 import { routeLabel } from "../../src/core/route-label";
+import { untilKeyAccepted } from "../support/wait";
 
 let server: RunningServer;
 let metricsUrl: string;
@@ -76,7 +77,7 @@ describe("/healthz?verbose=1", () => {
 describe("/mcp refused Origins", () => {
   test("pass the key's burst window first: a 2-a-minute key gets two 403s, then 429s, and its next call is refused too", async () => {
     const key = createKey(server.dataDir, "origin-burst@example.com", "starter", ["--minute-limit", "2"]);
-    await Bun.sleep(1100); // the running server notices the new key
+    await untilKeyAccepted(server.url, createKey(server.dataDir, "origin-burst-probe@example.com")); // made after it: the server has both
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
       const res = await mcp(key, "https://evil.example");
@@ -99,7 +100,7 @@ describe("/mcp refused Origins", () => {
 
   test("many refusals write no line each (they are tallied once a minute), and a bad key is still 401 first", async () => {
     const key = createKey(server.dataDir, "origin-log@example.com", "scale", ["--minute-limit", "100000"]);
-    await Bun.sleep(1100);
+    await untilKeyAccepted(server.url, key);
     const before = server.output().length;
     const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => mcp(key, `https://page${i}.example`)));
     expect(answers.map((r) => r.status)).toEqual(Array(40).fill(403));
