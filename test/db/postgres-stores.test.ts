@@ -388,7 +388,7 @@ describeWithPostgres("the PostgreSQL stores", () => {
     // One server's batch holds its rows until it commits: the other's waits for it, then writes over all of them.
     const finished: string[] = [];
     let written = false;
-    const lockWaits = async () => ((await database.sql`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`) as { n: number }[])[0]!.n;
+    const lockWaits = async () => ((await database.sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`) as { n: number }[])[0]!.n;
     const holding = first.transaction(async (tx) => {
       await postgresForecastStore.writeDocuments(tx, 1, batch(1, ids));
       written = true;

@@ -56,6 +56,7 @@ test("a real process above the target collects", async () => {
   const real = startMemoryGovernor(1); // any process is above 1 MB
   try {
     await waitFor("a collection", () => real.collections() >= 1);
+    expect(real.collections()).toBeGreaterThanOrEqual(1);
   } finally {
     real.stop();
   }

@@ -14,7 +14,8 @@ import { startFakeOpenMeteo } from "../support/fake-open-meteo";
 import { rawRequest } from "../support/raw-http";
 import { redactSecrets, tally } from "../../src/core/log";
 import { routeLabel } from "../../src/core/route-label";
-import { untilKeyAccepted } from "../support/wait";
+import { ConsoleClient } from "../support/console-client";
+import { untilKeyAccepted, waitFor } from "../support/wait";
 
 let server: RunningServer;
 let metricsUrl: string;
@@ -30,6 +31,19 @@ afterAll(async () => {
 });
 
 const MCP_LIST = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+
+/**
+ * Until the server's output holds every line written before now: a refused console sign-in logs one line at once,
+ * on the same stream as every other line, so once it shows, whatever came before it has shown too.
+ */
+async function untilLogged(): Promise<void> {
+  const refusals = () => server.output().split("console sign-in refused").length;
+  const before = refusals();
+  const marker = new ConsoleClient(server.url);
+  await marker.get("/console/sign-in");
+  expect((await marker.post("/console/sign-in", { email: "nobody@example.com", password: "not-the-password" })).status).toBeLessThan(500);
+  await waitFor("the refused sign-in's line", () => refusals() > before);
+}
 
 function mcp(key: string, origin?: string): Promise<Response> {
   return fetch(`${server.url}/mcp`, {
@@ -106,7 +120,7 @@ describe("/mcp refused Origins", () => {
     expect(answers.map((r) => r.status)).toEqual(Array(40).fill(403));
     await Promise.all(answers.map((r) => r.arrayBuffer()));
     expect((await mcp("sk_live_" + "x".repeat(43), "https://evil.example")).status).toBe(401);
-    await Bun.sleep(200);
+    await untilLogged();
     const logged = server.output().slice(before);
     expect(logged).not.toContain("page");
     expect(logged.split("\n").filter((l) => l.includes("/mcp")).length).toBe(0);
@@ -128,7 +142,7 @@ describe("logs", () => {
       `GET /nowhere/${token}?key=${secretKey} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`,
     ];
     for (const text of requests) expect((await rawRequest(port, text)).status).toBeLessThan(500);
-    await Bun.sleep(200);
+    await untilLogged();
     const logged = server.output().slice(before);
     expect(logged).not.toContain(token);
     expect(logged).not.toContain("QQQQQQQQ");
