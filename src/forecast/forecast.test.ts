@@ -18,6 +18,7 @@ import { changeCheck } from "../db/changes";
 import { writeDocuments } from "./store";
 import { SWELL_COMPONENT_VARIABLES } from "./swells";
 import { ATTRIBUTION, type ForecastResponse } from "./types";
+import { waitFor } from "../../test/support/wait";
 
 const fixture = (name: string) => readFileSync(join(OPEN_METEO_FIXTURES, name), "utf8");
 const README = fixture("README.md");
@@ -277,8 +278,8 @@ describe("serving stored documents", () => {
     const other = openDatabase(db.$client.filename.replace(/\/surfcast\.db$/, ""));
     writeDocuments(other, Date.parse("2026-11-21T12:00:00Z"), [{ spotId: spot.id, body: JSON.stringify(doc) }]);
     other.$client.close();
-    await Bun.sleep(1100);
-    expect((JSON.parse((await service.get(spot.id, 7)).body) as ForecastResponse).updatedAt).toBe("2026-11-21T12:00:00Z");
+    const updatedAt = async () => (JSON.parse((await service.get(spot.id, 7)).body) as ForecastResponse).updatedAt;
+    await waitFor("the other connection's document to be served", async () => (await updatedAt()) === "2026-11-21T12:00:00Z", 5_000);
   });
 
   test("a document whose horizon has passed is no_forecast, not an empty 200", async () => {

@@ -10,6 +10,7 @@ import { NearbyIndex } from "./nearby";
 import { haversineKm } from "../core/geo";
 import { tempDir } from "../../test/support/env";
 import { seededRng } from "../../bench/prng";
+import { waitFor } from "../../test/support/wait";
 
 
 /** The reference: every point, exact haversine, sorted by distance. */
@@ -68,9 +69,11 @@ describe("kept nearby answers", () => {
     expect(spots.nearby({ ...question, limit: 9 })).not.toBe(first);
     const facing = pipeline.facing === 123 ? 124 : 123;
     db.$client.query("INSERT OR REPLACE INTO spot_facing (spot_id, facing, method, computed_at) VALUES (?, ?, 'test', ?)").run("pipeline", facing, Date.now());
-    await Bun.sleep(1100); // the catalog looks for new derived facts at most once a second
-    const after = spots.nearby(question);
-    expect(after).not.toBe(first);
+    // The catalog looks for new derived facts at most once a second.
+    const after = await waitFor("the new facing to be noticed", () => {
+      const answer = spots.nearby(question);
+      return answer !== first && answer;
+    }, 5_000);
     expect(after[0]).toEqual({ ...spots.get("pipeline"), distanceKm: 0 });
     expect(after[0]!.facing).toBe(facing);
   });

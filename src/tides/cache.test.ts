@@ -10,7 +10,8 @@ import type { Spot } from "../spots/types";
 import { TideService } from "./service";
 import { TideStore } from "./store";
 import { CATALOG_PATH, tempDir } from "../../test/support/env";
-import { untilNoticed, writeElsewhere } from "../../test/support/elsewhere";
+import { writeElsewhere } from "../../test/support/elsewhere";
+import { waitFor } from "../../test/support/wait";
 import { catalogRecords, catalogSpot, fakeSpotService } from "../../test/support/fake-spots";
 import { atOnce } from "../../test/support/at-once";
 import { seededRng } from "../../bench/prng";
@@ -125,8 +126,10 @@ describe("kept tide responses", () => {
     const before = atOnce(tides.get("spot-0", 7));
     const first = storedTimes("spot-0").find((t) => t >= START)!;
     writeElsewhere(db, "UPDATE tide_extremes SET height = height + 1 WHERE spot_id = ? AND time = ?", ["spot-0", first]);
-    await untilNoticed();
-    const after = atOnce(tides.get("spot-0", 7));
+    const after = await waitFor("the other connection's rows to be served", () => {
+      const answer = atOnce(tides.get("spot-0", 7));
+      return answer.extremes[0]!.height !== before.extremes[0]!.height && answer;
+    });
     expect(after.extremes[0]!.height).toBeCloseTo(before.extremes[0]!.height + 1, 6);
     expect(after.extremes.slice(1)).toEqual(before.extremes.slice(1));
   });
@@ -135,12 +138,13 @@ describe("kept tide responses", () => {
     clock.set(START);
     expect(atOnce(tides.get("spot-1", 3)).tideless).toBe(false);
     writeElsewhere(db, "UPDATE spots SET tideless_override = 1 WHERE id = ?", ["spot-1"]);
-    await untilNoticed();
+    await waitFor("the override to be noticed", () => atOnce(tides.get("spot-1", 3)).tideless);
     expect(atOnce(tides.get("spot-1", 3))).toMatchObject({ tideless: true, extremes: [], station: null });
     writeElsewhere(db, "UPDATE spots SET tideless_override = NULL WHERE id = ?", ["spot-1"]);
-    await untilNoticed();
-    const back = atOnce(tides.get("spot-1", 3));
-    expect(back.tideless).toBe(false);
+    const back = await waitFor("the cleared override to be noticed", () => {
+      const answer = atOnce(tides.get("spot-1", 3));
+      return !answer.tideless && answer;
+    });
     expect(back).toEqual(fresh("spot-1", 3) as typeof back);
   });
 

@@ -9,6 +9,7 @@ import { useStation, type Station } from "@neaps/tide-predictor";
 import { predictCurve, predictExtremes, recordOf } from "./record";
 import { StationDatabase } from "./station-database";
 import { choose } from "./engine";
+import { waitFor } from "../../test/support/wait";
 
 const WORKER = new URL("./station-worker.ts", import.meta.url);
 const DAY = 86_400_000;
@@ -63,8 +64,7 @@ describe("station records", () => {
       const [id] = [near({ lat: 43.66, lng: -1.44, maxResults: 1 })[0]![0].id];
       expect(database.records([id!])).toHaveLength(1);
       expect(database.active).toBe(true);
-      await Bun.sleep(800);
-      expect(database.active).toBe(false);
+      await waitFor("the idle worker to end", () => !database.active, 5_000);
       expect(database.records([id!])).toHaveLength(1); // a synchronous call starts it again
       expect(database.active).toBe(true);
     } finally {

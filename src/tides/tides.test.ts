@@ -19,7 +19,8 @@ import { join } from "node:path";
 import { CATALOG_PATH, ROOT, tempDir } from "../../test/support/env";
 import { fakeSpotService } from "../../test/support/fake-spots";
 import { atOnce } from "../../test/support/at-once";
-import { untilNoticed, writeElsewhere } from "../../test/support/elsewhere";
+import { writeElsewhere } from "../../test/support/elsewhere";
+import { waitFor } from "../../test/support/wait";
 
 const HOUR = 3_600_000;
 
@@ -367,18 +368,16 @@ describe("tides over the default catalog", () => {
     expectWellFormed(served.extremes, clock.now(), 3);
 
     writeElsewhere(db, "UPDATE spots SET tideless_override = 1 WHERE id = ?", [late.id]);
-    await untilNoticed();
+    await waitFor("the override to be noticed", () => atOnce(tides.get(late.id, 3)).tideless);
     expect(atOnce(tides.get(late.id, 3))).toMatchObject({ tideless: true, extremes: [] });
     expect(stationRow(late.id)?.reason).toStartWith("override");
     expect(atOnce(tides.hourly(late.id, [clock.now()]))).toEqual([null]);
 
     const lake = spots.find((s) => /great lakes/i.test(s.region ?? ""))!;
     writeElsewhere(db, "UPDATE spots SET tideless_override = 0 WHERE id = ?", [lake.id]);
-    await untilNoticed();
-    expect(atOnce(tides.get(lake.id, 3)).tideless).toBe(false);
+    await waitFor("the override to be noticed", () => !atOnce(tides.get(lake.id, 3)).tideless);
     writeElsewhere(db, "UPDATE spots SET tideless_override = NULL WHERE id = ?", [lake.id]);
-    await untilNoticed();
-    expect(atOnce(tides.get(lake.id, 3)).tideless).toBe(true);
+    await waitFor("the cleared override to be noticed", () => atOnce(tides.get(lake.id, 3)).tideless);
   });
 
   test("an unknown spot is not_found", () => {

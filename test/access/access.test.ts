@@ -8,6 +8,7 @@ import { apiFetch } from "../support/http";
 import { tempDir } from "../support/env";
 import { cli, createKey, startServer } from "../support/binary";
 import { ConsoleClient, text } from "../support/console-client";
+import { untilKeyAccepted } from "../support/wait";
 import { openDatabase, closeDatabase } from "../../src/db";
 import { seedPlans, sqliteAccessStore } from "../../src/access/sqlite-store";
 import { createAccount, setAccountDisabled, setAccountPlan, revokeKey, listKeys } from "../../src/access/accounts";
@@ -311,7 +312,7 @@ describe("persistence", () => {
   test("compiled binary: calls, SIGTERM, start again — usage is the same", async () => {
     const server = await startServer();
     const key = createKey(server.dataDir, "restart@example.com", "pro");
-    await Bun.sleep(1100); // the running server picks the new key up
+    await untilKeyAccepted(server.url, key);
     const statuses: number[] = [];
     await Promise.all(Array.from({ length: 40 }, (_, i) => apiFetch(`${server.url}/v1/spots/spot-${i}`, { headers: { "X-API-Key": key } }).then((r) => statuses.push(r.status))));
     expect(statuses.every((st) => st === 404)).toBe(true);

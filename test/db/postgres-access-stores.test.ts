@@ -239,20 +239,29 @@ describeWithPostgres("the PostgreSQL stores of the account side", () => {
     const feed = await ChangeFeed.start(second, database.url());
     closing.push(() => feed.stop());
     const store = postgresAccessStore(first);
+    // What the other server reads once it has heard: the change itself.
+    const seen = async () => {
+      const account = await postgresAccessStore(second).accountByEmail("ana@example.com");
+      return account && { activeKeys: account.activeKeys, disabled: account.disabled };
+    };
 
     let access = heard(feed, "access");
     await store.insertAccount({ email: "ana@example.com", plan: "starter", dailyLimit: null, minuteLimit: null, maxKeys: null, createdAt: T0, admin: false });
     await access;
+    expect(await seen()).toEqual({ activeKeys: 0, disabled: false });
     access = heard(feed, "access");
     await store.createKey("ana@example.com", newKey("k1", T0), () => {});
     await access;
+    expect(await seen()).toEqual({ activeKeys: 1, disabled: false });
     access = heard(feed, "access");
     const embeds = heard(feed, "embeds");
     await store.revokeKey("k1", T0 + 1, () => {});
     await Promise.all([access, embeds]);
+    expect(await seen()).toEqual({ activeKeys: 0, disabled: false });
     access = heard(feed, "access");
     await store.setDisabled("ana@example.com", true);
     await access;
+    expect(await seen()).toEqual({ activeKeys: 0, disabled: true });
   });
 
   test("the console store: invitations, links, redemption, passwords and sessions, as on SQLite", async () => {
@@ -361,25 +370,35 @@ describeWithPostgres("the PostgreSQL stores of the account side", () => {
 
   test("embeds made or switched off, invitations and passwords are heard by another server's change feed", async () => {
     const { postgres: first, database } = await freshDatabases();
-    const feed = await ChangeFeed.start(await anotherPool(database), database.url());
+    const second = await anotherPool(database);
+    const feed = await ChangeFeed.start(second, database.url());
     closing.push(() => feed.stop());
     const { access, console, embeds } = postgresStores(first);
+    // What the other server reads once it has heard: the change itself.
+    const other = postgresStores(second);
+    const password = async () => (await other.access.accountByEmail("ana@example.com"))?.passwordHash;
+    const activeEmbeds = async () => (await other.embeds.activeEmbeds()).map((e) => e.id);
 
     let topic = heard(feed, "access");
     await console.issueLink("ana@example.com", inviteTo("ana@example.com", "starter", T0), link("a1", T0));
     await topic;
+    expect(await password()).toBeNull(); // the invitation made the account, without a password yet
     topic = heard(feed, "access");
     await console.redeemLink("link-a1", "argon2-1", T0 + 1, usable(T0 + 1));
     await topic;
+    expect(await password()).toBe("argon2-1");
     topic = heard(feed, "access");
     await console.setPassword(1, "argon2-2", T0 + 2);
     await topic;
+    expect(await password()).toBe("argon2-2");
     await access.createKey("ana@example.com", newKey("k1", T0), () => {});
     topic = heard(feed, "embeds");
     await embeds.insertEmbed(embed("e1", "k1", T0), 1, () => {});
     await topic;
+    expect(await activeEmbeds()).toEqual(["e1"]);
     topic = heard(feed, "embeds");
     await embeds.markRevoked("e1", T0 + 3);
     await topic;
+    expect(await activeEmbeds()).toEqual([]);
   });
 });

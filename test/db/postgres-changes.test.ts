@@ -10,6 +10,7 @@ import { closePostgres, openPostgres, schema, type PgDb } from "../../src/db/pos
 import { ChangeFeed, notifyChange, parseNotice, type ChangeTopic } from "../../src/db/postgres/changes";
 import { createTestDatabase, describeWithPostgres, type TestDatabase } from "../support/postgres";
 import { ROOT } from "../support/env";
+import { waitFor } from "../support/wait";
 
 let database: TestDatabase;
 let writer: PgDb;
@@ -116,7 +117,10 @@ describeWithPostgres("change feed", () => {
       })
       .catch((err: Error) => err.message);
     expect(rolledBack).toBe("changed my mind");
-    await Bun.sleep(1000);
+    // A change committed after it, noticed: an announcement of the rolled-back one would have come first.
+    const marker = nextChange(feed, "spots");
+    await notifyChange(writer, "spots");
+    await marker;
     expect(calls).toBe(0);
     expect(check()).toBe(false);
     expect(await counter("embeds")).toBe(before);
@@ -131,7 +135,10 @@ describeWithPostgres("change feed", () => {
     await notifyChange(writer, "forecasts");
     expect(await lost).toBeLessThan(6000);
 
-    await Bun.sleep(500);
+    await waitFor("the feed to LISTEN again", async () => {
+      const again = (await database.sql`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN "surfcast_changes"'`) as { pid: number }[];
+      return again.some((row) => row.pid !== listening!.pid);
+    });
     const later = nextChange(feed, "spots");
     await notifyChange(writer, "spots");
     expect(await later).toBeLessThan(2000);

@@ -8,6 +8,7 @@ import { ManualClock } from "../../src/core/clock";
 import { closePostgres, openPostgres, type PgDb } from "../../src/db/postgres";
 import { runOnce, type Lease, type LeaseOutcome } from "../../src/db/postgres/lease";
 import { createTestDatabase, describeWithPostgres, type TestDatabase } from "../support/postgres";
+import { waitFor } from "../support/wait";
 
 const CHECK_MS = 100;
 const T0 = Date.parse("2026-03-01T06:00:00Z");
@@ -42,6 +43,13 @@ const slotRows = async (name: string) =>
     outcome: string | null;
   }[];
 
+/** `db` as a server that counts its attempts at a lease (each reserves a connection of its pool, and only that). */
+function counting(db: PgDb): { db: PgDb; attempts: () => number } {
+  let attempts = 0;
+  const client = Object.create(db.$client, { reserve: { value: () => (attempts++, db.$client.reserve()) } }) as PgDb["$client"];
+  return { db: Object.create(db, { $client: { value: client } }) as PgDb, attempts: () => attempts };
+}
+
 /** The backends holding an advisory lock on the test database: the lease connections. */
 const leaseHolders = async () => ((await database.sql`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`) as { pid: number }[]).map((r) => r.pid);
 
@@ -60,9 +68,10 @@ describeWithPostgres("job leases", () => {
   test("three servers at once: one runs the slot, the others hear it is held; then a late one skips the finished slot, and a new slot runs", async () => {
     const clock = new ManualClock(T0);
     const gate = gatedJob();
-    const outcomes = nodes.map((db, i) => runOnce(db, lease("refresh", "06:00", i + 1), gate.job, { clock, checkMs: CHECK_MS }));
+    let answered = 0;
+    const outcomes = nodes.map((db, i) => runOnce(db, lease("refresh", "06:00", i + 1), gate.job, { clock, checkMs: CHECK_MS }).finally(() => answered++));
     await gate.running;
-    await Bun.sleep(200);
+    await waitFor("the other two to hear it is held", () => answered === 2);
     clock.advance(60_000);
     gate.finish("done");
     const settled = await Promise.all(outcomes);
@@ -86,9 +95,10 @@ describeWithPostgres("job leases", () => {
 
   test("followers wait for the runner: done-elsewhere once it finishes, and the job ran once", async () => {
     const gate = gatedJob();
-    const outcomes = nodes.map((db, i) => runOnce(db, lease("follow", "slot", i + 1), gate.job, { follow: true, checkMs: CHECK_MS }));
+    const servers = nodes.map(counting);
+    const outcomes = servers.map(({ db }, i) => runOnce(db, lease("follow", "slot", i + 1), gate.job, { follow: true, checkMs: CHECK_MS }));
     await gate.running;
-    await Bun.sleep(5 * CHECK_MS);
+    await waitFor("both followers to try again", () => servers.filter((s) => s.attempts() >= 3).length === 2);
     gate.finish("done");
     const settled = await Promise.all(outcomes);
     expect(gate.starts()).toBe(1);
@@ -105,8 +115,9 @@ describeWithPostgres("job leases", () => {
     const holder = runOnce(nodes[0]!, lease("torn", "slot", 1), first.job, { clock, checkMs: CHECK_MS });
     await first.running;
     const second = gatedJob();
-    const follower = runOnce(nodes[1]!, lease("torn", "slot", 2), second.job, { follow: true, clock, checkMs: CHECK_MS });
-    await Bun.sleep(3 * CHECK_MS);
+    const following = counting(nodes[1]!);
+    const follower = runOnce(following.db, lease("torn", "slot", 2), second.job, { follow: true, clock, checkMs: CHECK_MS });
+    await waitFor("the follower to try again", () => following.attempts() >= 3);
     expect(second.starts()).toBe(0);
 
     const holders = await leaseHolders();
@@ -153,8 +164,9 @@ describeWithPostgres("job leases", () => {
     const holder = runOnce(nodes[0]!, lease("patient", "slot", 1), gate.job, { checkMs: CHECK_MS });
     await gate.running;
     const stop = new AbortController();
-    const follower = runOnce(nodes[1]!, lease("patient", "slot", 2), async () => "never", { follow: true, signal: stop.signal, checkMs: CHECK_MS });
-    await Bun.sleep(3 * CHECK_MS);
+    const following = counting(nodes[1]!);
+    const follower = runOnce(following.db, lease("patient", "slot", 2), async () => "never", { follow: true, signal: stop.signal, checkMs: CHECK_MS });
+    await waitFor("the follower to try again", () => following.attempts() >= 3);
     stop.abort();
     const outcome: LeaseOutcome<string> = await follower;
     expect(outcome).toEqual({ ran: false, reason: "held-elsewhere", by: "node-1" });

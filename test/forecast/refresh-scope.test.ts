@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cli, cliAsync, createKey, installDir, startServer, type RunningServer } from "../support/binary";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../support/fake-open-meteo";
+import { waitFor } from "../support/wait";
 
 let fake: FakeOpenMeteo;
 beforeAll(async () => {
@@ -29,10 +30,9 @@ describe("refresh scope `requested` (the default)", () => {
   const get = (path: string) => fetch(server.url + path, { headers: { "X-API-Key": key } });
 
   test("a new install spends no upstream call before someone asks", async () => {
-    // The start-up check runs right after listening: give it time to (not) start a refresh.
-    await Bun.sleep(1500);
+    // The start-up check runs right after listening and says why it starts no refresh.
+    await waitFor("the start-up check", () => server.output().includes("no spot was asked for in the last 7 days"));
     expect(fake.requests).toEqual([]);
-    expect(server.output()).toContain("no spot was asked for in the last 7 days");
   }, 30_000);
 
   test("a never-asked spot's forecast is fetched on its first request, which answers 200", async () => {
@@ -60,9 +60,11 @@ describe("refresh scope `requested` (the default)", () => {
   }, 30_000);
 
   test("status names the scope and counts the spots asked for", async () => {
-    await Bun.sleep(1200); // request times are written within a second
-    const r = await cliAsync(server.dataDir, ["status", "--json"]);
-    expect(r.code).toBe(0);
+    // Request times are written within a second.
+    const r = await waitFor("status to count both spots asked for", async () => {
+      const status = await cliAsync(server.dataDir, ["status", "--json"]);
+      return status.code === 0 && JSON.parse(status.stdout).refreshScope.requestedSpots === 2 && status;
+    });
     expect(JSON.parse(r.stdout).refreshScope).toEqual({ scope: "requested", requestedSpots: 2 });
     // A first fetch on demand is not the last refresh: status keeps saying no refresh has run.
     expect(JSON.parse(r.stdout).lastRefresh).toBeNull();

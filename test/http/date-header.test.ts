@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createKey, startServer, type RunningServer } from "../support/binary";
 import { rawRequest } from "../support/raw-http";
+import { untilKeyAccepted } from "../support/wait";
 
 let server: RunningServer;
 let key = "";
@@ -12,7 +13,7 @@ let key = "";
 beforeAll(async () => {
   server = await startServer();
   key = createKey(server.dataDir, "date@example.com");
-  await Bun.sleep(1100); // the running server notices the new key
+  await untilKeyAccepted(server.url, key);
 }, 30_000);
 afterAll(async () => {
   await server?.stop();

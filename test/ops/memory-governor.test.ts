@@ -3,7 +3,7 @@
  * which drops every cache once per quiet spell, and the request count it reads (the gate's, kept by the App).
  */
 import { expect, test } from "bun:test";
-import { HEAP_GROWTH_MB, idleStep, shouldCollect, startIdleRelease, startMemoryGovernor, type IdleState } from "../../src/ops/memory";
+import { HEAP_GROWTH_MB, idleStep, shouldCollect, startIdleRelease, startMemoryGovernor, type IdleState, type MemoryProbe } from "../../src/ops/memory";
 import { budgetShare, clearCaches, DEFAULT_CACHE_MB, setCacheBudget } from "../../src/core/caches";
 import { openApp } from "../../src/app";
 import { Lru } from "../../src/core/lru";
@@ -11,6 +11,7 @@ import { BoundedMap } from "../../src/core/bounded-map";
 import { loadConfig } from "../../src/config";
 import { closeDatabase, openDatabase } from "../../src/db";
 import { startTestServer } from "../support/inprocess";
+import { waitFor } from "../support/wait";
 import { SpotService } from "../../src/spots/service";
 import { sqliteCatalog } from "../../src/spots/catalog-store";
 import { tempDir } from "../support/env";
@@ -27,19 +28,25 @@ test("shouldCollect: above the target and the heap grown HEAP_GROWTH_MB since th
   for (const [rss, target, heap, after, collect] of cases) expect([rss, target, heap, after, shouldCollect(rss, target, heap, after)]).toEqual([rss, target, heap, after, collect]);
 });
 
+/** A probe of `rssMb` that counts the governor's checks (each reads the resident size first). */
+function counted(probe: MemoryProbe): MemoryProbe & { checks: number } {
+  const counting = { ...probe, checks: 0, rssMb: () => (counting.checks++, probe.rssMb()) };
+  return counting;
+}
+
 test("above the target it collects at each check while garbage is made, once when none is; target 0 never collects", async () => {
   let heap = 100;
-  const busy = startMemoryGovernor(140, { rssMb: () => 200, heapMb: () => heap, collect: () => void (heap = 100) });
-  const garbage = setInterval(() => (heap = 150), 100); // 50 MB of garbage between checks
-  const idle = startMemoryGovernor(140, { rssMb: () => 200, heapMb: () => 100, collect: () => {} });
+  // 50 MB of garbage made between any two checks: each check finds it.
+  const busy = startMemoryGovernor(140, { rssMb: () => ((heap = 150), 200), heapMb: () => heap, collect: () => void (heap = 100) });
+  const idleProbe = counted({ rssMb: () => 200, heapMb: () => 100, collect: () => {} });
+  const idle = startMemoryGovernor(140, idleProbe);
   const off = startMemoryGovernor(0);
   try {
-    await Bun.sleep(1_100);
-    expect(busy.collections()).toBeGreaterThanOrEqual(3);
+    await waitFor("three collections while garbage is made", () => busy.collections() >= 3);
+    await waitFor("three checks of the idle governor", () => idleProbe.checks >= 3);
     expect(idle.collections()).toBe(1);
     expect(off.collections()).toBe(0);
   } finally {
-    clearInterval(garbage);
     busy.stop();
     idle.stop();
     off.stop();
@@ -48,16 +55,23 @@ test("above the target it collects at each check while garbage is made, once whe
 
 test("a real process above the target collects", async () => {
   const real = startMemoryGovernor(1); // any process is above 1 MB
-  await Bun.sleep(400);
-  expect(real.collections()).toBeGreaterThanOrEqual(1);
-  real.stop();
+  try {
+    await waitFor("a collection", () => real.collections() >= 1);
+    expect(real.collections()).toBeGreaterThanOrEqual(1);
+  } finally {
+    real.stop();
+  }
 });
 
 test("below the target it does nothing", async () => {
-  const below = startMemoryGovernor(1_000_000);
-  await Bun.sleep(600);
-  expect(below.collections()).toBe(0);
-  below.stop();
+  const probe = counted({ rssMb: () => process.memoryUsage.rss() / 2 ** 20, heapMb: () => process.memoryUsage().heapUsed / 2 ** 20, collect: () => Bun.gc(true) });
+  const below = startMemoryGovernor(1_000_000, probe);
+  try {
+    await waitFor("two checks", () => probe.checks >= 2);
+    expect(below.collections()).toBe(0);
+  } finally {
+    below.stop();
+  }
 });
 
 test("SURFCAST_MEMORY_TARGET_MB: default 140, 0 switches it off, a bad value is a clear error", () => {
@@ -87,20 +101,26 @@ test("idleStep: releases once after idleMs without a request, again only after n
   expect(idleStep({ requests: 1, since: 0, released: false }, 1, 1e9, 0).release).toBe(false); // 0: never
 });
 
+/** A request count that moves at every check while `busy` (requests keep coming), and tells how many checks read it. */
+function requestCount() {
+  const count = { busy: true, requests: 0, checks: 0, read: () => (count.checks++, count.busy ? ++count.requests : count.requests) };
+  return count;
+}
+
 test("the idle release runs after a quiet spell, not while requests keep coming", async () => {
-  let requests = 0;
+  const count = requestCount();
   let released = 0;
-  const idle = startIdleRelease(300, () => requests, () => void released++);
-  const busy = setInterval(() => requests++, 50);
+  const idle = startIdleRelease(300, count.read, () => void released++);
   try {
-    await Bun.sleep(700);
+    await waitFor("checks spanning more than the quiet spell", () => count.checks >= 3); // 300 ms apart, the first at the start
     expect(released).toBe(0);
-    clearInterval(busy);
-    await Bun.sleep(800);
+    count.busy = false;
+    await waitFor("the release", () => released === 1);
+    const checks = count.checks;
+    await waitFor("another quiet check", () => count.checks > checks);
     expect(released).toBe(1);
     expect(idle.releases()).toBe(1);
   } finally {
-    clearInterval(busy);
     idle.stop();
   }
 });
@@ -121,13 +141,17 @@ test("the gate counts every request but a health probe into its own App's activi
 });
 
 test("a release that throws is logged, and neither escapes its timer nor stops the server", async () => {
+  const count = requestCount();
+  count.busy = false;
   let attempts = 0;
-  const idle = startIdleRelease(100, () => 0, () => {
+  const idle = startIdleRelease(100, count.read, () => {
     attempts++;
     throw new Error("boom");
   });
   try {
-    await Bun.sleep(400);
+    await waitFor("the release's attempt", () => attempts === 1);
+    const checks = count.checks;
+    await waitFor("three more quiet checks", () => count.checks >= checks + 3);
     expect(attempts).toBe(1); // once per quiet spell, failed or not
     expect(idle.releases()).toBe(0);
   } finally {

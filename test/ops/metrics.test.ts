@@ -12,6 +12,7 @@ import { openApp } from "../../src/app";
 import { loadConfig } from "../../src/config";
 import type { RefreshSummary } from "../../src/forecast/refresh";
 import { Metrics } from "../../src/ops/metrics";
+import { waitFor } from "../support/wait";
 
 function prometheusBinary(): string | null {
   if (!Bun.which("prometheus")) {
@@ -82,11 +83,10 @@ describe("metrics", () => {
         const r = await fetch(`http://127.0.0.1:${port}/api/v1/query?query=${encodeURIComponent(q)}`).catch(() => null);
         return r?.ok ? ((await r.json()) as { data: { result: { metric: Record<string, string>; value: [number, string] }[] } }).data.result : [];
       };
-      let up: Awaited<ReturnType<typeof query>> = [];
-      for (let i = 0; i < 150 && up.length === 0; i++) {
-        await Bun.sleep(200);
-        up = await query('up{job="surfcast"} == 1');
-      }
+      const up = await waitFor("Prometheus to scrape the server", async () => {
+        const found = await query('up{job="surfcast"} == 1');
+        return found.length > 0 && found;
+      }, 30_000, 200);
       expect(up).toHaveLength(1);
       const requests = await query('surfcast_http_requests_total{endpoint="/v1/spots/{id}",status="429"}');
       expect(requests.map((r) => r.value[1])).toEqual(["2"]);

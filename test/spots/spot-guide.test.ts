@@ -7,6 +7,7 @@ import { ensureFacings, loadFacings } from "../../src/forecast/facings";
 import { spotGuide } from "../../src/spots/guide";
 import { timezoneAt } from "../../src/spots/timezone";
 import { startTestServer, type TestServer } from "../support/inprocess";
+import { waitFor } from "../support/wait";
 
 describe("spotGuide", () => {
   test.each([
@@ -54,11 +55,12 @@ describe("GET /v1/spots/{id} with a computed facing and a chosen tide station", 
     const spot = server.app.spots.get("pipeline");
     await ensureFacings(server.app.stores.forecasts, [spot]);
     await server.app.tides.get("pipeline", 1); // chooses the station
-    await Bun.sleep(1100); // derived facts are checked at most once a second
-
-    const res = await server.get("/v1/spots/pipeline", key);
-    expect(res.status).toBe(200);
-    const after = (await res.json()) as any;
+    // Derived facts are checked at most once a second.
+    const after = await waitFor("the facing and the station to be served", async () => {
+      const res = await server.get("/v1/spots/pipeline", key);
+      const body = res.status === 200 ? ((await res.json()) as any) : null;
+      return body?.facing !== null && body?.tideless !== null && body;
+    }, 5_000);
     const facing = (await loadFacings(server.app.stores.forecasts)).get("pipeline")!;
     expect(facing).toBeGreaterThan(300); // Pipeline faces north-west
     expect(after.facing).toBe(facing);

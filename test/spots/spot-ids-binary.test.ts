@@ -9,6 +9,7 @@ import { cli, cliAsync, createKey, startServer, type RunningServer } from "../su
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../support/fake-open-meteo";
 import { apiFetch } from "../support/http";
 import type { Spot } from "../../src/spots/types";
+import { waitFor } from "../support/wait";
 
 let fake: FakeOpenMeteo;
 let server: RunningServer;
@@ -85,13 +86,10 @@ describe("a spot first asked for by its 16-hex id gets its forecast, as by its s
     expect(made.code).toBe(0);
     const { id } = JSON.parse(made.stdout) as { id: string };
     // The server notices the CLI's write within a second.
-    const deadline = Date.now() + 10_000;
-    let page = await fetch(`${server.url}/embed/${id}`);
-    while (page.status !== 200 && Date.now() < deadline) {
-      await Bun.sleep(100);
-      page = await fetch(`${server.url}/embed/${id}`);
-    }
-    expect(page.status).toBe(200);
+    const page = await waitFor("the server to serve the new embed", async () => {
+      const res = await fetch(`${server.url}/embed/${id}`);
+      return res.status === 200 && res;
+    }, 10_000);
     const html = await page.text();
     expect(html).toContain(spot.name.replaceAll("&", "&amp;"));
     expect(html).toContain("<svg");
@@ -99,14 +97,11 @@ describe("a spot first asked for by its 16-hex id gets its forecast, as by its s
 
   test("every spot asked for is recorded under its catalog id: the requested refresh covers them all, and nothing failed to be written", async () => {
     const asked = ASKING.length + 1;
-    const deadline = Date.now() + 10_000;
-    let scope: { scope: string; requestedSpots: number } | undefined;
-    while (Date.now() < deadline) {
+    const scope = await waitFor("status to count every spot asked for", async () => {
       const status = await cliAsync(server.dataDir, ["status", "--json"]);
-      scope = (JSON.parse(status.stdout) as { refreshScope: { scope: string; requestedSpots: number } }).refreshScope;
-      if (scope.requestedSpots === asked) break;
-      await Bun.sleep(200);
-    }
+      const named = (JSON.parse(status.stdout) as { refreshScope: { scope: string; requestedSpots: number } }).refreshScope;
+      return named.requestedSpots === asked && named;
+    }, 10_000);
     expect(scope).toEqual({ scope: "requested", requestedSpots: asked });
     expect(server.output()).not.toContain("could not record which spots were asked for");
   }, 30_000);

@@ -13,7 +13,7 @@ import { sqliteCatalog } from "../../src/spots/catalog-store";
 import { cli, createKey, startServer } from "../support/binary";
 import { apiFetch } from "../support/http";
 import { ROOT, tempDir } from "../support/env";
-import { untilNoticed } from "../support/elsewhere";
+import { waitFor } from "../support/wait";
 
 const FIXTURES = resolve(ROOT, "test/fixtures/spots");
 const fixture = (name: string) => join(FIXTURES, name);
@@ -195,9 +195,10 @@ describe("compiled binary serves the embedded catalog", () => {
       const get = (path: string) => apiFetch(server.url + path, { headers: { "X-API-Key": key } });
       expect((await get("/v1/spots/cafe-point-kaffeespitze")).status).toBe(404);
       expect(cli(dir, ["spots", "import", fixture("spots.json")]).code).toBe(0);
-      await untilNoticed();
-      const spot = await get("/v1/spots/cafe-point-kaffeespitze");
-      expect(spot.status).toBe(200);
+      const spot = await waitFor("the import to be served", async () => {
+        const res = await get("/v1/spots/cafe-point-kaffeespitze");
+        return res.status === 200 && res;
+      });
       expect(((await spot.json()) as { name: string }).name).toBe("Café Point (Kaffeespitze)");
       expect(((await (await get("/v1/spots?q=Kaffeespitze")).json()) as { id: string }[])[0]!.id).toBe("cafe-point-kaffeespitze");
       const tides = (await (await get("/v1/spots/inland-wave/tides")).json()) as { tideless: boolean };

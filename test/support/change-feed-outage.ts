@@ -10,6 +10,7 @@
 import { closePostgres, openPostgres } from "../../src/db/postgres";
 import { ChangeFeed, notifyChange } from "../../src/db/postgres/changes";
 import { startTcpProxy } from "./tcp-proxy";
+import { waitFor } from "./wait";
 
 const url = process.argv[2]!;
 const proxy = await startTcpProxy({ host: new URL(url).hostname, port: Number(new URL(url).port) });
@@ -19,10 +20,15 @@ const behindProxy = await openPostgres(proxyUrl, { max: 2 });
 const feed = await ChangeFeed.start(behindProxy, proxyUrl, { safetyNetMs: 100 });
 const check = feed.changeCheck("access");
 check();
+/** The backends listening for changes on this database now. */
+const listening = async () => ((await writer.$client`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN "surfcast_changes"'`) as { pid: number }[]).map((row) => row.pid);
+const listeningBefore = new Set(await listening());
 
 proxy.cut();
 await notifyChange(writer, "access");
-await Bun.sleep(1500);
+// The feed tried to reach PostgreSQL again and again (its safety net, its LISTEN's reconnection) and was refused.
+const refusedAtCut = proxy.refused();
+await waitFor("the feed's attempts while cut", () => proxy.refused() >= refusedAtCut + 5);
 const seenWhileCut = check();
 
 const restoredAt = performance.now();
@@ -33,8 +39,8 @@ const noticedMs = await new Promise<number>((resolve) => {
   });
   proxy.restore();
 });
-// Long enough for a LISTEN retry that was still scheduled to show itself.
-await Bun.sleep(1000);
+// Listening again: no LISTEN retry is still scheduled to show itself later.
+await waitFor("the feed to LISTEN again", async () => (await listening()).some((pid) => !listeningBefore.has(pid)));
 
 await feed.stop();
 await closePostgres(behindProxy);

@@ -10,6 +10,3 @@ export function writeElsewhere(db: Db, statement: string, params: (string | numb
     other.close();
   }
 }
-
-/** Long enough for the server to notice another connection's commit (db/changes.ts polls once per second). */
-export const untilNoticed = () => Bun.sleep(1100);

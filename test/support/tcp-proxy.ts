@@ -8,19 +8,22 @@ export interface TcpProxy {
   port: number;
   cut(): void;
   restore(): void;
+  /** Connections closed at once because the relay was cut: the clients' attempts to reach the server. */
+  refused(): number;
   close(): Promise<void>;
 }
 
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const open = new Set<Socket>();
   let cut = false;
+  let refused = 0;
   const track = (socket: Socket) => {
     open.add(socket);
     socket.on("close", () => open.delete(socket));
     socket.on("error", () => socket.destroy());
   };
   const server = createServer((client) => {
-    if (cut) return void client.destroy();
+    if (cut) return void (refused++, client.destroy());
     const upstream = connect(target.port, target.host);
     track(client);
     track(upstream);
@@ -42,6 +45,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     restore() {
       cut = false;
     },
+    refused: () => refused,
     close() {
       dropAll();
       return new Promise((resolve) => server.close(() => resolve()));

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { describeWithCluster, startCluster, type Balancer, type Cluster, type ClusterNode } from "../support/cluster";
 import { ConsoleClient, text } from "../support/console-client";
 import { BINARY, tempDir } from "../support/env";
+import { waitFor } from "../support/wait";
 
 /** A small catalog, so a refresh is two upstream calls of three locations: the fake's own fixture points. */
 const SPOTS = [
@@ -102,6 +103,9 @@ async function upstreamSettled(quietMs = 2000, maxMs = 20_000): Promise<void> {
 }
 
 /** Searches through `balancer` with `key` from `clients` loops until `stop` resolves; answers every status seen. */
+/** The answers a balancer passed on, from every node. */
+const servedIn = (balancer: Balancer) => [...balancer.served.values()].reduce((sum, n) => sum + n, 0);
+
 async function loadThrough(balancer: Balancer, key: string, clients: number, stop: Promise<unknown>): Promise<number[]> {
   let running = true;
   const done = () => (running = false);
@@ -318,9 +322,9 @@ describeWithCluster("several servers, one service (compiled binary, PostgreSQL, 
     const victim = nodes[1]!;
     let servedAfterRestart = 0;
     const scenario = (async () => {
-      await Bun.sleep(1000);
+      await waitFor("the load to flow through the balancer", () => servedIn(balancer) >= 50);
       await victim.kill();
-      await Bun.sleep(1500);
+      await waitFor("the load to meet the dead node", () => balancer.retries > 0);
       await victim.start();
       const before = balancer.served.get(victim.name) ?? 0;
       for (const until = Date.now() + 10_000; Date.now() < until && servedAfterRestart < 20; await Bun.sleep(100)) {
@@ -341,11 +345,12 @@ describeWithCluster("several servers, one service (compiled binary, PostgreSQL, 
     const balancer = cluster.balancer();
     const exits: number[] = [];
     const rolling = (async () => {
-      await Bun.sleep(500);
+      await waitFor("the load to flow through the balancer", () => servedIn(balancer) >= 50);
       for (const node of nodes) {
         exits.push(await node.stop());
+        const before = balancer.served.get(node.name) ?? 0;
         await node.start();
-        await Bun.sleep(500);
+        await waitFor(`${node.name} to serve the load again`, () => (balancer.served.get(node.name) ?? 0) >= before + 20);
       }
     })();
     const statuses = await loadThrough(balancer, keys.load, 6, rolling);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { BINARY, tempDir } from "../support/env";
 import { cli, startServer, type RunningServer } from "../support/binary";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../support/fake-open-meteo";
+import { waitFor } from "../support/wait";
 
 let fake: FakeOpenMeteo;
 let server: RunningServer;
@@ -74,9 +75,7 @@ test("200 console writes during the start-up tide pass and full refresh, and req
   // of the write window back, so the server must (still) answer this key once the writes are done.
   expect([...answers.keys()].filter((status) => status >= 500)).toEqual([]);
   let after = 0;
-  for (const until = Date.now() + 65_000; after !== 200 && Date.now() < until; await Bun.sleep(200)) {
-    after = (await fetch(`${server.url}/v1/spots?q=super&limit=5`, { headers: { "X-API-Key": key } })).status;
-  }
+  await waitFor("the server to answer the key", async () => (after = (await fetch(`${server.url}/v1/spots?q=super&limit=5`, { headers: { "X-API-Key": key } })).status) === 200, 65_000, 200).catch(() => {});
   expect({ after, servedDuringWrites: served, otherAnswers: Object.fromEntries(answers) }).toMatchObject({ after: 200 });
   // The writers really overlapped the server's start-up writes: the tide pass (the start-up refresh follows it) was
   // still writing when the first command ran.

@@ -11,6 +11,7 @@ import { cli, createKey, installDir, startServer, type RunningServer } from "../
 import { startFakeOpenMeteo } from "../support/fake-open-meteo";
 import { inBatches, rawRequest, type RawResponse } from "../support/raw-http";
 import { BINARY, tempDir } from "../support/env";
+import { untilKeyAccepted } from "../support/wait";
 
 let server: RunningServer;
 let port: number;
@@ -20,7 +21,7 @@ beforeAll(async () => {
   server = await startServer();
   port = Number(new URL(server.url).port);
   key = createKey(server.dataDir, "hardening@example.com", "scale", ["--daily-limit", "1000000", "--minute-limit", "100000"]);
-  await Bun.sleep(1100); // the running server notices the new key
+  await untilKeyAccepted(server.url, key);
 }, 30_000);
 
 afterAll(async () => {
@@ -164,7 +165,7 @@ describe("no data without a key, whatever the request line and Host say (raw soc
 describe("the burst window meters every authenticated request", () => {
   test("with 2 a minute: parallel MCP initialize, tools/list and POST /v1 get at most 2 answers, the rest 429", async () => {
     const limited = createKey(server.dataDir, "burst@example.com", "starter", ["--minute-limit", "2"]);
-    await Bun.sleep(1100);
+    await untilKeyAccepted(server.url, createKey(server.dataDir, "burst-probe@example.com")); // made after it: the server has both
     const initialize = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
     const list = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" });
     const sends = [

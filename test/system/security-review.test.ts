@@ -16,6 +16,8 @@ import { startFakeOpenMeteo } from "../support/fake-open-meteo";
 import { rawRequest } from "../support/raw-http";
 import { redactSecrets, tally } from "../../src/core/log";
 import { routeLabel } from "../../src/core/route-label";
+import { ConsoleClient } from "../support/console-client";
+import { untilKeyAccepted, waitFor } from "../support/wait";
 
 let server: RunningServer;
 let metricsUrl: string;
@@ -31,6 +33,19 @@ afterAll(async () => {
 });
 
 const MCP_LIST = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+
+/**
+ * Until the server's output holds every line written before now: a refused console sign-in logs one line at once,
+ * on the same stream as every other line, so once it shows, whatever came before it has shown too.
+ */
+async function untilLogged(): Promise<void> {
+  const refusals = () => server.output().split("console sign-in refused").length;
+  const before = refusals();
+  const marker = new ConsoleClient(server.url);
+  await marker.get("/console/sign-in");
+  expect((await marker.post("/console/sign-in", { email: "nobody@example.com", password: "not-the-password" })).status).toBeLessThan(500);
+  await waitFor("the refused sign-in's line", () => refusals() > before);
+}
 
 function mcp(key: string, origin?: string): Promise<Response> {
   return fetch(`${server.url}/mcp`, {
@@ -108,7 +123,7 @@ describe("/healthz?verbose=1", () => {
 describe("/mcp refused Origins", () => {
   test("pass the key's burst window first: a 2-a-minute key gets two 403s, then 429s, and its next call is refused too", async () => {
     const key = createKey(server.dataDir, "origin-burst@example.com", "starter", ["--minute-limit", "2"]);
-    await Bun.sleep(1100); // the running server notices the new key
+    await untilKeyAccepted(server.url, createKey(server.dataDir, "origin-burst-probe@example.com")); // made after it: the server has both
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
       const res = await mcp(key, "https://evil.example");
@@ -131,13 +146,13 @@ describe("/mcp refused Origins", () => {
 
   test("many refusals write no line each (they are tallied once a minute), and a bad key is still 401 first", async () => {
     const key = createKey(server.dataDir, "origin-log@example.com", "scale", ["--minute-limit", "100000"]);
-    await Bun.sleep(1100);
+    await untilKeyAccepted(server.url, key);
     const before = server.output().length;
     const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => mcp(key, `https://page${i}.example`)));
     expect(answers.map((r) => r.status)).toEqual(Array(40).fill(403));
     await Promise.all(answers.map((r) => r.arrayBuffer()));
     expect((await mcp("sk_live_" + "x".repeat(43), "https://evil.example")).status).toBe(401);
-    await Bun.sleep(200);
+    await untilLogged();
     const logged = server.output().slice(before);
     expect(logged).not.toContain("page");
     expect(logged.split("\n").filter((l) => l.includes("/mcp")).length).toBe(0);
@@ -159,7 +174,7 @@ describe("logs", () => {
       `GET /nowhere/${token}?key=${secretKey} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`,
     ];
     for (const text of requests) expect((await rawRequest(port, text)).status).toBeLessThan(500);
-    await Bun.sleep(200);
+    await untilLogged();
     const logged = server.output().slice(before);
     expect(logged).not.toContain(token);
     expect(logged).not.toContain("QQQQQQQQ");

@@ -8,6 +8,7 @@ import { startTestServer, ManualClock, type TestServer } from "../support/inproc
 import { startTideJobs } from "../../src/server/tide-jobs";
 import type { TidesResponse } from "../../src/tides/types";
 import type { Spot } from "../../src/spots/types";
+import { waitFor } from "../support/wait";
 
 const clock = new ManualClock(Date.parse("2025-06-20T08:30:00Z"));
 let server: TestServer;
@@ -44,8 +45,7 @@ test("the startup job fills the window in the background; a requested spot is co
     expect(Date.parse(body.extremes[0]!.time)).toBeGreaterThanOrEqual(clock.now());
     expect(Date.parse(body.extremes.at(-1)!.time)).toBeLessThan(clock.now() + 3 * 86_400_000);
 
-    const deadline = Date.now() + 90_000;
-    while (!meta("tides.window.end") && Date.now() < deadline) await Bun.sleep(200);
+    await waitFor("the tide window to be written", () => meta("tides.window.end"), 90_000, 200);
     expect(meta("tides.window.start")).toBe("2025-06-19T00:00:00.000Z");
     expect(meta("tides.window.end")).toBe("2025-06-29T00:00:00.000Z");
     const again = (await (await server.get(`/v1/spots/${id}/tides?days=3`, key)).json()) as TidesResponse;
