@@ -17,6 +17,12 @@ export const TEST_LIMITS = { alert: { max: 3, perMs: HOUR_MS }, account: { max: 
 /** Confirmation e-mails (the first, when the alert is made, and each one sent again). */
 export const CONFIRMATION_LIMITS = { alert: { max: 3, perMs: DAY_MS }, account: { max: 10, perMs: HOUR_MS } } as const satisfies Record<string, Limit>;
 
+/**
+ * Attempts of one event in all, the automatic retries and every "Send again" together: a receiver that always fails
+ * cannot be made the target of a delivery without end by pressing the button.
+ */
+export const MAX_ATTEMPTS_PER_EVENT = 12;
+
 /** How long a confirmation e-mail's link confirms the address. */
 export const CONFIRMATION_LINK_MS = 7 * DAY_MS;
 

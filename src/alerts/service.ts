@@ -22,7 +22,7 @@ import { findWindows, fireOnce, parseCondition, type AlertCondition, type AlertW
 import type { AlertRecord, AlertStore, DeliveryKind, DeliveryOutcome, DeliveryPurpose, DeliveryRecord, LedgerSpan, SentTimes } from "./store";
 import { buildAlertEvent, confirmationBody, eventBody, parseEventBody, type AlertEvent, type AlertEventType, type EventWindow } from "./delivery/event";
 import { windowSpan } from "./delivery/wording";
-import { CONFIRMATION_LIMITS, CONFIRMATION_LINK_MS, DELIVERY_LOG_MS, longestWindow, nextAllowedAt, TEST_LIMITS, whenAllowed, type Limit } from "./limits";
+import { CONFIRMATION_LIMITS, CONFIRMATION_LINK_MS, DELIVERY_LOG_MS, longestWindow, MAX_ATTEMPTS_PER_EVENT, nextAllowedAt, TEST_LIMITS, whenAllowed, type Limit } from "./limits";
 import { newMessageId, newWebhookSecret } from "./delivery/ids";
 
 export type { AlertRecord, DeliveryRecord } from "./store";
@@ -109,6 +109,7 @@ export interface DeliveryLogRow {
   /**
    * Only a failed attempt that is its event's latest (its retries have ended; while one is pending there is nothing
    * to add), of an alert that is on, is worth another: a refused target is refused again, a gone one switched it off.
+   * An event has MAX_ATTEMPTS_PER_EVENT attempts in all.
    */
   canSendAgain: boolean;
 }
@@ -334,7 +335,7 @@ export class AlertService {
       window: d.kind === "confirmation" ? null : windowOf(d.payload),
       statusCode: d.statusCode,
       error: d.error,
-      canSendAgain: d.outcome === "failed" && d.attempt === latest.get(d.eventId) && alert.disabledReason === null,
+      canSendAgain: d.outcome === "failed" && d.attempt === latest.get(d.eventId) && d.attempt < MAX_ATTEMPTS_PER_EVENT && alert.disabledReason === null,
     }));
   }
 

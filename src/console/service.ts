@@ -23,6 +23,7 @@ import { SignInThrottle, WorkQueue } from "./throttle";
 import { MAX_EMBED_SPOTS, type EmbedRequest, type EmbedView } from "../embed/service";
 import type { Spot } from "../spots/types";
 import type { AlertRequest, AlertWithWindows, CreatedAlert, DeliveryLogRow } from "../alerts/service";
+import { MAX_ATTEMPTS_PER_EVENT } from "../alerts/limits";
 
 export { KEY_NAME_MAX } from "../access/accounts";
 export const ACCOUNTS_PAGE_SIZE = 50;
@@ -369,7 +370,7 @@ export class ConsoleService {
   async sendAgainOwn(accountId: number, alertId: string, deliveryId: string): Promise<boolean> {
     const deliveries = await this.ownAlertDeliveries(accountId, alertId);
     if (!deliveries) return false;
-    if (!deliveries.some((d) => d.id === deliveryId && d.canSendAgain)) throw new UserError("Only a failed delivery that is not being retried already, of an alert that is on, can be sent again.");
+    if (!deliveries.some((d) => d.id === deliveryId && d.canSendAgain)) throw new UserError(`Only a failed delivery that is not being retried already, of an alert that is on, can be sent again, up to ${MAX_ATTEMPTS_PER_EVENT} attempts in all.`);
     await this.app.alerts.sendAgain(alertId, deliveryId);
     log.info("console alert delivery sent again", { account: accountId, alert: alertId, delivery: deliveryId });
     return true;

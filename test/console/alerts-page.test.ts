@@ -16,6 +16,7 @@ import { invitedOwner, text, type ConsoleClient } from "../support/console-clien
 import { createKey } from "../../src/access/accounts";
 import { refreshForecasts } from "../../src/server/refresh";
 import { alertOutbox } from "../../src/server/alert-deliveries";
+import { MAX_ATTEMPTS_PER_EVENT } from "../../src/alerts/limits";
 
 const OWNER = "alerts-owner@example.com";
 const OTHER = "alerts-other@example.com";
@@ -203,10 +204,22 @@ describe("alerts page over HTTP", () => {
     const testDeliveries = async () => (await server.app.alerts.deliveries(alertId)).filter((d) => d.kind === "test");
     const [second, first] = await testDeliveries();
     const earlier = await owner.post(`/console/alerts/${alertId}/deliveries/${first!.id}/send-again`, {});
-    expect([earlier.status, refusal(earlier.body)]).toEqual([400, "Only a failed delivery that is not being retried already, of an alert that is on, can be sent again."]);
+    expect([earlier.status, refusal(earlier.body)]).toEqual([400, `Only a failed delivery that is not being retried already, of an alert that is on, can be sent again, up to ${MAX_ATTEMPTS_PER_EVENT} attempts in all.`]);
     const again = await owner.post(`/console/alerts/${alertId}/deliveries/${second!.id}/send-again`, {});
     expect([again.status, again.location]).toEqual([303, `/console/alerts/${alertId}?notice=alert-sent-again`]);
     expect((await testDeliveries()).map((d) => [d.attempt, d.outcome])).toEqual([[3, "pending"], [2, "failed"], [1, "failed"]]);
+    // A receiver that always fails is no target without end: an event has MAX_ATTEMPTS_PER_EVENT attempts in all.
+    for (let attempt = 3; attempt < MAX_ATTEMPTS_PER_EVENT; attempt++) {
+      await drainOutbox();
+      const [latest] = await testDeliveries();
+      expect([latest!.attempt, latest!.outcome]).toEqual([attempt, "failed"]);
+      expect((await owner.post(`/console/alerts/${alertId}/deliveries/${latest!.id}/send-again`, {})).status).toBe(303);
+    }
+    await drainOutbox();
+    const [last] = await testDeliveries();
+    expect([last!.attempt, last!.outcome]).toEqual([MAX_ATTEMPTS_PER_EVENT, "failed"]);
+    const spent = await owner.post(`/console/alerts/${alertId}/deliveries/${last!.id}/send-again`, {});
+    expect([spent.status, refusal(spent.body)]).toEqual([400, `Only a failed delivery that is not being retried already, of an alert that is on, can be sent again, up to ${MAX_ATTEMPTS_PER_EVENT} attempts in all.`]);
   });
 
   test("another account's alert is as absent as an unknown one: not listed, no log, no test, not deleted", async () => {

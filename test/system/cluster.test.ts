@@ -310,6 +310,8 @@ describeWithCluster("several servers, one service (compiled binary, PostgreSQL, 
   test("a scheduled slot runs once between the three nodes", async () => {
     const wait = slot + 1000 - Date.now();
     if (wait > 0) await Bun.sleep(wait);
+    // The slot's refresh has begun (however late a busy machine starts it), then every node has had its say.
+    await waitFor("the slot's refresh", () => cluster.fake.requests.length >= 4, 20_000);
     await upstreamSettled();
     // The start-up refresh and the slot's: two refreshes of three spots, not four.
     expect({ marine: cluster.fake.locations("marine"), forecast: cluster.fake.locations("forecast"), calls: cluster.fake.requests.length }).toEqual({ marine: 6, forecast: 6, calls: 4 });
