@@ -302,7 +302,8 @@ export class AlertService {
     const now = this.clock.now();
     if (alert.confirmedAt === null && (alert.confirmSentAt ?? 0) + CONFIRMATION_LINK_MS < now) return { alert: this.view(alert), outcome: "expired" };
     await this.stores.alerts.confirmAlert(alert.id, now);
-    return { alert: this.view((await this.stores.alerts.alertById(alert.id)) ?? alert), outcome: "confirmed" };
+    // A link opened again confirms nothing new: the first confirmation's time stays.
+    return { alert: this.view({ ...alert, confirmedAt: alert.confirmedAt ?? now }), outcome: "confirmed" };
   }
 
   /** Deletes the delivery log's rows older than DELIVERY_LOG_MS (the delivery job calls it); answers how many. */
