@@ -88,7 +88,7 @@ test("the page at 390, 1280 and 1920 px and in print: accessible, no sideways sc
   expect(await seriousViolations(page)).toEqual([]);
   await page.context().close();
   expect(problems).toEqual([]);
-}, 20_000);
+});
 
 test("screen mode at 1920x1080 and 1080x1920: one spot at a time, rotating", async () => {
   for (const [width, height] of [
@@ -113,7 +113,7 @@ test("screen mode at 1920x1080 and 1080x1920: one spot at a time, rotating", asy
   expect(await page.locator("section.spot.current h2").textContent()).not.toBe(first);
   await page.context().close();
   expect(problems).toEqual([]);
-}, 20_000);
+});
 
 test("framed from an allowed origin, refused elsewhere", async () => {
   const shop = await open(`http://127.0.0.1:${allowed.port}/`, 1280, 900);
@@ -130,7 +130,7 @@ test("framed from an allowed origin, refused elsewhere", async () => {
   expect(await frame.evaluate(() => document.querySelectorAll("section.spot").length).catch(() => 0)).toBe(0);
   await elsewhere.context().close();
   problems.length = 0; // the refused frame logs its CSP refusal; that is the point
-}, 20_000);
+});
 
 test("renders with JavaScript off, the screen mode too (first spot only)", async () => {
   const page = await open(embedUrl, 1280, 900, false);
@@ -140,7 +140,7 @@ test("renders with JavaScript off, the screen mode too (first spot only)", async
   expect(await screen.locator("section.spot:visible").count()).toBe(1);
   await screen.context().close();
   expect(problems).toEqual([]);
-}, 20_000);
+});
 
 test("the dark theme in imperial units: accessible", async () => {
   const key = await createKey(server.app.stores.access, clock, "shop@example.com", "tv");
@@ -153,7 +153,7 @@ test("the dark theme in imperial units: accessible", async () => {
   if (shots) await page.screenshot({ path: join(shots, "embed-dark-1280.png"), fullPage: true });
   await page.context().close();
   expect(problems).toEqual([]);
-}, 20_000);
+});
 
 test("the console's keys page: make a picture in the browser, copy its snippet; accessible", async () => {
   const client = await invitedOwner(server.app, server.url, "browser-shop@example.com", "a long enough password", "pro");
@@ -177,7 +177,7 @@ test("the console's keys page: make a picture in the browser, copy its snippet; 
   if (shots) await page.screenshot({ path: join(shots, "console-keys-embed-390.png"), fullPage: true });
   await context.close();
   expect(problems).toEqual([]);
-}, 20_000);
+});
 
 test("screen mode reloads itself when a new forecast arrives", async () => {
   const page = await open(`${embedUrl}?mode=screen`, 1920, 1080);
@@ -193,4 +193,4 @@ test("screen mode reloads itself when a new forecast arrives", async () => {
   expect(await page.getAttribute("body", "data-stamp")).not.toBe(before);
   await page.context().close();
   expect(problems).toEqual([]);
-}, 20_000);
+});

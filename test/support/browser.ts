@@ -37,8 +37,15 @@ export async function launchBrowser(): Promise<Browser> {
     get(_, property) {
       if (property === "newContext" || property === "newPage") {
         return async (...args: unknown[]) => {
-          const browser = await live();
-          return (browser[property] as (...a: unknown[]) => unknown).apply(browser, args);
+          const open = (browser: Browser) => (browser[property] as (...a: unknown[]) => Promise<unknown>).apply(browser, args);
+          try {
+            return await open(await live());
+          } catch (err) {
+            // Killed a moment ago (bun test ends a timed-out test's processes), before it said it was disconnected.
+            if (!String(err).includes("has been closed")) throw err;
+            await current.close().catch(() => {});
+            return open(await live());
+          }
         };
       }
       const value = Reflect.get(current, property);
