@@ -48,23 +48,24 @@ test("GET /docs renders the API reference from /openapi.json under its CSP with 
     page.on("request", (r) => {
       if (!r.url().startsWith(server.url) && !r.url().startsWith("data:") && !r.url().startsWith("blob:")) problems.push(`elsewhere: ${r.url()}`);
     });
-    const response = await page.goto(`${server.url}/docs`, { waitUntil: "networkidle" });
+    // Generous deadlines: on a loaded machine the reference bundle alone takes tens of seconds to parse and draw.
+    const response = await page.goto(`${server.url}/docs`, { waitUntil: "networkidle", timeout: 60_000 });
     expect(response?.status()).toBe(200);
     expect(response?.headers()["content-security-policy"]).toContain("script-src 'self';");
-    await page.getByText("Search spots by name, alias or country").first().waitFor({ state: "attached", timeout: 20_000 });
-    await page.getByText("Surfcast", { exact: false }).first().waitFor({ timeout: 20_000 }); // the document title, visible at any width
+    await page.getByText("Search spots by name, alias or country").first().waitFor({ state: "attached", timeout: 45_000 });
+    await page.getByText("Surfcast", { exact: false }).first().waitFor({ timeout: 45_000 }); // the document title, visible at any width
     // The search dialog, and an operation opened from it (its code sample and example answer render then).
     await page.keyboard.press("Control+k");
     await page.keyboard.type("tides");
-    await page.getByText("Tide extremes from now forward").first().click({ timeout: 20_000 });
-    await page.getByRole("heading", { name: "Tide extremes from now forward", exact: true }).waitFor({ timeout: 20_000 });
+    await page.getByText("Tide extremes from now forward").first().click({ timeout: 45_000 });
+    await page.getByRole("heading", { name: "Tide extremes from now forward", exact: true }).waitFor({ timeout: 45_000 });
     await page.waitForTimeout(500); // its code sample and example answer, drawn after the heading
     await page.screenshot({ path: join(shots, `docs-${width}.png`) });
     problems.push(...(await page.evaluate(() => (globalThis as unknown as { __cspViolations: string[] }).__cspViolations)).map((v) => `CSP: ${v}`));
     expect(problems).toEqual([]);
     await context.close();
   }
-}, 90_000);
+}, 240_000);
 
 test("the one concession, style-src 'unsafe-inline', is needed: without it Chromium reports the bundle's styles (so the listener above sees violations)", async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -76,10 +77,10 @@ test("the one concession, style-src 'unsafe-inline', is needed: without it Chrom
     await route.fulfill({ response: res, headers: { ...res.headers(), "content-security-policy": csp.replace("style-src 'unsafe-inline'", "style-src 'self'") } });
   });
   const page = await context.newPage();
-  await page.goto(`${server.url}/docs`, { waitUntil: "networkidle" });
-  await page.getByText("Search spots by name, alias or country").first().waitFor({ state: "attached", timeout: 20_000 });
+  await page.goto(`${server.url}/docs`, { waitUntil: "networkidle", timeout: 60_000 });
+  await page.getByText("Search spots by name, alias or country").first().waitFor({ state: "attached", timeout: 45_000 });
   const seen = await page.evaluate(() => (globalThis as unknown as { __cspViolations: string[] }).__cspViolations);
   expect(seen.filter((d) => d.startsWith("style-src")).length).toBeGreaterThan(0);
   expect(seen.filter((d) => !d.startsWith("style-src"))).toEqual([]);
   await context.close();
-}, 60_000);
+}, 120_000);
