@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { bandPath, coord, linear, linePath, niceCeil, nights, tidePoints } from "./geometry";
 import { chartGeometry, chartSvg, PANELS, type ChartData } from "./chart";
 import { chartData } from "./view";
-import { localDays } from "./local-time";
+import { localDays } from "../core/local-time";
 import type { ForecastHour, ForecastResponse } from "../forecast/types";
 
 const T0 = Date.parse("2026-11-21T00:00:00Z");

@@ -9,7 +9,7 @@ import type { Rating } from "../forecast/types";
 import { LEVELS } from "../forecast/best";
 import { AGREEMENT_WORDS } from "../forecast/consensus";
 import { chartSvg } from "./chart";
-import { clockTime, dayTime } from "./local-time";
+import { clockTime, dayTime } from "../core/local-time";
 import { UNIT_LABELS, type SpotPicture } from "./view";
 import type { Theme } from "./store";
 

@@ -16,7 +16,7 @@ import type { TideService } from "../tides/service";
 import type { TidesResponse } from "../tides/types";
 import type { ChartData } from "./chart";
 import { tidePoints } from "./geometry";
-import { localDays } from "./local-time";
+import { localDays } from "../core/local-time";
 import { HOUR_MS } from "../core/clock";
 
 

@@ -8,6 +8,7 @@ import type { TidesResponse } from "../tides/types";
 import { daylightOf, inDaylight, LEVELS, type BestWindow, type Level } from "./best";
 import type { ConfidenceLevel, ForecastHour, ForecastResponse, SurfRange, WindDirectionType } from "./types";
 import { DEMO_ATTRIBUTION } from "./demo";
+import { LocalClock } from "../core/local-time";
 
 export interface SummaryDay {
   date: string;
@@ -58,7 +59,8 @@ export function summarize(
 ): SurfSummary {
   // A UTC date's sunrise falls on the same local date (Bali's 21 Nov sunrise is 20 Nov 21:49Z, 21 Nov locally),
   // so the day's tides are those of its local date.
-  const localDate = (iso: string) => new Intl.DateTimeFormat("en-CA", { timeZone: spot.timezone, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date(iso));
+  const clock = new LocalClock(spot.timezone);
+  const localDate = (iso: string) => clock.at(iso).date;
   const days = forecast.daily.map((day): SummaryDay => {
     const light = daylightOf(day);
     // A day is its daylight (which may straddle two UTC dates, as in Hawaii); without sunrise or sunset, its UTC date.

@@ -15,6 +15,7 @@ import { escapeControls } from "../core/log";
 import { describeCondition } from "../alerts/condition";
 import { alertState, type KeyAlert } from "../alerts/service";
 import { HOUR_MS } from "../core/clock";
+import { LocalClock, weekdayOf, type LocalInstant } from "../core/local-time";
 
 /** Every tool's text stays within this many bytes (UTF-8): never more than ~4,000–5,500 tokens. */
 export const TEXT_LIMIT = 16 * 1024;
@@ -88,106 +89,6 @@ function mostFrequent<T>(values: readonly T[]): T | undefined {
     if (best === undefined || n > counts.get(best)!) best = v;
   }
   return best;
-}
-
-// ---- local time ----
-
-interface LocalInstant {
-  /** YYYY-MM-DD */
-  date: string;
-  /** HH:MM */
-  time: string;
-  /** Mon, Tue, … */
-  weekday: string;
-}
-
-const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
-const toMs = (instant: number | string) => (typeof instant === "number" ? instant : Date.parse(instant));
-/** The weekday of a calendar date (YYYY-MM-DD). */
-export const weekdayOf = (date: string) => WEEKDAYS[new Date(Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)))).getUTCDay()] ?? "";
-
-interface ZoneFormats {
-  zone: string;
-  local: Intl.DateTimeFormat;
-  offset: Intl.DateTimeFormat;
-}
-
-/** Making an Intl.DateTimeFormat costs ~0.8 ms in Bun: one pair per zone (a few hundred zones at most), kept. */
-const ZONE_FORMATS = new Map<string, ZoneFormats>();
-
-function formatsOf(zone: string): ZoneFormats {
-  let formats = ZONE_FORMATS.get(zone);
-  if (formats) return formats;
-  const make = (timeZone: string): ZoneFormats => ({
-    zone: timeZone,
-    local: new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }),
-    offset: new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "shortOffset" }),
-  });
-  try {
-    formats = make(zone);
-  } catch {
-    formats = ZONE_FORMATS.get("UTC") ?? make("UTC"); // not a zone this runtime knows (an imported spot's typo)
-  }
-  if (ZONE_FORMATS.size < 1000) ZONE_FORMATS.set(zone, formats);
-  return formats;
-}
-
-/**
- * Local dates and clock times in one IANA zone (UTC when the zone is not known to this runtime). Intl's
- * formatToParts costs ~20 µs a call in Bun, ~7 ms for a week's forecast; so when the zone's offset is the same at
- * both ends of `span` (no daylight-saving change within it: nearly always over a week), instants within the span
- * are shifted by that offset instead, and only the others are formatted.
- */
-export class LocalClock {
-  readonly zone: string;
-  private readonly format: Intl.DateTimeFormat;
-  private readonly offsetName: Intl.DateTimeFormat;
-  private readonly fixed: { from: number; to: number; offset: number } | null = null;
-
-  constructor(zone: string, span?: readonly [number | string, number | string]) {
-    const formats = formatsOf(zone);
-    this.zone = formats.zone;
-    this.format = formats.local;
-    this.offsetName = formats.offset;
-    if (span) {
-      const [from, to] = [toMs(span[0]), toMs(span[1])];
-      const offset = this.offsetAt(from);
-      if (Number.isFinite(offset) && offset === this.offsetAt(to)) this.fixed = { from, to, offset };
-    }
-  }
-
-  private parts(ms: number): Record<string, string> {
-    const parts: Record<string, string> = {};
-    for (const p of this.format.formatToParts(new Date(ms))) parts[p.type] = p.value;
-    return parts;
-  }
-
-  /** Local time minus UTC at `ms`, in ms (whole minutes). */
-  private offsetAt(ms: number): number {
-    const p = this.parts(ms);
-    return Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute)) - (ms - (((ms % 60_000) + 60_000) % 60_000));
-  }
-
-  at(instant: number | string): LocalInstant {
-    const ms = toMs(instant);
-    if (this.fixed && ms >= this.fixed.from && ms <= this.fixed.to) {
-      const shifted = new Date(ms + this.fixed.offset);
-      const local = shifted.toISOString();
-      return { date: local.slice(0, 10), time: local.slice(11, 16), weekday: WEEKDAYS[shifted.getUTCDay()]! };
-    }
-    const p = this.parts(ms);
-    const date = `${p.year}-${p.month}-${p.day}`;
-    return { date, time: `${p.hour}:${p.minute}`, weekday: weekdayOf(date) };
-  }
-
-  /** "Europe/Lisbon, UTC+0" at `instant`. */
-  describe(instant: number | string): string {
-    const name = this.offsetName
-      .formatToParts(new Date(toMs(instant)))
-      .find((p) => p.type === "timeZoneName")?.value;
-    const offset = !name || name === "GMT" ? "UTC+0" : name.replace("GMT", "UTC");
-    return `${this.zone}, ${offset}`;
-  }
 }
 
 /** The earliest and latest of some instants (ISO strings; nulls skipped), for a LocalClock's span. */

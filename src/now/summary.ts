@@ -4,12 +4,9 @@
  */
 import type { NowResponse } from "./types";
 import { AGREEMENT_WORDS } from "../forecast/consensus";
+import { clockTime as clock } from "../core/local-time";
 
 const LEVELS = "beginner/intermediate/advanced";
-
-function clock(iso: string, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(new Date(iso));
-}
 
 function duration(minutes: number): string {
   const h = Math.floor(minutes / 60);

@@ -13,7 +13,8 @@ import { DEMO_ATTRIBUTION } from "../../src/forecast/demo";
 import type { ForecastHour, ForecastResponse } from "../../src/forecast/types";
 import type { TidesResponse } from "../../src/tides/types";
 import { suggestArgument } from "../../src/mcp/arguments";
-import { bestSpotsText, forecastText, LocalClock, nearbyText, searchText, TEXT_LIMIT } from "../../src/mcp/text";
+import { bestSpotsText, forecastText, nearbyText, searchText, TEXT_LIMIT } from "../../src/mcp/text";
+import { LocalClock } from "../../src/core/local-time";
 import { cliAsync, createKey, startServer, type RunningServer } from "../support/binary";
 import { tempDir } from "../support/env";
 import { apiFetch } from "../support/http";
@@ -361,7 +362,7 @@ describe("the text renderers' worst cases (pure)", () => {
       }
     }
     expect(problems).toEqual([]);
-    expect(new LocalClock("Not/AZone").at("2026-11-21T07:00:00Z")).toEqual({ date: "2026-11-21", time: "07:00", weekday: "Sat" });
+    expect(new LocalClock("Not/AZone").at("2026-11-21T07:00:00Z")).toMatchObject({ date: "2026-11-21", time: "07:00", weekday: "Sat" });
   });
 
   test("suggestions: aliases, spelling, case, prefixes; nothing for a name far from all", () => {
