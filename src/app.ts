@@ -218,7 +218,7 @@ export async function openApp(config: Config, clock: Clock = systemClock, busyTi
     summaries: new SurfSummaryService(spots, forecasts, tides),
     embeds: new EmbedService(stores, clock, config, spots, keys, base.changes("embeds")),
     // A webhook's target is checked when the alert is made (and again at each delivery: DNS can change).
-    alerts: new AlertService(stores, clock, config, spots, async (url) => {
+    alerts: new AlertService(stores, forecasts, clock, config, spots, async (url) => {
       const verdict = await checkTarget(url, config.webhookAllowedNetworks);
       if (!verdict.ok) throw new UserError(verdict.reason);
     }),

@@ -5,7 +5,6 @@
  * (condition.ts), and each new window queued once for delivery (the outbox in `alert_deliveries`; the delivery room
  * sends it).
  */
-import type { ForecastHour } from "../forecast/types";
 import { randomBytes } from "node:crypto";
 import { HOUR_MS, utcHourStart, type Clock } from "../core/clock";
 import { RuleError, UserError } from "../core/errors";
@@ -15,8 +14,8 @@ import { checkPrintableName, isEmailAddress, keyById, listKeys, MAX_EMAIL_LENGTH
 import { hashKey, randomToken } from "../access/keys";
 import { PLAN_DEFAULTS, type PlanName } from "../access/plans";
 import type { AccountStore } from "../access/store";
-import { isoUtc, type StoredForecast } from "../forecast/document";
-import type { ForecastStore } from "../forecast/sqlite-store";
+import { isoUtc } from "../forecast/document";
+import type { ForecastService } from "../forecast/service";
 import type { Spot } from "../spots/types";
 import { findWindows, fireOnce, parseCondition, type AlertCondition, type AlertWindow, type BestHour, type ConditionInput, type Span } from "./condition";
 import type { AlertRecord, AlertStore, DeliveryKind, DeliveryOutcome, DeliveryPurpose, DeliveryRecord, LedgerSpan, SentTimes } from "./store";
@@ -175,7 +174,8 @@ export class AlertService {
    * unless the operator's SURFCAST_WEBHOOK_ALLOWED_NETWORKS lists it), throwing a UserError that says why.
    */
   constructor(
-    private readonly stores: { alerts: AlertStore; access: AccountStore; forecasts: Pick<ForecastStore, "readDocument"> },
+    private readonly stores: { alerts: AlertStore; access: AccountStore },
+    private readonly forecasts: Pick<ForecastService, "storedDocument">,
     private readonly clock: Clock,
     private readonly config: { readonly publicUrl: string },
     private readonly spots: { find(id: string): Spot | undefined },
@@ -244,7 +244,7 @@ export class AlertService {
     const now = this.clock.now();
     const windows = new Map<string, AlertWindow[] | null>();
     for (const [spotId, group] of bySpot(alerts.map((a) => [a.spotId, a]))) {
-      const forecast = await this.readForecast(spotId);
+      const forecast = await this.forecasts.storedDocument(spotId);
       for (const a of group) windows.set(a.id, forecast && findWindows(a.condition, forecast.hours, forecast.daily, now));
     }
     return alerts.map((a) => ({ ...this.view(a), nextWindows: windows.get(a.id) ?? null }));
@@ -450,7 +450,7 @@ export class AlertService {
     let spots = 0;
     // Spot by spot: one forecast document in memory at a time, however many spots the refresh covered.
     for (const [spotId, group] of bySpot(evaluated.map((e) => [e.alert.spotId, e]))) {
-      const forecast = await this.readForecast(spotId);
+      const forecast = await this.forecasts.storedDocument(spotId);
       if (!forecast) continue;
       spots++;
       for (const { alert, announced } of group) {
@@ -465,14 +465,6 @@ export class AlertService {
     const summary = { alerts, queued: deliveries.length, spots, durationMs: Math.round(performance.now() - started) };
     if (alerts > 0) log.info("alerts evaluated", summary);
     return summary;
-  }
-
-  /** A spot's forecast document: its hours and daily rows; null when it has none. */
-  private async readForecast(spotId: string): Promise<{ hours: ForecastHour[]; daily: StoredForecast["daily"] } | null> {
-    const row = await this.stores.forecasts.readDocument(spotId);
-    if (!row) return null;
-    const document = JSON.parse(row.body) as StoredForecast;
-    return { hours: document.hours, daily: document.daily };
   }
 
   private event(alert: AlertRecord, type: AlertEventType, window: EventWindow, at: number): AlertEvent {

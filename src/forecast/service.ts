@@ -138,13 +138,19 @@ export class ForecastService {
    * every spot asked (~1.5 KB each, ~9 MB for the whole catalog) until the next refresh: the first ranking over an
    * area parses its documents once (~0.3 ms each), later ones read typed arrays.
    */
+  /** A spot's stored document, parsed whole (for work over all its hours, not for serving); null when it has none. */
+  async storedDocument(spotId: string): Promise<StoredForecast | null> {
+    const row = await this.store.readDocument(spotId);
+    return row ? (JSON.parse(row.body) as StoredForecast) : null;
+  }
+
   outlook(spot: { id: string }): MaybePromise<Outlook | null> {
     this.noticeExternalWrites();
     const kept = this.outlooks.get(spot.id);
     if (kept !== undefined) return kept;
     const generation = this.invalidations;
-    return this.store.readDocument(spot.id).then((row) => {
-      const outlook = row ? outlookOf(JSON.parse(row.body) as StoredForecast) : null;
+    return this.storedDocument(spot.id).then((document) => {
+      const outlook = document ? outlookOf(document) : null;
       // A refresh that landed while the store was read has dropped what was kept: this older reading is not kept.
       if (generation === this.invalidations) this.outlooks.set(spot.id, outlook);
       return outlook;

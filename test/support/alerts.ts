@@ -69,7 +69,7 @@ export async function openWorld(engine: "sqlite" | "postgres", name: string): Pr
   const app = await openApp(config, clock);
   const store = app.engine.kind === "sqlite" ? sqliteAlertStore(app.engine.db) : postgresAlertStore(app.engine.db);
   const checked: string[] = [];
-  const alerts = new AlertService({ alerts: store, access: app.stores.access, forecasts: app.stores.forecasts }, clock, config, app.spots, (url) => stubCheck(checked, url));
+  const alerts = new AlertService({ alerts: store, access: app.stores.access }, app.forecasts, clock, config, app.spots, (url) => stubCheck(checked, url));
   return {
     app,
     clock,
