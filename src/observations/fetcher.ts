@@ -8,6 +8,7 @@
 import { DAY_MS, HOUR_MS, MINUTE_MS, type Clock } from "../core/clock";
 import { parseMetFile, parseSpecFile, parseStationTable, type Parsed, type Station } from "./ndbc";
 import { candidateStations, chooseBuoy, mergeReadings, type Candidate, type CandidateState, type Reading } from "./readings";
+import { SharedRuns } from "./shared-runs";
 import type { Attempts, GoodFile, ObservationStore, StoredBuoy, StoredStationTable, Validators } from "./store";
 
 export const DEFAULT_NDBC_URL = "https://www.ndbc.noaa.gov";
@@ -79,7 +80,7 @@ export class NdbcFetcher {
   private readonly baseUrl: string;
   private readonly headers: Record<string, string>;
   /** One request per source at a time: callers asking at once share it. */
-  private readonly inFlight = new Map<string, Promise<unknown>>();
+  private readonly requests = new SharedRuns();
   /** The merged readings of a buoy's stored files, kept until either file changes. */
   private readonly merged = new Map<string, { met: number | null; spec: number | null; readings: Reading[] }>();
 
@@ -90,7 +91,7 @@ export class NdbcFetcher {
 
   /** The station table, fetched again when a day old; null while none was ever read. */
   async stations(): Promise<Station[] | null> {
-    const stored = await this.once("stations", async () => {
+    const stored = await this.requests.run("stations", async () => {
       const old = await this.options.store.stationTable();
       const now = this.options.clock.now();
       if (!due(old, now, TABLE_INTERVAL_MS, 0)) return old;
@@ -109,7 +110,7 @@ export class NdbcFetcher {
   /** A buoy's readings, its files asked for again when due. `id` as the table spells it, in any case. */
   async buoy(stationId: string): Promise<BuoyView> {
     const id = stationId.toUpperCase();
-    const stored = await this.once(`buoy ${id}`, async () => {
+    const stored = await this.requests.run(`buoy ${id}`, async () => {
       const old = await this.options.store.buoy(id);
       const now = this.options.clock.now();
       const noWaves = old !== null && viewOf(old, []).state === "no_waves" && !old.failure;
@@ -167,14 +168,6 @@ export class NdbcFetcher {
     }
     if (!failure) this.options.logger.warn("NDBC answer unusable; the last good file stays in use", { source, problem });
     return { checkedAt: now, failure: { since: failure?.since ?? now, failures: (failure?.failures ?? 0) + 1, problem } };
-  }
-
-  private once<T>(key: string, run: () => Promise<T>): Promise<T> {
-    const running = this.inFlight.get(key) as Promise<T> | undefined;
-    if (running) return running;
-    const started = run().finally(() => this.inFlight.delete(key));
-    this.inFlight.set(key, started);
-    return started;
   }
 
   /** One conditional GET; never throws. */
