@@ -3,7 +3,7 @@ import { DAY_MS, HOUR_MS, ManualClock } from "../core/clock";
 import { startFakeNdbc, type FakeStation } from "../../test/support/fake-ndbc";
 import { NdbcFetcher } from "./fetcher";
 import { MemoryObservationStore } from "./memory-store";
-import { ObservationsService, type ForecastPoint, type ObservedSpot } from "./service";
+import { isoUtc, ObservationsService, type ForecastPoint, type ObservedSpot } from "./service";
 import type { ModelHours } from "./verification";
 import { VerificationService, type HindcastRequest } from "./verification-service";
 
@@ -53,7 +53,7 @@ function setUp(options: { enabled?: boolean; scales?: Record<string, number> } =
     enabled: options.enabled ?? true,
     forecastAt: (_spot, hour): ForecastPoint => {
       forecastAsked.push(hour);
-      return { time: new Date(hour).toISOString().slice(0, 19) + "Z", waveHeight: 1.9 };
+      return { time: isoUtc(hour), waveHeight: 1.9 };
     },
   });
   const scales = options.scales ?? { meteofrance_wave: 1.2, ecmwf_wam025: 1, ncep_gfswave025: 0.9 };

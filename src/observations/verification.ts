@@ -170,7 +170,7 @@ export interface Correction {
  * served RMSE on the newest third. Null when the buoy is too far or the pairs too few.
  */
 export function fitCorrection(pairs: readonly Pair[], models: readonly string[], buoyDistanceKm: number): Correction | null {
-  const served = [...pairs].filter((p) => servedHeight(p.models) !== null).sort((a, b) => a.time - b.time);
+  const served = pairs.filter((p) => servedHeight(p.models) !== null).sort((a, b) => a.time - b.time);
   if (buoyDistanceKm > CORRECTION_MAX_KM || served.length < CORRECTION_MIN_PAIRS) return null;
   const split = Math.floor((served.length * 2) / 3);
   const fitted = served.slice(0, split);
