@@ -58,8 +58,7 @@ export type BuoyChoice = { buoy: Candidate; view: BuoyView } | { reason: "no_buo
 export const backoffMs = (failures: number) => Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (failures - 1));
 
 /** Whether a source may be asked now: its interval since the last attempt has passed, or its backoff when failing. */
-function due(attempts: Attempts | null, now: number, intervalMs: number, floorMs: number): boolean {
-  if (!attempts || attempts.checkedAt === null) return true;
+function due(attempts: Attempts, now: number, intervalMs: number, floorMs: number): boolean {
   const wait = attempts.failure ? Math.max(floorMs, backoffMs(attempts.failure.failures)) : intervalMs;
   return now - attempts.checkedAt >= wait;
 }
@@ -94,7 +93,7 @@ export class NdbcFetcher {
     const stored = await this.requests.run("stations", async () => {
       const old = await this.options.store.stationTable();
       const now = this.options.clock.now();
-      if (!due(old, now, TABLE_INTERVAL_MS, 0)) return old;
+      if (old && !due(old, now, TABLE_INTERVAL_MS, 0)) return old;
       const answer = await this.get("/activestations.xml", old?.table ?? null, "utf-8");
       const { file, problem } = nextFile(old?.table ?? null, answer, (text) => {
         const parsed = parseStationTable(text);
@@ -104,7 +103,7 @@ export class NdbcFetcher {
       await this.options.store.saveStationTable(next);
       return next;
     });
-    return stored?.table?.rows ?? null;
+    return stored.table?.rows ?? null;
   }
 
   /** A buoy's readings, its files asked for again when due. `id` as the table spells it, in any case. */
@@ -114,7 +113,7 @@ export class NdbcFetcher {
       const old = await this.options.store.buoy(id);
       const now = this.options.clock.now();
       const noWaves = old !== null && viewOf(old, []).state === "no_waves" && !old.failure;
-      if (!due(old, now, noWaves ? NO_WAVES_INTERVAL_MS : BUOY_INTERVAL_MS, BUOY_INTERVAL_MS)) return old;
+      if (old && !due(old, now, noWaves ? NO_WAVES_INTERVAL_MS : BUOY_INTERVAL_MS, BUOY_INTERVAL_MS)) return old;
       const [metAnswer, specAnswer] = await Promise.all([
         this.get(`/data/realtime2/${id}.txt`, old?.met ?? null, "latin1"),
         this.get(`/data/realtime2/${id}.spec`, old?.spec ?? null, "latin1"),
@@ -127,7 +126,7 @@ export class NdbcFetcher {
       await this.options.store.saveBuoy(next);
       return next;
     });
-    return stored ? viewOf(stored, this.readingsOf(stored)) : { readings: [], state: "unavailable", failing: false };
+    return viewOf(stored, this.readingsOf(stored));
   }
 
   /**

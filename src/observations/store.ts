@@ -29,8 +29,8 @@ export interface FailureSpell {
 
 /** When a source was last asked, and whether it is failing. */
 export interface Attempts {
-  /** The last attempt, good or bad, epoch ms; null before the first. */
-  checkedAt: number | null;
+  /** The last attempt, good or bad, epoch ms. */
+  checkedAt: number;
   failure: FailureSpell | null;
 }
 
