@@ -197,7 +197,8 @@ export class NdbcFetcher {
 function viewOf(buoy: StoredBuoy, readings: Reading[]): BuoyView {
   const failing = buoy.failure !== null;
   const hasFiles = buoy.met !== null || buoy.spec !== null;
-  const waves = hasFiles && [...(buoy.met?.rows ?? []), ...(buoy.spec?.rows ?? [])].some((r) => r.waveHeight !== null);
+  const hasWave = (rows: readonly { waveHeight: number | null }[] = []) => rows.some((r) => r.waveHeight !== null);
+  const waves = hasWave(buoy.met?.rows) || hasWave(buoy.spec?.rows);
   const state: CandidateState = waves ? "waves" : hasFiles || buoy.missing ? "no_waves" : "unavailable";
   return { readings, state, failing };
 }
