@@ -2,7 +2,7 @@
  * `GET /v1/spots/{id}/observations`: what the sea is doing now at a spot's buoy, beside what this API serves for
  * that hour. Units are metric (m, s, degrees, km/h, °C, hPa); times are UTC. docs/observations.md tells each field.
  */
-import { HOUR_MS, MINUTE_MS, type Clock } from "../core/clock";
+import { HOUR_MS, MINUTE_MS, utcHourStart, type Clock } from "../core/clock";
 import type { MaybePromise } from "../core/maybe-promise";
 import type { Spot } from "../spots/types";
 import type { BuoyChoice, NdbcFetcher } from "./fetcher";
@@ -80,6 +80,8 @@ const valuesOf = ({ time: _, ...values }: Reading): ObservedValues => values;
 
 export class ObservationsService {
   readonly radiusKm: number;
+  /** A buoy's last 24 hours, kept while its readings and the hour stay the same: every spot near it shares them. */
+  private readonly keptHours = new Map<string, { readings: readonly Reading[]; hour: number; hours: readonly HourObservation[] }>();
 
   constructor(private readonly options: ObservationsServiceOptions) {
     this.radiusKm = options.radiusKm ?? DEFAULT_BUOY_RADIUS_KM;
@@ -105,9 +107,8 @@ export class ObservationsService {
     if ("reason" in choice) return { ...answer, reason: choice.reason };
     const now = this.options.clock.now();
     const { readings, failing } = choice.view;
-    const hours = readingsByHour(readings, lastDayHours(now)).map(({ hour, reading }) => ({ time: isoUtc(hour), ...valuesOf(reading) }));
     const fresh = freshLatest(readings, now, failing);
-    const found = { ...answer, buoy: buoyRef(choice.buoy), hours };
+    const found = { ...answer, buoy: buoyRef(choice.buoy), hours: [...this.hoursOf(choice.buoy.station.id, readings, now)] };
     if ("reason" in fresh) return { ...found, reason: fresh.reason };
     const { latest } = fresh;
     return {
@@ -115,5 +116,14 @@ export class ObservationsService {
       latest: { time: isoUtc(latest.time), ageMinutes: Math.floor((now - latest.time) / MINUTE_MS), ...valuesOf(latest) },
       forecast: await this.options.forecastAt(spot, Math.round(latest.time / HOUR_MS) * HOUR_MS),
     };
+  }
+
+  private hoursOf(buoyId: string, readings: readonly Reading[], now: number): readonly HourObservation[] {
+    const hour = utcHourStart(now);
+    const kept = this.keptHours.get(buoyId);
+    if (kept && kept.readings === readings && kept.hour === hour) return kept.hours;
+    const hours = readingsByHour(readings, lastDayHours(now)).map(({ hour, reading }) => ({ time: isoUtc(hour), ...valuesOf(reading) }));
+    this.keptHours.set(buoyId, { readings, hour, hours });
+    return hours;
   }
 }
