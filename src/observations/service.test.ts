@@ -86,6 +86,16 @@ describe("observations at a spot", () => {
     expect(answer.attribution).toContain("National Data Buoy Center");
   });
 
+  test("the hours move on with the clock and the buoy's new rows", async () => {
+    const { observations, advance } = setUp();
+    const first = await observations.observations(PIPELINE);
+    expect((await observations.observations(PIPELINE)).hours).toEqual(first.hours);
+    advance(HOUR_MS);
+    const later = await observations.observations(PIPELINE);
+    expect(later.hours.map((h) => h.time)).toEqual([...first.hours.slice(1).map((h) => h.time), "2026-11-21T14:00:00Z"]);
+    expect(later.latest!.time).toBe("2026-11-21T13:50:00Z");
+  });
+
   test("none in reach", async () => {
     const { observations } = setUp();
     expect(await observations.observations(PENICHE)).toMatchObject({ buoy: null, latest: null, forecast: null, hours: [], reason: "no_buoy_in_reach" });
