@@ -7,6 +7,8 @@ export const BINARY = join(ROOT, "dist/surfcast");
 export const SHARED = resolve(ROOT, "../shared");
 export const CATALOG_PATH = join(SHARED, "data/spots/surfspots.json");
 export const OPEN_METEO_FIXTURES = join(SHARED, "data/open-meteo");
+/** Real NDBC files (station table, realtime2 `.txt` and `.spec`); read in place, never copied into the repository. */
+export const NDBC_FIXTURES = join(SHARED, "data/ndbc");
 
 /** A fresh directory under .test-tmp/ (git-ignored), kept after the run for post-mortems. */
 export function tempDir(prefix: string): string {

@@ -15,6 +15,7 @@ const LAYERS: Record<string, number> = {
   access: 2,
   spots: 2,
   tides: 3,
+  observations: 3,
   forecast: 4,
   now: 5,
   embed: 6,

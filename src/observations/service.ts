@@ -1,0 +1,129 @@
+/**
+ * `GET /v1/spots/{id}/observations`: what the sea is doing now at a spot's buoy, beside what this API serves for
+ * that hour. Units are metric (m, s, degrees, km/h, °C, hPa); times are UTC. docs/observations.md tells each field.
+ */
+import { HOUR_MS, MINUTE_MS, utcHourStart, type Clock } from "../core/clock";
+import type { MaybePromise } from "../core/maybe-promise";
+import type { Spot } from "../spots/types";
+import type { BuoyChoice, NdbcFetcher } from "./fetcher";
+import { DEFAULT_BUOY_RADIUS_KM, freshLatest, lastDayHours, readingsByHour, type Candidate, type ObservationsReason, type Reading } from "./readings";
+
+export const ATTRIBUTION = "Buoy observations by NOAA's National Data Buoy Center (https://www.ndbc.noaa.gov/) and its partners; US government data, in the public domain.";
+
+/** The spot as the answers need it. */
+export type ObservedSpot = Pick<Spot, "id" | "name" | "timezone" | "lat" | "lng">;
+
+export interface BuoyRef {
+  id: string;
+  name: string;
+  lat: number;
+  lng: number;
+  /** From the spot, km to a tenth. */
+  distanceKm: number;
+  owner: string;
+}
+
+/** A reading's figures, null where the buoy's files have none. */
+export type ObservedValues = Omit<Reading, "time">;
+
+export interface LatestObservation extends ObservedValues {
+  /** When the buoy measured it, UTC. */
+  time: string;
+  /** Whole minutes since. */
+  ageMinutes: number;
+}
+
+/** The reading nearest an hour (within 30 minutes), under that hour. */
+export interface HourObservation extends ObservedValues {
+  time: string;
+}
+
+/** What this API serves for an hour at the spot. */
+export interface ForecastPoint {
+  time: string;
+  waveHeight: number | null;
+}
+
+export interface ObservationsAnswer {
+  spot: { id: string; name: string; timezone: string };
+  buoy: BuoyRef | null;
+  latest: LatestObservation | null;
+  /** The forecast for the hour nearest `latest`; null without `latest`. */
+  forecast: ForecastPoint | null;
+  /** The last 24 hours, oldest first; hours without a reading near them are left out. */
+  hours: HourObservation[];
+  /** Why `latest` is null; null when it is not. */
+  reason: ObservationsReason | null;
+  attribution: string;
+}
+
+export interface ObservationsServiceOptions {
+  fetcher: NdbcFetcher;
+  clock: Clock;
+  /** SURFCAST_OBSERVATIONS: off answers without calling NDBC. */
+  enabled: boolean;
+  /** SURFCAST_BUOY_RADIUS_KM. */
+  radiusKm?: number;
+  /** What the API serves at the spot for the hour starting at `hour` (epoch ms), or null when it has none. */
+  forecastAt: (spot: ObservedSpot, hour: number) => MaybePromise<ForecastPoint | null>;
+}
+
+/** `2026-11-21T13:00:00Z`: ISO 8601 with the UTC designator, no milliseconds. */
+export const isoUtc = (ms: number) => new Date(ms).toISOString().slice(0, 19) + "Z";
+
+export function buoyRef(buoy: Candidate): BuoyRef {
+  const { station, distanceKm } = buoy;
+  return { id: station.id, name: station.name, lat: station.lat, lng: station.lng, distanceKm: Math.round(distanceKm * 10) / 10, owner: station.owner };
+}
+
+const valuesOf = ({ time: _, ...values }: Reading): ObservedValues => values;
+
+export class ObservationsService {
+  readonly radiusKm: number;
+  /** A buoy's last 24 hours, kept while its readings and the hour stay the same: every spot near it shares them. */
+  private readonly keptHours = new Map<string, { readings: readonly Reading[]; hour: number; hours: readonly HourObservation[] }>();
+
+  constructor(private readonly options: ObservationsServiceOptions) {
+    this.radiusKm = options.radiusKm ?? DEFAULT_BUOY_RADIUS_KM;
+  }
+
+  /** The spot's buoy and its readings, or why none; never calls NDBC when observations are off. */
+  buoyOf(spot: ObservedSpot): Promise<BuoyChoice | { reason: "observations_off" }> {
+    if (!this.options.enabled) return Promise.resolve({ reason: "observations_off" });
+    return this.options.fetcher.nearestBuoy(spot.lat, spot.lng, this.radiusKm);
+  }
+
+  async observations(spot: ObservedSpot): Promise<ObservationsAnswer> {
+    const answer: ObservationsAnswer = {
+      spot: { id: spot.id, name: spot.name, timezone: spot.timezone },
+      buoy: null,
+      latest: null,
+      forecast: null,
+      hours: [],
+      reason: null,
+      attribution: ATTRIBUTION,
+    };
+    const choice = await this.buoyOf(spot);
+    if ("reason" in choice) return { ...answer, reason: choice.reason };
+    const now = this.options.clock.now();
+    const { readings, failing } = choice.view;
+    const fresh = freshLatest(readings, now, failing);
+    const found = { ...answer, buoy: buoyRef(choice.buoy), hours: [...this.hoursOf(choice.buoy.station.id, readings, now)] };
+    if ("reason" in fresh) return { ...found, reason: fresh.reason };
+    const { latest } = fresh;
+    return {
+      ...found,
+      latest: { time: isoUtc(latest.time), ageMinutes: Math.floor((now - latest.time) / MINUTE_MS), ...valuesOf(latest) },
+      forecast: await this.options.forecastAt(spot, Math.round(latest.time / HOUR_MS) * HOUR_MS),
+    };
+  }
+
+  private hoursOf(buoyId: string, readings: readonly Reading[], now: number): readonly HourObservation[] {
+    const hour = utcHourStart(now);
+    const kept = this.keptHours.get(buoyId);
+    if (kept && kept.readings === readings && kept.hour === hour) return kept.hours;
+    const hours = readingsByHour(readings, lastDayHours(now)).map(({ hour, reading }) => ({ time: isoUtc(hour), ...valuesOf(reading) }));
+    this.keptHours.set(buoyId, { readings, hour, hours });
+    return hours;
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * `GET /v1/spots/{id}/verification?days=N`: how right each configured wave model has been at the spot's buoy, and the
+ * correction that rule allows there. The models' recent hours at the buoy come from one Open-Meteo Marine request a
+ * day per buoy (`past_days` covering the longest window), made by the function the service is given; the forecasts
+ * issued at the buoy are kept by lead day as each refresh gives them (`keepIssuedForecasts`).
+ */
+import { DAY_MS, HOUR_MS, utcHourStart, type Clock } from "../core/clock";
+import type { BuoyView, Logger } from "./fetcher";
+import type { Candidate, ObservationsReason } from "./readings";
+import { buoyRef, isoUtc, type BuoyRef, type ObservationsService, type ObservedSpot } from "./service";
+import { SharedRuns } from "./shared-runs";
+import type { ObservationStore, StoredHindcast } from "./store";
+import { bestModel, fitCorrection, leadDayOf, pairUp, scoreByLeadDay, scoreModels, type Correction, type LeadDayScore, type LeadForecast, type ModelHours, type ModelScore, type Pair, type Score } from "./verification";
+
+/** `days`: at least a week, at most what NDBC's realtime files hold (45 days); a month unless asked. */
+export const VERIFICATION_DAYS = { min: 7, max: 45, default: 30 } as const;
+/** A failed hindcast request is tried again after this (a good one is kept a day). */
+const HINDCAST_RETRY_MS = HOUR_MS;
+
+/** One Open-Meteo Marine request at a buoy's position: each model's hourly wave height over the past `pastDays` days. */
+export interface HindcastRequest {
+  lat: number;
+  lng: number;
+  models: readonly string[];
+  pastDays: number;
+}
+
+export type HindcastSource = (request: HindcastRequest) => Promise<ModelHours>;
+
+export interface VerificationAnswer {
+  spot: { id: string; name: string; timezone: string };
+  buoy: BuoyRef | null;
+  /** The window's first hour, UTC. */
+  from: string;
+  /** The end of its last hour (exclusive), UTC. */
+  to: string;
+  /** Every configured wave model, in their order. */
+  models: ModelScore[];
+  /** The median the API serves. */
+  served: Score;
+  /** The model with the lowest scatter index among those with a week of pairs. */
+  best: string | null;
+  /** Days 1..7 that have pairs of issued forecasts and readings. */
+  byLeadDay: LeadDayScore[];
+  reason: ObservationsReason | null;
+}
+
+export interface VerificationServiceOptions {
+  observations: ObservationsService;
+  store: ObservationStore;
+  clock: Clock;
+  /** The configured wave models (SURFCAST_WAVE_MODELS), in their order. */
+  models: readonly string[];
+  hindcast: HindcastSource;
+  logger: Logger;
+}
+
+type Window = { from: number; to: number };
+type PairsAtBuoy = { buoy: Candidate; view: BuoyView; pairs: Pair[] } | { buoy: Candidate | null; reason: ObservationsReason };
+
+export class VerificationService {
+  /** One hindcast request per buoy at a time. */
+  private readonly hindcasts = new SharedRuns();
+
+  constructor(private readonly options: VerificationServiceOptions) {}
+
+  /** The window of `days` days ending with the current UTC hour. */
+  windowOf(days: number): Window {
+    if (!Number.isInteger(days) || days < VERIFICATION_DAYS.min || days > VERIFICATION_DAYS.max) throw new RangeError(`days must be an integer from ${VERIFICATION_DAYS.min} to ${VERIFICATION_DAYS.max}`);
+    const to = utcHourStart(this.options.clock.now());
+    return { from: to - days * DAY_MS, to };
+  }
+
+  async verification(spot: ObservedSpot, days: number = VERIFICATION_DAYS.default): Promise<VerificationAnswer> {
+    const window = this.windowOf(days);
+    const found = await this.pairsAt(spot, window);
+    const buoy = found.buoy ? buoyRef(found.buoy) : null;
+    const base = { spot: { id: spot.id, name: spot.name, timezone: spot.timezone }, buoy, from: isoUtc(window.from), to: isoUtc(window.to) };
+    const models = this.options.models;
+    if ("reason" in found) return { ...base, ...scoreModels([], models), best: null, byLeadDay: [], reason: found.reason };
+    const scores = scoreModels(found.pairs, models);
+    const issued = await this.options.store.leadForecasts(found.buoy.station.id, window.from, window.to);
+    return { ...base, ...scores, best: bestModel(scores.models), byLeadDay: scoreByLeadDay(found.view.readings, issued, models, window.from, window.to), reason: null };
+  }
+
+  /**
+   * The correction rule at the spot over the default window (verification.ts `fitCorrection`), with its buoy; null
+   * where the rule does not apply (no buoy, one farther than 50 km, fewer than 14 days of pairs).
+   */
+  async correction(spot: ObservedSpot): Promise<(Correction & { buoy: BuoyRef }) | null> {
+    const found = await this.pairsAt(spot, this.windowOf(VERIFICATION_DAYS.default));
+    if ("reason" in found) return null;
+    const fit = fitCorrection(found.pairs, this.options.models, found.buoy.distanceKm);
+    return fit && { ...fit, buoy: buoyRef(found.buoy) };
+  }
+
+  /** Keeps a refresh's forecasts at a buoy's position by lead day (1..7), for `byLeadDay` as the days pass. */
+  async keepIssuedForecasts(buoyId: string, issuedAt: number, hours: ModelHours): Promise<void> {
+    const forecasts: LeadForecast[] = [];
+    for (const [model, series] of Object.entries(hours.waveHeight)) {
+      hours.time.forEach((time, i) => {
+        const waveHeight = series[i];
+        if (waveHeight !== null && waveHeight !== undefined && leadDayOf(issuedAt, time) !== null) forecasts.push({ model, issuedAt, time, waveHeight });
+      });
+    }
+    await this.options.store.addLeadForecasts(buoyId.toUpperCase(), forecasts, issuedAt - VERIFICATION_DAYS.max * DAY_MS);
+  }
+
+  private async pairsAt(spot: ObservedSpot, window: Window): Promise<PairsAtBuoy> {
+    const choice = await this.options.observations.buoyOf(spot);
+    if ("reason" in choice) return { buoy: null, reason: choice.reason };
+    const hindcast = await this.hindcasts.run(choice.buoy.station.id, () => this.hindcastAt(choice.buoy));
+    if (!hindcast?.hours) return { buoy: choice.buoy, reason: "source_unavailable" };
+    return { buoy: choice.buoy, view: choice.view, pairs: pairUp(choice.view.readings, hindcast.hours, window.from, window.to) };
+  }
+
+  /** The models' recent hours at the buoy: asked for once a day, kept when a request fails. */
+  private async hindcastAt({ station }: Candidate): Promise<StoredHindcast | null> {
+    const { store, clock, hindcast, models, logger } = this.options;
+    const old = await store.hindcast(station.id);
+    const now = clock.now();
+    const lastGood = old !== null && old.fetchedAt === old.checkedAt;
+    if (old && now - old.checkedAt < (lastGood ? DAY_MS : HINDCAST_RETRY_MS)) return old;
+    let next: StoredHindcast;
+    try {
+      const hours = await hindcast({ lat: station.lat, lng: station.lng, models, pastDays: VERIFICATION_DAYS.max });
+      next = { checkedAt: now, fetchedAt: now, hours };
+    } catch (error) {
+      if (old === null || lastGood) logger.warn("model hindcast at a buoy failed; verification uses what it had", { buoy: station.id, error: error instanceof Error ? error.message : String(error) });
+      next = { checkedAt: now, fetchedAt: old?.fetchedAt ?? null, hours: old?.hours ?? null };
+    }
+    await store.saveHindcast(station.id, next);
+    return next;
+  }
+}
