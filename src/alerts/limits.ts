@@ -48,3 +48,11 @@ export function whenAllowed(at: number, now: number): string {
   const wait = minutes < 120 ? `${minutes} min` : `${Math.round(minutes / 60)} h`;
   return `${new Date(at).toISOString().slice(0, 16).replace("T", " ")} UTC (in ${wait})`;
 }
+
+const SENT_WORDS = { test: "test events", confirmation: "confirmation e-mails" } as const;
+
+/** "has had 3 test events in the last hour, the most allowed": a limit reached, as the CLI and the console both say it. */
+export function limitReached(sent: keyof typeof SENT_WORDS, limit: Limit): string {
+  const within = limit.perMs === HOUR_MS ? "in the last hour" : `in the last ${Math.round(limit.perMs / HOUR_MS)} hours`;
+  return `has had ${limit.max} ${SENT_WORDS[sent]} ${within}, the most allowed`;
+}

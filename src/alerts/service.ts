@@ -7,12 +7,12 @@
  */
 import { randomBytes } from "node:crypto";
 import { HOUR_MS, utcHourStart, type Clock } from "../core/clock";
-import { RuleError, UserError } from "../core/errors";
-import { escapeControls, log } from "../core/log";
+import { Refusal, RuleError, UserError } from "../core/errors";
+import { log } from "../core/log";
 import { checkPrintableName, isEmailAddress, keyById, listKeys, MAX_EMAIL_LENGTH } from "../access/accounts";
 // A calendar feed's and an unsubscribe link's token: stored, as keys are, only as its SHA-256.
 import { hashKey, randomToken } from "../access/keys";
-import { PLAN_DEFAULTS, type PlanName } from "../access/plans";
+import { PLAN_DEFAULTS } from "../access/plans";
 import type { AccountStore } from "../access/store";
 import { isoUtc } from "../forecast/document";
 import type { ForecastService } from "../forecast/service";
@@ -21,7 +21,7 @@ import { findWindows, fireOnce, parseCondition, type AlertCondition, type AlertW
 import type { AlertRecord, AlertStore, DeliveryKind, DeliveryOutcome, DeliveryPurpose, DeliveryRecord, LedgerSpan, SentTimes } from "./store";
 import { buildAlertEvent, confirmationBody, eventBody, parseEventBody, type AlertEvent, type AlertEventType, type EventWindow } from "./delivery/event";
 import { windowSpan } from "./delivery/wording";
-import { CONFIRMATION_LIMITS, CONFIRMATION_LINK_MS, DELIVERY_LOG_MS, longestWindow, MAX_ATTEMPTS_PER_EVENT, nextAllowedAt, TEST_LIMITS, whenAllowed, type Limit } from "./limits";
+import { CONFIRMATION_LIMITS, CONFIRMATION_LINK_MS, DELIVERY_LOG_MS, longestWindow, MAX_ATTEMPTS_PER_EVENT, nextAllowedAt, TEST_LIMITS, type Limit } from "./limits";
 import { newMessageId, newWebhookSecret } from "./delivery/ids";
 
 export type { AlertRecord, DeliveryRecord } from "./store";
@@ -34,9 +34,6 @@ export const MAX_WEBHOOK_URL_LENGTH = 2048;
 export const DELIVERY_LOG_LIMIT = 50;
 
 const ALERT_ID = /^alert_[0-9a-f]{16}$/;
-
-/** Whom a refusal speaks to: the operator at the command line, or the owner in the console. */
-type Audience = "operator" | "owner";
 
 export interface AlertRequest {
   spotId: string;
@@ -157,17 +154,6 @@ function bySpot<T>(items: readonly [string, T][]): Map<string, T[]> {
   return groups;
 }
 
-function capMessage(max: number, email: string, plan: PlanName, audience: Audience): string {
-  return audience === "owner"
-    ? `Your plan (${plan}) allows ${max} alerts and you have ${max}. Delete one to create another.`
-    : `account ${email} already has ${max} alerts, the most its plan (${plan}) allows; delete one first ("surfcast alerts list ${email}")`;
-}
-
-const SENT_WORDS: Record<Exclude<DeliveryPurpose, "window">, string> = { test: "test events", confirmation: "confirmation e-mails" };
-
-/** "in the last hour", "in the last 24 hours". */
-const perWords = (limit: Limit) => (limit.perMs === HOUR_MS ? "in the last hour" : `in the last ${Math.round(limit.perMs / HOUR_MS)} hours`);
-
 export class AlertService {
   /**
    * `checkTarget` refuses a webhook URL whose address is not allowed (loopback, private, link-local, metadata,
@@ -188,17 +174,17 @@ export class AlertService {
   }
 
   /** Creates an alert for a key (CLI: any key; the console goes through `createForAccount`). */
-  async create(keyId: string, request: AlertRequest, audience: Audience = "operator"): Promise<CreatedAlert> {
+  async create(keyId: string, request: AlertRequest): Promise<CreatedAlert> {
     const key = await keyById(this.stores.access, keyId);
     if (!key) throw new UserError(`no key with id ${keyId} ("surfcast keys list EMAIL" shows the ids)`);
     if (key.revokedAt !== null) throw new UserError(`key ${keyId} is revoked; an alert needs an active key`);
     const spot = this.spots.find(request.spotId.trim());
-    if (!spot) throw new UserError(audience === "owner" ? `There is no spot with the id "${request.spotId.trim()}": find it with GET /v1/spots?q=NAME.` : `no spot with id "${request.spotId}"`);
+    if (!spot) throw new Refusal({ code: "no_such_spot", spotId: request.spotId });
     const condition = parseCondition(request.condition);
     if (request.name !== undefined) checkPrintableName(request.name, "alertName");
     const name = (request.name ?? spot.name).trim();
     if (name.length < 1 || [...name].length > ALERT_NAME_MAX) throw new RuleError("out_of_range", `must have 1 to ${ALERT_NAME_MAX} characters`, "alertName");
-    const { delivery, target } = await this.target(request, audience);
+    const { delivery, target } = await this.target(request);
     const secret = delivery === "webhook" ? newWebhookSecret() : null;
     const calendarToken = randomToken();
     const record: AlertRecord = {
@@ -221,7 +207,7 @@ export class AlertService {
     };
     const max = PLAN_DEFAULTS[key.plan].maxAlerts;
     await this.stores.alerts.insertAlert(record, key.accountId, (count) => {
-      if (count >= max) throw new UserError(capMessage(max, key.account, key.plan, audience));
+      if (count >= max) throw new Refusal({ code: "alert_limit", account: key.account, plan: key.plan, max });
     });
     if (delivery === "email") await this.stores.alerts.enqueue([this.confirmationDelivery(record, this.clock.now())]);
     return { ...this.view(record), secret, calendarUrl: this.calendarUrlOf(calendarToken) };
@@ -265,33 +251,27 @@ export class AlertService {
    * figures. Only for an alert that would send (on, its key active, its account enabled, its address confirmed),
    * and within TEST_LIMITS.
    */
-  async test(id: string, audience: Audience = "operator"): Promise<DeliveryRecord> {
+  async test(id: string): Promise<DeliveryRecord> {
     const alert = await this.found(id);
-    const accountId = await this.sendingAccount(alert, audience);
-    if (alert.confirmedAt === null) {
-      throw new UserError(
-        audience === "owner"
-          ? `This alert is waiting for confirmation: ${alert.target} receives nothing until the link in its confirmation e-mail is opened.`
-          : `alert ${alert.id} is waiting for confirmation: ${alert.target} receives nothing until the link in its confirmation e-mail is opened`,
-      );
-    }
+    const accountId = await this.sendingAccount(alert);
+    if (alert.confirmedAt === null) throw new Refusal({ code: "awaiting_confirmation", alertId: alert.id, target: alert.target });
     const now = this.clock.now();
     const next = (await this.nextWindows(alert))?.[0];
     const hour = utcHourStart(now);
     const window = next ?? { start: isoUtc(hour), end: isoUtc(hour + HOUR_MS), best: { time: isoUtc(hour), waveHeight: null, wavePeriod: null, windSpeed: null, windDirectionType: null, rating: null } };
     const delivery = this.pending(alert, "test", eventBody(this.event(alert, "alert.test", window, now)), now);
-    await this.stores.alerts.enqueueLimited(delivery, accountId, now - longestWindow(TEST_LIMITS), (sent) => this.withinLimits(TEST_LIMITS, sent, delivery, audience));
+    await this.stores.alerts.enqueueLimited(delivery, accountId, now - longestWindow(TEST_LIMITS), (sent) => this.withinLimits(TEST_LIMITS, sent, delivery));
     return delivery;
   }
 
   /** Sends an e-mail alert's confirmation again (the last link may have expired or been lost), within CONFIRMATION_LIMITS. */
-  async resendConfirmation(id: string, audience: Audience = "operator"): Promise<DeliveryRecord> {
+  async resendConfirmation(id: string): Promise<DeliveryRecord> {
     const alert = await this.found(id);
-    const accountId = await this.sendingAccount(alert, audience);
-    if (alert.confirmedAt !== null) throw new UserError(audience === "owner" ? "This alert needs no confirmation: its address is confirmed." : `alert ${alert.id} needs no confirmation (a webhook, or an address confirmed already)`);
+    const accountId = await this.sendingAccount(alert);
+    if (alert.confirmedAt !== null) throw new Refusal({ code: "confirmed_already", alertId: alert.id });
     const now = this.clock.now();
     const delivery = this.confirmationDelivery(alert, now);
-    await this.stores.alerts.enqueueLimited(delivery, accountId, now - longestWindow(CONFIRMATION_LIMITS), (sent) => this.withinLimits(CONFIRMATION_LIMITS, sent, delivery, audience));
+    await this.stores.alerts.enqueueLimited(delivery, accountId, now - longestWindow(CONFIRMATION_LIMITS), (sent) => this.withinLimits(CONFIRMATION_LIMITS, sent, delivery));
     return delivery;
   }
 
@@ -372,29 +352,23 @@ export class AlertService {
   }
 
   /** The account of an alert that may send: refuses one switched off, of a revoked key or of a disabled account. */
-  private async sendingAccount(alert: AlertRecord, audience: Audience): Promise<number> {
+  private async sendingAccount(alert: AlertRecord): Promise<number> {
     const owned = await this.stores.access.keyById(alert.keyId);
-    const owner = audience === "owner";
-    if (alert.disabledReason !== null) throw new UserError(owner ? `This alert is switched off (${alert.disabledReason}), so nothing is sent for it; create a new one to receive events again.` : `alert ${alert.id} is switched off (${alert.disabledReason}): nothing is sent for it`);
-    if (!owned || owned.key.revokedAt !== null) throw new UserError(owner ? "This alert's key is revoked, so nothing is sent for it." : `alert ${alert.id}'s key ${alert.keyId} is revoked: nothing is sent for it`);
-    if (owned.account.disabled) throw new UserError(owner ? "Your account is disabled, so nothing is sent for its alerts." : `account ${owned.account.email} is disabled: nothing is sent for its alerts`);
+    if (alert.disabledReason !== null) throw new Refusal({ code: "alert_switched_off", alertId: alert.id, reason: alert.disabledReason });
+    if (!owned || owned.key.revokedAt !== null) throw new Refusal({ code: "alert_key_revoked", alertId: alert.id, keyId: alert.keyId });
+    if (owned.account.disabled) throw new Refusal({ code: "sending_account_disabled", account: owned.account.email });
     return owned.account.id;
   }
 
-  /** Refuses a delivery made by hand past its alert's or its account's limit, saying when the next is allowed. */
-  private withinLimits(limits: { alert: Limit; account: Limit }, sent: SentTimes, delivery: DeliveryRecord, audience: Audience): void {
+  /** Refuses a delivery made by hand past its alert's or its account's limit, with the time the next is allowed. */
+  private withinLimits(limits: { alert: Limit; account: Limit }, sent: SentTimes, delivery: DeliveryRecord): void {
     const now = this.clock.now();
-    const what = SENT_WORDS[delivery.kind as keyof typeof SENT_WORDS];
     for (const scope of ["alert", "account"] as const) {
       const limit = limits[scope];
       const next = nextAllowedAt(sent[scope], limit, now);
       if (next === null) continue;
-      const whose = scope === "alert" ? (audience === "owner" ? "This alert" : `alert ${delivery.alertId}`) : audience === "owner" ? "Your account" : "its account";
-      throw new UserError(
-        audience === "owner"
-          ? `${whose} has had ${limit.max} ${what} ${perWords(limit)}, the most allowed: the next can be sent at ${whenAllowed(next, now)}.`
-          : `${whose} has had ${limit.max} ${what} ${perWords(limit)}, the most allowed; the next is allowed at ${whenAllowed(next, now)}`,
-      );
+      const purpose = delivery.kind as Exclude<DeliveryPurpose, "window">;
+      throw new Refusal({ code: "sending_limit", scope, alertId: delivery.alertId, sent: purpose, ...limit, nextAllowedAt: next, refusedAt: now });
     }
   }
 
@@ -404,7 +378,7 @@ export class AlertService {
     const key = await keyById(this.stores.access, keyId);
     if (!key || key.accountId !== accountId) throw new UserError("Choose one of your keys.");
     if (key.revokedAt !== null) throw new UserError("That key is revoked; choose an active key.");
-    return this.create(keyId, request, "owner");
+    return this.create(keyId, request);
   }
 
   /** The account's alert with this id, or null when it is not the account's (another account's is as absent as an unknown one). */
@@ -492,14 +466,12 @@ export class AlertService {
   }
 
   /** Where the alert is delivered: exactly one webhook URL (its address checked) or one e-mail address. */
-  private async target(request: AlertRequest, audience: Audience): Promise<{ delivery: DeliveryKind; target: string }> {
+  private async target(request: AlertRequest): Promise<{ delivery: DeliveryKind; target: string }> {
     const { webhook, email } = request;
-    if ((webhook === undefined) === (email === undefined)) {
-      throw new UserError(audience === "owner" ? "Give either a webhook URL or an e-mail address." : "give exactly one of --webhook URL and --email ADDRESS");
-    }
+    if ((webhook === undefined) === (email === undefined)) throw new Refusal({ code: "one_target" });
     if (email !== undefined) {
       const address = email.trim();
-      if (address.length > MAX_EMAIL_LENGTH || !isEmailAddress(address)) throw new UserError(audience === "owner" ? `"${escapeControls(address.slice(0, 100))}" is not a valid e-mail address.` : `"${escapeControls(address)}" is not a valid e-mail address`);
+      if (address.length > MAX_EMAIL_LENGTH || !isEmailAddress(address)) throw new Refusal({ code: "not_an_email", address });
       return { delivery: "email", target: address };
     }
     const url = webhook!.trim();
@@ -510,12 +482,12 @@ export class AlertService {
       parsed = null;
     }
     if (!parsed || (parsed.protocol !== "https:" && parsed.protocol !== "http:")) {
-      throw new UserError(`"${escapeControls(url.slice(0, 100))}" is not a webhook URL: give an http:// or https:// address of at most ${MAX_WEBHOOK_URL_LENGTH} characters${audience === "owner" ? "." : ""}`);
+      throw new Refusal({ code: "not_a_webhook_url", url, maxLength: MAX_WEBHOOK_URL_LENGTH });
     }
     try {
       await this.checkTarget(parsed.href);
     } catch (err) {
-      if (err instanceof UserError) throw audience === "owner" ? new UserError(`The webhook URL cannot be used: ${err.message.replace(/^refused: /, "")}.`) : err;
+      if (err instanceof UserError) throw new Refusal({ code: "webhook_refused", reason: err.message });
       throw new UserError(`the webhook's address ${parsed.host} could not be checked: ${err instanceof Error ? err.message : String(err)}`);
     }
     return { delivery: "webhook", target: parsed.href };

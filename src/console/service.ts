@@ -343,12 +343,12 @@ export class ConsoleService {
 
   /** Queues a test event of the account's alert; false when it is not the account's. */
   testOwnAlert(accountId: number, alertId: string): Promise<boolean> {
-    return this.queueForOwnAlert(accountId, alertId, (id) => this.app.alerts.test(id, "owner"), "console alert test queued");
+    return this.queueForOwnAlert(accountId, alertId, (id) => this.app.alerts.test(id), "console alert test queued");
   }
 
   /** Sends the account's e-mail alert's confirmation again; false when it is not the account's. */
   resendConfirmationOwn(accountId: number, alertId: string): Promise<boolean> {
-    return this.queueForOwnAlert(accountId, alertId, (id) => this.app.alerts.resendConfirmation(id, "owner"), "console alert confirmation sent again");
+    return this.queueForOwnAlert(accountId, alertId, (id) => this.app.alerts.resendConfirmation(id), "console alert confirmation sent again");
   }
 
   /** Queues something by hand for the account's alert (the service's limits apply); false when it is not the account's. */

@@ -82,6 +82,7 @@ export class UserError extends Error {
  * A rule's refusal as a value: a code, the field it concerns (if any) and the rest of a plain sentence about it
  * ("must be an integer from 1 to 100000"). The rule does not know who asked: the CLI names the field by its flag
  * (cli/wording.ts), the console by its form label (console/wording.ts); its message names the field by its key.
+ * A refusal whose whole sentence depends on who asked is a `Refusal` instead.
  */
 export class RuleError extends UserError {
   constructor(
@@ -112,3 +113,46 @@ export type RuleField =
   | "minConfidence"
   | "alertName"
   | "keyName";
+
+/**
+ * A refusal whose whole sentence depends on who asked, as its facts: the operator at the command line reads the
+ * alert's id and the command that helps ("alert alert_… is switched off"), the owner in the console reads "This
+ * alert" and "Your plan". The rule does not know who asked: the CLI words it (cli/wording.ts), the console too
+ * (console/wording.ts); its message is the code and the facts, for a log.
+ */
+export class Refusal extends UserError {
+  constructor(readonly facts: RefusalFacts) {
+    const { code, ...rest } = facts;
+    super(`${code} ${JSON.stringify(rest)}`);
+    this.name = "Refusal";
+  }
+}
+
+/** What each refusal carries; `account` is the account's e-mail address, times are milliseconds since the epoch. */
+export type RefusalFacts =
+  | { code: "no_such_spot"; spotId: string }
+  | { code: "one_target" }
+  | { code: "not_an_email"; address: string }
+  | { code: "not_a_webhook_url"; url: string; maxLength: number }
+  /** The webhook's address is not allowed, or does not resolve; `reason` is the address check's own sentence. */
+  | { code: "webhook_refused"; reason: string }
+  | { code: "alert_limit"; account: string; plan: string; max: number }
+  | { code: "active_embed_limit"; account: string; plan: string; max: number }
+  | { code: "embeds_made_limit"; account: string; max: number }
+  | { code: "alert_switched_off"; alertId: string; reason: string }
+  | { code: "alert_key_revoked"; alertId: string; keyId: string }
+  | { code: "sending_account_disabled"; account: string }
+  | { code: "awaiting_confirmation"; alertId: string; target: string }
+  | { code: "confirmed_already"; alertId: string }
+  /** Sent by hand (a test event, a confirmation e-mail) `max` times within `perMs`, by the alert or by its account. */
+  | { code: "sending_limit"; scope: "alert" | "account"; alertId: string; sent: "test" | "confirmation"; max: number; perMs: number; nextAllowedAt: number; refusedAt: number };
+
+export type RefusalCode = RefusalFacts["code"];
+
+/** An adapter's sentence for every refusal, from its facts. */
+export type RefusalWording = { [C in RefusalCode]: (facts: Extract<RefusalFacts, { code: C }>) => string };
+
+export function wordRefusal(wording: RefusalWording, facts: RefusalFacts): string {
+  // The mapped type ties each code to its facts; a lookup by a code not known until run time loses that tie.
+  return (wording[facts.code] as (facts: RefusalFacts) => string)(facts);
+}

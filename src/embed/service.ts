@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Clock } from "../core/clock";
-import { ApiError, RuleError, UserError, type RuleField } from "../core/errors";
+import { ApiError, Refusal, RuleError, UserError, type RuleField } from "../core/errors";
 import { Reloader } from "../core/reloader";
 import { keyById, listKeys } from "../access/accounts";
 import type { AccountStore } from "../access/store";
@@ -33,23 +33,8 @@ export interface EmbedRequest {
   theme?: string;
 }
 
-/** Whom a refusal speaks to: the operator at the command line, or the owner in the console. */
-type Audience = "operator" | "owner";
-
 /** The embed limits of a plan (docs/embeds.md, "Counting" and "Limits per account"). */
 export const embedLimitsOf = (plan: PlanName) => EMBED_LIMITS[plan];
-
-function capMessage(refused: "active" | "made", email: string, plan: PlanName, audience: Audience): string {
-  const { activeEmbeds } = embedLimitsOf(plan);
-  if (refused === "active") {
-    return audience === "owner"
-      ? `Your plan (${plan}) allows ${activeEmbeds} forecast pictures at once and you have ${activeEmbeds}. Switch one off to create another.`
-      : `account ${email} already has ${activeEmbeds} active embeds, the most its plan (${plan}) allows; revoke one first ("surfcast embeds list ${email}")`;
-  }
-  return audience === "owner"
-    ? `Your account has made ${MAX_EMBEDS_MADE} forecast pictures (switched-off ones count too), the most one account may make. Reuse one of your pictures.`
-    : `account ${email} has made ${MAX_EMBEDS_MADE} embeds (revoked ones count too), the most one account may make`;
-}
 
 /** An embed as the CLI and the console show it. */
 export interface EmbedView extends Omit<EmbedRecord, "createdAt" | "revokedAt"> {
@@ -105,7 +90,7 @@ export class EmbedService {
   }
 
   /** Creates an embed for a key (CLI: any key; the console goes through `createForAccount`). */
-  async create(keyId: string, request: EmbedRequest, audience: Audience = "operator"): Promise<EmbedView> {
+  async create(keyId: string, request: EmbedRequest): Promise<EmbedView> {
     const key = await keyById(this.stores.access, keyId);
     if (!key) throw new UserError(`no key with id ${keyId} ("surfcast keys list EMAIL" shows the ids)`);
     if (key.revokedAt !== null) throw new UserError(`key ${keyId} is revoked; an embed needs an active key`);
@@ -123,8 +108,8 @@ export class EmbedService {
     };
     const { activeEmbeds } = embedLimitsOf(key.plan);
     await this.stores.embeds.insertEmbed(record, key.accountId, (counts) => {
-      const refused = counts.made >= MAX_EMBEDS_MADE ? "made" : counts.active >= activeEmbeds ? "active" : null;
-      if (refused) throw new UserError(capMessage(refused, key.account, key.plan, audience));
+      if (counts.made >= MAX_EMBEDS_MADE) throw new Refusal({ code: "embeds_made_limit", account: key.account, max: MAX_EMBEDS_MADE });
+      if (counts.active >= activeEmbeds) throw new Refusal({ code: "active_embed_limit", account: key.account, plan: key.plan, max: activeEmbeds });
     });
     this.stale = true;
     return this.view(record);
@@ -150,7 +135,7 @@ export class EmbedService {
     const key = await keyById(this.stores.access, keyId);
     if (!key || key.accountId !== accountId) throw new UserError("Choose one of your keys.");
     if (key.revokedAt !== null) throw new UserError("That key is revoked; choose an active key.");
-    return this.create(keyId, request, "owner");
+    return this.create(keyId, request);
   }
 
   /** Revokes an embed of the account; null when it is not the account's (another account's is as absent as an unknown one). */

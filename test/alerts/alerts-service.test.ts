@@ -9,7 +9,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createAccount, createKey, revokeKey, setAccountDisabled } from "../../src/access/accounts";
-import { UserError } from "../../src/core/errors";
+import { Refusal, UserError } from "../../src/core/errors";
+import { cliWording } from "../../src/cli/wording";
+import { consoleWording } from "../../src/console/wording";
 import type { AlertRequest } from "../../src/alerts/service";
 import { hashKey as hashToken, randomToken as newToken } from "../../src/access/keys";
 import type { AlertEvent } from "../../src/alerts/delivery/event";
@@ -20,12 +22,13 @@ import { alerts as postgresAlerts } from "../../src/db/postgres/schema";
 import { describeWithPostgres } from "../support/postgres";
 import { FIRST, HOUR, iso, NOW, openWorld, PUBLIC, type AlertsWorld } from "../support/alerts";
 
-async function refusal(work: Promise<unknown> | (() => Promise<unknown>)): Promise<string> {
+/** What a refusal says: a rule's own message, or a refusal's facts in the words of the CLI (or of the console, when asked). */
+async function refusal(work: Promise<unknown> | (() => Promise<unknown>), wording: (refused: Refusal) => string = cliWording): Promise<string> {
   try {
     await (typeof work === "function" ? work() : work);
   } catch (err) {
     expect(err).toBeInstanceOf(UserError);
-    return (err as Error).message;
+    return err instanceof Refusal ? wording(err) : (err as Error).message;
   }
   throw new Error("not refused");
 }
@@ -110,7 +113,7 @@ function suite(engine: "sqlite" | "postgres") {
     expect(await refusal(world.alerts.create(owner.keyId, webhook("praia-da-nazare")))).toBe(
       `account ${owner.email} already has 2 alerts, the most its plan (early-access) allows; delete one first ("surfcast alerts list ${owner.email}")`,
     );
-    expect(await refusal(world.alerts.createForAccount(owner.accountId, owner.keyId, webhook("praia-da-nazare")))).toBe("Your plan (early-access) allows 2 alerts and you have 2. Delete one to create another.");
+    expect(await refusal(world.alerts.createForAccount(owner.accountId, owner.keyId, webhook("praia-da-nazare")), consoleWording)).toBe("Your plan (early-access) allows 2 alerts and you have 2. Delete one to create another.");
     const other = await newOwner();
     expect(await refusal(world.alerts.createForAccount(other.accountId, owner.keyId, webhook("praia-da-nazare")))).toBe("Choose one of your keys.");
     const [first] = await world.alerts.list(owner.email);
@@ -312,7 +315,7 @@ function suite(engine: "sqlite" | "postgres") {
     await world.alerts.evaluate(["carcavelos"]);
     expect((await world.store.deliveriesOf(mailed.id, 10)).map((d) => d.kind)).toEqual(["confirmation"]);
     expect(await refusal(world.alerts.test(mailed.id))).toBe(`alert ${mailed.id} is waiting for confirmation: stranger@example.com receives nothing until the link in its confirmation e-mail is opened`);
-    expect(await refusal(world.alerts.test(mailed.id, "owner"))).toStartWith("This alert is waiting for confirmation");
+    expect(await refusal(world.alerts.test(mailed.id), consoleWording)).toStartWith("This alert is waiting for confirmation");
     expect((await world.store.dueDeliveries(NOW, 1000)).filter((d) => d.alert.id === mailed.id).map((d) => d.delivery.kind)).toEqual(["confirmation"]);
     // A window queued all the same (by an older server) waits: only the confirmation goes out to an unconfirmed address.
     await world.store.enqueue([{ ...confirmation!, id: "dlv_00000000000000d1", eventId: "msg_d1", kind: "window", scheduledAt: NOW - 1 }]);
@@ -345,7 +348,7 @@ function suite(engine: "sqlite" | "postgres") {
     }
     world.clock.set(NOW + 5 * 60_000);
     expect(await refusal(world.alerts.test(a))).toBe(`alert ${a} has had 3 test events in the last hour, the most allowed; the next is allowed at ${iso(NOW + HOUR).slice(0, 16).replace("T", " ")} UTC (in 55 min)`);
-    expect(await refusal(world.alerts.test(a, "owner"))).toBe(`This alert has had 3 test events in the last hour, the most allowed: the next can be sent at ${iso(NOW + HOUR).slice(0, 16).replace("T", " ")} UTC (in 55 min).`);
+    expect(await refusal(world.alerts.test(a), consoleWording)).toBe(`This alert has had 3 test events in the last hour, the most allowed: the next can be sent at ${iso(NOW + HOUR).slice(0, 16).replace("T", " ")} UTC (in 55 min).`);
     for (const id of [b, b, b, c, c, c, d]) await world.alerts.test(id);
     expect(await refusal(world.alerts.test(d))).toMatch(/^its account has had 10 test events in the last hour, the most allowed; the next is allowed at .* UTC \(in 55 min\)$/);
     // An hour after the first: allowed again.

@@ -122,3 +122,13 @@ describe("the runtime and module state", () => {
     expect(registry.test("export const refreshListeners = new Set<(summary: RefreshSummary) => void>();")).toBe(true);
   });
 });
+
+describe("refusals", () => {
+  test("no domain room takes an audience: its rules refuse with facts, and the CLI and the console word them (cli/wording.ts, console/wording.ts)", () => {
+    const DOMAIN_ROOMS = new Set(["access", "alerts", "embed", "forecast", "spots", "tides"]);
+    const audience = /\baudience\b/i;
+    expect(sources.filter((file) => DOMAIN_ROOMS.has(roomOf(file)) && audience.test(texts.get(file)!))).toEqual([]);
+    // The check sees what it looks for: a service that took its reader as a parameter.
+    expect(audience.test('async test(id: string, audience: Audience = "operator")')).toBe(true);
+  });
+});
