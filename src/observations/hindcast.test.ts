@@ -29,7 +29,7 @@ test("several models: each one's column, epoch ms times", async () => {
   openMeteo.setModel("ecmwf_wam025", { scale: 1.2 });
   const hours = await source({ ...BUOY, models: ["meteofrance_wave", "ecmwf_wam025"], pastDays: 45 });
   expect(openMeteo.requests).toMatchObject([{ endpoint: "marine", models: ["meteofrance_wave", "ecmwf_wam025"], variables: 1, locations: 1 }]);
-  expect(hours.time[0]).toBe(Date.parse("2026-11-21T00:00:00Z"));
+  expect(hours.time[0]).toBe(Date.parse("2026-10-07T00:00:00Z")); // 45 past days before the first forecast day
   const [a, b] = [hours.waveHeight.meteofrance_wave!, hours.waveHeight.ecmwf_wam025!];
   expect(a).toHaveLength(hours.time.length);
   expect(b[0]!).toBeCloseTo(a[0]! * 1.2, 1);
@@ -37,9 +37,11 @@ test("several models: each one's column, epoch ms times", async () => {
 
 test("one model: the plain column; a model's nulls stay null", async () => {
   const hours = await source({ ...BUOY, models: ["gwam"], pastDays: 45 });
-  // DWD GWAM stops after 96 hours.
-  expect(hours.waveHeight.gwam![95]).not.toBeNull();
-  expect(hours.waveHeight.gwam![96]).toBeNull();
+  // DWD GWAM stops 96 hours after the forecast's start, which comes after 45 past days.
+  const start = 45 * 24;
+  expect(hours.time[start]).toBe(Date.parse("2026-11-21T00:00:00Z"));
+  expect(hours.waveHeight.gwam![start + 95]).not.toBeNull();
+  expect(hours.waveHeight.gwam![start + 96]).toBeNull();
 });
 
 test("an error answer or a body that is not one throws, with the server's reason", async () => {

@@ -33,6 +33,8 @@
  * and EWAM after 78 h; `setModel(name, behaviour)` makes one differ (a scale, a land cell's zeros, no data, a
  * horizon). An unknown model is a 400 like the real server's.
  *
+ * `past_days=N` (0..92) puts N days before the first, each a copy of the first day's hours at its own dates.
+ *
  * Faults: "500", "503", "429" (minutely, the fixture body), "429-daily", "400", "truncated" (200, half a
  * body), "all-null" (200, every series null), { delayMs } (answers late: use more than the client timeout
  * for a timeout), { status, reason } (an error answer with that reason text). `inject` without `requests`/`next` applies to every matching request until `reset()`.
@@ -82,12 +84,12 @@ const OCEAN_VARIABLE = /^(sea_surface_temperature|sea_level_height_msl|invert_ba
 /** The total sea's own series: every model has them. */
 const TOTAL_SEA = new Set(["wave_height", "wave_direction", "wave_period", "wave_peak_period"]);
 
-/** One model's reading of a series (`variable` a marine hourly variable). */
-function modelValues(values: readonly (number | null)[], variable: string, model: FakeModel): (number | null)[] {
+/** One model's reading of a series (`variable` a marine hourly variable) whose first `pastHours` are past days. */
+function modelValues(values: readonly (number | null)[], variable: string, model: FakeModel, pastHours: number): (number | null)[] {
   const ocean = OCEAN_VARIABLE.test(variable);
   if (model.missing || (ocean && !model.ocean) || (!ocean && !TOTAL_SEA.has(variable) && model.swells === false)) return values.map(() => null);
   return values.map((v, i) => {
-    if (v === null || (model.horizonHours !== undefined && i >= model.horizonHours)) return null;
+    if (v === null || (model.horizonHours !== undefined && i - pastHours >= model.horizonHours)) return null;
     if (ocean) return v;
     if (model.zero) return 0;
     return variable.endsWith("_height") && model.scale !== undefined ? Math.round(v * model.scale * 100) / 100 : v;
@@ -118,6 +120,8 @@ export interface FakeOpenMeteo {
   inject(fault: Fault, when?: { requests?: number[]; next?: number; endpoint?: FakeEndpoint }): void;
   /** Makes a marine model read the series differently (until `reset()`); merged over its defaults. */
   setModel(name: string, behaviour: FakeModel): void;
+  /** The total sea's wave height served (by a model that reads the fixture as it is) for the hour at `ms`, past days included. */
+  waveHeightAt(lat: number, lng: number, ms: number): number | null;
   /** Open-Meteo call weight of the requests received (optionally for one API). */
   weight(endpoint?: FakeEndpoint): number;
   /** Locations requested (optionally for one API). */
@@ -207,7 +211,38 @@ function seaLevel(fixture: Fixture, lat: number, lng: number, shift: number): { 
   return { unit: "m", values: seaLevelSeries(lat, lng, fixture.hourly.time!.map((t) => Date.parse(`${t as string}:00Z`) + shift)) };
 }
 
-function buildLocation(fixture: Fixture, fixtureIndex: number, endpoint: FakeEndpoint, index: number, lat: number, lng: number, hourly: string[], daily: string[], shift: number, unixtime: boolean, allNull: boolean, models: [string, FakeModel][]): Record<string, unknown> {
+const DAY_MS = 86_400_000;
+const minusDays = (value: unknown, days: number) => {
+  if (typeof value !== "string") return value;
+  const dateOnly = value.length === 10;
+  return new Date(Date.parse(dateOnly ? `${value}T00:00:00Z` : `${value}:00Z`) - days * DAY_MS).toISOString().slice(0, dateOnly ? 10 : 16);
+};
+
+/**
+ * The fixture with `days` days before its first (`past_days`): each is a copy of the first day, at its own dates, so
+ * a past hour reads like the same hour of the first day (`waveHeightAt`).
+ */
+function withPastDays(fixture: Fixture, days: number): Fixture {
+  if (days <= 0) return fixture;
+  const before = (section: Record<string, unknown[]>, perDay: number, isTime: (name: string) => boolean) =>
+    Object.fromEntries(
+      Object.entries(section).map(([name, values]) => {
+        const past = Array.from({ length: days * perDay }, (_, i) => {
+          const back = days - Math.floor(i / perDay);
+          const value = values[i % perDay];
+          return isTime(name) ? minusDays(value, back) : value;
+        });
+        return [name, [...past, ...values]];
+      }),
+    );
+  return {
+    ...fixture,
+    hourly: before(fixture.hourly, 24, (name) => name === "time"),
+    ...(fixture.daily ? { daily: before(fixture.daily, 1, (name) => name === "time" || name === "sunrise" || name === "sunset") } : {}),
+  };
+}
+
+function buildLocation(fixture: Fixture, fixtureIndex: number, endpoint: FakeEndpoint, index: number, lat: number, lng: number, hourly: string[], daily: string[], shift: number, unixtime: boolean, allNull: boolean, models: [string, FakeModel][], pastHours: number): Record<string, unknown> {
   const cells = endpoint === "marine" ? 12 : 10;
   const snap = (x: number) => Math.round(((Math.floor(x * cells) + 0.5) / cells) * 1e6) / 1e6;
   const out: Record<string, unknown> = {
@@ -235,7 +270,7 @@ function buildLocation(fixture: Fixture, fixtureIndex: number, endpoint: FakeEnd
   const columns = hourly.flatMap((h) =>
     endpoint === "forecast" || models.length === 0
       ? [{ name: h, variable: h, values: series(hourlySeries, h, false) }]
-      : models.map(([name, model]) => ({ name: models.length > 1 ? `${h}_${name}` : h, variable: h, values: modelValues(series(hourlySeries, h, false) as (number | null)[], h, model) })),
+      : models.map(([name, model]) => ({ name: models.length > 1 ? `${h}_${name}` : h, variable: h, values: modelValues(series(hourlySeries, h, false) as (number | null)[], h, model, pastHours) })),
   );
   out.hourly_units = Object.fromEntries([["time", unixtime ? "unixtime" : "iso8601"], ...columns.map((c) => [c.name, fixture.hourly_units[c.variable] ?? made[c.variable]?.unit ?? ""])]);
   out.hourly = Object.fromEntries([["time", series(fixture.hourly, "time", true)], ...columns.map((c) => [c.name, c.values])]);
@@ -318,8 +353,10 @@ export async function startFakeOpenMeteo(options: { firstDay?: string } = {}): P
       if (timeformat !== "iso8601" && timeformat !== "unixtime") return error(400, `Invalid timeformat ${timeformat}`);
 
       const unixtime = timeformat === "unixtime";
+      const pastDays = Number(params.get("past_days") ?? 0);
+      if (!Number.isInteger(pastDays) || pastDays < 0 || pastDays > 92) return error(400, `Parameter 'past_days' must be between 0 and 92`);
       const locations = latitudes.map((lat, i) =>
-        buildLocation(fixtures[endpoint][nearestFixture(lat, longitudes[i]!)]!, nearestFixture(lat, longitudes[i]!), endpoint, i, lat, longitudes[i]!, hourly, daily, shift, unixtime, fault === "all-null", models),
+        buildLocation(withPastDays(fixtures[endpoint][nearestFixture(lat, longitudes[i]!)]!, pastDays), nearestFixture(lat, longitudes[i]!), endpoint, i, lat, longitudes[i]!, hourly, daily, shift, unixtime, fault === "all-null", models, pastDays * 24),
       );
       const body = JSON.stringify(locations.length === 1 ? locations[0] : locations);
       return new Response(fault === "truncated" ? body.slice(0, Math.floor(body.length / 2)) : body, { headers: { "Content-Type": "application/json; charset=utf-8" } });
@@ -331,6 +368,11 @@ export async function startFakeOpenMeteo(options: { firstDay?: string } = {}): P
     requests,
     setFirstDay(day) {
       shift = shiftTo(day);
+    },
+    waveHeightAt(lat, lng, ms) {
+      const series = fixtures.marine[nearestFixture(lat, lng)]!.hourly.wave_height as (number | null)[];
+      const hour = Math.floor((ms - (FIXTURE_DAY + shift)) / 3_600_000);
+      return series[hour < 0 ? ((hour % 24) + 24) % 24 : hour] ?? null;
     },
     setModel(name, behaviour) {
       modelChanges[name] = { ...modelChanges[name], ...behaviour };
