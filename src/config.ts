@@ -7,6 +7,8 @@ import { DEFAULT_CACHE_MB } from "./core/caches";
 import { UserError } from "./core/errors";
 import { REFRESH_SCOPES, type RefreshScope } from "./forecast/demand";
 import { parseWaveModels } from "./forecast/models";
+import { DEFAULT_BUOY_RADIUS_KM } from "./observations/readings";
+import { DEFAULT_NDBC_URL } from "./observations/fetcher";
 import { parseAllowedNetworks, type AllowedNetworks } from "./alerts/delivery/address";
 import { parseTrustedProxies, type TrustedProxies } from "./core/proxy";
 import { DATABASE_URL_PROTOCOLS, REDIS_URL_PROTOCOLS, serviceUrl } from "./core/service-url";
@@ -62,6 +64,17 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Networks webhooks may reach although private (SURFCAST_WEBHOOK_ALLOWED_NETWORKS; alerts/delivery/address.ts). */
   webhookAllowedNetworks: AllowedNetworks;
+  /** Buoy readings beside the forecast (observations/; docs/observations.md). */
+  observations: {
+    /** SURFCAST_OBSERVATIONS=off: NDBC is never asked, and every answer says `observations_off`. */
+    enabled: boolean;
+    /** SURFCAST_NDBC_URL, serve --ndbc-url: the station table and the buoys' realtime2 files. */
+    ndbcUrl: string;
+    /** SURFCAST_BUOY_RADIUS_KM: how far from a spot its buoy may be. */
+    buoyRadiusKm: number;
+    /** SURFCAST_BIAS_CORRECTION=on: wave heights scaled by the buoy's measured ratios where that is shown to help. */
+    biasCorrection: boolean;
+  };
   /** redis://… for the counters several servers share (SURFCAST_REDIS_URL, --redis-url). Holds a password: print it through maskPassword only. */
   redisUrl: string | undefined;
 }
@@ -140,12 +153,25 @@ function scopeFrom(value: string | undefined, name: string): RefreshScope {
   return value as RefreshScope;
 }
 
+/** An http(s) base URL from its flag, else its environment variable, else `fallback`; without a trailing slash. */
+function httpUrlFrom(flag: string | undefined, flagName: string, envValue: string | undefined, envName: string, fallback: string): string {
+  const [value, name] = flag !== undefined ? [flag, flagName] : [envValue || fallback, envName];
+  let url: URL | null = null;
+  try {
+    url = new URL(value);
+  } catch {
+    url = null;
+  }
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) throw new UserError(`${name} must be an http:// or https:// URL, got "${value}"`);
+  return value.replace(/\/+$/, "");
+}
+
 /** A service URL from its flag, else its environment variable, checked against `protocols`. */
 function serviceUrlFrom(flag: string | undefined, flagName: string, envValue: string | undefined, envName: string, protocols: readonly string[]): string | undefined {
   return flag !== undefined ? serviceUrl(flag, flagName, protocols) : serviceUrl(envValue, envName, protocols);
 }
 
-export function loadConfig(flags: Partial<{ dataDir: string; port: number; host: string; scheduler: boolean; console: boolean; demo: boolean; refreshScope: string; databaseUrl: string; redisUrl: string }> = {}, env: Env = process.env): Config {
+export function loadConfig(flags: Partial<{ dataDir: string; port: number; host: string; scheduler: boolean; console: boolean; demo: boolean; refreshScope: string; databaseUrl: string; redisUrl: string; ndbcUrl: string }> = {}, env: Env = process.env): Config {
   const batchSize = intFrom(env.SURFCAST_OPEN_METEO_BATCH_SIZE, DEFAULT_BATCH_SIZE, "SURFCAST_OPEN_METEO_BATCH_SIZE");
   if (batchSize < 1 || batchSize > 1000) throw new UserError("SURFCAST_OPEN_METEO_BATCH_SIZE must be between 1 and 1000");
   const level = (env.SURFCAST_LOG_LEVEL ?? "info") as Config["logLevel"];
@@ -185,5 +211,11 @@ export function loadConfig(flags: Partial<{ dataDir: string; port: number; host:
     databaseUrl: serviceUrlFrom(flags.databaseUrl, "--database-url", env.SURFCAST_DATABASE_URL, "SURFCAST_DATABASE_URL", DATABASE_URL_PROTOCOLS),
     redisUrl: serviceUrlFrom(flags.redisUrl, "--redis-url", env.SURFCAST_REDIS_URL, "SURFCAST_REDIS_URL", REDIS_URL_PROTOCOLS),
     webhookAllowedNetworks: allowedNetworksFrom(env.SURFCAST_WEBHOOK_ALLOWED_NETWORKS),
+    observations: {
+      enabled: env.SURFCAST_OBSERVATIONS !== "off",
+      ndbcUrl: httpUrlFrom(flags.ndbcUrl, "--ndbc-url", env.SURFCAST_NDBC_URL, "SURFCAST_NDBC_URL", DEFAULT_NDBC_URL),
+      buoyRadiusKm: Math.max(1, intFrom(env.SURFCAST_BUOY_RADIUS_KM, DEFAULT_BUOY_RADIUS_KM, "SURFCAST_BUOY_RADIUS_KM")),
+      biasCorrection: env.SURFCAST_BIAS_CORRECTION === "on",
+    },
   };
 }

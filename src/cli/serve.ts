@@ -2,7 +2,7 @@
 import { UserError } from "../core/errors";
 import { intFlag, noExtraPositionals, parse } from "./args";
 
-export const SERVE_HELP = `Usage: surfcast serve [--port N] [--host H] [--refresh-scope S] [--no-scheduler] [--no-console] [--demo]
+export const SERVE_HELP = `Usage: surfcast serve [--port N] [--host H] [--refresh-scope S] [--ndbc-url URL] [--no-scheduler] [--no-console] [--demo]
 
 Starts the API (/v1, /mcp, /openapi.json, /healthz) and the developer console (/console) on http://HOST:PORT.
   --port N          port to listen on (env PORT, default 8080; 0 picks a free port)
@@ -12,6 +12,8 @@ Starts the API (/v1, /mcp, /openapi.json, /healthz) and the developer console (/
                     requested (default): the spots asked for in the last 7 days; a spot asked for the first
                     time is fetched at once (the request waits a few seconds) — no Open-Meteo call until
                     someone asks; all: the whole catalog (~6,600 calls a refresh), no request ever waits
+  --ndbc-url URL    where buoy readings come from (env SURFCAST_NDBC_URL, default https://www.ndbc.noaa.gov;
+                    SURFCAST_OBSERVATIONS=off never asks it)
   --no-scheduler    do not run the twice-daily forecast refresh or the daily tide job
   --no-console      do not serve the developer console (env SURFCAST_CONSOLE=off)
   --demo            demo mode: synthetic forecasts made inside the binary (no internet, no Open-Meteo
@@ -27,7 +29,7 @@ function portFlag(value: unknown): number | undefined {
 }
 
 export function parseServeArgs(argv: string[]) {
-  const { values, positionals } = parse(argv, { port: { type: "string" }, host: { type: "string" }, "no-scheduler": { type: "boolean" }, "no-console": { type: "boolean" }, demo: { type: "boolean" }, "refresh-scope": { type: "string" } }, SERVE_HELP);
+  const { values, positionals } = parse(argv, { port: { type: "string" }, host: { type: "string" }, "no-scheduler": { type: "boolean" }, "no-console": { type: "boolean" }, demo: { type: "boolean" }, "refresh-scope": { type: "string" }, "ndbc-url": { type: "string" } }, SERVE_HELP);
   noExtraPositionals(positionals, 0, SERVE_HELP);
   return {
     help: values.help === true,
@@ -37,6 +39,7 @@ export function parseServeArgs(argv: string[]) {
     console: values["no-console"] ? false : undefined,
     demo: values.demo === true,
     refreshScope: values["refresh-scope"],
+    ndbcUrl: values["ndbc-url"],
   };
 }
 
