@@ -35,9 +35,10 @@ import { PostgresTideStore } from "./tides/postgres-store";
 import { SpotService } from "./spots/service";
 import { postgresCatalog, sqliteCatalog, type CatalogStore } from "./spots/catalog-store";
 import { ForecastService } from "./forecast/service";
-import { TideService, type EitherTideStore } from "./tides/service";
+import { TideService } from "./tides/service";
 import type { RefreshSummary } from "./forecast/refresh";
-import { TideStore } from "./tides/store";
+import type { TideStore } from "./tides/store";
+import { sqliteTideStore } from "./tides/sqlite-store";
 import { NowService } from "./now/service";
 import { BestSpotsService } from "./forecast/best-spots";
 import { SurfSummaryService } from "./forecast/summary";
@@ -113,7 +114,7 @@ interface Foundation {
   engine: Engine;
   stores: Stores;
   catalog: CatalogStore;
-  tideStore: EitherTideStore;
+  tideStore: TideStore;
   /** A new check per copy kept in memory: true when another process (or server) changed the topic since. */
   changes(topic: ChangeTopic): () => boolean;
   meter(clock: Clock): Meter;
@@ -134,7 +135,7 @@ function sqliteFoundation(config: Config, busyTimeoutMs: number | undefined, cre
     engine: { kind: "sqlite", db },
     stores: { access, embeds: sqliteEmbedStore(db), alerts: sqliteAlertStore(db), forecasts: sqliteForecastStore(db), meta: connect(db, { read: sqliteMeta.readMeta, write: sqliteMeta.writeMeta }) },
     catalog: sqliteCatalog(db),
-    tideStore: new TideStore(db),
+    tideStore: sqliteTideStore(db),
     // One detector per connection (PRAGMA data_version) answers every topic: any commit elsewhere reloads.
     changes: () => changeCheck(db),
     meter: (clock) => new UsageMeter(access, clock),

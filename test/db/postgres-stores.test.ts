@@ -16,7 +16,8 @@ import { postgresSpotStore } from "../../src/spots/postgres-store";
 import * as sqliteSpotStore from "../../src/spots/store";
 import { PostgresTideStore } from "../../src/tides/postgres-store";
 import type { StationRecord } from "../../src/tides/record";
-import { TideStore, type StoredChoice, type StoredModel } from "../../src/tides/store";
+import { sqliteTideStore } from "../../src/tides/sqlite-store";
+import type { StoredChoice, StoredModel, TideStore, TideWrites } from "../../src/tides/store";
 import { tempDir } from "../support/env";
 import { createTestDatabase, describeWithPostgres, type TestDatabase } from "../support/postgres";
 import { waitFor } from "../support/wait";
@@ -59,7 +60,7 @@ const invoke = (target: object, fn: PropertyKey, args: readonly unknown[]) => (t
 async function expectParity(rows: readonly Row<{ fn: PropertyKey; args: readonly unknown[]; unordered?: true }>[], sqlite: Invoke, postgres: Invoke): Promise<void> {
   for (const [i, row] of rows.entries()) {
     const name = `${i}: ${"step" in row ? row.step : String(row.fn)}`;
-    const [fromSqlite, fromPostgres] = "step" in row ? [row.sqlite(), await row.postgres()] : [sqlite(row.fn, row.args), await postgres(row.fn, row.args)];
+    const [fromSqlite, fromPostgres] = "step" in row ? [await row.sqlite(), await row.postgres()] : [await sqlite(row.fn, row.args), await postgres(row.fn, row.args)];
     const unordered = "unordered" in row && row.unordered === true;
     expect({ call: name, result: comparable(fromPostgres, unordered) }).toEqual({ call: name, result: comparable(fromSqlite, unordered) });
   }
@@ -143,10 +144,10 @@ describeWithPostgres("the PostgreSQL stores", () => {
       { fn: "readCatalogMeta", args: [] },
       {
         step: "facings and tide choices written by the other rooms",
-        sqlite: () => {
+        sqlite: async () => {
           sqliteForecastStore.writeFacings(sqlite, [{ spotId: "carcavelos", facing: 201.25, method: "coast", computedAt: T0 }]);
-          new TideStore(sqlite).putChoice("ericeira", stationChoice, T0 + 5);
-          new TideStore(sqlite).putChoice("nazare", tidelessChoice, T0 + 7);
+          await sqliteTideStore(sqlite).putChoice("ericeira", stationChoice, T0 + 5);
+          await sqliteTideStore(sqlite).putChoice("nazare", tidelessChoice, T0 + 7);
         },
         postgres: async () => {
           const tides = new PostgresTideStore(postgres, { generation: () => 0 });
@@ -253,8 +254,13 @@ describeWithPostgres("the PostgreSQL stores", () => {
     const { sqlite, postgres } = await freshDatabases();
     sqliteSpotStore.applyImport(sqlite, SEED, { kind: "default" });
     await postgresSpotStore.applyImport(postgres, SEED, { kind: "default" });
-    const fromSqlite = new TideStore(sqlite);
+    const fromSqlite = sqliteTideStore(sqlite);
     const fromPostgres = new PostgresTideStore(postgres, { generation: () => 0 });
+    const batchOfChoicesAndExtremes = async (store: TideWrites) => {
+      await store.putChoice("peniche", stationChoice, T0 + 3);
+      await store.putExtremes("peniche", T0, T0 + 48 * HOUR, extremesFrom(T0 + 2 * HOUR, 4, 1.5));
+      await store.prune(T0 + 6 * HOUR);
+    };
     const rows: Row<MethodCall<Omit<TideStore, "stamp" | "batch">>>[] = [
       { fn: "window", args: [] },
       { fn: "rule", args: [] },
@@ -297,18 +303,8 @@ describeWithPostgres("the PostgreSQL stores", () => {
       { fn: "stationRecord", args: [record.id] },
       {
         step: "a batch of choices and extremes",
-        sqlite: () =>
-          fromSqlite.batch(() => {
-            fromSqlite.putChoice("peniche", stationChoice, T0 + 3);
-            fromSqlite.putExtremes("peniche", T0, T0 + 48 * HOUR, extremesFrom(T0 + 2 * HOUR, 4, 1.5));
-            fromSqlite.prune(T0 + 6 * HOUR);
-          }),
-        postgres: () =>
-          fromPostgres.batch(async (store) => {
-            await store.putChoice("peniche", stationChoice, T0 + 3);
-            await store.putExtremes("peniche", T0, T0 + 48 * HOUR, extremesFrom(T0 + 2 * HOUR, 4, 1.5));
-            await store.prune(T0 + 6 * HOUR);
-          }),
+        sqlite: () => fromSqlite.batch(batchOfChoicesAndExtremes),
+        postgres: () => fromPostgres.batch(batchOfChoicesAndExtremes),
       },
       { fn: "extremes", args: ["peniche", T0, T0 + 48 * HOUR] },
       { fn: "extremes", args: ["carcavelos", T0, T0 + 48 * HOUR] },
