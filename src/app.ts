@@ -44,7 +44,8 @@ import { BestSpotsService } from "./forecast/best-spots";
 import { SurfSummaryService } from "./forecast/summary";
 import { EmbedService } from "./embed/service";
 import { andThen } from "./core/maybe-promise";
-import { sqliteForecastStore, type ForecastStore } from "./forecast/sqlite-store";
+import { sqliteForecastStore } from "./forecast/sqlite-store";
+import type { ForecastStore } from "./forecast/store";
 import { sqliteEmbedStore } from "./embed/sqlite-store";
 import type { EmbedStore } from "./embed/store";
 import { AlertService } from "./alerts/service";
@@ -162,7 +163,7 @@ async function postgresFoundation(config: Config, url: string): Promise<Foundati
   const limits = redis && new RedisLimits(redis);
   return {
     engine: { kind: "postgres", db, feed, node: thisNode(version, config.publicUrlSet ? config.publicUrl : null, Date.now()) },
-    stores: { access, embeds: postgresEmbedStore(db), alerts: postgresAlertStore(db), forecasts: connect(db, postgresForecastStore), meta: connect(db, { read: postgresMeta.readMeta, write: postgresMeta.writeMeta }) },
+    stores: { access, embeds: postgresEmbedStore(db), alerts: postgresAlertStore(db), forecasts: postgresForecastStore(db), meta: connect(db, { read: postgresMeta.readMeta, write: postgresMeta.writeMeta }) },
     catalog: postgresCatalog(db, feed.changeCheck("spots")),
     tideStore: new PostgresTideStore(db, { generation: () => changes.generation("tides") }),
     changes: (topic) => changes.changeCheck(topic),

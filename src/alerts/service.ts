@@ -16,7 +16,7 @@ import { hashKey, randomToken } from "../access/keys";
 import { PLAN_DEFAULTS, type PlanName } from "../access/plans";
 import type { AccountStore } from "../access/store";
 import { isoUtc, type StoredForecast } from "../forecast/document";
-import type { ForecastStore } from "../forecast/sqlite-store";
+import type { ForecastStore } from "../forecast/store";
 import type { Spot } from "../spots/types";
 import { findWindows, fireOnce, parseCondition, type AlertCondition, type AlertWindow, type BestHour, type ConditionInput, type Span } from "./condition";
 import type { AlertRecord, AlertStore, DeliveryKind, DeliveryOutcome, DeliveryPurpose, DeliveryRecord, LedgerSpan, SentTimes } from "./store";
