@@ -13,7 +13,7 @@ import { postgresForecastStore } from "../../src/forecast/postgres-store";
 import * as sqliteForecastStore from "../../src/forecast/sqlite-store";
 import type { StoredSpot } from "../../src/spots/catalog";
 import { postgresSpotStore } from "../../src/spots/postgres-store";
-import * as sqliteSpotStore from "../../src/spots/store";
+import * as sqliteSpotStore from "../../src/spots/sqlite-store";
 import { PostgresTideStore } from "../../src/tides/postgres-store";
 import type { StationRecord } from "../../src/tides/record";
 import { sqliteTideStore } from "../../src/tides/sqlite-store";

@@ -9,7 +9,7 @@ import { closeDatabase, openDatabase, type Db } from "../../src/db";
 import { closePostgres, openPostgres, type PgDb } from "../../src/db/postgres";
 import type { StoredSpot } from "../../src/spots/catalog";
 import { postgresSpotStore } from "../../src/spots/postgres-store";
-import * as sqliteSpotStore from "../../src/spots/store";
+import * as sqliteSpotStore from "../../src/spots/sqlite-store";
 import type { Spot } from "../../src/spots/types";
 import { PostgresTideStore } from "../../src/tides/postgres-store";
 import { TideService, type WindowReport } from "../../src/tides/service";
