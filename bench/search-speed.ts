@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "../src/db";
 import { SpotService } from "../src/spots/service";
-import { sqliteCatalog } from "../src/spots/catalog-store";
+import { sqliteCatalog } from "../src/spots/sqlite-store";
 import { searchQueries } from "./micro";
 import { seededRng } from "./prng";
 import { timeEach, type Timing } from "./stats";

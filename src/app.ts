@@ -33,17 +33,21 @@ import { postgresForecastStore } from "./forecast/postgres-store";
 import { postgresEmbedStore } from "./embed/postgres-store";
 import { PostgresTideStore } from "./tides/postgres-store";
 import { SpotService } from "./spots/service";
-import { postgresCatalog, sqliteCatalog, type CatalogStore } from "./spots/catalog-store";
+import { postgresCatalog } from "./spots/postgres-store";
+import { sqliteCatalog } from "./spots/sqlite-store";
+import type { CatalogStore } from "./spots/store";
 import { ForecastService } from "./forecast/service";
-import { TideService, type EitherTideStore } from "./tides/service";
+import { TideService } from "./tides/service";
 import type { RefreshSummary } from "./forecast/refresh";
-import { TideStore } from "./tides/store";
+import type { TideStore } from "./tides/store";
+import { sqliteTideStore } from "./tides/sqlite-store";
 import { NowService } from "./now/service";
 import { BestSpotsService } from "./forecast/best-spots";
 import { SurfSummaryService } from "./forecast/summary";
 import { EmbedService } from "./embed/service";
 import { andThen } from "./core/maybe-promise";
-import { sqliteForecastStore, type ForecastStore } from "./forecast/sqlite-store";
+import { sqliteForecastStore } from "./forecast/sqlite-store";
+import type { ForecastStore } from "./forecast/store";
 import { sqliteEmbedStore } from "./embed/sqlite-store";
 import type { EmbedStore } from "./embed/store";
 import { AlertService } from "./alerts/service";
@@ -113,7 +117,7 @@ interface Foundation {
   engine: Engine;
   stores: Stores;
   catalog: CatalogStore;
-  tideStore: EitherTideStore;
+  tideStore: TideStore;
   /** A new check per copy kept in memory: true when another process (or server) changed the topic since. */
   changes(topic: ChangeTopic): () => boolean;
   meter(clock: Clock): Meter;
@@ -134,7 +138,7 @@ function sqliteFoundation(config: Config, busyTimeoutMs: number | undefined, cre
     engine: { kind: "sqlite", db },
     stores: { access, embeds: sqliteEmbedStore(db), alerts: sqliteAlertStore(db), forecasts: sqliteForecastStore(db), meta: connect(db, { read: sqliteMeta.readMeta, write: sqliteMeta.writeMeta }) },
     catalog: sqliteCatalog(db),
-    tideStore: new TideStore(db),
+    tideStore: sqliteTideStore(db),
     // One detector per connection (PRAGMA data_version) answers every topic: any commit elsewhere reloads.
     changes: () => changeCheck(db),
     meter: (clock) => new UsageMeter(access, clock),
@@ -161,7 +165,7 @@ async function postgresFoundation(config: Config, url: string): Promise<Foundati
   const limits = redis && new RedisLimits(redis);
   return {
     engine: { kind: "postgres", db, feed, node: thisNode(version, config.publicUrlSet ? config.publicUrl : null, Date.now()) },
-    stores: { access, embeds: postgresEmbedStore(db), alerts: postgresAlertStore(db), forecasts: connect(db, postgresForecastStore), meta: connect(db, { read: postgresMeta.readMeta, write: postgresMeta.writeMeta }) },
+    stores: { access, embeds: postgresEmbedStore(db), alerts: postgresAlertStore(db), forecasts: postgresForecastStore(db), meta: connect(db, { read: postgresMeta.readMeta, write: postgresMeta.writeMeta }) },
     catalog: postgresCatalog(db, feed.changeCheck("spots")),
     tideStore: new PostgresTideStore(db, { generation: () => changes.generation("tides") }),
     changes: (topic) => changes.changeCheck(topic),

@@ -16,8 +16,7 @@ import { inspectLink, issueInvitation, redeemLink, setPassword, type Invitation,
 import { mailInvitation } from "./mailer";
 import { deviceCookie, deviceOf, hashPassword, openForSession, passwordProblem, randomToken, sealForSession, verifyPassword } from "./secrets";
 import { findSession, startSession, type Session } from "./sessions";
-import { sqliteConsoleStore } from "./sqlite-store";
-import { postgresConsoleStore } from "./postgres-store";
+import { openConsoleStore } from "./open-store";
 import type { ConsoleStore } from "./store";
 import { SignInThrottle, WorkQueue } from "./throttle";
 import { MAX_EMBED_SPOTS, type EmbedRequest, type EmbedView } from "../embed/service";
@@ -100,11 +99,10 @@ export class ConsoleService {
   private readonly throttle = new SignInThrottle(SIGN_IN_RULE);
   private readonly passwordChecks = new WorkQueue(PASSWORD_CHECKS.concurrent, PASSWORD_CHECKS.waiting);
   private deviceSecretValue: Promise<string> | undefined;
-  /** Made here, not in App: the console is above the composition root (docs/architecture.md). */
   private readonly store: ConsoleStore;
 
   constructor(private readonly app: App) {
-    this.store = app.engine.kind === "sqlite" ? sqliteConsoleStore(app.engine.db) : postgresConsoleStore(app.engine.db);
+    this.store = openConsoleStore(app.engine);
     setInterval(() => this.throttle.sweep(this.app.clock.now()), SWEEP_MS).unref();
   }
 

@@ -13,14 +13,3 @@ export function andThen<T, U>(value: MaybePromise<T>, next: (value: T) => MaybeP
 export function allOf<T>(values: readonly MaybePromise<T>[]): MaybePromise<T[]> {
   return values.some((v) => v instanceof Promise) ? Promise.all(values) : (values as T[]);
 }
-
-/** `run` on each item in turn, each after the previous one's promise settled; at once while none answers a promise. */
-export function eachInTurn<T>(items: readonly T[], run: (item: T) => MaybePromise<void>, from = 0): MaybePromise<void> {
-  for (let i = from; i < items.length; i++) {
-    const done = run(items[i]!);
-    if (done instanceof Promise) return done.then(() => eachInTurn(items, run, i + 1));
-  }
-}
-
-/** A function's counterpart answering at once or with a promise: the same parameters, the same result either way. */
-export type MaybePromised<F> = F extends (...args: infer A) => infer R ? (...args: A) => MaybePromise<R> : never;

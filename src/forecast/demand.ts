@@ -7,7 +7,7 @@
 import type { Clock } from "../core/clock";
 import { log } from "../core/log";
 import { allOf, type MaybePromise } from "../core/maybe-promise";
-import type { ForecastStore } from "./sqlite-store";
+import type { ForecastStore } from "./store";
 
 export const REFRESH_SCOPES = ["all", "requested"] as const;
 export type RefreshScope = (typeof REFRESH_SCOPES)[number];

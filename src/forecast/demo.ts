@@ -8,7 +8,7 @@
  * life (the `data.mode` marker, forecast/store.ts); see docs/operations.md ("Demo mode").
  */
 import { UserError } from "../core/errors";
-import type { ForecastStore } from "./sqlite-store";
+import type { ForecastStore } from "./store";
 import { WAVE_MODELS } from "./models";
 import { HOUR_MS, DAY_MS } from "../core/clock";
 

@@ -4,7 +4,7 @@
  */
 import { computeFacing, loadLand, FACING_METHOD, type LandIndex } from "../spots/orientation";
 import { positionKey, readBuiltFacings } from "./built-facings";
-import type { ForecastStore } from "./sqlite-store";
+import type { ForecastStore } from "./store";
 
 const CHUNK = 500;
 

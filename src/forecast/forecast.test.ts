@@ -15,7 +15,7 @@ import { callWeight, parseResponse, requestParams, UpstreamError, WEIGHT_PER_LOC
 import { ForecastService } from "./service";
 import { sqliteForecastStore } from "./sqlite-store";
 import { changeCheck } from "../db/changes";
-import { writeDocuments } from "./store";
+import { writeDocuments } from "./sqlite-store";
 import { SWELL_COMPONENT_VARIABLES } from "./swells";
 import { ATTRIBUTION, type ForecastResponse } from "./types";
 import { waitFor } from "../../test/support/wait";

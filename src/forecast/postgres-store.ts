@@ -1,10 +1,9 @@
 /**
- * The forecast room's tables on the shared PostgreSQL database: the counterpart of store.ts, function for function,
- * for several servers at once. A batch of documents, facings or demand is one transaction (readers see old or new,
+ * The forecast store (./store.ts) on the shared PostgreSQL database, for several servers at once. A batch of documents, facings or demand is one transaction (readers see old or new,
  * never a mix), its rows upserted in key order so that two servers writing the same spots wait for each other.
  */
 import { count, eq, gte, max, min } from "drizzle-orm";
-import type { OverConnection } from "../db/async-store";
+import { connect } from "../db/async-store";
 import { documentText, packDocument } from "../db/document-codec";
 import { insertChunks, upsertRows } from "../db/postgres/batch-rows";
 import { readMeta, writeMeta } from "../db/postgres/meta";
@@ -12,11 +11,8 @@ import { notifyChange } from "../db/postgres/changes";
 import { forecastDocuments, spotDemand, spotFacing, spots } from "../db/postgres/schema";
 import { inTransaction, type PgQueryable } from "../db/postgres/transaction";
 import { excluded, excludedAll } from "../db/statements";
-import { dataModeOf, FORECAST_META, refreshRecordOf, type RefreshRecord } from "./meta-facts";
-import type * as sqliteForecastStore from "./store";
-import type { StoredRow } from "./store";
+import { dataModeOf, FORECAST_META, refreshRecordOf, type ForecastStore, type RefreshRecord, type StoredRow } from "./store";
 
-/** Upserts every document of a batch, atomically. A JSON string is compressed here; bytes are stored as given. */
 async function writeDocuments(db: PgQueryable, updatedAt: number, documents: readonly { spotId: string; body: string | Uint8Array }[]): Promise<void> {
   const rows = upsertRows(documents, (d) => d.spotId).map((d) => ({ spotId: d.spotId, updatedAt, body: typeof d.body === "string" ? packDocument(d.body) : d.body }));
   const replaced = excludedAll({ updatedAt: forecastDocuments.updatedAt, body: forecastDocuments.body });
@@ -99,23 +95,5 @@ async function recordDataMode(db: PgQueryable, mode: "demo" | "real"): Promise<v
   await writeMeta(db, FORECAST_META.dataMode, mode);
 }
 
-export const postgresForecastStore = {
-  writeDocuments,
-  readDocument,
-  documentAges,
-  spotsWithFacing,
-  writeFacings,
-  storedFacings,
-  writeDemand,
-  demandedSince,
-  recordRefresh,
-  lastRefresh,
-  recordRetryAt,
-  retryAt,
-  documentSpan,
-  dataMode,
-  recordDataMode,
-} satisfies AsyncForecastStore<PgQueryable>;
-
-/** The forecast store answering promises over connections of type `C`. */
-export type AsyncForecastStore<C> = OverConnection<C, typeof sqliteForecastStore>;
+export const postgresForecastStore = (db: PgQueryable): ForecastStore =>
+  connect(db, { writeDocuments, readDocument, documentAges, spotsWithFacing, writeFacings, storedFacings, writeDemand, demandedSince, recordRefresh, lastRefresh, recordRetryAt, retryAt, documentSpan, dataMode, recordDataMode });

@@ -11,7 +11,7 @@ import { assembleDocument, BEST_MATCH_ONLY, type MarineModels } from "./document
 import { seaLevelOf as modelSeaLevel } from "./consensus";
 import { allNull, modelSeries, UpstreamError, type Endpoint, type LocationSeries, type OpenMeteoClient, type Point } from "./openmeteo";
 import type { LeftOutReason } from "./types";
-import type { ForecastStore } from "./sqlite-store";
+import type { ForecastStore } from "./store";
 import { packDocument } from "../db/document-codec";
 
 export interface RefreshSpot {

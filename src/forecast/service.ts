@@ -12,7 +12,7 @@ import type { DailyWeather, ForecastGrid, ForecastHour, ModelUse } from "./types
 import { isoUtc } from "./document";
 import { dayBest } from "./best";
 import { outlookOf, type Outlook } from "./best-spots";
-import type { ForecastStore } from "./sqlite-store";
+import type { ForecastStore } from "./store";
 import type { StoredRow } from "./store";
 import { andThen, type MaybePromise } from "../core/maybe-promise";
 import { ATTRIBUTION } from "./types";

@@ -1,18 +1,8 @@
 /**
- * Every statement of the forecast room: the documents (forecast_documents; batch writes in one transaction, so
- * readers see old or new, never a mix), the computed facings (spot_facing), when spots were asked for (spot_demand)
- * and the refresh's facts in `meta`. A server notices documents written by another process (`surfcast refresh`)
- * through db/changes.ts.
+ * The forecast room's store: the documents (forecast_documents; a batch is written at once, so readers see old or
+ * new, never a mix), the computed facings (spot_facing), when spots were asked for (spot_demand) and the refresh's
+ * facts in `meta`. SQLite's (./sqlite-store.ts) and PostgreSQL's (./postgres-store.ts) implement it.
  */
-import { count, eq, gte, max, min, sql } from "drizzle-orm";
-import { documentText, packDocument } from "../db/document-codec";
-import { writeTransaction, type Db } from "../db";
-import { readMeta, writeMeta } from "../db/meta";
-import { forecastDocuments, spotDemand, spotFacing, spots } from "../db/schema";
-import { excluded, excludedAll, placeholders, preparedPerConnection } from "../db/statements";
-import { dataModeOf, FORECAST_META, refreshRecordOf, type RefreshRecord } from "./meta-facts";
-
-export type { RefreshRecord } from "./meta-facts";
 
 export interface StoredRow {
   updatedAt: number;
@@ -20,106 +10,62 @@ export interface StoredRow {
   body: string;
 }
 
-const documentColumns = { updatedAt: forecastDocuments.updatedAt, body: forecastDocuments.body };
-
-/** The document statements run per request and per refresh batch, prepared once per connection. */
-const documentStatements = preparedPerConnection((db) => ({
-  upsert: db
-    .insert(forecastDocuments)
-    .values({ spotId: sql.placeholder("spotId"), ...placeholders(documentColumns) })
-    .onConflictDoUpdate({ target: forecastDocuments.spotId, set: excludedAll(documentColumns) })
-    .prepare(),
-  // The body as stored, bytes or text (the column's buffer mapping would copy the bytes and turn text into bytes).
-  read: db
-    .select({ updatedAt: forecastDocuments.updatedAt, body: sql<string | Uint8Array>`${forecastDocuments.body}` })
-    .from(forecastDocuments)
-    .where(eq(forecastDocuments.spotId, sql.placeholder("spotId")))
-    .prepare(),
-}));
-
-/** Upserts every document of a batch, atomically. A JSON string is compressed here; bytes are stored as given. */
-export function writeDocuments(db: Db, updatedAt: number, documents: readonly { spotId: string; body: string | Uint8Array }[]): void {
-  const { upsert } = documentStatements(db);
-  const packed = documents.map((d) => ({ spotId: d.spotId, body: typeof d.body === "string" ? packDocument(d.body) : d.body }));
-  writeTransaction(db, () => {
-    for (const d of packed) upsert.run({ spotId: d.spotId, updatedAt, body: d.body });
-  });
+export interface ForecastStore {
+  /** Upserts every document of a batch, atomically. A JSON string is compressed; bytes are stored as given. */
+  writeDocuments(updatedAt: number, documents: readonly { spotId: string; body: string | Uint8Array }[]): Promise<void>;
+  readDocument(spotId: string): Promise<StoredRow | null>;
+  /** spot id → updatedAt of its document, for the spots that have one. */
+  documentAges(): Promise<Map<string, number>>;
+  /** The spots whose stored facing was computed by `method` (forecast/facings.ts). */
+  spotsWithFacing(method: string): Promise<Set<string>>;
+  /** Stores computed facings, replacing the spots' earlier ones, in one transaction. */
+  writeFacings(rows: readonly { spotId: string; facing: number | null; method: string; computedAt: number }[]): Promise<void>;
+  /** Every spot's facing import override and computed facing (null when not given, not computed or unknown). */
+  storedFacings(): Promise<{ id: string; override: number | null; facing: number | null }[]>;
+  /** Stores when spots were last asked for (forecast/demand.ts), in one transaction. */
+  writeDemand(rows: readonly { spotId: string; requestedAt: number }[]): Promise<void>;
+  /** The spots last asked for at or after `since` (epoch ms). */
+  demandedSince(since: number): Promise<Set<string>>;
+  recordRefresh(record: RefreshRecord): Promise<void>;
+  lastRefresh(): Promise<RefreshRecord | null>;
+  /** When the scheduler will retry what the last run missed, or null. */
+  recordRetryAt(at: Date | null): Promise<void>;
+  /** That retry as an ISO time, or null. */
+  retryAt(): Promise<string | null>;
+  /** Oldest and newest document update times (epoch ms), and how many documents there are. */
+  documentSpan(): Promise<{ count: number; oldest: number | null; newest: number | null }>;
+  /** Demo data, real forecasts, or null before the first serve (see dataModeOf). */
+  dataMode(): Promise<"demo" | "real" | null>;
+  recordDataMode(mode: "demo" | "real"): Promise<void>;
 }
 
-export function readDocument(db: Db, spotId: string): StoredRow | null {
-  const row = documentStatements(db).read.get({ spotId });
-  return row ? { updatedAt: row.updatedAt, body: documentText(row.body) } : null;
+/** The last refresh as recorded for `surfcast status` and `/healthz?verbose=1` (any process: server or console). */
+export interface RefreshRecord {
+  at: string;
+  outcome: "complete" | "partial" | "failed";
+  spots: number;
+  ok: number;
+  failed: number;
+  durationMs: number;
+  reason?: string;
 }
 
-/** spot id → updatedAt of its document, for the spots that have one. */
-export function documentAges(db: Db): Map<string, number> {
-  const rows = db.select({ spotId: forecastDocuments.spotId, updatedAt: forecastDocuments.updatedAt }).from(forecastDocuments).all();
-  return new Map(rows.map((r) => [r.spotId, r.updatedAt]));
+export const FORECAST_META = {
+  lastRefresh: "refresh.last",
+  /** When the scheduler will retry what the last run missed (ISO time). */
+  retryAt: "refresh.retry_at",
+  dataMode: "data.mode",
+} as const;
+
+export function refreshRecordOf(stored: string | null): RefreshRecord | null {
+  return stored === null ? null : (JSON.parse(stored) as RefreshRecord);
 }
 
-/** The spots whose stored facing was computed by `method` (forecast/facings.ts). */
-export function spotsWithFacing(db: Db, method: string): Set<string> {
-  return new Set(db.select({ spotId: spotFacing.spotId }).from(spotFacing).where(eq(spotFacing.method, method)).all().map((r) => r.spotId));
-}
-
-/** Stores computed facings, replacing the spots' earlier ones, in one transaction. */
-export function writeFacings(db: Db, rows: readonly { spotId: string; facing: number | null; method: string; computedAt: number }[]): void {
-  const columns = { facing: spotFacing.facing, method: spotFacing.method, computedAt: spotFacing.computedAt };
-  const upsert = db
-    .insert(spotFacing)
-    .values({ spotId: sql.placeholder("spotId"), ...placeholders(columns) })
-    .onConflictDoUpdate({ target: spotFacing.spotId, set: excludedAll(columns) })
-    .prepare();
-  writeTransaction(db, () => {
-    for (const row of rows) upsert.run(row);
-  });
-}
-
-/** Every spot's facing import override and computed facing (null when not given, not computed or unknown). */
-export function storedFacings(db: Db): { id: string; override: number | null; facing: number | null }[] {
-  return db.select({ id: spots.id, override: spots.facingOverride, facing: spotFacing.facing }).from(spots).leftJoin(spotFacing, eq(spotFacing.spotId, spots.id)).all();
-}
-
-/** Stores when spots were last asked for (forecast/demand.ts), in one transaction. */
-export function writeDemand(db: Db, rows: readonly { spotId: string; requestedAt: number }[]): void {
-  writeTransaction(db, () => {
-    for (const row of rows) db.insert(spotDemand).values(row).onConflictDoUpdate({ target: spotDemand.spotId, set: { requestedAt: excluded(spotDemand.requestedAt) } }).run();
-  });
-}
-
-/** The spots last asked for at or after `since` (epoch ms). */
-export function demandedSince(db: Db, since: number): Set<string> {
-  return new Set(db.select({ spotId: spotDemand.spotId }).from(spotDemand).where(gte(spotDemand.requestedAt, since)).all().map((r) => r.spotId));
-}
-
-export function recordRefresh(db: Db, record: RefreshRecord): void {
-  writeMeta(db, FORECAST_META.lastRefresh, JSON.stringify(record));
-}
-
-export function lastRefresh(db: Db): RefreshRecord | null {
-  return refreshRecordOf(readMeta(db, FORECAST_META.lastRefresh));
-}
-
-/** When the scheduler will retry what the last run missed (ISO time), or null. */
-export function recordRetryAt(db: Db, at: Date | null): void {
-  writeMeta(db, FORECAST_META.retryAt, at?.toISOString() ?? null);
-}
-
-export function retryAt(db: Db): string | null {
-  return readMeta(db, FORECAST_META.retryAt);
-}
-
-/** Oldest and newest document update times (epoch ms), and how many documents there are. */
-export function documentSpan(db: Db): { count: number; oldest: number | null; newest: number | null } {
-  const { updatedAt } = forecastDocuments;
-  return db.select({ count: count(), oldest: min(updatedAt), newest: max(updatedAt) }).from(forecastDocuments).get()!;
-}
-
-/** Demo data, real forecasts, or null before the first serve (see dataModeOf). */
-export function dataMode(db: Db): "demo" | "real" | null {
-  return dataModeOf(readMeta(db, FORECAST_META.dataMode), documentSpan(db).count);
-}
-
-export function recordDataMode(db: Db, mode: "demo" | "real"): void {
-  writeMeta(db, FORECAST_META.dataMode, mode);
+/**
+ * Whether the database holds demo data (`serve --demo`) or real forecasts, or null before its first serve.
+ * A database with forecasts but no marker predates demo mode: it is real.
+ */
+export function dataModeOf(stored: string | null, documents: number): "demo" | "real" | null {
+  if (stored === "demo" || stored === "real") return stored;
+  return documents > 0 ? "real" : null;
 }

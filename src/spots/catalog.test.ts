@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { openDatabase, closeDatabase } from "../db";
 import { SpotService } from "./service";
-import { sqliteCatalog } from "./catalog-store";
+import { sqliteCatalog } from "./sqlite-store";
 import { assignSlugs, derivedAliases, hexIdOf, splitCountryPath } from "./catalog";
 import { parseImport } from "./formats";
 import { defaultRecords } from "./default-catalog";

@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { openDatabase } from "../db";
 import { SpotService } from "./service";
-import { sqliteCatalog } from "./catalog-store";
+import { sqliteCatalog } from "./sqlite-store";
 import { NearbyIndex } from "./nearby";
 import { haversineKm } from "../core/geo";
 import { tempDir } from "../../test/support/env";

@@ -1,6 +1,5 @@
 /**
- * The spot tables on the shared PostgreSQL database: the counterpart of store.ts, function for function, for several
- * servers at once. An import is one transaction; imports and seedings on different servers take turns.
+ * The spot store (./store.ts) on the shared PostgreSQL database, for several servers at once. An import is one transaction; imports and seedings on different servers take turns.
  */
 import { count, eq, inArray, max, sql } from "drizzle-orm";
 import type { OverConnection } from "../db/async-store";
@@ -8,12 +7,13 @@ import { chunks, insertChunks } from "../db/postgres/batch-rows";
 import { notifyChange } from "../db/postgres/changes";
 import { readMeta, writeMeta } from "../db/postgres/meta";
 import { spotAliases, spotFacing, spots, spotTideStation } from "../db/postgres/schema";
+import type { PgDb } from "../db/postgres";
 import { inTransaction, readSnapshot, type PgQueryable, type PgTx } from "../db/postgres/transaction";
 import { columnsOf } from "../db/statements";
 import type { StoredSpot } from "./catalog";
 import { CATALOG_META, catalogVersionOf, DERIVED_STATION_COLUMNS, derivedFactsOf, derivedFactsVersionOf, nextCatalogVersion, STORED_SPOT_COLUMNS, withAliases } from "./catalog-rows";
-import type * as sqliteSpotStore from "./store";
-import type { CatalogMeta, CatalogSource, ImportPlan, StoredCatalog } from "./store";
+import type * as sqliteSpotStore from "./sqlite-store";
+import type { CatalogMeta, CatalogSource, CatalogState, CatalogStore, ImportPlan, StoredCatalog } from "./store";
 import type { DerivedSpotFacts } from "./types";
 
 async function countSpots(db: PgQueryable): Promise<number> {
@@ -127,6 +127,27 @@ export const postgresSpotStore = {
  * The spot store answering promises over connections of type `C`. Its import's check reads through the
  * transaction it is given, the one thing of an asynchronous store the synchronous signature cannot say.
  */
-export type AsyncSpotStore<C> = Omit<OverConnection<C, typeof sqliteSpotStore>, "applyImport"> & {
+export type AsyncSpotStore<C> = Omit<OverConnection<C, typeof sqliteSpotStore>, "applyImport" | "sqliteCatalog"> & {
   applyImport(db: C, plan: ImportPlan, source: { kind: CatalogSource; defaultSha256?: string }, check?: (tx: C) => Promise<boolean>): Promise<boolean>;
 };
+
+/**
+ * The catalog on the shared PostgreSQL database; `changed` is the change feed's check of the `spots` topic
+ * (`ChangeFeed.changeCheck("spots")`, db/postgres/changes.ts), which every import announces.
+ */
+export function postgresCatalog(db: PgDb, changed: () => boolean): CatalogStore {
+  const readState = async (tx: PgQueryable): Promise<CatalogState> => ({
+    spotCount: await postgresSpotStore.countSpots(tx),
+    meta: await postgresSpotStore.readCatalogMeta(tx),
+  });
+  return {
+    changed,
+    loadCatalog: () => postgresSpotStore.loadCatalog(db),
+    readCatalogVersion: () => postgresSpotStore.readCatalogVersion(db),
+    derivedFactsVersion: () => postgresSpotStore.derivedFactsVersion(db),
+    loadDerivedFacts: () => postgresSpotStore.loadDerivedFacts(db),
+    loadSpots: () => postgresSpotStore.loadSpots(db),
+    readState: () => readState(db),
+    applyImport: (plan, source, wanted) => postgresSpotStore.applyImport(db, plan, source, wanted && (async (tx) => wanted(await readState(tx)))),
+  };
+}

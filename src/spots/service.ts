@@ -4,7 +4,7 @@
  * server), noticed within about a second — and at the first call after an idle server dropped it. Opening
  * seeds an empty database from the embedded default catalog, and re-applies the default when a new binary
  * carries a changed one — unless an operator imported a catalog. The tables are on SQLite or on the PostgreSQL
- * database several servers share (catalog-store.ts); either way every read answers at once from memory.
+ * database several servers share (store.ts); either way every read answers at once from memory.
  */
 import { BOUNDS } from "../core/bounds";
 import { notFound, UserError } from "../core/errors";
@@ -21,7 +21,7 @@ import { Lru } from "../core/lru";
 import { registerCache } from "../core/caches";
 import { outageLog } from "../db/postgres/outage";
 import { Reloader } from "../core/reloader";
-import type { CatalogReads, CatalogState, CatalogStore } from "./catalog-store";
+import type { CatalogReads, CatalogState, CatalogStore } from "./store";
 import type { StoredCatalog } from "./store";
 import { timezoneAt } from "./timezone";
 import { spotGuide, type SpotGuide } from "./guide";

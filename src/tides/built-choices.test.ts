@@ -14,10 +14,9 @@ import { BuiltChoices, CHOICE_RULE, choiceKey, decideAll, type BuiltChoicesData 
 import { builtChoicesFile } from "./built-choices-file";
 import { StationDatabase } from "./station-database";
 import { TideService } from "./service";
-import { TideStore } from "./store";
+import { sqliteTideStore } from "./sqlite-store";
 import { tempDir } from "../../test/support/env";
 import { fakeSpotService } from "../../test/support/fake-spots";
-import { atOnce } from "../../test/support/at-once";
 
 const WORKER = new URL("./station-worker.ts", import.meta.url);
 const database = new StationDatabase(WORKER);
@@ -49,17 +48,17 @@ describe("station choices decided at build", () => {
     const db = openDatabase(tempDir("built-choices"));
     const insert = (s: Spot) => db.$client.query("INSERT INTO spots (id, hex_id, name, country, lat, lng) VALUES (?, ?, ?, ?, ?, ?)").run(s.id, s.hexId, s.name, s.country, s.lat, s.lng);
     insert(nazare);
-    const tides = new TideService(new TideStore(db), new ManualClock(Date.parse("2025-01-11T10:20:00Z")), fakeSpotService(spots), WORKER, new BuiltChoices(file));
+    const tides = new TideService(sqliteTideStore(db), new ManualClock(Date.parse("2025-01-11T10:20:00Z")), fakeSpotService(spots), WORKER, new BuiltChoices(file));
     const info = spyOn(log, "info");
     try {
       const report = await tides.maintainWindow();
       expect(report).toMatchObject({ spots: 1, chosen: 1, extended: 1 });
-      expect(atOnce(tides.sourceOf(nazare.id))).toMatchObject({ source: "station" });
+      expect((await tides.sourceOf(nazare.id))).toMatchObject({ source: "station" });
       expect(info.mock.calls.map(([message]) => message)).not.toContain("tide database loaded");
 
       spots.push(imported);
       insert(imported);
-      expect(atOnce(tides.sourceOf(imported.id))).toMatchObject({ source: "station" });
+      expect((await tides.sourceOf(imported.id))).toMatchObject({ source: "station" });
       expect(info.mock.calls.map(([message]) => message)).toContain("tide database loaded");
     } finally {
       info.mockRestore();
@@ -67,7 +66,7 @@ describe("station choices decided at build", () => {
     }
   });
 
-  test("a file made with another rule or database decides nothing", () => {
+  test("a file made with another rule or database decides nothing", async () => {
     const dir = tempDir("built-choices");
     const choices = { [choiceKey({ lat: 1, lng: 2 }, null)]: { tideless: true, station: null, reason: "no tide station within 200 km" } };
     const write = (name: string, rule: string) => {

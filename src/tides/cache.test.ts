@@ -8,12 +8,13 @@ import { openDatabase, type Db } from "../db";
 import { DAY_MS, ManualClock } from "../core/clock";
 import type { Spot } from "../spots/types";
 import { TideService } from "./service";
-import { TideStore } from "./store";
+import { sqliteTideStore } from "./sqlite-store";
 import { CATALOG_PATH, tempDir } from "../../test/support/env";
 import { writeElsewhere } from "../../test/support/elsewhere";
 import { waitFor } from "../../test/support/wait";
 import { catalogRecords, catalogSpot, fakeSpotService } from "../../test/support/fake-spots";
 import { atOnce } from "../../test/support/at-once";
+import type { MaybePromise } from "../core/maybe-promise";
 import { seededRng } from "../../bench/prng";
 
 const HOUR = 3_600_000;
@@ -38,7 +39,7 @@ describe("kept tide responses", () => {
   let spots: Spot[];
   let tides: TideService;
   /** The same computation without anything kept: a new service on its own connection (like another process). */
-  let fresh: (spotId: string, days: number) => unknown;
+  let fresh: (spotId: string, days: number) => MaybePromise<unknown>;
   const storedTimes = (spotId: string) =>
     db.$client.query<{ time: number }, [string]>("SELECT time FROM tide_extremes WHERE spot_id = ? ORDER BY time").all(spotId).map((r) => r.time);
 
@@ -52,21 +53,21 @@ describe("kept tide responses", () => {
     db = openDatabase(dir);
     const put = db.$client.query("INSERT INTO spots (id, hex_id, name, country, region, lat, lng) VALUES (?, ?, ?, ?, ?, ?, ?)");
     for (const s of spots) put.run(s.id, s.hexId, s.name, s.country, s.region, s.lat, s.lng);
-    tides = new TideService(new TideStore(db), clock, fakeSpotService(spots));
+    tides = new TideService(sqliteTideStore(db), clock, fakeSpotService(spots));
     await tides.maintainWindow();
     const other = openDatabase(dir);
-    fresh = (spotId, days) => atOnce(new TideService(new TideStore(other), clock, fakeSpotService(spots)).get(spotId, days));
+    fresh = (spotId, days) => new TideService(sqliteTideStore(other), clock, fakeSpotService(spots)).get(spotId, days);
   }, 60_000);
 
-  test("a kept response is served again, frozen, while nothing changes", () => {
+  test("a kept response is served again, frozen, while nothing changes", async () => {
     clock.set(START);
-    const first = atOnce(tides.get("spot-0", 7));
+    const first = (await tides.get("spot-0", 7));
     expect(first.extremes.length).toBeGreaterThan(10);
     expect(atOnce(tides.get("spot-0", 7))).toBe(first);
     clock.advance(60_000);
     expect(atOnce(tides.get("spot-0", 7))).toBe(first);
     expect(Object.isFrozen(first) && Object.isFrozen(first.extremes) && Object.isFrozen(first.extremes[0])).toBe(true);
-    expect(atOnce(tides.get("spot-0", 3))).not.toBe(first);
+    expect((await tides.get("spot-0", 3))).not.toBe(first);
   });
 
   /**
@@ -85,49 +86,49 @@ describe("kept tide responses", () => {
     }
   }
 
-  test("changes exactly when its first extreme passes", () => {
+  test("changes exactly when its first extreme passes", async () => {
     const { from, through, extreme } = nextChange("spot-1", 7, "passes");
     clock.set(from);
-    const before = atOnce(tides.get("spot-1", 7));
+    const before = (await tides.get("spot-1", 7));
     expect(Date.parse(before.extremes[0]!.time)).toBe(Math.floor(extreme / 1000) * 1000);
     clock.set(through);
     expect(atOnce(tides.get("spot-1", 7))).toBe(before);
     clock.set(through + 1);
-    const after = atOnce(tides.get("spot-1", 7));
+    const after = (await tides.get("spot-1", 7));
     expect(after.extremes).toEqual(before.extremes.slice(1));
-    expect(after).toEqual(fresh("spot-1", 7) as typeof after);
+    expect(after).toEqual(await fresh("spot-1", 7) as typeof after);
   });
 
-  test("changes exactly when the next stored extreme enters the span", () => {
+  test("changes exactly when the next stored extreme enters the span", async () => {
     const days = 2;
     const { from, through, extreme } = nextChange("spot-2", days, "enters");
     clock.set(from);
-    const before = atOnce(tides.get("spot-2", days));
+    const before = (await tides.get("spot-2", days));
     clock.set(through);
     expect(atOnce(tides.get("spot-2", days))).toBe(before);
     clock.set(through + 1);
-    const after = atOnce(tides.get("spot-2", days));
+    const after = (await tides.get("spot-2", days));
     expect(after.extremes.slice(0, -1)).toEqual(before.extremes);
     expect(Date.parse(after.extremes.at(-1)!.time)).toBe(Math.floor(extreme / 1000) * 1000);
-    expect(after).toEqual(fresh("spot-2", days) as typeof after);
+    expect(after).toEqual(await fresh("spot-2", days) as typeof after);
   });
 
-  test("a clock set back does not serve a response computed later", () => {
+  test("a clock set back does not serve a response computed later", async () => {
     clock.set(START + 6 * HOUR);
-    const later = atOnce(tides.get("spot-0", 1));
+    const later = (await tides.get("spot-0", 1));
     clock.set(START);
-    const earlier = atOnce(tides.get("spot-0", 1));
+    const earlier = (await tides.get("spot-0", 1));
     expect(earlier).not.toBe(later);
-    expect(earlier).toEqual(fresh("spot-0", 1) as typeof earlier);
+    expect(earlier).toEqual(await fresh("spot-0", 1) as typeof earlier);
   });
 
   test("rows written by another connection (another process) are served within a second", async () => {
     clock.set(START);
-    const before = atOnce(tides.get("spot-0", 7));
+    const before = (await tides.get("spot-0", 7));
     const first = storedTimes("spot-0").find((t) => t >= START)!;
     writeElsewhere(db, "UPDATE tide_extremes SET height = height + 1 WHERE spot_id = ? AND time = ?", ["spot-0", first]);
-    const after = await waitFor("the other connection's rows to be served", () => {
-      const answer = atOnce(tides.get("spot-0", 7));
+    const after = await waitFor("the other connection's rows to be served", async () => {
+      const answer = (await tides.get("spot-0", 7));
       return answer.extremes[0]!.height !== before.extremes[0]!.height && answer;
     });
     expect(after.extremes[0]!.height).toBeCloseTo(before.extremes[0]!.height + 1, 6);
@@ -136,19 +137,19 @@ describe("kept tide responses", () => {
 
   test("an import override (by another process) applies; clearing it restores the station", async () => {
     clock.set(START);
-    expect(atOnce(tides.get("spot-1", 3)).tideless).toBe(false);
+    expect((await tides.get("spot-1", 3)).tideless).toBe(false);
     writeElsewhere(db, "UPDATE spots SET tideless_override = 1 WHERE id = ?", ["spot-1"]);
-    await waitFor("the override to be noticed", () => atOnce(tides.get("spot-1", 3)).tideless);
-    expect(atOnce(tides.get("spot-1", 3))).toMatchObject({ tideless: true, extremes: [], station: null });
+    await waitFor("the override to be noticed", async () => (await tides.get("spot-1", 3)).tideless);
+    expect((await tides.get("spot-1", 3))).toMatchObject({ tideless: true, extremes: [], station: null });
     writeElsewhere(db, "UPDATE spots SET tideless_override = NULL WHERE id = ?", ["spot-1"]);
-    const back = await waitFor("the cleared override to be noticed", () => {
-      const answer = atOnce(tides.get("spot-1", 3));
+    const back = await waitFor("the cleared override to be noticed", async () => {
+      const answer = (await tides.get("spot-1", 3));
       return !answer.tideless && answer;
     });
-    expect(back).toEqual(fresh("spot-1", 3) as typeof back);
+    expect(back).toEqual(await fresh("spot-1", 3) as typeof back);
   });
 
-  test("equal to a fresh computation at many random instants, with most of them served from what was kept", () => {
+  test("equal to a fresh computation at many random instants, with most of them served from what was kept", async () => {
     const random = seededRng(20250111).next;
     let t = START;
     let kept = 0;
@@ -159,23 +160,23 @@ describe("kept tide responses", () => {
       clock.set(t);
       const spotId = `spot-${Math.floor(random() * spots.length)}`;
       const days = 1 + Math.floor(random() * 7);
-      const served = atOnce(tides.get(spotId, days));
+      const served = (await tides.get(spotId, days));
       const key = `${spotId}/${days}`;
       if (last.get(key) === served) kept++;
       last.set(key, served);
-      expect({ at: new Date(t).toISOString(), key, served }).toEqual({ at: new Date(t).toISOString(), key, served: fresh(spotId, days) as typeof served });
+      expect({ at: new Date(t).toISOString(), key, served }).toEqual({ at: new Date(t).toISOString(), key, served: await fresh(spotId, days) as typeof served });
     }
     expect(kept).toBeGreaterThan(40);
   });
 
   test("a window pass that writes rows is not served from before it", async () => {
     clock.set(START + DAY_MS);
-    const before = atOnce(tides.get("spot-2", 7));
+    const before = (await tides.get("spot-2", 7));
     expect(atOnce(tides.get("spot-2", 7))).toBe(before);
     const moved = await tides.maintainWindow();
     expect(moved?.extended).toBe(spots.length);
-    const after = atOnce(tides.get("spot-2", 7));
+    const after = (await tides.get("spot-2", 7));
     expect(after).not.toBe(before);
-    expect(after).toEqual(fresh("spot-2", 7) as typeof after);
+    expect(after).toEqual(await fresh("spot-2", 7) as typeof after);
   });
 });

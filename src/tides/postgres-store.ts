@@ -1,10 +1,8 @@
 /**
- * The tide tables on the shared PostgreSQL database: the counterpart of store.ts's TideStore, method for method,
- * for several servers at once. Writes that belong together (a choice and the extremes it clears, a spot's extremes
+ * The tide store (./store.ts) on the shared PostgreSQL database, for several servers at once. Writes that belong together (a choice and the extremes it clears, a spot's extremes
  * and the range they replace, a batch) are one transaction, so a reader sees them all or none.
  */
 import { and, asc, eq, gte, isNotNull, lt } from "drizzle-orm";
-import type { Promised } from "../db/async-store";
 import { insertChunks, upsertRows } from "../db/postgres/batch-rows";
 import { readMeta, writeMeta } from "../db/postgres/meta";
 import { spots, spotTideModel, spotTideStation, tideExtremes, tideModelExtremes, tideStations } from "../db/postgres/schema";
@@ -13,19 +11,8 @@ import { columnsOf, excluded, excludedAll } from "../db/statements";
 import { notifyChange } from "../db/postgres/changes";
 import { roundHeight, type PredictedExtreme } from "./prediction";
 import type { StationRecord } from "./record";
-import type { StoredChoice, StoredModel, TideStore } from "./store";
-import { CHOICE_COLUMNS, MODEL_COLUMNS, TIDE_META, windowBounds, windowOf } from "./store-meta";
+import { CHOICE_COLUMNS, MODEL_COLUMNS, TIDE_META, windowBounds, windowOf, type StoredChoice, type StoredModel, type TideStore, type TideWrites } from "./store";
 import type { TideWindow } from "./window";
-
-/**
- * The tide store answering promises. Two members differ: the stamp stays synchronous (it is read per request, from
- * memory), and a batch hands its work the store to write through, since awaited writes cannot join a transaction by
- * running on the same connection, as SQLite's do.
- */
-export type AsyncTideStore = { [K in Exclude<keyof TideStore, "stamp" | "batch">]: Promised<TideStore[K]> } & {
-  stamp(): number;
-  batch(work: (store: AsyncTideStore) => Promise<void>): Promise<void>;
-};
 
 /** How many times other servers' commits have been noticed (the shared database's change notices). */
 export interface OtherWrites {
@@ -37,7 +24,7 @@ const modelColumns = columnsOf(spotTideModel, MODEL_COLUMNS);
 
 type ExtremesTable = typeof tideExtremes;
 
-export class PostgresTideStore implements AsyncTideStore {
+export class PostgresTideStore implements TideStore {
   /** Writes through this store and the stores of its batches, shared with them. */
   private writes = { count: 0 };
   /** A batch's store: its writes join the batch's transaction, which announces them. */
@@ -52,7 +39,6 @@ export class PostgresTideStore implements AsyncTideStore {
     return this.extremeRange(tideExtremes, spotId, from, to);
   }
 
-  /** Time of the first stored extreme at or after `from`, if any. */
   nextExtremeTime(spotId: string, from: number): Promise<number | null> {
     return this.nextTime(tideExtremes, spotId, from);
   }
@@ -75,7 +61,6 @@ export class PostgresTideStore implements AsyncTideStore {
     return new Map(rows.map(({ spotId, ...choice }) => [spotId, choice]));
   }
 
-  /** The import's tideless flag for a spot (null = follow the station rule). */
   async override(spotId: string): Promise<boolean | null> {
     const [row] = await this.db.select({ tideless: spots.tidelessOverride }).from(spots).where(eq(spots.id, spotId));
     return row?.tideless ?? null;
@@ -86,7 +71,6 @@ export class PostgresTideStore implements AsyncTideStore {
     return new Map(rows.map((r) => [r.id, r.tideless!]));
   }
 
-  /** Stores a spot's station choice (see storedChoiceOf); a tideless spot loses its extremes. */
   async putChoice(spotId: string, row: StoredChoice, now: number): Promise<void> {
     const columns = { ...choiceColumns, computedAt: spotTideStation.computedAt };
     await this.write(async (tx) => {
@@ -95,22 +79,19 @@ export class PostgresTideStore implements AsyncTideStore {
     });
   }
 
-  /** Replaces a spot's extremes in [from, to) with `extremes` (heights rounded to the millimetre). */
-  async putExtremes(spotId: string, from: number, to: number, extremes: PredictedExtreme[]): Promise<void> {
+  async putExtremes(spotId: string, from: number, to: number, extremes: readonly PredictedExtreme[]): Promise<void> {
     await this.write(async (tx) => {
       await tx.delete(tideExtremes).where(and(eq(tideExtremes.spotId, spotId), gte(tideExtremes.time, from), lt(tideExtremes.time, to)));
       await putExtremeRows(tx, tideExtremes, spotId, extremes);
     });
   }
 
-  /** What the model said at a spot at the last refresh that fetched it; null if never. */
   async model(spotId: string): Promise<StoredModel | null> {
     const [row] = await this.db.select(modelColumns).from(spotTideModel).where(eq(spotTideModel.spotId, spotId));
     return row ?? null;
   }
 
-  /** Stores a model reading and replaces the spot's model extremes from `from` on (the fetched window's start). */
-  async putModel(spotId: string, reading: StoredModel, from: number, extremes: PredictedExtreme[]): Promise<void> {
+  async putModel(spotId: string, reading: StoredModel, from: number, extremes: readonly PredictedExtreme[]): Promise<void> {
     await this.write(async (tx) => {
       await tx.insert(spotTideModel).values({ spotId, ...reading }).onConflictDoUpdate({ target: spotTideModel.spotId, set: excludedAll(modelColumns) });
       await tx.delete(tideModelExtremes).where(and(eq(tideModelExtremes.spotId, spotId), gte(tideModelExtremes.time, from)));
@@ -126,8 +107,7 @@ export class PostgresTideStore implements AsyncTideStore {
     return this.nextTime(tideModelExtremes, spotId, from);
   }
 
-  /** Runs `work` in one transaction: what it writes through the store it is given commits together. */
-  async batch(work: (store: AsyncTideStore) => Promise<void>): Promise<void> {
+  async batch(work: (writes: TideWrites) => Promise<void>): Promise<void> {
     await this.write((tx) => work(this.within(tx)));
   }
 
@@ -138,7 +118,6 @@ export class PostgresTideStore implements AsyncTideStore {
     });
   }
 
-  /** Drops every stored choice and station record (the station rule or the database changed); extremes are rewritten by the next full pass. */
   async forgetChoices(): Promise<void> {
     await this.write(async (tx) => {
       await tx.delete(spotTideStation);
@@ -146,7 +125,6 @@ export class PostgresTideStore implements AsyncTideStore {
     });
   }
 
-  /** A chosen station's record (what predicting it needs), or null if not stored. */
   async stationRecord(stationId: string): Promise<StationRecord | null> {
     const [row] = await this.db.select({ record: tideStations.record }).from(tideStations).where(eq(tideStations.id, stationId));
     return row ? (JSON.parse(row.record) as StationRecord) : null;

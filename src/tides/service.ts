@@ -1,9 +1,8 @@
 /**
  * Tides: stored extremes per spot (served by one indexed read), the hourly tide of forecast documents, and the
  * maintenance of the rolling window. Predictions come from the chosen stations' stored records (./record.ts); the
- * whole tide database is only loaded, in a worker thread, to choose stations (./station-database.ts). The store is
- * SQLite's (./store.ts), whose answers come at once, or PostgreSQL's (./postgres-store.ts), whose come as promises:
- * every answer here is a value when it was had at once and a promise only when a store kept it waiting.
+ * whole tide database is only loaded, in a worker thread, to choose stations (./station-database.ts). The store
+ * (./store.ts) answers with promises; a kept response is served at once.
  */
 import { DAY_MS, type Clock } from "../core/clock";
 import { log } from "../core/log";
@@ -12,7 +11,7 @@ import type { SpotService } from "../spots/service";
 import type { Spot } from "../spots/types";
 import { SEA_LEVEL_MODEL, type DocumentTide, type HourTide, type SeaLevelSeries, type TideReference, type TidesResponse } from "./types";
 import { stationFor, type RuleInput, type StationChoice, type StationSource, type TideSpot } from "./stations";
-import { TideStore, storedChoiceOf, type StoredChoice, type StoredModel } from "./store";
+import { storedChoiceOf, type StoredChoice, type StoredModel, type TideStore, type TideWrites } from "./store";
 import { decideSource, type SourceDecision } from "./source";
 import { findExtremes, largestRange } from "./extremes";
 import { windowAt, windowWork } from "./window";
@@ -23,8 +22,7 @@ import { StationDatabase } from "./station-database";
 import { BuiltChoices, CHOICE_RULE, type ChoiceWithRecord } from "./built-choices";
 import { builtChoicesFile } from "./built-choices-file";
 import { BoundedMap } from "../core/bounded-map";
-import { andThen, eachInTurn, type MaybePromise, type MaybePromised } from "../core/maybe-promise";
-import type { AsyncTideStore } from "./postgres-store";
+import type { MaybePromise } from "../core/maybe-promise";
 
 /** A stored extreme older than this before the end of a request's span means the spot's window is stale. */
 const COVERAGE_SLACK_MS = 26 * 3_600_000;
@@ -117,21 +115,6 @@ const NO_STATIONS: StationSource = { stationsNear: () => [], springRange: () => 
 /** What the station rule reads of a spot: a plain copy, posted to the worker. */
 const ruleInputOf = (s: RuleInput): RuleInput => ({ lat: s.lat, lng: s.lng });
 
-/** Either tide store: SQLite's (store.ts) answers at once, PostgreSQL's (postgres-store.ts) with promises. */
-export type EitherTideStore = TideStore | AsyncTideStore;
-
-/** What the service reads and writes through either store, outside a batch. */
-type TideRows = { [K in Exclude<keyof TideStore, "stamp" | "batch">]: MaybePromised<TideStore[K]> } & { stamp(): number };
-
-/**
- * Runs `work` in one transaction of `store`, handing it the store to write through: on SQLite at once (its writes
- * join the transaction by running inside it), on PostgreSQL through the batch's own store.
- */
-function inBatch(store: EitherTideStore, work: (store: TideRows) => MaybePromise<void>): MaybePromise<void> {
-  if (store instanceof TideStore) return store.batch(() => void work(store));
-  return store.batch(async (within) => work(within));
-}
-
 export interface WindowPassOptions {
   /** Asked before each batch: true stops the pass (server shutdown). */
   shouldStop?: () => boolean;
@@ -156,23 +139,20 @@ export class TideService {
   private readonly dayCurves = new BoundedMap<string, PredictedCurve>(DAY_CURVE_CACHE);
   private readonly records = new BoundedMap<string, StationRecord>(RECORD_CACHE);
   private readonly stations: StationDatabase;
-  /** The store's reads and writes: at once on SQLite, so a request there never waits for a turn of the event loop. */
-  private readonly rows: TideRows;
 
   constructor(
-    private readonly store: EitherTideStore,
+    private readonly rows: TideStore,
     private readonly clock: Clock,
     private readonly spots: SpotService,
     stationWorkerUrl = new URL("./station-worker.ts", import.meta.url),
     private readonly built = new BuiltChoices(builtChoicesFile),
   ) {
-    this.rows = store;
     this.stations = new StationDatabase(stationWorkerUrl);
   }
 
   /** End of the stored tide window (epoch ms), or null before the first window pass. */
-  windowEnd(): MaybePromise<number | null> {
-    return andThen(this.rows.window(), (window) => window?.end ?? null);
+  async windowEnd(): Promise<number | null> {
+    return (await this.rows.window())?.end ?? null;
   }
 
   /** Loads the tide station database (in its worker) without blocking; resolves when stations can be chosen at once. */
@@ -201,15 +181,12 @@ export class TideService {
     const key = `${spot.id}\u0000${days}`;
     const kept = this.responses.get(key);
     if (kept && kept.from <= now && now <= kept.through && kept.spot === spot && kept.stamp === this.rows.stamp()) return kept.response;
-    const keep = (computed: { response: TidesResponse; through: number }, stamp: number) => {
+    // The response holds the stamp from before it read, so a write landing meanwhile makes it stale.
+    const stamp = this.rows.stamp();
+    return this.computeTides(spot, now, days).then((computed) => {
       if (computed.through >= now) this.responses.set(key, { ...computed, spot, from: now, stamp });
       return computed.response;
-    };
-    const before = this.rows.stamp();
-    const computed = this.computeTides(spot, now, days);
-    // Computed at once, the response holds the stamp after its own writes (nothing else ran meanwhile); one that
-    // waited for the store holds the stamp from before it read, so a write landing meanwhile makes it stale.
-    return computed instanceof Promise ? computed.then((c) => keep(c, before)) : keep(computed, this.rows.stamp());
+    });
   }
 
   /**
@@ -217,71 +194,64 @@ export class TideService {
    * passes, the next stored extreme enters the span, or the stored extremes stop covering the span (which makes
    * `get` predict the window again).
    */
-  private computeTides(spot: Spot, now: number, days: number): MaybePromise<{ response: TidesResponse; through: number }> {
+  private async computeTides(spot: Spot, now: number, days: number): Promise<{ response: TidesResponse; through: number }> {
     const head = { spot: { id: spot.id, name: spot.name }, units: "metric" as const };
     const span = days * DAY_MS;
     const to = now + span;
     const none = { extremes: [], datum: null, station: null, source: null, tidelessReason: null, unavailable: null };
-    return andThen(this.sourceFor(spot), ({ choice, model, decision }) => {
-      if (decision.source === "none") {
-        return { response: deepFreeze({ ...head, ...none, tideless: true, tidelessReason: decision.reason }), through: Infinity };
-      }
-      if (decision.source === "pending") {
-        return { response: deepFreeze({ ...head, ...none, tideless: false, unavailable: "awaiting_model" as const }), through: Infinity };
-      }
-      if (decision.source === "model") {
-        return andThen(this.rows.modelExtremes(spot.id, now, to), (rows) =>
-          andThen(this.rows.nextModelExtremeTime(spot.id, to), (nextTime) => {
-            const response: TidesResponse = {
-              ...head,
-              ...none,
-              extremes: rows.map((r) => ({ type: r.type, time: isoSeconds(r.time), height: r.height })),
-              tideless: false,
-              datum: "MSL",
-              source: { type: "model", ...SEA_LEVEL_MODEL, fetchedAt: isoSeconds(model!.fetchedAt) },
-              unavailable: rows.length ? null : "model_expired",
-            };
-            return { response: deepFreeze(response), through: Math.min(rows[0]?.time ?? Infinity, (nextTime ?? Infinity) - span) };
-          }),
-        );
-      }
-      const stationId = choice.stationId!;
-      const read = () => this.rows.extremes(spot.id, now, to);
-      const covered = andThen(read(), (rows) =>
-        (rows.at(-1)?.time ?? -Infinity) < to - COVERAGE_SLACK_MS ? andThen(this.predictWindow(spot.id, stationId), read) : rows,
-      );
-      return andThen(covered, (rows) =>
-        andThen(this.rows.nextExtremeTime(spot.id, to), (nextTime) => {
-          const next = nextTime ?? Infinity;
-          const through = Math.min(rows[0]?.time ?? Infinity, next - span, (rows.at(-1)?.time ?? -Infinity) + COVERAGE_SLACK_MS - span);
-          const station = { id: stationId, name: choice.stationName ?? "", distanceKm: choice.distanceKm ?? 0, source: choice.stationSource ?? "" };
-          const response: TidesResponse = {
-            ...head,
-            ...none,
-            extremes: rows.map((r) => ({ type: r.type, time: isoSeconds(r.time), height: r.height })),
-            tideless: false,
-            datum: choice.datum,
-            station,
-            source: { type: "station", id: station.id, name: station.name, distanceKm: station.distanceKm, provider: station.source },
-          };
-          return { response: deepFreeze(response), through };
-        }),
-      );
-    });
+    const { choice, model, decision } = await this.sourceFor(spot);
+    if (decision.source === "none") {
+      return { response: deepFreeze({ ...head, ...none, tideless: true, tidelessReason: decision.reason }), through: Infinity };
+    }
+    if (decision.source === "pending") {
+      return { response: deepFreeze({ ...head, ...none, tideless: false, unavailable: "awaiting_model" as const }), through: Infinity };
+    }
+    if (decision.source === "model") {
+      const rows = await this.rows.modelExtremes(spot.id, now, to);
+      const nextTime = await this.rows.nextModelExtremeTime(spot.id, to);
+      const response: TidesResponse = {
+        ...head,
+        ...none,
+        extremes: rows.map((r) => ({ type: r.type, time: isoSeconds(r.time), height: r.height })),
+        tideless: false,
+        datum: "MSL",
+        source: { type: "model", ...SEA_LEVEL_MODEL, fetchedAt: isoSeconds(model!.fetchedAt) },
+        unavailable: rows.length ? null : "model_expired",
+      };
+      return { response: deepFreeze(response), through: Math.min(rows[0]?.time ?? Infinity, (nextTime ?? Infinity) - span) };
+    }
+    const stationId = choice.stationId!;
+    let rows = await this.rows.extremes(spot.id, now, to);
+    if ((rows.at(-1)?.time ?? -Infinity) < to - COVERAGE_SLACK_MS) {
+      await this.predictWindow(spot.id, stationId);
+      rows = await this.rows.extremes(spot.id, now, to);
+    }
+    const next = (await this.rows.nextExtremeTime(spot.id, to)) ?? Infinity;
+    const through = Math.min(rows[0]?.time ?? Infinity, next - span, (rows.at(-1)?.time ?? -Infinity) + COVERAGE_SLACK_MS - span);
+    const station = { id: stationId, name: choice.stationName ?? "", distanceKm: choice.distanceKm ?? 0, source: choice.stationSource ?? "" };
+    const response: TidesResponse = {
+      ...head,
+      ...none,
+      extremes: rows.map((r) => ({ type: r.type, time: isoSeconds(r.time), height: r.height })),
+      tideless: false,
+      datum: choice.datum,
+      station,
+      source: { type: "station", id: station.id, name: station.name, distanceKm: station.distanceKm, provider: station.source },
+    };
+    return { response: deepFreeze(response), through };
   }
 
   /** A spot's stored station choice and model reading and, by the source rule (./source.ts), the source that serves it now. */
-  private sourceFor(spot: TideSpot): MaybePromise<{ choice: StoredChoice; model: StoredModel | null; decision: SourceDecision }> {
-    return andThen(this.rows.override(spot.id), (override) =>
-      andThen(this.choiceFor(spot, override), (choice) =>
-        andThen(this.rows.model(spot.id), (model) => ({ choice, model, decision: decideSource(choice, model, override) })),
-      ),
-    );
+  private async sourceFor(spot: TideSpot): Promise<{ choice: StoredChoice; model: StoredModel | null; decision: SourceDecision }> {
+    const override = await this.rows.override(spot.id);
+    const choice = await this.choiceFor(spot, override);
+    const model = await this.rows.model(spot.id);
+    return { choice, model, decision: decideSource(choice, model, override) };
   }
 
   /** Which source serves a spot now, and why (chooses its station first if it has none). */
-  sourceOf(spotId: string): MaybePromise<SourceDecision> {
-    return andThen(this.sourceFor(this.spots.get(spotId)), (source) => source.decision);
+  async sourceOf(spotId: string): Promise<SourceDecision> {
+    return (await this.sourceFor(this.spots.get(spotId))).decision;
   }
 
   /**
@@ -289,38 +259,36 @@ export class TideService {
    * the fetched window, its range, and the chosen station's range over the same window (the agreement test). A spot
    * whose model data vanished keeps its previous reading: an upstream fault never turns a tidal coast tideless.
    */
-  acceptSeaLevel(entries: readonly { spotId: string; series: SeaLevelSeries }[]): MaybePromise<void> {
+  async acceptSeaLevel(entries: readonly { spotId: string; series: SeaLevelSeries }[]): Promise<void> {
     if (!entries.length) return;
     const now = this.clock.now();
     // The predictions (station choices, model extremes, station ranges) are computed first, outside the write
     // transaction: holding the database's write lock through them made other writers (console commands) time out.
     const writes: { spotId: string; model: StoredModel; start: number; extremes: PredictedExtreme[] }[] = [];
-    const predicted = eachInTurn(entries, ({ spotId, series }) => {
+    for (const { spotId, series } of entries) {
       const spot = this.spots.find(spotId);
-      if (!spot) return; // removed by an import since the refresh planned its batches
-      return andThen(this.choiceFor(spot), (choice) =>
-        andThen(this.rows.model(spot.id), (previous) => {
-          const reading = this.readingOf(series);
-          if (!reading.hasData && previous?.hasData) return;
-          const start = series.time[0]!;
-          const end = series.time.at(-1)! + 1;
-          const continued = previous !== null && previous.hasData === reading.hasData && now - previous.fetchedAt <= MODEL_CONTINUITY_MS;
-          const stationRange = !choice.tideless && choice.stationId ? this.stationRange(choice.stationId, start, end) : null;
-          return andThen(stationRange, (stationRangeM) => {
-            const model = {
-              hasData: reading.hasData,
-              rangeM: Math.max(reading.rangeM, continued ? previous.rangeM : 0),
-              windowRangeM: reading.rangeM,
-              stationRangeM,
-              since: continued ? previous.since : now,
-              fetchedAt: now,
-            };
-            writes.push({ spotId: spot.id, model, start, extremes: reading.extremes });
-          });
-        }),
-      );
+      if (!spot) continue; // removed by an import since the refresh planned its batches
+      const choice = await this.choiceFor(spot, await this.rows.override(spot.id));
+      const previous = await this.rows.model(spot.id);
+      const reading = this.readingOf(series);
+      if (!reading.hasData && previous?.hasData) continue;
+      const start = series.time[0]!;
+      const end = series.time.at(-1)! + 1;
+      const continued = previous !== null && previous.hasData === reading.hasData && now - previous.fetchedAt <= MODEL_CONTINUITY_MS;
+      const stationRangeM = !choice.tideless && choice.stationId ? await this.stationRange(choice.stationId, start, end) : null;
+      const model = {
+        hasData: reading.hasData,
+        rangeM: Math.max(reading.rangeM, continued ? previous.rangeM : 0),
+        windowRangeM: reading.rangeM,
+        stationRangeM,
+        since: continued ? previous.since : now,
+        fetchedAt: now,
+      };
+      writes.push({ spotId: spot.id, model, start, extremes: reading.extremes });
+    }
+    await this.rows.batch(async (store) => {
+      for (const w of writes) await store.putModel(w.spotId, w.model, w.start, w.extremes);
     });
-    return andThen(predicted, () => this.batch((store) => eachInTurn(writes, (w) => store.putModel(w.spotId, w.model, w.start, w.extremes))));
   }
 
   private readingOf(series: SeaLevelSeries): ModelSeriesReading {
@@ -330,15 +298,13 @@ export class TideService {
   }
 
   /** A station's largest rise or fall over [start, end) (the agreement test), cached per station and window. */
-  private stationRange(stationId: string, start: number, end: number): MaybePromise<number> {
+  private async stationRange(stationId: string, start: number, end: number): Promise<number> {
     const key = `${stationId}@${start}-${end}`;
     const range = this.stationRanges.get(key);
     if (range !== undefined) return range;
-    return andThen(this.recordFor(stationId), (record) => {
-      const computed = largestRange(predictExtremes(record, start, end));
-      this.stationRanges.set(key, computed);
-      return computed;
-    });
+    const computed = largestRange(predictExtremes(await this.recordFor(stationId), start, end));
+    this.stationRanges.set(key, computed);
+    return computed;
   }
 
   /** Grows whenever stored tide rows or import overrides may have changed (what `now()` reads). */
@@ -352,46 +318,40 @@ export class TideService {
    * tideless spot, or a model-served one whose stored extremes have run out. Extremes the stored window lacks (a server
    * that ran without its daily pass) are predicted and stored first, as `get` does.
    */
-  now(spotId: string, at: number): MaybePromise<(TideState & TideReference) | null> {
+  async now(spotId: string, at: number): Promise<(TideState & TideReference) | null> {
     const spot = this.spots.get(spotId);
-    return andThen(this.sourceFor(spot), ({ choice, decision }) => {
-      const source = decision.source;
-      if (source === "model") {
-        // Only the model's extremes are kept between refreshes: the water follows half a cosine between them.
-        return andThen(this.rows.modelExtremes(spot.id, at - NOW_BEFORE_MS, at + NOW_AFTER_MS), (stored) => {
-          // Early in a window no stored extreme precedes the minute: the turn before it is mirrored.
-          const rows = withTurnBefore(stored, at);
-          const state = tideState(rows, at, (t) => cosineLevel(rows, t));
-          return state && { ...state, ...MODEL_REFERENCE };
-        });
-      }
-      const stationId = source === "station" ? choice.stationId : null;
-      if (!stationId) return null;
-      // The level is only asked at `at`: its day's curve is had first, so the state is computed at once.
-      return andThen(this.dayCurve(stationId, at), (curve) => {
-        const level = (t: number) => levelAt(curve, t);
-        const read = () => this.rows.extremes(spot.id, at - NOW_BEFORE_MS, at + NOW_AFTER_MS);
-        const stateOf = (rows: PredictedExtreme[]) => tideState(rows, at, level);
-        const state = andThen(read(), (rows) => stateOf(rows) ?? andThen(this.predictWindow(spot.id, stationId), () => andThen(read(), stateOf)));
-        return andThen(state, (found) => {
-          if (!found) throw new Error(`no tide extremes around ${isoSeconds(at)} for ${spot.id} after predicting its window`);
-          return { ...found, ...referenceOf(choice) };
-        });
-      });
-    });
+    const { choice, decision } = await this.sourceFor(spot);
+    const source = decision.source;
+    if (source === "model") {
+      // Only the model's extremes are kept between refreshes: the water follows half a cosine between them.
+      // Early in a window no stored extreme precedes the minute: the turn before it is mirrored.
+      const rows = withTurnBefore(await this.rows.modelExtremes(spot.id, at - NOW_BEFORE_MS, at + NOW_AFTER_MS), at);
+      const state = tideState(rows, at, (t) => cosineLevel(rows, t));
+      return state && { ...state, ...MODEL_REFERENCE };
+    }
+    const stationId = source === "station" ? choice.stationId : null;
+    if (!stationId) return null;
+    const curve = await this.dayCurve(stationId, at);
+    const level = (t: number) => levelAt(curve, t);
+    const read = async () => tideState(await this.rows.extremes(spot.id, at - NOW_BEFORE_MS, at + NOW_AFTER_MS), at, level);
+    let state = await read();
+    if (!state) {
+      await this.predictWindow(spot.id, stationId);
+      state = await read();
+    }
+    if (!state) throw new Error(`no tide extremes around ${isoSeconds(at)} for ${spot.id} after predicting its window`);
+    return { ...state, ...referenceOf(choice) };
   }
 
   /** The station's water level over the UTC day holding `t`, sampled like the forecast hours' curve (same samples at each hour). */
-  private dayCurve(stationId: string, t: number): MaybePromise<PredictedCurve> {
+  private async dayCurve(stationId: string, t: number): Promise<PredictedCurve> {
     const day = Math.floor(t / DAY_MS) * DAY_MS;
     const key = `${stationId}@${day}`;
     const curve = this.dayCurves.get(key);
     if (curve) return curve;
-    return andThen(this.recordFor(stationId), (record) => {
-      const predicted = predictCurve(record, day - CURVE_STEP_MS, day + DAY_MS + CURVE_STEP_MS, CURVE_STEP_MS);
-      this.dayCurves.set(key, predicted);
-      return predicted;
-    });
+    const predicted = predictCurve(await this.recordFor(stationId), day - CURVE_STEP_MS, day + DAY_MS + CURVE_STEP_MS, CURVE_STEP_MS);
+    this.dayCurves.set(key, predicted);
+    return predicted;
   }
 
   /**
@@ -402,24 +362,20 @@ export class TideService {
    * hour, rising or falling toward the next extreme found in the same series — null for an hour the model left empty.
    * The station's record is had first, so `hourly` answers at once.
    */
-  forDocument(spotId: string, seaLevel?: SeaLevelSeries): MaybePromise<DocumentTide> {
-    return andThen(this.sourceFor(this.spots.get(spotId)), ({ choice, decision }): MaybePromise<DocumentTide> => {
-      const stationId = decision.source === "station" ? choice.stationId : null;
-      if (stationId) {
-        const reference = referenceOf(choice);
-        return andThen(this.recordFor(stationId), (record) => ({
-          reference,
-          hourly: (times) => (times.length ? this.stationHours(stationId, record, times) : []),
-        }));
-      }
-      if (decision.source !== "model") return { reference: NO_REFERENCE, hourly: (times) => times.map(() => null) };
-      return { reference: MODEL_REFERENCE, hourly: (times) => (seaLevel ? this.modelHours(seaLevel, times) : times.map(() => null)) };
-    });
+  async forDocument(spotId: string, seaLevel?: SeaLevelSeries): Promise<DocumentTide> {
+    const { choice, decision } = await this.sourceFor(this.spots.get(spotId));
+    const stationId = decision.source === "station" ? choice.stationId : null;
+    if (stationId) {
+      const record = await this.recordFor(stationId);
+      return { reference: referenceOf(choice), hourly: (times) => (times.length ? this.stationHours(stationId, record, times) : []) };
+    }
+    if (decision.source !== "model") return { reference: NO_REFERENCE, hourly: (times) => times.map(() => null) };
+    return { reference: MODEL_REFERENCE, hourly: (times) => (seaLevel ? this.modelHours(seaLevel, times) : times.map(() => null)) };
   }
 
   /** `forDocument(spotId, seaLevel).hourly(times)`. */
-  hourly(spotId: string, times: number[], seaLevel?: SeaLevelSeries): MaybePromise<(HourTide | null)[]> {
-    return andThen(this.forDocument(spotId, seaLevel), (tide) => tide.hourly(times));
+  async hourly(spotId: string, times: number[], seaLevel?: SeaLevelSeries): Promise<(HourTide | null)[]> {
+    return (await this.forDocument(spotId, seaLevel)).hourly(times);
   }
 
   private modelHours(seaLevel: SeaLevelSeries, times: number[]): (HourTide | null)[] {
@@ -447,18 +403,14 @@ export class TideService {
   }
 
   /** The stored station choice for a spot, (re)computed when missing or overruled by an import. */
-  private choiceFor(spot: TideSpot, override: MaybePromise<boolean | null> = this.rows.override(spot.id)): MaybePromise<StoredChoice> {
-    return andThen(override, (override) =>
-      andThen(this.rows.choice(spot.id), (current) => {
-        if (current && agrees(current, override)) return current;
-        return andThen(this.choose([spot], new Map(override === null ? [] : [[spot.id, override]])), ([chosen]) => {
-          const choice = storedChoiceOf(chosen!.choice);
-          return andThen(this.rows.putChoice(spot.id, choice, this.clock.now()), () =>
-            !choice.tideless && choice.stationId ? andThen(this.predictWindow(spot.id, choice.stationId), () => choice) : choice,
-          );
-        });
-      }),
-    );
+  private async choiceFor(spot: TideSpot, override: boolean | null): Promise<StoredChoice> {
+    const current = await this.rows.choice(spot.id);
+    if (current && agrees(current, override)) return current;
+    const [chosen] = await this.choose([spot], new Map(override === null ? [] : [[spot.id, override]]));
+    const choice = storedChoiceOf(chosen!.choice);
+    await this.rows.putChoice(spot.id, choice, this.clock.now());
+    if (!choice.tideless && choice.stationId) await this.predictWindow(spot.id, choice.stationId);
+    return choice;
   }
 
   /**
@@ -466,7 +418,7 @@ export class TideService {
    * worker, only asked when some spot follows the rule — the chosen stations' records stored and kept for the
    * predictions that follow.
    */
-  private choose(spots: readonly TideSpot[], overrides: ReadonlyMap<string, boolean>): MaybePromise<{ choice: StationChoice }[]> {
+  private async choose(spots: readonly TideSpot[], overrides: ReadonlyMap<string, boolean>): Promise<{ choice: StationChoice }[]> {
     const byId = new Map<string, ChoiceWithRecord>();
     const asked: TideSpot[] = [];
     for (const s of spots) {
@@ -481,23 +433,24 @@ export class TideService {
     // Spots sharing a station share its record: stored once.
     const records = new Map<string, StationRecord>();
     for (const { record } of byId.values()) if (record) records.set(record.id, record);
-    const chosen = () => spots.map((s) => byId.get(s.id) ?? { choice: stationFor(s, true, NO_STATIONS) });
-    if (!records.size) return chosen();
-    return andThen(this.batch((store) => eachInTurn([...records.values()], (record) => store.putStationRecord(record))), () => {
+    if (records.size) {
+      await this.rows.batch(async (store) => {
+        for (const record of records.values()) await store.putStationRecord(record);
+      });
       for (const record of records.values()) this.keepRecord(record);
-      return chosen();
-    });
+    }
+    return spots.map((s) => byId.get(s.id) ?? { choice: stationFor(s, true, NO_STATIONS) });
   }
 
   /** A chosen station's record: kept, stored, or (for a choice stored before records were) read from the database once. */
-  private recordFor(stationId: string): MaybePromise<StationRecord> {
+  private async recordFor(stationId: string): Promise<StationRecord> {
     const kept = this.records.get(stationId);
     if (kept) return kept;
-    return andThen(this.rows.stationRecord(stationId), (stored) => {
-      if (stored) return this.keepRecord(stored);
-      const record = this.stations.records([stationId])[0]!;
-      return andThen(this.rows.putStationRecord(record), () => this.keepRecord(record));
-    });
+    const stored = await this.rows.stationRecord(stationId);
+    if (stored) return this.keepRecord(stored);
+    const record = this.stations.records([stationId])[0]!;
+    await this.rows.putStationRecord(record);
+    return this.keepRecord(record);
   }
 
   private keepRecord(record: StationRecord): StationRecord {
@@ -506,17 +459,10 @@ export class TideService {
   }
 
   /** One spot's extremes over the whole current window. */
-  private predictWindow(spotId: string, stationId: string): MaybePromise<void> {
+  private async predictWindow(spotId: string, stationId: string): Promise<void> {
     const window = windowAt(this.clock.now());
-    return andThen(this.recordFor(stationId), (record) => {
-      const extremes = predictExtremes(record, window.start, window.end);
-      return this.batch((store) => store.putExtremes(spotId, window.start, window.end, extremes));
-    });
-  }
-
-  /** Runs `work` in one transaction of the store (see inBatch). */
-  private batch(work: (store: TideRows) => MaybePromise<void>): MaybePromise<void> {
-    return inBatch(this.store, work);
+    const extremes = predictExtremes(await this.recordFor(stationId), window.start, window.end);
+    await this.rows.putExtremes(spotId, window.start, window.end, extremes);
   }
 
   /**
@@ -591,17 +537,21 @@ export class TideService {
         }
         if (write.choice || write.predicted) writes.push(write);
       }
-      await this.batch((store) =>
-        eachInTurn(writes, (w) =>
-          andThen(w.choice && store.putChoice(w.spotId, w.choice, now), () => w.predicted && store.putExtremes(w.spotId, w.predicted.from, target.end, w.predicted.extremes)),
-        ),
-      );
+      await rows.batch(async (store) => {
+        for (const w of writes) {
+          if (w.choice) await store.putChoice(w.spotId, w.choice, now);
+          if (w.predicted) await store.putExtremes(w.spotId, w.predicted.from, target.end, w.predicted.extremes);
+        }
+      });
       // Predicting leaves short-lived objects (the predictor's dates and arrays) faster than the engine's own collections
       // clear them on a first start; a young-generation collection every few batches keeps them from piling up, cheaply.
       if ((i / BATCH) % COLLECT_EVERY_BATCHES === COLLECT_EVERY_BATCHES - 1) pacer.dropYoung();
       await pacer.pause();
     }
-    await this.batch((store) => andThen(store.prune(target.start), () => store.setWindow(target)));
+    await rows.batch(async (store) => {
+      await store.prune(target.start);
+      await store.setWindow(target);
+    });
     report.ms = Math.round(performance.now() - startedAt);
     log.info("tide window ready", { ...report, work: work.kind, from: isoSeconds(target.start), to: isoSeconds(target.end) });
     return report;

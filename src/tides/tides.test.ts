@@ -9,7 +9,7 @@ import { plainPacer, type Pacer } from "../core/pacing";
 import type { Spot } from "../spots/types";
 import { TideService, type WindowReport } from "./service";
 import { BuiltChoices } from "./built-choices";
-import { TideStore } from "./store";
+import { sqliteTideStore } from "./sqlite-store";
 import { chooseStation, MAX_STATION_DISTANCE_KM, NEGLIGIBLE_RANGE_M, type StationCandidate } from "./stations";
 import { windowAt, windowWork } from "./window";
 import { alternating, tideAt } from "./prediction";
@@ -18,7 +18,6 @@ import { seaLevelSeries } from "../../test/support/fake-sea-level";
 import { join } from "node:path";
 import { CATALOG_PATH, ROOT, tempDir } from "../../test/support/env";
 import { fakeSpotService } from "../../test/support/fake-spots";
-import { atOnce } from "../../test/support/at-once";
 import { writeElsewhere } from "../../test/support/elsewhere";
 import { waitFor } from "../../test/support/wait";
 
@@ -47,32 +46,32 @@ describe("station rule", () => {
   const ranges: Record<string, number> = { lagoon: 0.08, ocean: 1.37, far: 1.46 };
   const rangeOf = (id: string) => ranges[id]!;
 
-  test("a damped lagoon gauge next to the beach loses to an open-coast station", () => {
+  test("a damped lagoon gauge next to the beach loses to an open-coast station", async () => {
     const choice = chooseStation(null, [lagoon, ocean, far], rangeOf);
     expect(choice.tideless).toBe(false);
     expect(choice.station?.id).toBe("ocean");
     expect(choice.reason).toContain("Melbourne Causeway");
   });
 
-  test("enclosed-water names are penalised even with a real range", () => {
+  test("enclosed-water names are penalised even with a real range", async () => {
     const harbour = candidate("harbour", "Coffs Harbour Marina", 2);
     const choice = chooseStation(null, [harbour, candidate("open", "Point Lookout", 15)], () => 1.5);
     expect(choice.station?.id).toBe("open");
   });
 
-  test("no station within the distance → tideless", () => {
+  test("no station within the distance → tideless", async () => {
     const choice = chooseStation(null, [candidate("x", "Antalya", MAX_STATION_DISTANCE_KM + 1)], () => 1);
     expect(choice).toMatchObject({ tideless: true, station: null });
     expect(choice.reason).toContain("no tide station within");
   });
 
-  test("only negligible ranges → tideless", () => {
+  test("only negligible ranges → tideless", async () => {
     const choice = chooseStation(null, [candidate("a", "Lake gauge", 10), candidate("b", "Other", 20)], () => NEGLIGIBLE_RANGE_M / 2);
     expect(choice).toMatchObject({ tideless: true, station: null });
     expect(choice.reason).toContain("negligible");
   });
 
-  test("the import override wins both ways", () => {
+  test("the import override wins both ways", async () => {
     expect(chooseStation(true, [ocean], rangeOf)).toMatchObject({ tideless: true, station: null });
     const forced = chooseStation(false, [candidate("x", "Far away", 900)], () => 0.05);
     expect(forced.tideless).toBe(false);
@@ -85,12 +84,12 @@ describe("window", () => {
   const now = Date.parse("2025-03-10T15:30:00Z");
   const target = windowAt(now);
 
-  test("runs from yesterday's UTC midnight to nine days after today's", () => {
+  test("runs from yesterday's UTC midnight to nine days after today's", async () => {
     expect(new Date(target.start).toISOString()).toBe("2025-03-09T00:00:00.000Z");
     expect(new Date(target.end).toISOString()).toBe("2025-03-19T00:00:00.000Z");
   });
 
-  test("work needed to reach the target", () => {
+  test("work needed to reach the target", async () => {
     expect(windowWork(null, target)).toEqual({ kind: "full" });
     expect(windowWork(target, target)).toEqual({ kind: "none" });
     const yesterday = windowAt(now - DAY_MS);
@@ -109,7 +108,7 @@ describe("reading predicted series", () => {
     { time: 9 * HOUR, type: "low" as const, height: -1 },
   ];
 
-  test("height off the curve, state toward the next turning point, slope after the last one", () => {
+  test("height off the curve, state toward the next turning point, slope after the last one", async () => {
     expect(tideAt(curve, turns, 0)).toEqual({ height: 0, state: "rising" });
     expect(tideAt(curve, turns, 3 * HOUR).height).toBeCloseTo(1, 3);
     expect(tideAt(curve, turns, 3 * HOUR - 2 * 60_000).state).toBe("rising");
@@ -119,14 +118,14 @@ describe("reading predicted series", () => {
     expect(tideAt(curve, [], 15 * HOUR + 60_000).state).toBe("falling");
   });
 
-  test("extremes are made to alternate, keeping the higher high and the lower low", () => {
+  test("extremes are made to alternate, keeping the higher high and the lower low", async () => {
     const e = (time: number, type: "high" | "low", height: number) => ({ time, type, height });
     const series = [e(1, "low", -0.1), e(2, "high", 0.62), e(3, "high", 0.16), e(4, "low", -0.06), e(5, "low", -0.2), e(6, "high", 0.5)];
     expect(alternating(series)).toEqual([e(1, "low", -0.1), e(2, "high", 0.62), e(5, "low", -0.2), e(6, "high", 0.5)]);
   });
 });
 
-test("one copy of the tide database: neaps resolves the top-level package (npm override)", () => {
+test("one copy of the tide database: neaps resolves the top-level package (npm override)", async () => {
   const fromNeaps = Bun.resolveSync("@neaps/tide-database", join(ROOT, "node_modules/neaps/dist"));
   expect(fromNeaps).toBe(Bun.resolveSync("@neaps/tide-database", ROOT));
 });
@@ -201,11 +200,11 @@ describe("tides over the default catalog", () => {
     db = openDatabase(tempDir("tides"));
     insertSpots(db, spots);
     // Without the build's choices: the rule runs here, through the tide database's worker (src/tides/built-choices.test.ts checks the build's).
-    tides = new TideService(new TideStore(db), clock, fakeSpotService(spots), undefined, new BuiltChoices(null));
+    tides = new TideService(sqliteTideStore(db), clock, fakeSpotService(spots), undefined, new BuiltChoices(null));
     report = await tides.maintainWindow();
   }, 120_000);
 
-  test("the full pass chooses every spot's station and stores the window", () => {
+  test("the full pass chooses every spot's station and stores the window", async () => {
     expect(report).not.toBeNull();
     console.log("tide window pass over the catalog:", report);
     expect(report!.spots).toBe(spots.length);
@@ -221,57 +220,57 @@ describe("tides over the default catalog", () => {
     expect(bounds.hi).toBeGreaterThan(Date.parse("2025-01-19T11:00:00Z"));
   });
 
-  test("Great Lakes and Black Sea spots: no station serves them; tideless once the model confirms it, never by accident before", () => {
+  test("Great Lakes and Black Sea spots: no station serves them; tideless once the model confirms it, never by accident before", async () => {
     const closed = spots.filter((s) => s.country === "Bulgaria" || /great lakes|black[- ]sea/i.test(`${s.country}, ${s.region}`));
     expect(closed.length).toBeGreaterThanOrEqual(35);
     for (const spot of closed) {
       expect({ spot: spot.name, tideless: stationRow(spot.id)?.tideless }).toEqual({ spot: spot.name, tideless: 1 });
       // Before the model was read: tideless only where every station in reach has a negligible range.
-      const before = atOnce(tides.get(spot.id, 7));
+      const before = (await tides.get(spot.id, 7));
       if (!before.tideless) expect(before).toMatchObject({ extremes: [], unavailable: "awaiting_model", source: null });
       else expect(before.tidelessReason).toStartWith("negligible tide");
     }
-    atOnce(tides.acceptSeaLevel(closed.map((s) => ({ spotId: s.id, series: modelWeek(s, clock.now()) }))));
+    (await tides.acceptSeaLevel(closed.map((s) => ({ spotId: s.id, series: modelWeek(s, clock.now()) }))));
     for (const spot of closed) {
-      const after = atOnce(tides.get(spot.id, 7));
+      const after = (await tides.get(spot.id, 7));
       expect(after).toMatchObject({ tideless: true, extremes: [], datum: null, station: null, source: null, unavailable: null });
       expect(after.tidelessReason).toMatch(/^(no sea-level data|negligible tide)/);
     }
   });
 
-  test("a coast far from any usable station (Morocco's Atlantic) gets the model's tides instead of being tideless", () => {
+  test("a coast far from any usable station (Morocco's Atlantic) gets the model's tides instead of being tideless", async () => {
     const morocco = spots.filter((s) => s.country === "Morocco" && s.lng < -6);
     expect(morocco.length).toBeGreaterThan(40);
     const farFromStations = morocco.filter((s) => stationRow(s.id)?.tideless === 1);
     expect(farFromStations.length).toBeGreaterThan(20);
-    for (const spot of farFromStations) expect(atOnce(tides.get(spot.id, 7))).toMatchObject({ tideless: false, extremes: [], unavailable: "awaiting_model" });
+    for (const spot of farFromStations) expect((await tides.get(spot.id, 7))).toMatchObject({ tideless: false, extremes: [], unavailable: "awaiting_model" });
     // A spot removed by an import while the refresh ran is skipped, not a failed batch.
     const gone = { spotId: "removed-since-planned", series: modelWeek(farFromStations[0]!, clock.now()) };
-    atOnce(tides.acceptSeaLevel([gone, ...farFromStations.map((s) => ({ spotId: s.id, series: modelWeek(s, clock.now()) }))]));
+    (await tides.acceptSeaLevel([gone, ...farFromStations.map((s) => ({ spotId: s.id, series: modelWeek(s, clock.now()) }))]));
     for (const spot of farFromStations) {
-      const served = atOnce(tides.get(spot.id, 7));
+      const served = (await tides.get(spot.id, 7));
       expect(served).toMatchObject({ tideless: false, datum: "MSL", station: null, unavailable: null, source: { type: "model", variable: "sea_level_height_msl" } });
       expect(served.extremes.length).toBeGreaterThanOrEqual(24);
       expect(springRange(served.extremes)).toBeGreaterThan(2);
       const hours = Array.from({ length: 24 }, (_, i) => Date.parse("2025-01-12T00:00:00Z") + i * HOUR);
-      const hourly = atOnce(tides.hourly(spot.id, hours, modelWeek(spot, clock.now())));
+      const hourly = (await tides.hourly(spot.id, hours, modelWeek(spot, clock.now())));
       expect(hourly.every((h) => h !== null)).toBe(true);
     }
   });
 
-  test("ocean coasts of Hawaii, France, Portugal, California and Florida have tides", () => {
+  test("ocean coasts of Hawaii, France, Portugal, California and Florida have tides", async () => {
     const open = spots.filter((s) => ["France", "Portugal"].includes(s.country) || (s.country === "USA" && /Hawaii|California|Florida/.test(s.region ?? "")));
     expect(open.length).toBeGreaterThan(400);
     const tideless = open.filter((s) => stationRow(s.id)?.tideless !== 0).map((s) => `${s.name} (${s.region})`);
     expect(tideless).toEqual([]);
   });
 
-  test("Boardwalk (Melbourne Beach) is not predicted from the Indian River lagoon", () => {
+  test("Boardwalk (Melbourne Beach) is not predicted from the Indian River lagoon", async () => {
     const boardwalk = byName("Boardwalk", /Florida/);
     const row = stationRow(boardwalk.id)!;
     expect(row.tideless).toBe(0);
     expect(row.station_name).not.toMatch(/Causeway|River|Lagoon/i);
-    const served = atOnce(tides.get(boardwalk.id, 7));
+    const served = (await tides.get(boardwalk.id, 7));
     expect(served.station?.name).toBe(row.station_name!);
     expect(springRange(served.extremes)).toBeGreaterThan(0.7);
   });
@@ -284,9 +283,9 @@ describe("tides over the default catalog", () => {
     ["Cocoa Beach Pier", /Florida/, 0.7, 1.6],
   ];
   for (const [name, region, lo, hi] of plausible) {
-    test(`${name}: spring range ${lo}–${hi} m, alternating highs and lows from now on`, () => {
+    test(`${name}: spring range ${lo}–${hi} m, alternating highs and lows from now on`, async () => {
       const spot = byName(name, region);
-      const served: TidesResponse = atOnce(tides.get(spot.id, 7));
+      const served: TidesResponse = (await tides.get(spot.id, 7));
       expect(served).toMatchObject({ spot: { id: spot.id, name: spot.name }, units: "metric", tideless: false });
       expect(served.datum).toMatch(/^(MLLW|LAT|MSL|CD|MLWS|NLLW|LLWLT)$/);
       expect(served.station).toMatchObject({ id: expect.any(String), name: expect.any(String), source: expect.any(String) });
@@ -298,23 +297,23 @@ describe("tides over the default catalog", () => {
     });
   }
 
-  test("days limits the span served", () => {
+  test("days limits the span served", async () => {
     const spot = byName("Praia da Nazaré", /Portugal/);
-    const one = atOnce(tides.get(spot.id, 1)).extremes;
-    const seven = atOnce(tides.get(spot.id, 7)).extremes;
+    const one = (await tides.get(spot.id, 1)).extremes;
+    const seven = (await tides.get(spot.id, 7)).extremes;
     expectWellFormed(one, clock.now(), 1);
     expect(one.length).toBeLessThanOrEqual(5);
     expect(seven.slice(0, one.length)).toEqual(one);
   });
 
-  test("hourly tide is null exactly for tideless spots and rises from each low to the next high", () => {
+  test("hourly tide is null exactly for tideless spots and rises from each low to the next high", async () => {
     const hours = Array.from({ length: 168 }, (_, i) => Date.parse("2025-01-11T10:00:00Z") + i * HOUR);
     const greatLake = spots.find((s) => /great lakes/i.test(s.region ?? ""))!;
-    expect(atOnce(tides.hourly(greatLake.id, hours)).every((h) => h === null)).toBe(true);
+    expect((await tides.hourly(greatLake.id, hours)).every((h) => h === null)).toBe(true);
     for (const [name, region] of plausible) {
       const spot = byName(name, region);
-      const hourly = atOnce(tides.hourly(spot.id, hours));
-      const extremes = atOnce(tides.get(spot.id, 7)).extremes.map((e) => ({ ...e, t: Date.parse(e.time) }));
+      const hourly = (await tides.hourly(spot.id, hours));
+      const extremes = (await tides.get(spot.id, 7)).extremes.map((e) => ({ ...e, t: Date.parse(e.time) }));
       let checked = 0;
       hours.forEach((t, i) => {
         const h = hourly[i]!;
@@ -340,7 +339,7 @@ describe("tides over the default catalog", () => {
 
   test("the daily move predicts only the new day, prunes the old one and keeps the series seamless", async () => {
     const spot = byName("La Graviere", /France, Landes/);
-    const before = atOnce(tides.get(spot.id, 7)).extremes;
+    const before = (await tides.get(spot.id, 7)).extremes;
     clock.advance(DAY_MS);
     // The pass pauses after each batch of 10 spots, and says every 4th batch that its short-lived garbage can go.
     const paced = { pauses: 0, young: 0 };
@@ -352,7 +351,7 @@ describe("tides over the default catalog", () => {
     expect(bounds.lo).toBeGreaterThanOrEqual(Date.parse("2025-01-11T00:00:00Z"));
     expect(bounds.hi).toBeGreaterThanOrEqual(Date.parse("2025-01-20T12:00:00Z"));
     expect(bounds.hi).toBeLessThan(Date.parse("2025-01-21T00:00:00Z"));
-    const after = atOnce(tides.get(spot.id, 7)).extremes;
+    const after = (await tides.get(spot.id, 7)).extremes;
     expectWellFormed(after, clock.now(), 7);
     const overlap = before.filter((e) => Date.parse(e.time) >= clock.now());
     expect(after.slice(0, overlap.length)).toEqual(overlap);
@@ -363,24 +362,24 @@ describe("tides over the default catalog", () => {
     const late: Spot = { ...nazare, id: "late-spot", hexId: "ffffffffffffffff" };
     spots.push(late);
     insertSpots(db, [late]);
-    const served = atOnce(tides.get(late.id, 3));
+    const served = (await tides.get(late.id, 3));
     expect(served.tideless).toBe(false);
     expectWellFormed(served.extremes, clock.now(), 3);
 
     writeElsewhere(db, "UPDATE spots SET tideless_override = 1 WHERE id = ?", [late.id]);
-    await waitFor("the override to be noticed", () => atOnce(tides.get(late.id, 3)).tideless);
-    expect(atOnce(tides.get(late.id, 3))).toMatchObject({ tideless: true, extremes: [] });
+    await waitFor("the override to be noticed", async () => (await tides.get(late.id, 3)).tideless);
+    expect((await tides.get(late.id, 3))).toMatchObject({ tideless: true, extremes: [] });
     expect(stationRow(late.id)?.reason).toStartWith("override");
-    expect(atOnce(tides.hourly(late.id, [clock.now()]))).toEqual([null]);
+    expect((await tides.hourly(late.id, [clock.now()]))).toEqual([null]);
 
     const lake = spots.find((s) => /great lakes/i.test(s.region ?? ""))!;
     writeElsewhere(db, "UPDATE spots SET tideless_override = 0 WHERE id = ?", [lake.id]);
-    await waitFor("the override to be noticed", () => !atOnce(tides.get(lake.id, 3)).tideless);
+    await waitFor("the override to be noticed", async () => !(await tides.get(lake.id, 3)).tideless);
     writeElsewhere(db, "UPDATE spots SET tideless_override = NULL WHERE id = ?", [lake.id]);
-    await waitFor("the cleared override to be noticed", () => atOnce(tides.get(lake.id, 3)).tideless);
+    await waitFor("the cleared override to be noticed", async () => (await tides.get(lake.id, 3)).tideless);
   });
 
-  test("an unknown spot is not_found", () => {
-    expect(() => atOnce(tides.get("no-such-spot", 7))).toThrow(/No spot/);
+  test("an unknown spot is not_found", async () => {
+    expect(() => tides.get("no-such-spot", 7)).toThrow(/No spot/);
   });
 });

@@ -10,13 +10,14 @@ import { packDocument } from "../../src/db/document-codec";
 import { closePostgres, openPostgres, type PgDb } from "../../src/db/postgres";
 import { metaOnce, readMeta, writeMeta } from "../../src/db/postgres/meta";
 import { postgresForecastStore } from "../../src/forecast/postgres-store";
-import * as sqliteForecastStore from "../../src/forecast/store";
+import * as sqliteForecastStore from "../../src/forecast/sqlite-store";
 import type { StoredSpot } from "../../src/spots/catalog";
 import { postgresSpotStore } from "../../src/spots/postgres-store";
-import * as sqliteSpotStore from "../../src/spots/store";
+import * as sqliteSpotStore from "../../src/spots/sqlite-store";
 import { PostgresTideStore } from "../../src/tides/postgres-store";
 import type { StationRecord } from "../../src/tides/record";
-import { TideStore, type StoredChoice, type StoredModel } from "../../src/tides/store";
+import { sqliteTideStore } from "../../src/tides/sqlite-store";
+import type { StoredChoice, StoredModel, TideStore, TideWrites } from "../../src/tides/store";
 import { tempDir } from "../support/env";
 import { createTestDatabase, describeWithPostgres, type TestDatabase } from "../support/postgres";
 import { waitFor } from "../support/wait";
@@ -59,7 +60,7 @@ const invoke = (target: object, fn: PropertyKey, args: readonly unknown[]) => (t
 async function expectParity(rows: readonly Row<{ fn: PropertyKey; args: readonly unknown[]; unordered?: true }>[], sqlite: Invoke, postgres: Invoke): Promise<void> {
   for (const [i, row] of rows.entries()) {
     const name = `${i}: ${"step" in row ? row.step : String(row.fn)}`;
-    const [fromSqlite, fromPostgres] = "step" in row ? [row.sqlite(), await row.postgres()] : [sqlite(row.fn, row.args), await postgres(row.fn, row.args)];
+    const [fromSqlite, fromPostgres] = "step" in row ? [await row.sqlite(), await row.postgres()] : [await sqlite(row.fn, row.args), await postgres(row.fn, row.args)];
     const unordered = "unordered" in row && row.unordered === true;
     expect({ call: name, result: comparable(fromPostgres, unordered) }).toEqual({ call: name, result: comparable(fromSqlite, unordered) });
   }
@@ -143,14 +144,14 @@ describeWithPostgres("the PostgreSQL stores", () => {
       { fn: "readCatalogMeta", args: [] },
       {
         step: "facings and tide choices written by the other rooms",
-        sqlite: () => {
+        sqlite: async () => {
           sqliteForecastStore.writeFacings(sqlite, [{ spotId: "carcavelos", facing: 201.25, method: "coast", computedAt: T0 }]);
-          new TideStore(sqlite).putChoice("ericeira", stationChoice, T0 + 5);
-          new TideStore(sqlite).putChoice("nazare", tidelessChoice, T0 + 7);
+          await sqliteTideStore(sqlite).putChoice("ericeira", stationChoice, T0 + 5);
+          await sqliteTideStore(sqlite).putChoice("nazare", tidelessChoice, T0 + 7);
         },
         postgres: async () => {
           const tides = new PostgresTideStore(postgres, { generation: () => 0 });
-          await postgresForecastStore.writeFacings(postgres, [{ spotId: "carcavelos", facing: 201.25, method: "coast", computedAt: T0 }]);
+          await postgresForecastStore(postgres).writeFacings([{ spotId: "carcavelos", facing: 201.25, method: "coast", computedAt: T0 }]);
           await tides.putChoice("ericeira", stationChoice, T0 + 5);
           await tides.putChoice("nazare", tidelessChoice, T0 + 7);
         },
@@ -245,7 +246,7 @@ describeWithPostgres("the PostgreSQL stores", () => {
     await expectParity(
       rows,
       (fn, args) => invoke(sqliteForecastStore, fn, [sqlite, ...args]),
-      (fn, args) => invoke(postgresForecastStore, fn, [postgres, ...args]),
+      (fn, args) => invoke(postgresForecastStore(postgres), fn, args),
     );
   });
 
@@ -253,8 +254,13 @@ describeWithPostgres("the PostgreSQL stores", () => {
     const { sqlite, postgres } = await freshDatabases();
     sqliteSpotStore.applyImport(sqlite, SEED, { kind: "default" });
     await postgresSpotStore.applyImport(postgres, SEED, { kind: "default" });
-    const fromSqlite = new TideStore(sqlite);
+    const fromSqlite = sqliteTideStore(sqlite);
     const fromPostgres = new PostgresTideStore(postgres, { generation: () => 0 });
+    const batchOfChoicesAndExtremes = async (store: TideWrites) => {
+      await store.putChoice("peniche", stationChoice, T0 + 3);
+      await store.putExtremes("peniche", T0, T0 + 48 * HOUR, extremesFrom(T0 + 2 * HOUR, 4, 1.5));
+      await store.prune(T0 + 6 * HOUR);
+    };
     const rows: Row<MethodCall<Omit<TideStore, "stamp" | "batch">>>[] = [
       { fn: "window", args: [] },
       { fn: "rule", args: [] },
@@ -297,18 +303,8 @@ describeWithPostgres("the PostgreSQL stores", () => {
       { fn: "stationRecord", args: [record.id] },
       {
         step: "a batch of choices and extremes",
-        sqlite: () =>
-          fromSqlite.batch(() => {
-            fromSqlite.putChoice("peniche", stationChoice, T0 + 3);
-            fromSqlite.putExtremes("peniche", T0, T0 + 48 * HOUR, extremesFrom(T0 + 2 * HOUR, 4, 1.5));
-            fromSqlite.prune(T0 + 6 * HOUR);
-          }),
-        postgres: () =>
-          fromPostgres.batch(async (store) => {
-            await store.putChoice("peniche", stationChoice, T0 + 3);
-            await store.putExtremes("peniche", T0, T0 + 48 * HOUR, extremesFrom(T0 + 2 * HOUR, 4, 1.5));
-            await store.prune(T0 + 6 * HOUR);
-          }),
+        sqlite: () => fromSqlite.batch(batchOfChoicesAndExtremes),
+        postgres: () => fromPostgres.batch(batchOfChoicesAndExtremes),
       },
       { fn: "extremes", args: ["peniche", T0, T0 + 48 * HOUR] },
       { fn: "extremes", args: ["carcavelos", T0, T0 + 48 * HOUR] },
@@ -349,12 +345,12 @@ describeWithPostgres("the PostgreSQL stores", () => {
     // More documents than one statement may bind (65,535 parameters, 3 per document), so the batch takes two.
     const ids = Array.from({ length: Math.floor(65_535 / 3) + 1 }, (_, i) => `s${String(i).padStart(5, "0")}`);
     await postgresSpotStore.applyImport(postgres, { add: ids.map((id, i) => spot(id, i + 1)), update: [], remove: [] }, { kind: "import" });
-    await postgresForecastStore.writeDocuments(postgres, T0, [{ spotId: ids[0]!, body: documentJson(ids[0]!, 1) }]);
+    await postgresForecastStore(postgres).writeDocuments(T0, [{ spotId: ids[0]!, body: documentJson(ids[0]!, 1) }]);
     // A spot that does not exist sorts after every real one: it fails in the batch's second statement.
     const batch = [...ids, "zz-no-such-spot"].map((spotId) => ({ spotId, body: `{"spot":"${spotId}"}` }));
-    await expect(postgresForecastStore.writeDocuments(postgres, T0 + HOUR, batch)).rejects.toThrow();
-    expect(await postgresForecastStore.documentAges(postgres)).toEqual(new Map([[ids[0]!, T0]]));
-    expect((await postgresForecastStore.readDocument(postgres, ids[0]!))?.body).toBe(documentJson(ids[0]!, 1));
+    await expect(postgresForecastStore(postgres).writeDocuments(T0 + HOUR, batch)).rejects.toThrow();
+    expect(await postgresForecastStore(postgres).documentAges()).toEqual(new Map([[ids[0]!, T0]]));
+    expect((await postgresForecastStore(postgres).readDocument(ids[0]!))?.body).toBe(documentJson(ids[0]!, 1));
 
     // A tide batch of several writes, failing on its last.
     const tides = new PostgresTideStore(postgres, { generation: () => 0 });
@@ -390,27 +386,27 @@ describeWithPostgres("the PostgreSQL stores", () => {
     let written = false;
     const lockWaits = async () => ((await database.sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`) as { n: number }[])[0]!.n;
     const holding = first.transaction(async (tx) => {
-      await postgresForecastStore.writeDocuments(tx, 1, batch(1, ids));
+      await postgresForecastStore(tx).writeDocuments(1, batch(1, ids));
       written = true;
       await waitFor("the other server's batch to wait for this one's rows", async () => (await lockWaits()) > 0);
       finished.push("first");
     });
     await waitFor("the first batch to hold its rows", () => written);
-    const waiting = postgresForecastStore.writeDocuments(second, 2, batch(2, ids.toReversed())).then(() => finished.push("second"));
+    const waiting = postgresForecastStore(second).writeDocuments(2, batch(2, ids.toReversed())).then(() => finished.push("second"));
     await Promise.all([holding, waiting]);
     expect(finished).toEqual(["first", "second"]);
-    expect(new Set((await postgresForecastStore.documentAges(first)).values())).toEqual(new Set([2]));
+    expect(new Set((await postgresForecastStore(first).documentAges()).values())).toEqual(new Set([2]));
 
     // Rounds of batches in opposite orders from both pools, read meanwhile: none fails, every read sees one batch.
     const seen: number[][] = [];
     let writing = true;
     const reading = (async () => {
-      while (writing) seen.push([...new Set((await postgresForecastStore.documentAges(second)).values())]);
+      while (writing) seen.push([...new Set((await postgresForecastStore(second).documentAges()).values())]);
     })();
     try {
       for (let round = 0; round < 15; round++) {
         const shuffled = ids.toSorted(() => Math.random() - 0.5);
-        await Promise.all([postgresForecastStore.writeDocuments(first, 10 + 2 * round, batch(10 + 2 * round, shuffled)), postgresForecastStore.writeDocuments(second, 11 + 2 * round, batch(11 + 2 * round, shuffled.toReversed()))]);
+        await Promise.all([postgresForecastStore(first).writeDocuments(10 + 2 * round, batch(10 + 2 * round, shuffled)), postgresForecastStore(second).writeDocuments(11 + 2 * round, batch(11 + 2 * round, shuffled.toReversed()))]);
       }
     } finally {
       writing = false;
@@ -453,7 +449,7 @@ describeWithPostgres("the PostgreSQL stores", () => {
       { spotId: "nazare", body: large },
     ];
     sqliteForecastStore.writeDocuments(sqlite, T0, documents);
-    await postgresForecastStore.writeDocuments(postgres, T0, documents);
+    await postgresForecastStore(postgres).writeDocuments(T0, documents);
 
     const stored = async (spotId: string) => {
       const [row] = (await database.sql`SELECT body FROM forecast_documents WHERE spot_id = ${spotId}`) as { body: Uint8Array }[];
@@ -464,6 +460,6 @@ describeWithPostgres("the PostgreSQL stores", () => {
     expect(await stored("ericeira")).toEqual(Array.from(everyByte.subarray(100, 150)));
     expect(await stored("nazare")).toEqual(Array.from(packDocument(large)));
     for (const spotId of ["carcavelos", "ericeira", "nazare"]) expect(await stored(spotId)).toEqual(storedInSqlite(spotId));
-    expect((await postgresForecastStore.readDocument(postgres, "nazare"))?.body).toBe(large);
+    expect((await postgresForecastStore(postgres).readDocument("nazare"))?.body).toBe(large);
   });
 });

@@ -6,7 +6,7 @@
 import { sqliteDb } from "../support/inprocess";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { outlookOf, rankBestSpots, spotOutlook, type BestSpot } from "../../src/forecast/best-spots";
-import { writeDocuments } from "../../src/forecast/store";
+import { writeDocuments } from "../../src/forecast/sqlite-store";
 import type { ForecastHour } from "../../src/forecast/types";
 import { ManualClock, startTestServer, type TestServer } from "../support/inprocess";
 

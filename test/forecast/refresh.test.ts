@@ -14,7 +14,7 @@ import { plainPacer, type Pacer } from "../../src/core/pacing";
 import { fetchAhead, forecastCell, marineCell, planBatches, runForecastRefresh, type RefreshSpot, type RefreshSummary } from "../../src/forecast/refresh";
 import { FIRST_RETRY_MS, nextRefreshAt, retryAt, startupRefreshReason, STALE_AFTER_MS } from "../../src/forecast/schedule";
 import { startForecastJobs } from "../../src/server/forecast-jobs";
-import { documentAges } from "../../src/forecast/store";
+import { documentAges } from "../../src/forecast/sqlite-store";
 import { sqliteForecastStore } from "../../src/forecast/sqlite-store";
 import { documentText } from "../../src/db/document-codec";
 import { CATALOG_PATH, tempDir } from "../support/env";

@@ -15,7 +15,7 @@ import type { NowManyResponse, NowResponse } from "../../src/now/types";
 import { HOUR_UNITS, fahrenheit, feet, mph } from "../../src/now/units";
 import { sunAt } from "../../src/forecast/sun";
 import { NOW_ATTRIBUTION } from "../../src/now/service";
-import { writeDocuments, readDocument } from "../../src/forecast/store";
+import { writeDocuments, readDocument } from "../../src/forecast/sqlite-store";
 import type { Spot } from "../../src/spots/types";
 
 type Json = Record<string, any>;

@@ -13,7 +13,7 @@ import { closeDatabase, openDatabase } from "../../src/db";
 import { startTestServer } from "../support/inprocess";
 import { waitFor } from "../support/wait";
 import { SpotService } from "../../src/spots/service";
-import { sqliteCatalog } from "../../src/spots/catalog-store";
+import { sqliteCatalog } from "../../src/spots/sqlite-store";
 import { tempDir } from "../support/env";
 
 test("shouldCollect: above the target and the heap grown HEAP_GROWTH_MB since the last collection", () => {

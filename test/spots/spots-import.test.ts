@@ -9,7 +9,7 @@ import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { openDatabase, closeDatabase } from "../../src/db";
 import { SpotService } from "../../src/spots/service";
-import { sqliteCatalog } from "../../src/spots/catalog-store";
+import { sqliteCatalog } from "../../src/spots/sqlite-store";
 import { cli, createKey, startServer } from "../support/binary";
 import { apiFetch } from "../support/http";
 import { ROOT, tempDir } from "../support/env";

@@ -1,6 +1,7 @@
 /**
  * The folders are the architecture (docs/architecture.md, "Rooms and layers"): imports run from a higher layer to a
- * lower one or within a room, and no module imports itself back through others. Read from the sources' own import
+ * lower one or within a room, and no module imports itself back through others; each room with persistence has one
+ * store shape (docs/architecture.md, "One way to the database per room"). Read from the sources' own import
  * statements, so a new upward import or circle fails here before review.
  */
 import { describe, expect, test } from "bun:test";
@@ -130,5 +131,41 @@ describe("refusals", () => {
     expect(sources.filter((file) => DOMAIN_ROOMS.has(roomOf(file)) && audience.test(texts.get(file)!))).toEqual([]);
     // The check sees what it looks for: a service that took its reader as a parameter.
     expect(audience.test('async test(id: string, audience: Audience = "operator")')).toBe(true);
+  });
+});
+
+describe("one store shape", () => {
+  const isStoreImplementation = (file: string) => /\/(sqlite|postgres)-store\.ts$/.test(file);
+  /** The rooms with persistence: those with a store implementation. */
+  const storeRooms = [...new Set(sources.filter(isStoreImplementation).map(roomOf))].sort();
+  const engine = /from\s+"(?:bun:sqlite|drizzle-orm\/(?:sqlite-core|pg-core|bun-sqlite|bun-sql))"|\bBun\.sql\b|\bnew SQL\(/;
+
+  test("each room with persistence declares one asynchronous store interface in store.ts, implemented for SQLite and PostgreSQL", () => {
+    expect(storeRooms).toEqual(["access", "alerts", "console", "embed", "forecast", "spots", "tides"]);
+    const misshapen = storeRooms.filter((room) => {
+      const store = texts.get(`${room}/store.ts`);
+      const files = ["sqlite-store.ts", "postgres-store.ts"].map((name) => `${room}/${name}`);
+      return !store || !/^export interface \w+Store\b/m.test(store) || !files.every((file) => texts.has(file));
+    });
+    expect(misshapen).toEqual([]);
+  });
+
+  test("a store interface names no engine: store.ts imports neither the db room nor drizzle", () => {
+    const engineBound = storeRooms.filter((room) => imports.get(`${room}/store.ts`)!.some((target) => roomOf(target) === "db") || /from\s+"drizzle-orm/.test(texts.get(`${room}/store.ts`)!));
+    expect(engineBound).toEqual([]);
+  });
+
+  test("only db/ and the store implementations import a database engine", () => {
+    expect(sources.filter((file) => roomOf(file) !== "db" && !isStoreImplementation(file) && engine.test(texts.get(file)!))).toEqual([]);
+    // The check sees what it looks for.
+    expect(engine.test(texts.get("db/index.ts")!) && engine.test(texts.get("db/postgres/index.ts")!)).toBe(true);
+  });
+
+  test("no service asks which store it holds: no instanceof on a store, no store implementation imported", () => {
+    const services = sources.filter((file) => file.endsWith("/service.ts"));
+    expect(services.length).toBeGreaterThanOrEqual(storeRooms.length);
+    const asking = services.filter((file) => /\binstanceof\s+\w*Store\b/.test(texts.get(file)!) || imports.get(file)!.some(isStoreImplementation));
+    expect(asking).toEqual([]);
+    expect(/\binstanceof\s+\w*Store\b/.test("if (store instanceof TideStore)")).toBe(true);
   });
 });

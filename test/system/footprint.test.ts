@@ -8,7 +8,7 @@ import { Database } from "bun:sqlite";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { closeDatabase, databasePath, openDatabase, reclaimSpace } from "../../src/db";
 import { migrations } from "../../src/db/migrations.gen";
-import { readDocument, writeDocuments } from "../../src/forecast/store";
+import { readDocument, writeDocuments } from "../../src/forecast/sqlite-store";
 import { documentText } from "../../src/db/document-codec";
 import { tempDir } from "../support/env";
 import { createKey, startServer } from "../support/binary";

@@ -9,11 +9,12 @@ import { closeDatabase, openDatabase, type Db } from "../../src/db";
 import { closePostgres, openPostgres, type PgDb } from "../../src/db/postgres";
 import type { StoredSpot } from "../../src/spots/catalog";
 import { postgresSpotStore } from "../../src/spots/postgres-store";
-import * as sqliteSpotStore from "../../src/spots/store";
+import * as sqliteSpotStore from "../../src/spots/sqlite-store";
 import type { Spot } from "../../src/spots/types";
 import { PostgresTideStore } from "../../src/tides/postgres-store";
 import { TideService, type WindowReport } from "../../src/tides/service";
-import { TideStore } from "../../src/tides/store";
+import { sqliteTideStore } from "../../src/tides/sqlite-store";
+import type { TideStore } from "../../src/tides/store";
 import { windowAt } from "../../src/tides/window";
 import type { SeaLevelSeries } from "../../src/tides/types";
 import { atOnce } from "../support/at-once";
@@ -73,7 +74,7 @@ describeWithPostgres("TideService over PostgreSQL", () => {
     postgres = await openPostgres(database.url(), { max: 4 });
     // The last spot is the one added later (on demand); the one before it carries the import override.
     await importSpots(catalog.slice(0, -1), true);
-    sqliteStore = new TideStore(sqlite);
+    sqliteStore = sqliteTideStore(sqlite);
     // One server here: no other server's commits to notice.
     postgresStore = new PostgresTideStore(postgres, { generation: () => 0 });
     overSqlite = new TideService(sqliteStore, clock, fakeSpotService(spots));
@@ -99,10 +100,10 @@ describeWithPostgres("TideService over PostgreSQL", () => {
     const window = windowAt(START);
     expect(await postgresStore.window()).toEqual(window);
     expect(await overPostgres.windowEnd()).toBe(window.end);
-    expect(await postgresStore.allChoices()).toEqual(sqliteStore.allChoices());
+    expect(await postgresStore.allChoices()).toEqual(await sqliteStore.allChoices());
     for (const spot of spots) {
       const extremes = await postgresStore.extremes(spot.id, window.start, window.end);
-      expect({ spot: spot.name, extremes }).toEqual({ spot: spot.name, extremes: sqliteStore.extremes(spot.id, window.start, window.end) });
+      expect({ spot: spot.name, extremes }).toEqual({ spot: spot.name, extremes: await sqliteStore.extremes(spot.id, window.start, window.end) });
     }
     expect((await postgresStore.extremes(spots[0]!.id, window.start, window.end)).length).toBeGreaterThan(15);
   });
@@ -113,17 +114,17 @@ describeWithPostgres("TideService over PostgreSQL", () => {
     for (const spot of spots) {
       for (const days of [1, 7]) {
         const fromPostgres = await overPostgres.get(spot.id, days);
-        expect({ spot: spot.name, days, tides: fromPostgres }).toEqual({ spot: spot.name, days, tides: atOnce(overSqlite.get(spot.id, days)) });
+        expect({ spot: spot.name, days, tides: fromPostgres }).toEqual({ spot: spot.name, days, tides: (await overSqlite.get(spot.id, days)) });
         // Kept and served again at once, as over SQLite, once computed without writing (a computation that chose a
         // station or predicted extremes moved the stamp past the one it read at).
         const kept = await overPostgres.get(spot.id, days);
         expect(atOnce(overPostgres.get(spot.id, days))).toBe(kept);
       }
       for (const at of [START, START + 5 * HOUR + 37 * 60_000, START + 2 * DAY_MS]) {
-        expect({ spot: spot.name, at, now: await overPostgres.now(spot.id, at) }).toEqual({ spot: spot.name, at, now: atOnce(overSqlite.now(spot.id, at)) });
+        expect({ spot: spot.name, at, now: await overPostgres.now(spot.id, at) }).toEqual({ spot: spot.name, at, now: (await overSqlite.now(spot.id, at)) });
       }
       const seaLevel = seaLevelOf?.(spot);
-      expect({ spot: spot.name, hourly: await overPostgres.hourly(spot.id, hours, seaLevel) }).toEqual({ spot: spot.name, hourly: atOnce(overSqlite.hourly(spot.id, hours, seaLevel)) });
+      expect({ spot: spot.name, hourly: await overPostgres.hourly(spot.id, hours, seaLevel) }).toEqual({ spot: spot.name, hourly: (await overSqlite.hourly(spot.id, hours, seaLevel)) });
     }
   }
 
@@ -139,9 +140,9 @@ describeWithPostgres("TideService over PostgreSQL", () => {
     expect(waiting.length).toBeGreaterThan(0);
     const series = new Map(spots.map((s) => [s.id, modelWeek(s, clock.now())]));
     const entries = spots.map((s) => ({ spotId: s.id, series: series.get(s.id)! }));
-    atOnce(overSqlite.acceptSeaLevel(entries));
+    (await overSqlite.acceptSeaLevel(entries));
     await overPostgres.acceptSeaLevel(entries);
-    for (const spot of spots) expect({ spot: spot.name, model: await postgresStore.model(spot.id) }).toEqual({ spot: spot.name, model: sqliteStore.model(spot.id) });
+    for (const spot of spots) expect({ spot: spot.name, model: await postgresStore.model(spot.id) }).toEqual({ spot: spot.name, model: await sqliteStore.model(spot.id) });
     for (const spot of waiting) expect((await overPostgres.get(spot.id, 7)).source?.type).toBe("model");
     await expectSameAnswers((spot) => series.get(spot.id)!);
   });
@@ -152,6 +153,6 @@ describeWithPostgres("TideService over PostgreSQL", () => {
     expect(await postgresStore.choice(later.id)).toBeNull();
     clock.advance(HOUR);
     await expectSameAnswers();
-    expect(await postgresStore.choice(later.id)).toEqual(sqliteStore.choice(later.id));
+    expect(await postgresStore.choice(later.id)).toEqual(await sqliteStore.choice(later.id));
   });
 });
