@@ -5,7 +5,8 @@
  * table the strict parser and the MCP tools use too; `required` lists follow the spec's tables exactly, so
  * fields we send beyond the spec (Spot.hexId, TidesResponse.datum/station) are documented but optional.
  */
-import { t, type Static, type TSchema } from "elysia";
+import { t, type TSchema } from "elysia";
+import { BEYOND_SPEC, beyondSpec, dateTime, degrees, forMcp, integer, nullable, nullableStringEnum, ref, stringEnum, type ComponentName, type Serves } from "../core/shapes";
 import { BOUNDS } from "../core/bounds";
 import { ERROR_STATUS, type ErrorCode } from "../core/errors";
 import type { UsageReport } from "../access/meter";
@@ -97,57 +98,6 @@ export const nowManyQuery = t.Object({
 
 // ---------------------------------------------------------------- response bodies (components)
 
-export type ComponentName =
-  | "Spot"
-  | "BestSpot"
-  | "SpotWithDistance"
-  | "SpotDetail"
-  | "SpotGuide"
-  | "DirectionRange"
-  | "ForecastResponse"
-  | "ForecastHour"
-  | "Rating"
-  | "SwellComponent"
-  | "SurfRange"
-  | "Confidence"
-  | "ForecastModels"
-  | "ForecastGrid"
-  | "GridCell"
-  | "Tide"
-  | "DailyWeather"
-  | "DayBest"
-  | "BestWindow"
-  | "TidesResponse"
-  | "TideExtreme"
-  | "TideStation"
-  | "TideSource"
-  | "UsageResponse"
-  | "UsageDay"
-  | "NowResponse"
-  | "NowTide"
-  | "NowSun"
-  | "NowManyResponse"
-  | "Error";
-
-/** A reference to a named component, typed as the component itself. */
-const ref = <S extends TSchema>(name: ComponentName, _schema: S) => t.Unsafe<Static<S>>({ $ref: `#/components/schemas/${name}` });
-
-const nullable = <S extends TSchema>(schema: S) => t.Union([schema, t.Null()]);
-
-const stringEnum = <const V extends readonly string[]>(values: V, options: { description?: string } = {}) =>
-  t.Unsafe<V[number]>({ type: "string", enum: [...values], ...options });
-
-/**
- * A plain JSON Schema integer. Elysia's `t.Integer` carries a string branch for its query coercion, which has
- * no place in a response schema.
- */
-const integer = (options: { minimum?: number; maximum?: number; description?: string } = {}) => t.Unsafe<number>({ type: "integer", ...options });
-
-const dateTime = (description?: string) => t.String({ format: "date-time", ...(description ? { description } : {}) });
-
-/** Degrees clockwise from true north, the direction the wind or swell comes from. */
-const degrees = (description: string) => integer({ minimum: 0, maximum: 360, description });
-
 const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 
 export const ErrorSchema = t.Object(
@@ -161,24 +111,35 @@ export const ErrorSchema = t.Object(
 );
 
 const spotFields = {
-  id: t.String({ pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$", description: "Stable slug: lower-case words joined by hyphens." }),
+  id: forMcp(t.String({ pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$", description: "Stable slug: lower-case words joined by hyphens." }), { description: "Pass as spot_id." }),
   name: t.String({ description: "Spot name." }),
   country: t.String({ description: "First segment of the spot's country string." }),
   region: nullable(t.String({ description: "Remaining segments of the country string." })),
   lat: t.Number({ minimum: -90, maximum: 90, description: "Latitude." }),
   lng: t.Number({ minimum: -180, maximum: 180, description: "Longitude." }),
-  hexId: t.Optional(t.String({ pattern: "^[0-9a-f]{16}$", description: "The raw 16-hex id, accepted wherever a spot id is a parameter. Beyond the spec: may be absent." })),
-  facing: t.Optional(
-    nullable(
-      t.Number({
-        minimum: 0,
-        maximum: 360,
-        description: "Beyond the spec: bearing from the beach toward open water, degrees true; null when unknown (no coast within 10 km, lakes, pools) or not computed yet. An import's value wins over the computed one (docs/ratings.md, \"Orientation\").",
-      }),
+  hexId: beyondSpec(
+    forMcp(t.String({ pattern: "^[0-9a-f]{16}$", description: "The raw 16-hex id, accepted wherever a spot id is a parameter. Beyond the spec: may be absent." }), {
+      description: "16-hex id, also a spot_id.",
+    }),
+  ),
+  facing: beyondSpec(
+    forMcp(
+      nullable(
+        t.Number({
+          minimum: 0,
+          maximum: 360,
+          description: "Beyond the spec: bearing from the beach toward open water, degrees true; null when unknown (no coast within 10 km, lakes, pools) or not computed yet. An import's value wins over the computed one (docs/ratings.md, \"Orientation\").",
+        }),
+      ),
+      { description: "Degrees from the beach to open water." },
     ),
   ),
-  tideless: t.Optional(nullable(t.Boolean({ description: "Beyond the spec: true when the spot has no tides to speak of; null until its tide station is chosen (docs/tides.md)." }))),
-  timezone: t.Optional(t.String({ description: "Beyond the spec: the IANA time zone at the spot (for example `Pacific/Honolulu`), for showing local times; every time in the API stays UTC." })),
+  tideless: beyondSpec(nullable(t.Boolean({ description: "Beyond the spec: true when the spot has no tides to speak of; null until its tide station is chosen (docs/tides.md)." }))),
+  timezone: beyondSpec(
+    forMcp(t.String({ description: "Beyond the spec: the IANA time zone at the spot (for example `Pacific/Honolulu`), for showing local times; every time in the API stays UTC." }), {
+      description: "IANA zone.",
+    }),
+  ),
 };
 
 export const SpotSchema = t.Object(spotFields, { description: "A named surf spot." });
@@ -224,7 +185,7 @@ export const SpotDetailSchema = t.Object(
   { description: "A named surf spot; `GET /v1/spots/{id}` adds its guide (beyond the spec)." },
 );
 
-const ratingValue = integer({ minimum: 1, maximum: 5 });
+const ratingValue = forMcp(integer({ minimum: 1, maximum: 5 }), { bounds: true });
 
 export const RatingSchema = t.Object(
   { beginner: ratingValue, intermediate: ratingValue, advanced: ratingValue },
@@ -313,18 +274,14 @@ export const ForecastHourSchema = t.Object(
     waveHeight: t.Number({ minimum: 0, description: "Combined significant wave height, meters." }),
     swellHeight: t.Number({ minimum: 0, description: "Primary swell height, meters." }),
     wavePeriod: t.Number({ minimum: 0, description: "Primary swell period, seconds." }),
-    waveDirection: degrees("Primary swell direction, degrees (true wave direction is not stored)."),
+    waveDirection: forMcp(degrees("Primary swell direction, degrees (true wave direction is not stored)."), { description: "Swell from, degrees." }),
     windSpeed: t.Number({ minimum: 0, description: "Wind speed at 10 m, km/h." }),
-    windDirection: degrees("Wind direction, degrees."),
+    windDirection: forMcp(degrees("Wind direction, degrees."), { description: "From, degrees." }),
     windGust: t.Number({ minimum: 0, description: "Wind gusts, km/h." }),
-    windDirectionType: t.Unsafe<WindDirectionType | null>({
-      type: ["string", "null"],
-      enum: [...WIND_DIRECTION_TYPES, null],
-      description: "Wind relative to the spot's facing; null when the facing is unknown.",
-    }),
+    windDirectionType: nullableStringEnum(WIND_DIRECTION_TYPES, { description: "Wind relative to the spot's facing; null when the facing is unknown." }),
     airTemperature: t.Number({ description: "Air temperature at 2 m, Celsius." }),
     waterTemperature: t.Number({ description: "Sea surface temperature, Celsius." }),
-    weatherCode: integer({ minimum: 0, maximum: 99, description: "WMO weather code." }),
+    weatherCode: forMcp(integer({ minimum: 0, maximum: 99, description: "WMO weather code." }), { description: "WMO code." }),
     tide: nullable(ref("Tide", TideSchema)),
     rating: ref("Rating", RatingSchema),
     swells: t.Optional(
@@ -341,8 +298,8 @@ export const ForecastHourSchema = t.Object(
 export const BestWindowSchema = t.Object(
   {
     start: dateTime("First hour of the window, UTC."),
-    end: dateTime("End of the window's last hour (exclusive), UTC."),
-    rating: integer({ minimum: 2, maximum: 5, description: "The rating every hour of the window has for the level: the best of the hours considered." }),
+    end: forMcp(dateTime("End of the window's last hour (exclusive), UTC."), { description: "End of the last hour." }),
+    rating: forMcp(integer({ minimum: 2, maximum: 5, description: "The rating every hour of the window has for the level: the best of the hours considered." }), { bounds: true }),
   },
   { description: "The best run of consecutive daylight hours for one level (docs/forecast.md, \"Best windows\")." },
 );
@@ -368,12 +325,10 @@ export const DailyWeatherSchema = t.Object(
 export const BestSpotSchema = t.Object(
   {
     spot: ref("SpotWithDistance", SpotWithDistanceSchema),
-    rating: integer({ minimum: 1, maximum: 5, description: "The best window's rating for the level; 1 when no daylight hour rates above 1." }),
-    best: nullable(ref("BestWindow", BestWindowSchema)),
+    rating: forMcp(integer({ minimum: 1, maximum: 5, description: "The best window's rating for the level; 1 when no daylight hour rates above 1." }), { bounds: true }),
+    best: forMcp(nullable(ref("BestWindow", BestWindowSchema)), { description: "Best run of daylight hours; null when nothing rates above 1." }),
     surf: nullable(ref("SurfRange", SurfRangeSchema)),
-    windDirectionType: t.Unsafe<WindDirectionType | null>({
-      type: ["string", "null"],
-      enum: [...WIND_DIRECTION_TYPES, null],
+    windDirectionType: nullableStringEnum(WIND_DIRECTION_TYPES, {
       description: "Wind relative to the spot's facing at the window's first hour (or the first hour when there is no window).",
     }),
     confidence: stringEnum(CONFIDENCE_LEVELS, {
@@ -391,7 +346,9 @@ export const ForecastResponseSchema = t.Object(
     spot: t.Object({ id: t.String(), name: t.String(), country: t.String() }),
     units: t.Literal("metric"),
     updatedAt: dateTime("When the forecast document was last refreshed."),
-    attribution: t.String({ description: "States that weather inputs include data from Open-Meteo under CC BY 4.0. Show it with the data." }),
+    attribution: forMcp(t.String({ description: "States that weather inputs include data from Open-Meteo under CC BY 4.0. Show it with the data." }), {
+      description: "Show it with the data.",
+    }),
     demo: t.Optional(t.Literal(true, { description: "Beyond the spec: present only on synthetic demo data (`surfcast serve --demo`); the attribution then says so." })),
     models: t.Optional(ref("ForecastModels", ForecastModelsSchema)),
     grid: t.Optional(ref("ForecastGrid", ForecastGridSchema)),
@@ -456,16 +413,21 @@ export const TidesResponseSchema = t.Object(
     units: t.Literal("metric"),
     extremes: t.Array(ref("TideExtreme", TideExtremeSchema), { description: "From now forward; empty for tideless spots." }),
     tideless: t.Boolean({ description: "true for spots without tides." }),
-    datum: t.Optional(nullable(t.String({ description: "Chart datum the heights are above (for example MLLW or LAT)." }))),
-    station: t.Optional(nullable(ref("TideStation", TideStationSchema))),
-    source: t.Optional(nullable(ref("TideSource", TideSourceSchema))),
-    tidelessReason: t.Optional(nullable(t.String({ description: "Why the spot is tideless (negligible range, no sea-level data, import override); null otherwise." }))),
-    unavailable: t.Optional(
-      nullable(
-        stringEnum(["awaiting_model", "model_expired"] as const, {
-          description:
-            "Set when a tidal spot has no extremes to show: `awaiting_model` (no station serves it and no refresh has fetched the model yet), `model_expired` (the stored model week has passed: refreshes are failing). null otherwise.",
-        }),
+    datum: beyondSpec(
+      forMcp(nullable(t.String({ description: "Chart datum the heights are above (for example MLLW or LAT)." })), { description: "What heights are above (LAT, MLLW, MSL…)." }),
+    ),
+    station: beyondSpec(nullable(ref("TideStation", TideStationSchema))),
+    source: beyondSpec(nullable(ref("TideSource", TideSourceSchema))),
+    tidelessReason: beyondSpec(nullable(t.String({ description: "Why the spot is tideless (negligible range, no sea-level data, import override); null otherwise." }))),
+    unavailable: beyondSpec(
+      forMcp(
+        nullable(
+          stringEnum(["awaiting_model", "model_expired"] as const, {
+            description:
+              "Set when a tidal spot has no extremes to show: `awaiting_model` (no station serves it and no refresh has fetched the model yet), `model_expired` (the stored model week has passed: refreshes are failing). null otherwise.",
+          }),
+        ),
+        { description: "Why a tidal spot has no extremes." },
       ),
     ),
   },
@@ -517,7 +479,7 @@ export const NowTideSchema = t.Object(
         type: stringEnum(["high", "low"] as const),
         time: dateTime(),
         height: t.Number({ description: "Meters (feet with `units=imperial`)." }),
-        minutesUntil: integer({ minimum: 0, description: "Whole minutes from `time` to the turn; 0 during the minute of the turn." }),
+        minutesUntil: forMcp(integer({ minimum: 0, description: "Whole minutes from `time` to the turn; 0 during the minute of the turn." }), { bounds: true }),
       },
       { description: "The next turn of the tide: `nextHigh` or `nextLow`, whichever comes first." },
     ),
@@ -545,7 +507,7 @@ export const NowResponseSchema = t.Object(
     time: dateTime("The minute this answer describes, UTC (seconds are always 00)."),
     updatedAt: nullable(dateTime("When the forecast document was refreshed; null when the spot has none yet.")),
     units: stringEnum(UNITS, { description: "As asked with `units`." }),
-    conditions: nullable(ref("ForecastHour", ForecastHourSchema)),
+    conditions: forMcp(nullable(ref("ForecastHour", ForecastHourSchema)), { description: "The current hour, in `units`; null without a forecast." }),
     tide: nullable(ref("NowTide", NowTideSchema)),
     sun: nullable(ref("NowSun", NowSunSchema)),
     attribution: t.String({ description: "Credits Open-Meteo as the source of the weather inputs, under CC BY 4.0. Show it with the data." }),
@@ -562,8 +524,8 @@ export const NowManyResponseSchema = t.Object(
   { description: "The current state at several spots." },
 );
 
-/** The named components of the document, in the order a reader meets them. */
-export const COMPONENT_SCHEMAS = {
+/** The declared shapes by component name, in the order a reader meets them in the document. */
+export const SHAPES = {
   Spot: SpotSchema,
   SpotWithDistance: SpotWithDistanceSchema,
   SpotDetail: SpotDetailSchema,
@@ -596,12 +558,26 @@ export const COMPONENT_SCHEMAS = {
   Error: ErrorSchema,
 } satisfies Record<ComponentName, TSchema>;
 
+/** A schema as the OpenAPI document shows it: plain JSON, the fields beyond the spec left out of `required`. */
+function documented(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(documented);
+  if (typeof schema !== "object" || schema === null) return schema;
+  const copy: Record<string, unknown> = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, documented(value)]));
+  const { properties, required } = schema as { properties?: Record<string, object>; required?: string[] };
+  if (properties && required) copy.required = required.filter((name) => !(BEYOND_SPEC in properties[name]!));
+  return copy;
+}
+
+/** The named components of the document. */
+export const COMPONENT_SCHEMAS = documented(SHAPES) as Record<ComponentName, object>;
+
+export type { ComponentName };
+
 /**
  * Compile-time tie between the documents and the domain: each type the handlers serialize must be assignable
  * to its schema's static type (a renamed or retyped field breaks `tsc`). Undocumented extra fields are caught
  * at run time instead, by the tests' response validator.
  */
-type Serves<S extends TSchema, _T extends Static<S>> = true;
 export type DomainMatchesSchemas = [
   Serves<typeof SpotSchema, Spot>,
   Serves<typeof SpotWithDistanceSchema, SpotWithDistance>,
