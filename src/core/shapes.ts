@@ -9,7 +9,11 @@
  *  - `forMcp`: what tools/list says of the field, which goes into a model's context whole: a brief description,
  *    the bounds where they matter, and whether an optional field is listed at all.
  */
-import { t, type Static, type TSchema } from "elysia";
+import type { Static, TSchema } from "elysia";
+// The type builder alone: a room that declares a shape does not load the web framework.
+import { t } from "elysia/type-system";
+
+export { t, type Static, type TSchema };
 
 export type ComponentName =
   | "Spot"

@@ -11,9 +11,10 @@ import { BOUNDS } from "../core/bounds";
 import { ERROR_STATUS, type ErrorCode } from "../core/errors";
 import type { UsageReport } from "../access/meter";
 import { USAGE_KEYS } from "../core/endpoints";
-import type { Spot, SpotDetail, SpotWithDistance } from "../spots/types";
+import { SpotDetailSchema, SpotSchema, SpotWithDistanceSchema } from "../spots/types";
+import { DirectionRangeSchema, SpotGuideSchema } from "../spots/guide";
 import type { ConfidenceLevel, ForecastResponse, LeftOutReason, SwellKind, WindDirectionType } from "../forecast/types";
-import type { TideStationInfo, TidesResponse } from "../tides/types";
+import { TideExtremeSchema, TideSchema, TideSourceSchema, TideStationSchema, TidesResponseSchema } from "../tides/types";
 import type { NowManyResponse, NowResponse } from "../now/types";
 import { UNITS } from "../now/units";
 import type { BestSpot } from "../forecast/best-spots";
@@ -110,94 +111,11 @@ export const ErrorSchema = t.Object(
   { description: "Every error response has this shape." },
 );
 
-const spotFields = {
-  id: forMcp(t.String({ pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$", description: "Stable slug: lower-case words joined by hyphens." }), { description: "Pass as spot_id." }),
-  name: t.String({ description: "Spot name." }),
-  country: t.String({ description: "First segment of the spot's country string." }),
-  region: nullable(t.String({ description: "Remaining segments of the country string." })),
-  lat: t.Number({ minimum: -90, maximum: 90, description: "Latitude." }),
-  lng: t.Number({ minimum: -180, maximum: 180, description: "Longitude." }),
-  hexId: beyondSpec(
-    forMcp(t.String({ pattern: "^[0-9a-f]{16}$", description: "The raw 16-hex id, accepted wherever a spot id is a parameter. Beyond the spec: may be absent." }), {
-      description: "16-hex id, also a spot_id.",
-    }),
-  ),
-  facing: beyondSpec(
-    forMcp(
-      nullable(
-        t.Number({
-          minimum: 0,
-          maximum: 360,
-          description: "Beyond the spec: bearing from the beach toward open water, degrees true; null when unknown (no coast within 10 km, lakes, pools) or not computed yet. An import's value wins over the computed one (docs/ratings.md, \"Orientation\").",
-        }),
-      ),
-      { description: "Degrees from the beach to open water." },
-    ),
-  ),
-  tideless: beyondSpec(nullable(t.Boolean({ description: "Beyond the spec: true when the spot has no tides to speak of; null until its tide station is chosen (docs/tides.md)." }))),
-  timezone: beyondSpec(
-    forMcp(t.String({ description: "Beyond the spec: the IANA time zone at the spot (for example `Pacific/Honolulu`), for showing local times; every time in the API stays UTC." }), {
-      description: "IANA zone.",
-    }),
-  ),
-};
-
-export const SpotSchema = t.Object(spotFields, { description: "A named surf spot." });
-
-export const SpotWithDistanceSchema = t.Object(
-  { ...spotFields, distanceKm: t.Number({ minimum: 0, description: "Distance from the query coordinate, in km." }) },
-  { description: "A spot found by position, with its distance from the query coordinate." },
-);
-
-const DirectionRangeSchema = t.Object(
-  {
-    from: t.Number({ minimum: 0, maximum: 360, description: "First direction of the arc, degrees true (coming from)." }),
-    to: t.Number({ minimum: 0, maximum: 360, description: "Last direction of the arc, clockwise from `from`." }),
-    method: t.String({ description: "How the arc was derived." }),
-  },
-  { description: "A clockwise arc of directions, `from` → `to`." },
-);
-
-export const SpotGuideSchema = t.Object(
-  {
-    offshoreWind: nullable(ref("DirectionRange", DirectionRangeSchema)),
-    swellWindow: nullable(ref("DirectionRange", DirectionRangeSchema)),
-    tideStation: nullable(
-      t.Object(
-        {
-          id: t.String(),
-          name: t.String(),
-          distanceKm: t.Number({ minimum: 0, description: "Distance from the spot, km." }),
-          method: t.String({ description: "How the station was chosen." }),
-        },
-        { description: "The tide station the spot's tides come from." },
-      ),
-    ),
-  },
-  {
-    description:
-      "Beyond the spec: derived facts about the spot (docs/spots.md, \"Spot guide\"). `offshoreWind` and `swellWindow` are null when the facing is unknown; `tideStation` is null for tideless spots and until the station is chosen.",
-  },
-);
-
-export const SpotDetailSchema = t.Object(
-  { ...spotFields, guide: t.Optional(ref("SpotGuide", SpotGuideSchema)) },
-  { description: "A named surf spot; `GET /v1/spots/{id}` adds its guide (beyond the spec)." },
-);
-
 const ratingValue = forMcp(integer({ minimum: 1, maximum: 5 }), { bounds: true });
 
 export const RatingSchema = t.Object(
   { beginner: ratingValue, intermediate: ratingValue, advanced: ratingValue },
   { description: "How good the hour is for each surfer level, 1 (poor) to 5 (best)." },
-);
-
-export const TideSchema = t.Object(
-  {
-    height: t.Number({ description: "Tide height in meters above the station's chart datum." }),
-    state: stringEnum(["rising", "falling"] as const),
-  },
-  { description: "The tide at a forecast hour." },
 );
 
 const SWELL_KINDS = ["primary", "secondary", "tertiary", "wind"] as const satisfies readonly SwellKind[];
@@ -355,85 +273,11 @@ export const ForecastResponseSchema = t.Object(
     hours: t.Array(ref("ForecastHour", ForecastHourSchema), { description: "Hourly, from the current UTC hour forward." }),
     daily: t.Array(ref("DailyWeather", DailyWeatherSchema)),
     datum: t.Optional(nullable(t.String({ description: "Chart datum the hours' tide heights are above (for example MLLW or LAT); null for tideless spots." }))),
-    station: t.Optional(nullable(t.Unsafe<TideStationInfo>({ $ref: "#/components/schemas/TideStation" }))),
+    station: t.Optional(nullable(ref("TideStation", TideStationSchema))),
   },
   {
     description:
       "The hourly forecast of one spot. `datum` and `station` (beyond the spec) name what every hour's tide height is measured from, once per document; null for tideless spots, absent from documents refreshed before they were recorded.",
-  },
-);
-
-export const TideExtremeSchema = t.Object(
-  {
-    type: stringEnum(["high", "low"] as const),
-    time: dateTime(),
-    height: t.Number({ description: "Meters above the chart datum." }),
-  },
-  { description: "One high or low water." },
-);
-
-export const TideStationSchema = t.Object(
-  {
-    id: t.String(),
-    name: t.String(),
-    distanceKm: t.Number({ minimum: 0, description: "Distance from the spot, km." }),
-    source: t.String({ description: "Where the station's harmonic constituents come from." }),
-  },
-  { description: "The tide station whose predictions a spot uses." },
-);
-
-export const TideSourceSchema = t.Union(
-  [
-    t.Object(
-      {
-        type: t.Literal("station"),
-        id: t.String(),
-        name: t.String(),
-        distanceKm: t.Number({ minimum: 0, description: "Distance from the spot, km." }),
-        provider: t.String({ description: "Where the station's harmonic constituents come from (NOAA, TICON-4, …)." }),
-      },
-      { description: "A tide station's harmonic prediction; heights above the station's chart datum." },
-    ),
-    t.Object(
-      {
-        type: t.Literal("model"),
-        name: t.String({ description: "The upstream model, e.g. Open-Meteo Marine (MeteoFrance SMOC)." }),
-        variable: t.String({ description: "The upstream variable: sea_level_height_msl." }),
-        fetchedAt: dateTime(),
-      },
-      { description: "High and low waters found in the sea-level model's hourly series (tide and surge); heights above mean sea level." },
-    ),
-  ],
-  { description: "Where the spot's tides come from (docs/tides.md: which source serves a spot)." },
-);
-
-export const TidesResponseSchema = t.Object(
-  {
-    spot: t.Object({ id: t.String(), name: t.String() }),
-    units: t.Literal("metric"),
-    extremes: t.Array(ref("TideExtreme", TideExtremeSchema), { description: "From now forward; empty for tideless spots." }),
-    tideless: t.Boolean({ description: "true for spots without tides." }),
-    datum: beyondSpec(
-      forMcp(nullable(t.String({ description: "Chart datum the heights are above (for example MLLW or LAT)." })), { description: "What heights are above (LAT, MLLW, MSL…)." }),
-    ),
-    station: beyondSpec(nullable(ref("TideStation", TideStationSchema))),
-    source: beyondSpec(nullable(ref("TideSource", TideSourceSchema))),
-    tidelessReason: beyondSpec(nullable(t.String({ description: "Why the spot is tideless (negligible range, no sea-level data, import override); null otherwise." }))),
-    unavailable: beyondSpec(
-      forMcp(
-        nullable(
-          stringEnum(["awaiting_model", "model_expired"] as const, {
-            description:
-              "Set when a tidal spot has no extremes to show: `awaiting_model` (no station serves it and no refresh has fetched the model yet), `model_expired` (the stored model week has passed: refreshes are failing). null otherwise.",
-          }),
-        ),
-        { description: "Why a tidal spot has no extremes." },
-      ),
-    ),
-  },
-  {
-    description:
-      "Stored tide extremes of one spot. `datum`, `station`, `source`, `tidelessReason` and `unavailable` go beyond the spec and may be absent. `datum` is the station's chart datum, or `MSL` for the model; null without a source.",
   },
 );
 
@@ -579,12 +423,8 @@ export type { ComponentName };
  * at run time instead, by the tests' response validator.
  */
 export type DomainMatchesSchemas = [
-  Serves<typeof SpotSchema, Spot>,
-  Serves<typeof SpotWithDistanceSchema, SpotWithDistance>,
-  Serves<typeof SpotDetailSchema, SpotDetail>,
   Serves<typeof BestSpotSchema, BestSpot>,
   Serves<typeof ForecastResponseSchema, ForecastResponse>,
-  Serves<typeof TidesResponseSchema, TidesResponse>,
   Serves<typeof UsageResponseSchema, UsageReport>,
   Serves<typeof NowResponseSchema, NowResponse>,
   Serves<typeof NowManyResponseSchema, NowManyResponse>,

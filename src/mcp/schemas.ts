@@ -21,12 +21,10 @@ import {
   BestWindowSchema,
   ForecastResponseSchema,
   NowResponseSchema,
-  SpotSchema,
-  SpotWithDistanceSchema,
   SurfRangeSchema,
-  TideExtremeSchema,
-  TidesResponseSchema,
 } from "../http/schemas";
+import { SpotSchema, SpotWithDistanceSchema } from "../spots/types";
+import { TideExtremeSchema, TidesResponseSchema } from "../tides/types";
 import { mcpOutput } from "./output-schemas";
 
 type JsonSchema = { type: "string" | "number" | "integer"; description: string } & Record<string, unknown>;
