@@ -13,18 +13,14 @@ import { t, type TSchema } from "elysia";
 import { z } from "zod";
 import { BOUNDS } from "../core/bounds";
 import { UNITS } from "../now/units";
-import type { SurfSummary } from "../forecast/summary";
 import type { KeyAlert } from "../alerts/service";
-import { dateTime, forMcp, nullable, nullableStringEnum, stringEnum, type Serves } from "../core/shapes";
-import {
-  BestSpotSchema,
-  BestWindowSchema,
-  ForecastResponseSchema,
-  NowResponseSchema,
-  SurfRangeSchema,
-} from "../http/schemas";
+import { dateTime, forMcp, nullable, type Serves } from "../core/shapes";
 import { SpotSchema, SpotWithDistanceSchema } from "../spots/types";
-import { TideExtremeSchema, TidesResponseSchema } from "../tides/types";
+import { BestSpotSchema } from "../forecast/best-spots";
+import { ForecastResponseSchema } from "../forecast/types";
+import { SurfSummarySchema } from "../forecast/summary";
+import { TidesResponseSchema } from "../tides/types";
+import { NowResponseSchema } from "../now/types";
 import { mcpOutput } from "./output-schemas";
 
 type JsonSchema = { type: "string" | "number" | "integer"; description: string } & Record<string, unknown>;
@@ -137,25 +133,6 @@ export const forecastOutput = mcpOutput(ForecastResponseSchema);
 export const tidesOutput = mcpOutput(TidesResponseSchema);
 export const nowOutput = mcpOutput(NowResponseSchema);
 
-const levelBest = forMcp(t.Optional(nullable(BestWindowSchema)), { listed: true });
-
-const SurfSummarySchema = t.Object({
-  spot: t.Object({ id: t.String(), name: t.String(), country: t.String(), timezone: t.String() }),
-  days: t.Array(
-    t.Object({
-      date: t.String(),
-      sunrise: nullable(t.String()),
-      sunset: nullable(t.String()),
-      surf: nullable(SurfRangeSchema),
-      wind: nullable(t.Object({ min: t.Number(), max: t.Number(), type: nullableStringEnum(["offshore", "onshore", "cross"]) })),
-      confidence: nullable(stringEnum(["high", "medium", "low"])),
-      best: t.Object({ beginner: levelBest, intermediate: levelBest, advanced: levelBest }),
-      tides: t.Array(TideExtremeSchema),
-    }),
-  ),
-  attribution: t.String(),
-});
-
 export const surfSummaryOutput = mcpOutput(SurfSummarySchema);
 
 /** Kept small (tools/list goes into a model's context whole): the ids and windows; every field is in docs/alerts.md. */
@@ -165,4 +142,5 @@ const AlertListSchema = t.Object({
 
 export const listAlertsOutput = mcpOutput(AlertListSchema);
 
-export type McpOnlyShapesMatchDomain = [Serves<typeof SurfSummarySchema, SurfSummary>, Serves<typeof AlertListSchema, { alerts: Pick<KeyAlert, "id" | "nextWindows">[] }>];
+/** Compile-time tie: what list_alerts returns fits the schema. */
+export type AlertListMatchesService = Serves<typeof AlertListSchema, { alerts: Pick<KeyAlert, "id" | "nextWindows">[] }>;
