@@ -1,18 +1,17 @@
 /**
  * The MCP tools' input and output schemas (zod, as the SDK's McpServer wants them).
  *
- * Inputs are permissive at run time and precise on paper: every argument is `unknown` to zod, and its JSON
- * Schema (type, bounds, default, units) is attached as metadata for tools/list. The real check is the strict
- * parser shared with /v1 (core/params.ts), run inside the tool, so a bad argument becomes a tool error with
- * the same `invalid_request` message as /v1 — never an SDK "Input validation error" worded differently.
+ * Inputs are permissive at run time and precise on paper: every argument is `unknown` to zod, and the JSON
+ * Schema of its /v1 parameter (type, bounds, default) is attached as metadata for tools/list, with a brief
+ * description. The real check is the strict parser shared with /v1 (core/params.ts), run inside the tool, so a
+ * bad argument becomes a tool error with the same `invalid_request` message as /v1 — never an SDK "Input
+ * validation error" worded differently.
  *
  * Outputs are the /v1 response shapes, converted (output-schemas.ts); the list tools wrap their arrays as
  * {spots: [...]}, declared here as TypeBox around the shared shapes like the two outputs /v1 does not serve.
  */
 import { t, type TSchema } from "elysia";
 import { z } from "zod";
-import { BOUNDS } from "../core/bounds";
-import { UNITS } from "../now/units";
 import type { KeyAlert } from "../alerts/service";
 import { dateTime, forMcp, nullable, type Serves } from "../core/shapes";
 import { SpotSchema, SpotWithDistanceSchema } from "../spots/types";
@@ -21,12 +20,25 @@ import { ForecastResponseSchema } from "../forecast/types";
 import { SurfSummarySchema } from "../forecast/summary";
 import { TidesResponseSchema } from "../tides/types";
 import { NowResponseSchema } from "../now/types";
+import { bestSpotsQuery, daysQuery, idParams, nearbyQuery, nowQuery, searchQuery } from "../http/schemas";
 import { mcpOutput } from "./output-schemas";
 
-type JsonSchema = { type: "string" | "number" | "integer"; description: string } & Record<string, unknown>;
+/**
+ * The JSON Schema keywords of a /v1 parameter that tools/list shows: type, enum, bounds and default. A pattern
+ * stays with the parser, which names what is wrong in its message.
+ */
+const SHOWN_KEYWORDS = ["type", "enum", "minLength", "maxLength", "minimum", "maximum", "default"];
 
-/** An argument documented by `json` and validated later by the shared parser. */
-const documented = (json: JsonSchema) => z.unknown().optional().meta(json);
+/**
+ * An argument made from the declaration of its /v1 parameter (Elysia's coercing integer read through its
+ * integer branch), with a brief description of its own: documented for tools/list, validated later by the shared
+ * parser. `overrides` says where the tool differs, such as a default the parameter has and the argument lacks.
+ */
+function argument(parameter: TSchema, description: string, overrides: Record<string, undefined> = {}) {
+  const declared: Record<string, unknown> = parameter.anyOf?.find((branch: { type?: string }) => branch.type !== "string") ?? parameter;
+  const shown = Object.fromEntries(SHOWN_KEYWORDS.filter((keyword) => declared[keyword] !== undefined).map((keyword) => [keyword, declared[keyword]]));
+  return z.unknown().optional().meta({ ...shown, description, ...overrides });
+}
 
 /**
  * An argument object; `required` is documentation only (missing arguments get the parser's message), and so is
@@ -34,51 +46,17 @@ const documented = (json: JsonSchema) => z.unknown().optional().meta(json);
  */
 const args = <S extends z.ZodRawShape>(shape: S, required: (keyof S & string)[]) => z.object(shape).meta({ required, additionalProperties: false });
 
-const limitArg = documented({
-  type: "integer",
-  minimum: BOUNDS.limit.minimum,
-  maximum: BOUNDS.limit.maximum,
-  default: BOUNDS.limit.default,
-  description: "Most spots to return.",
-});
+const limitArg = argument(nearbyQuery.properties.limit, "Most spots to return.");
+const spotIdArg = argument(idParams.properties.id, "Spot id from search_spots or spots_nearby (slug such as 'pipeline', or 16-hex id).");
+const daysArg = argument(daysQuery.properties.days, "Days ahead, from now.");
 
-const spotIdArg = documented({
-  type: "string",
-  description: "Spot id from search_spots or spots_nearby (slug such as 'pipeline', or 16-hex id).",
-});
-
-const daysArg = documented({
-  type: "integer",
-  minimum: BOUNDS.days.minimum,
-  maximum: BOUNDS.days.maximum,
-  default: BOUNDS.days.default,
-  description: "Days ahead, from now.",
-});
-
-export const searchInput = args(
-  {
-    query: documented({
-      type: "string",
-      minLength: BOUNDS.q.minLength,
-      maxLength: BOUNDS.q.maxLength,
-      description: "Spot name, alias, country, region or town.",
-    }),
-    limit: limitArg,
-  },
-  ["query"],
-);
+export const searchInput = args({ query: argument(searchQuery.properties.q, "Spot name, alias, country, region or town."), limit: limitArg }, ["query"]);
 
 export const nearbyInput = args(
   {
-    lat: documented({ type: "number", minimum: BOUNDS.lat.minimum, maximum: BOUNDS.lat.maximum, description: "Latitude, decimal degrees." }),
-    lng: documented({ type: "number", minimum: BOUNDS.lng.minimum, maximum: BOUNDS.lng.maximum, description: "Longitude, decimal degrees." }),
-    radius_km: documented({
-      type: "number",
-      minimum: BOUNDS.radius.minimum,
-      maximum: BOUNDS.radius.maximum,
-      default: BOUNDS.radius.default,
-      description: "Search radius, km.",
-    }),
+    lat: argument(nearbyQuery.properties.lat, "Latitude, decimal degrees."),
+    lng: argument(nearbyQuery.properties.lng, "Longitude, decimal degrees."),
+    radius_km: argument(nearbyQuery.properties.radius, "Search radius, km."),
     limit: limitArg,
   },
   ["lat", "lng"],
@@ -86,41 +64,24 @@ export const nearbyInput = args(
 
 export const spotDaysInput = args({ spot_id: spotIdArg, days: daysArg }, ["spot_id"]);
 
-const levelArg = (defaults: { default: string } | { description: string }) =>
-  documented({ type: "string", enum: [...BOUNDS.level.values], description: "Surfer level whose ratings count.", ...defaults });
-
 export const bestSpotsInput = args(
   {
     lat: nearbyInput.shape.lat,
     lng: nearbyInput.shape.lng,
     radius_km: nearbyInput.shape.radius_km,
-    level: levelArg({ default: BOUNDS.level.default }),
-    hours: documented({
-      type: "integer",
-      minimum: BOUNDS.hours.minimum,
-      maximum: BOUNDS.hours.maximum,
-      default: BOUNDS.hours.default,
-      description: "Hours ahead, from the current hour.",
-    }),
+    level: argument(bestSpotsQuery.properties.level, "Surfer level whose ratings count."),
+    hours: argument(bestSpotsQuery.properties.hours, "Hours ahead, from the current hour."),
     limit: limitArg,
   },
   ["lat", "lng"],
 );
 
-export const surfSummaryInput = args({ spot_id: spotIdArg, days: daysArg, level: levelArg({ description: "Surfer level (default: all three)." }) }, ["spot_id"]);
-
-export const spotNowInput = args(
-  {
-    spot_id: spotIdArg,
-    units: documented({
-      type: "string",
-      enum: [...UNITS],
-      default: UNITS[0],
-      description: "metric (m, km/h, °C) or imperial (ft, mph, °F).",
-    }),
-  },
+export const surfSummaryInput = args(
+  { spot_id: spotIdArg, days: daysArg, level: argument(bestSpotsQuery.properties.level, "Surfer level (default: all three).", { default: undefined }) },
   ["spot_id"],
 );
+
+export const spotNowInput = args({ spot_id: spotIdArg, units: argument(nowQuery.properties.units, "metric (m, km/h, °C) or imperial (ft, mph, °F).") }, ["spot_id"]);
 
 export const listAlertsInput = args({}, []);
 
