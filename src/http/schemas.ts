@@ -1,9 +1,11 @@
 /**
- * The schemas of /v1: request parameters and response bodies, documentation only — core/params.ts validates
- * the parameters (from the same bounds) and the handlers return ready-made Responses, so nothing here runs per
- * request. Both become the OpenAPI document (http/openapi.ts). Bounds come from core/bounds.ts, the
- * table the strict parser and the MCP tools use too; `required` lists follow the spec's tables exactly, so
- * fields we send beyond the spec (Spot.hexId, TidesResponse.datum/station) are documented but optional.
+ * The schemas of /v1, documentation only — core/params.ts validates the parameters (from the same bounds) and
+ * the handlers return ready-made Responses, so nothing here runs per request. The request parameters are
+ * declared here (the MCP tools' arguments are made from them); the response bodies are declared in the rooms
+ * that own them (core/shapes.ts) and named here as the components of the OpenAPI document (http/openapi.ts).
+ * Bounds come from core/bounds.ts, the table the strict parser uses too; `required` lists follow the spec's
+ * tables exactly, so fields we send beyond the spec (Spot.hexId, TidesResponse.datum/station) are documented
+ * but optional.
  */
 import { t, type TSchema } from "elysia";
 import { BEYOND_SPEC, stringEnum, type ComponentName } from "../core/shapes";

@@ -7,13 +7,12 @@
  * bad argument becomes a tool error with the same `invalid_request` message as /v1 — never an SDK "Input
  * validation error" worded differently.
  *
- * Outputs are the /v1 response shapes, converted (output-schemas.ts); the list tools wrap their arrays as
- * {spots: [...]}, declared here as TypeBox around the shared shapes like the two outputs /v1 does not serve.
+ * Outputs are the declared response shapes, converted (output-schemas.ts). The shapes only MCP has are declared
+ * here, in TypeBox like the others: the list tools' {spots: [...]} around the /v1 arrays, and list_alerts' view.
  */
-import { t, type TSchema } from "elysia";
 import { z } from "zod";
 import type { KeyAlert } from "../alerts/service";
-import { dateTime, forMcp, nullable, type Serves } from "../core/shapes";
+import { dateTime, forMcp, nullable, t, type Serves, type TSchema } from "../core/shapes";
 import { SpotSchema, SpotWithDistanceSchema } from "../spots/types";
 import { BestSpotSchema } from "../forecast/best-spots";
 import { ForecastResponseSchema } from "../forecast/types";
