@@ -10,6 +10,7 @@
  * turns (core/serial.ts), so stored counts plus pending ones count every use exactly once.
  */
 import { USAGE_KEYS, type UsageKey } from "../core/endpoints";
+import { integer, ref, t, type Static } from "../core/shapes";
 import { DAY_MS, utcDay, type Clock } from "../core/clock";
 import { Serial } from "../core/serial";
 import { BurstWindow, decide, fixedRateLimitHeaders, varyingRateLimitHeaders, type Limits, type Verdict } from "./limiter";
@@ -51,18 +52,34 @@ interface KeyState {
   fixed: { headers: Headers; dailyLimit: number; minuteLimit: number };
 }
 
-export interface UsageDay {
-  date: string;
-  total: number;
-  byEndpoint: Record<string, number>;
-}
+const ENDPOINT_KEY = `^(?:${USAGE_KEYS.map((e) => e.replace(".", "\\.")).join("|")}|mcp\\.[a-z0-9_]+)$`;
 
-export interface UsageReport {
-  plan: string;
-  limit: number;
-  today: number;
-  days: UsageDay[];
-}
+export const UsageDaySchema = t.Object(
+  {
+    date: t.String({ format: "date", description: "UTC day." }),
+    total: integer({ minimum: 0 }),
+    byEndpoint: t.Unsafe<Record<string, number>>({
+      type: "object",
+      propertyNames: { pattern: ENDPOINT_KEY },
+      additionalProperties: { type: "integer", minimum: 0 },
+      description: `Request counts keyed by ${USAGE_KEYS.join(", ")} and mcp.<tool> (one key per MCP tool name).`,
+    }),
+  },
+  { description: "One UTC day of usage." },
+);
+
+export const UsageResponseSchema = t.Object(
+  {
+    plan: t.String({ description: "Plan of the presented key." }),
+    limit: integer({ minimum: 0, description: "Daily request limit." }),
+    today: integer({ minimum: 0, description: "Requests counted against the daily quota so far today (UTC); `byEndpoint.embed` (embed view-minutes) and `byEndpoint.calendar` (alerts' calendar feed fetches) are not among them." }),
+    days: t.Array(ref("UsageDay", UsageDaySchema), { minItems: 30, maxItems: 30, description: "The last 30 UTC days, oldest first, today last." }),
+  },
+  { description: "Usage of the presented key." },
+);
+
+export type UsageDay = Static<typeof UsageDaySchema>;
+export type UsageReport = Static<typeof UsageResponseSchema>;
 
 interface KeptReport {
   dayNumber: number;

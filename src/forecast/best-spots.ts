@@ -7,10 +7,11 @@
 import { HOUR_MS, utcHourStart, type Clock } from "../core/clock";
 import { allOf, andThen, type MaybePromise } from "../core/maybe-promise";
 import type { BestSpotsParams } from "../core/params";
-import type { SpotWithDistance } from "../spots/types";
-import { bestRun, CONFIDENCE_LEVELS, CONFIDENCE_SCORE, confidenceScore, daylightOf, inDaylight, type BestWindow, type Level } from "./best";
+import { forMcp, integer, nullable, nullableStringEnum, ref, stringEnum, t, type Static } from "../core/shapes";
+import { SpotWithDistanceSchema, type SpotWithDistance } from "../spots/types";
+import { bestRun, CONFIDENCE_LEVELS, CONFIDENCE_SCORE, confidenceScore, daylightOf, inDaylight, type Level } from "./best";
 import type { StoredForecast } from "./document";
-import type { ConfidenceLevel, SurfRange, WindDirectionType } from "./types";
+import { BestWindowSchema, CONFIDENCE_LEVELS_SUREST_FIRST, SurfRangeSchema, WIND_DIRECTION_TYPES, type WindDirectionType } from "./types";
 
 const WIND_TYPES: readonly (WindDirectionType | null)[] = [null, "onshore", "cross", "offshore"];
 const LEVEL_INDEX: Record<Level, number> = { beginner: 0, intermediate: 1, advanced: 2 };
@@ -59,21 +60,28 @@ export function outlookOf(stored: StoredForecast): Outlook {
   return out;
 }
 
-export interface SpotOutlook {
-  /** The window's rating; 1 when no daylight hour rates above 1. */
-  rating: number;
-  best: BestWindow | null;
-  /** Lowest `surf.min` to highest `surf.max` over the window (or the first hour when there is none); null without surf data. */
-  surf: SurfRange | null;
-  /** At the window's first hour (or the first hour). */
-  windDirectionType: WindDirectionType | null;
-  /** The wave models' agreement over the window (or the first hour): its least sure hour's; medium for hours stored without it. */
-  confidence: ConfidenceLevel;
-}
+export const BestSpotSchema = t.Object(
+  {
+    spot: ref("SpotWithDistance", SpotWithDistanceSchema),
+    rating: forMcp(integer({ minimum: 1, maximum: 5, description: "The best window's rating for the level; 1 when no daylight hour rates above 1." }), { bounds: true }),
+    best: forMcp(nullable(ref("BestWindow", BestWindowSchema)), { description: "Best run of daylight hours; null when nothing rates above 1." }),
+    surf: nullable(ref("SurfRange", SurfRangeSchema)),
+    windDirectionType: nullableStringEnum(WIND_DIRECTION_TYPES, {
+      description: "Wind relative to the spot's facing at the window's first hour (or the first hour when there is no window).",
+    }),
+    confidence: stringEnum(CONFIDENCE_LEVELS_SUREST_FIRST, {
+      description: "How far the wave models agree over the window (or the first hour): its least sure hour's level (`medium` for forecasts stored before confidence existed). Between spots of the same rating, the surer window ranks first.",
+    }),
+  },
+  {
+    description:
+      "One spot of `GET /v1/spots/best` (beyond the spec): its best window for the level over the hours asked, the surf range over that window (or the first hour when there is none) and the wind type.",
+  },
+);
 
-export interface BestSpot extends SpotOutlook {
-  spot: SpotWithDistance;
-}
+export type BestSpot = Static<typeof BestSpotSchema>;
+/** One spot's part of its answer: everything but the spot. */
+export type SpotOutlook = Omit<BestSpot, "spot">;
 
 /** One spot over [from, to): null when its document has no hour in that span (it is left out of the ranking). */
 export function spotOutlook(o: Outlook, from: number, to: number, level: Level): SpotOutlook | null {

@@ -4,33 +4,41 @@
  * Pure: served responses in, a compact object and its text out (docs/mcp.md, "surf_summary").
  */
 import type { MaybePromise } from "../core/maybe-promise";
-import type { TidesResponse } from "../tides/types";
-import { daylightOf, inDaylight, LEVELS, type BestWindow, type Level } from "./best";
-import type { ConfidenceLevel, ForecastHour, ForecastResponse, SurfRange, WindDirectionType } from "./types";
+import { forMcp, nullable, nullableStringEnum, stringEnum, t, type Static } from "../core/shapes";
+import { TideExtremeSchema, type TidesResponse } from "../tides/types";
+import { daylightOf, inDaylight, LEVELS, type Level } from "./best";
+import { BestWindowSchema, CONFIDENCE_LEVELS_SUREST_FIRST, SurfRangeSchema, WIND_DIRECTION_TYPES, type ForecastHour, type ForecastResponse } from "./types";
 import { DEMO_ATTRIBUTION } from "./demo";
 import { LocalClock } from "../core/local-time";
 
-export interface SummaryDay {
-  date: string;
-  sunrise: string | null;
-  sunset: string | null;
-  /** Over the day's daylight hours still ahead (all its hours when it has no sunrise or sunset); null without surf data. */
-  surf: SurfRange | null;
-  /** Sustained wind over the same hours, km/h, and the most frequent wind type. */
-  wind: { min: number; max: number; type: WindDirectionType | null } | null;
-  /** How far the wave models agree over the same hours: the most frequent level; null for hours stored without it. */
-  confidence: ConfidenceLevel | null;
-  /** Per level asked: the day's best window (forecast/best.ts), or null. */
-  best: Partial<Record<Level, BestWindow | null>>;
-  /** High and low waters of the day, by the spot's local date. */
-  tides: { type: "high" | "low"; time: string; height: number }[];
-}
+/** A level not asked for is absent; tools/list names the three all the same. */
+const levelBest = forMcp(t.Optional(nullable(BestWindowSchema)), { listed: true });
 
-export interface SurfSummary {
-  spot: { id: string; name: string; country: string; timezone: string };
-  days: SummaryDay[];
-  attribution: string;
-}
+/** No /v1 endpoint serves it: the MCP tool's output schema is converted from it. */
+export const SurfSummarySchema = t.Object({
+  spot: t.Object({ id: t.String(), name: t.String(), country: t.String(), timezone: t.String() }),
+  days: t.Array(
+    t.Object({
+      date: t.String(),
+      sunrise: nullable(t.String()),
+      sunset: nullable(t.String()),
+      /** Over the day's daylight hours still ahead (all its hours when it has no sunrise or sunset); null without surf data. */
+      surf: nullable(SurfRangeSchema),
+      /** Sustained wind over the same hours, km/h, and the most frequent wind type. */
+      wind: nullable(t.Object({ min: t.Number(), max: t.Number(), type: nullableStringEnum(WIND_DIRECTION_TYPES) })),
+      /** How far the wave models agree over the same hours: the most frequent level; null for hours stored without it. */
+      confidence: nullable(stringEnum(CONFIDENCE_LEVELS_SUREST_FIRST)),
+      /** Per level asked: the day's best window (forecast/best.ts), or null. */
+      best: t.Object({ beginner: levelBest, intermediate: levelBest, advanced: levelBest }),
+      /** High and low waters of the day, by the spot's local date. */
+      tides: t.Array(TideExtremeSchema),
+    }),
+  ),
+  attribution: t.String(),
+});
+
+export type SurfSummary = Static<typeof SurfSummarySchema>;
+export type SummaryDay = SurfSummary["days"][number];
 
 const hhmm = (iso: string | null) => (iso ? iso.slice(11, 16) : "—");
 const m = (x: number) => (Math.round(x * 10) / 10).toFixed(1);

@@ -3,15 +3,19 @@
  * sunrise or sunset may fall on the neighbouring UTC date (docs/forecast.md), so rows are matched by their instants,
  * not their dates.
  */
+import { dateTime, nullable, t, type Static } from "../core/shapes";
 import type { DailyWeather } from "./types";
 
-export interface SunNow {
-  /** Of the daylight under way, else of the next one (after sunset: tomorrow's). */
-  sunrise: string | null;
-  sunset: string | null;
-  /** null when the day has no sunrise or sunset (polar day or night). */
-  daylight: boolean | null;
-}
+export const NowSunSchema = t.Object(
+  {
+    sunrise: nullable(dateTime("Sunrise of the daylight under way, else of the next one.")),
+    sunset: nullable(dateTime("Sunset of the same daylight.")),
+    daylight: t.Unsafe<boolean | null>({ type: ["boolean", "null"], description: "Whether `time` lies between them; null when the day has no sunrise or sunset (polar day or night)." }),
+  },
+  { description: "The sun at the spot, from the forecast's daily sunrise and sunset." },
+);
+
+export type SunNow = Static<typeof NowSunSchema>;
 
 /**
  * The sun at `at`: the first row (in date order) whose sunset is still ahead; rows whose sunset has passed are

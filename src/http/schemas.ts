@@ -1,21 +1,38 @@
 /**
- * The schemas of /v1: request parameters and response bodies, documentation only — core/params.ts validates
- * the parameters (from the same bounds) and the handlers return ready-made Responses, so nothing here runs per
- * request. Both become the OpenAPI document (http/openapi.ts). Bounds come from core/bounds.ts, the
- * table the strict parser and the MCP tools use too; `required` lists follow the spec's tables exactly, so
- * fields we send beyond the spec (Spot.hexId, TidesResponse.datum/station) are documented but optional.
+ * The schemas of /v1, documentation only — core/params.ts validates the parameters (from the same bounds) and
+ * the handlers return ready-made Responses, so nothing here runs per request. The request parameters are
+ * declared here (the MCP tools' arguments are made from them); the response bodies are declared in the rooms
+ * that own them (core/shapes.ts) and named here as the components of the OpenAPI document (http/openapi.ts).
+ * Bounds come from core/bounds.ts, the table the strict parser uses too; `required` lists follow the spec's
+ * tables exactly, so fields we send beyond the spec (Spot.hexId, TidesResponse.datum/station) are documented
+ * but optional.
  */
-import { t, type Static, type TSchema } from "elysia";
+import { t, type TSchema } from "elysia";
+import { BEYOND_SPEC, stringEnum, type ComponentName } from "../core/shapes";
 import { BOUNDS } from "../core/bounds";
 import { ERROR_STATUS, type ErrorCode } from "../core/errors";
-import type { UsageReport } from "../access/meter";
-import { USAGE_KEYS } from "../core/endpoints";
-import type { Spot, SpotDetail, SpotWithDistance } from "../spots/types";
-import type { ConfidenceLevel, ForecastResponse, LeftOutReason, SwellKind, WindDirectionType } from "../forecast/types";
-import type { TideStationInfo, TidesResponse } from "../tides/types";
-import type { NowManyResponse, NowResponse } from "../now/types";
+import { UsageDaySchema, UsageResponseSchema } from "../access/meter";
+import { SpotDetailSchema, SpotSchema, SpotWithDistanceSchema } from "../spots/types";
+import { DirectionRangeSchema, SpotGuideSchema } from "../spots/guide";
+import { TideExtremeSchema, TideSchema, TideSourceSchema, TideStationSchema, TidesResponseSchema } from "../tides/types";
+import {
+  BestWindowSchema,
+  ConfidenceSchema,
+  DailyWeatherSchema,
+  DayBestSchema,
+  ForecastGridSchema,
+  ForecastHourSchema,
+  ForecastModelsSchema,
+  ForecastResponseSchema,
+  GridCellSchema,
+  RatingSchema,
+  SurfRangeSchema,
+  SwellComponentSchema,
+} from "../forecast/types";
+import { BestSpotSchema } from "../forecast/best-spots";
+import { NowSunSchema } from "../forecast/sun";
+import { NowManyResponseSchema, NowResponseSchema, NowTideSchema } from "../now/types";
 import { UNITS } from "../now/units";
-import type { BestSpot } from "../forecast/best-spots";
 
 // ---------------------------------------------------------------- request parameters
 
@@ -97,57 +114,6 @@ export const nowManyQuery = t.Object({
 
 // ---------------------------------------------------------------- response bodies (components)
 
-export type ComponentName =
-  | "Spot"
-  | "BestSpot"
-  | "SpotWithDistance"
-  | "SpotDetail"
-  | "SpotGuide"
-  | "DirectionRange"
-  | "ForecastResponse"
-  | "ForecastHour"
-  | "Rating"
-  | "SwellComponent"
-  | "SurfRange"
-  | "Confidence"
-  | "ForecastModels"
-  | "ForecastGrid"
-  | "GridCell"
-  | "Tide"
-  | "DailyWeather"
-  | "DayBest"
-  | "BestWindow"
-  | "TidesResponse"
-  | "TideExtreme"
-  | "TideStation"
-  | "TideSource"
-  | "UsageResponse"
-  | "UsageDay"
-  | "NowResponse"
-  | "NowTide"
-  | "NowSun"
-  | "NowManyResponse"
-  | "Error";
-
-/** A reference to a named component, typed as the component itself. */
-const ref = <S extends TSchema>(name: ComponentName, _schema: S) => t.Unsafe<Static<S>>({ $ref: `#/components/schemas/${name}` });
-
-const nullable = <S extends TSchema>(schema: S) => t.Union([schema, t.Null()]);
-
-const stringEnum = <const V extends readonly string[]>(values: V, options: { description?: string } = {}) =>
-  t.Unsafe<V[number]>({ type: "string", enum: [...values], ...options });
-
-/**
- * A plain JSON Schema integer. Elysia's `t.Integer` carries a string branch for its query coercion, which has
- * no place in a response schema.
- */
-const integer = (options: { minimum?: number; maximum?: number; description?: string } = {}) => t.Unsafe<number>({ type: "integer", ...options });
-
-const dateTime = (description?: string) => t.String({ format: "date-time", ...(description ? { description } : {}) });
-
-/** Degrees clockwise from true north, the direction the wind or swell comes from. */
-const degrees = (description: string) => integer({ minimum: 0, maximum: 360, description });
-
 const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 
 export const ErrorSchema = t.Object(
@@ -160,410 +126,8 @@ export const ErrorSchema = t.Object(
   { description: "Every error response has this shape." },
 );
 
-const spotFields = {
-  id: t.String({ pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$", description: "Stable slug: lower-case words joined by hyphens." }),
-  name: t.String({ description: "Spot name." }),
-  country: t.String({ description: "First segment of the spot's country string." }),
-  region: nullable(t.String({ description: "Remaining segments of the country string." })),
-  lat: t.Number({ minimum: -90, maximum: 90, description: "Latitude." }),
-  lng: t.Number({ minimum: -180, maximum: 180, description: "Longitude." }),
-  hexId: t.Optional(t.String({ pattern: "^[0-9a-f]{16}$", description: "The raw 16-hex id, accepted wherever a spot id is a parameter. Beyond the spec: may be absent." })),
-  facing: t.Optional(
-    nullable(
-      t.Number({
-        minimum: 0,
-        maximum: 360,
-        description: "Beyond the spec: bearing from the beach toward open water, degrees true; null when unknown (no coast within 10 km, lakes, pools) or not computed yet. An import's value wins over the computed one (docs/ratings.md, \"Orientation\").",
-      }),
-    ),
-  ),
-  tideless: t.Optional(nullable(t.Boolean({ description: "Beyond the spec: true when the spot has no tides to speak of; null until its tide station is chosen (docs/tides.md)." }))),
-  timezone: t.Optional(t.String({ description: "Beyond the spec: the IANA time zone at the spot (for example `Pacific/Honolulu`), for showing local times; every time in the API stays UTC." })),
-};
-
-export const SpotSchema = t.Object(spotFields, { description: "A named surf spot." });
-
-export const SpotWithDistanceSchema = t.Object(
-  { ...spotFields, distanceKm: t.Number({ minimum: 0, description: "Distance from the query coordinate, in km." }) },
-  { description: "A spot found by position, with its distance from the query coordinate." },
-);
-
-const DirectionRangeSchema = t.Object(
-  {
-    from: t.Number({ minimum: 0, maximum: 360, description: "First direction of the arc, degrees true (coming from)." }),
-    to: t.Number({ minimum: 0, maximum: 360, description: "Last direction of the arc, clockwise from `from`." }),
-    method: t.String({ description: "How the arc was derived." }),
-  },
-  { description: "A clockwise arc of directions, `from` → `to`." },
-);
-
-export const SpotGuideSchema = t.Object(
-  {
-    offshoreWind: nullable(ref("DirectionRange", DirectionRangeSchema)),
-    swellWindow: nullable(ref("DirectionRange", DirectionRangeSchema)),
-    tideStation: nullable(
-      t.Object(
-        {
-          id: t.String(),
-          name: t.String(),
-          distanceKm: t.Number({ minimum: 0, description: "Distance from the spot, km." }),
-          method: t.String({ description: "How the station was chosen." }),
-        },
-        { description: "The tide station the spot's tides come from." },
-      ),
-    ),
-  },
-  {
-    description:
-      "Beyond the spec: derived facts about the spot (docs/spots.md, \"Spot guide\"). `offshoreWind` and `swellWindow` are null when the facing is unknown; `tideStation` is null for tideless spots and until the station is chosen.",
-  },
-);
-
-export const SpotDetailSchema = t.Object(
-  { ...spotFields, guide: t.Optional(ref("SpotGuide", SpotGuideSchema)) },
-  { description: "A named surf spot; `GET /v1/spots/{id}` adds its guide (beyond the spec)." },
-);
-
-const ratingValue = integer({ minimum: 1, maximum: 5 });
-
-export const RatingSchema = t.Object(
-  { beginner: ratingValue, intermediate: ratingValue, advanced: ratingValue },
-  { description: "How good the hour is for each surfer level, 1 (poor) to 5 (best)." },
-);
-
-export const TideSchema = t.Object(
-  {
-    height: t.Number({ description: "Tide height in meters above the station's chart datum." }),
-    state: stringEnum(["rising", "falling"] as const),
-  },
-  { description: "The tide at a forecast hour." },
-);
-
-const SWELL_KINDS = ["primary", "secondary", "tertiary", "wind"] as const satisfies readonly SwellKind[];
-
-export const SwellComponentSchema = t.Object(
-  {
-    kind: stringEnum(SWELL_KINDS, { description: "`primary`, `secondary` or `tertiary` swell, or `wind` sea (Open-Meteo Marine's partitions)." }),
-    height: t.Number({ minimum: 0, description: "Significant height, meters." }),
-    period: t.Number({ minimum: 0, description: "Period, seconds." }),
-    direction: degrees("Direction the component comes from, degrees."),
-  },
-  { description: "One wave component of a forecast hour (beyond the spec)." },
-);
-
-export const SurfRangeSchema = t.Object(
-  {
-    min: t.Number({ minimum: 0, description: "Typical breaking wave face height at the beach, meters (0.1 m steps)." }),
-    max: t.Number({ minimum: 0, description: "Set waves: the higher waves of the hour, meters (0.1 m steps)." }),
-  },
-  { description: "Beyond the spec: breaking wave face height range at the beach, from the wave components, the spot's facing and the periods (model: docs/ratings.md). Absent in forecasts stored before this field existed." },
-);
-
-const WIND_DIRECTION_TYPES = ["offshore", "onshore", "cross"] as const satisfies readonly WindDirectionType[];
-
-const CONFIDENCE_LEVELS = ["high", "medium", "low"] as const satisfies readonly ConfidenceLevel[];
-
-export const ConfidenceSchema = t.Object(
-  {
-    level: stringEnum(CONFIDENCE_LEVELS, {
-      description: "From the relative spread `(max − min) / median`: below 0.25 `high`, below 0.5 `medium`, else `low`. One model alone is never more than `medium`.",
-    }),
-    models: integer({ minimum: 1, description: "Wave models with a wave height this hour (a model past its horizon, or left out at this spot, does not count)." }),
-    waveHeight: t.Object(
-      {
-        min: t.Number({ exclusiveMinimum: 0, description: "Lowest model, meters." }),
-        median: t.Number({ exclusiveMinimum: 0, description: "The models' median, meters: the hour's `waveHeight`." }),
-        max: t.Number({ exclusiveMinimum: 0, description: "Highest model, meters." }),
-      },
-      { description: "The models' significant wave heights this hour." },
-    ),
-  },
-  { description: "Beyond the spec: how far the wave models agree on this hour (docs/forecast.md, \"Several wave models\"). Absent in forecasts stored before this field existed." },
-);
-
-export const ForecastModelsSchema = t.Object(
-  {
-    used: t.Array(t.String(), { description: "Open-Meteo Marine models counted at this spot, e.g. `meteofrance_wave`." }),
-    leftOut: t.Unsafe<Record<string, LeftOutReason>>({
-      type: "object",
-      additionalProperties: { type: "string", enum: ["zero series", "no data"] satisfies LeftOutReason[] },
-      description: "Models asked for but not counted here, with why: `zero series` (every wave height 0 where another model sees sea: a cell on land) or `no data` (every value null: no cell near the spot).",
-    }),
-  },
-  { description: "Beyond the spec: the wave models behind the hours. Absent in forecasts stored before it was recorded." },
-);
-
-export const GridCellSchema = t.Object(
-  {
-    lat: t.Number({ minimum: -90, maximum: 90, description: "Latitude of the cell's centre." }),
-    lng: t.Number({ minimum: -180, maximum: 180, description: "Longitude of the cell's centre." }),
-    distanceKm: t.Number({ minimum: 0, description: "Great-circle distance from the spot, km (0.1 km steps)." }),
-  },
-  { description: "The model grid cell an upstream answered from." },
-);
-
-export const ForecastGridSchema = t.Object(
-  { marine: ref("GridCell", GridCellSchema), weather: ref("GridCell", GridCellSchema) },
-  { description: "Beyond the spec: the grid cells the wave (`marine`) and weather inputs came from, so a beach forecast from a cell far offshore shows. Absent in forecasts stored before it was recorded." },
-);
-
-export const ForecastHourSchema = t.Object(
-  {
-    time: dateTime("Start of the hour, UTC."),
-    waveHeight: t.Number({ minimum: 0, description: "Combined significant wave height, meters." }),
-    swellHeight: t.Number({ minimum: 0, description: "Primary swell height, meters." }),
-    wavePeriod: t.Number({ minimum: 0, description: "Primary swell period, seconds." }),
-    waveDirection: degrees("Primary swell direction, degrees (true wave direction is not stored)."),
-    windSpeed: t.Number({ minimum: 0, description: "Wind speed at 10 m, km/h." }),
-    windDirection: degrees("Wind direction, degrees."),
-    windGust: t.Number({ minimum: 0, description: "Wind gusts, km/h." }),
-    windDirectionType: t.Unsafe<WindDirectionType | null>({
-      type: ["string", "null"],
-      enum: [...WIND_DIRECTION_TYPES, null],
-      description: "Wind relative to the spot's facing; null when the facing is unknown.",
-    }),
-    airTemperature: t.Number({ description: "Air temperature at 2 m, Celsius." }),
-    waterTemperature: t.Number({ description: "Sea surface temperature, Celsius." }),
-    weatherCode: integer({ minimum: 0, maximum: 99, description: "WMO weather code." }),
-    tide: nullable(ref("Tide", TideSchema)),
-    rating: ref("Rating", RatingSchema),
-    swells: t.Optional(
-      t.Array(ref("SwellComponent", SwellComponentSchema), {
-        description: "Beyond the spec: the wave components with data this hour, largest energy (H²·T) first. Absent in forecasts stored before this field existed.",
-      }),
-    ),
-    surf: t.Optional(ref("SurfRange", SurfRangeSchema)),
-    confidence: t.Optional(ref("Confidence", ConfidenceSchema)),
-  },
-  { description: "Conditions for one UTC hour. `tide` is null for tideless spots." },
-);
-
-export const BestWindowSchema = t.Object(
-  {
-    start: dateTime("First hour of the window, UTC."),
-    end: dateTime("End of the window's last hour (exclusive), UTC."),
-    rating: integer({ minimum: 2, maximum: 5, description: "The rating every hour of the window has for the level: the best of the hours considered." }),
-  },
-  { description: "The best run of consecutive daylight hours for one level (docs/forecast.md, \"Best windows\")." },
-);
-
-const bestOrNull = nullable(ref("BestWindow", BestWindowSchema));
-
-export const DayBestSchema = t.Object(
-  { beginner: bestOrNull, intermediate: bestOrNull, advanced: bestOrNull },
-  { description: "Per level, the best window of consecutive daylight hours; null when no daylight hour rates above 1 (or the day has no sunrise or sunset)." },
-);
-
-export const DailyWeatherSchema = t.Object(
-  {
-    date: t.String({ format: "date", description: "UTC calendar date." }),
-    sunrise: nullable(dateTime()),
-    sunset: nullable(dateTime()),
-    uvIndexMax: t.Number({ minimum: 0, description: "Daily maximum UV index." }),
-    best: t.Optional(ref("DayBest", DayBestSchema)),
-  },
-  { description: "Daily weather for one date. Sunrise or sunset is null on days without one (polar day or night)." },
-);
-
-export const BestSpotSchema = t.Object(
-  {
-    spot: ref("SpotWithDistance", SpotWithDistanceSchema),
-    rating: integer({ minimum: 1, maximum: 5, description: "The best window's rating for the level; 1 when no daylight hour rates above 1." }),
-    best: nullable(ref("BestWindow", BestWindowSchema)),
-    surf: nullable(ref("SurfRange", SurfRangeSchema)),
-    windDirectionType: t.Unsafe<WindDirectionType | null>({
-      type: ["string", "null"],
-      enum: [...WIND_DIRECTION_TYPES, null],
-      description: "Wind relative to the spot's facing at the window's first hour (or the first hour when there is no window).",
-    }),
-    confidence: stringEnum(CONFIDENCE_LEVELS, {
-      description: "How far the wave models agree over the window (or the first hour): its least sure hour's level (`medium` for forecasts stored before confidence existed). Between spots of the same rating, the surer window ranks first.",
-    }),
-  },
-  {
-    description:
-      "One spot of `GET /v1/spots/best` (beyond the spec): its best window for the level over the hours asked, the surf range over that window (or the first hour when there is none) and the wind type.",
-  },
-);
-
-export const ForecastResponseSchema = t.Object(
-  {
-    spot: t.Object({ id: t.String(), name: t.String(), country: t.String() }),
-    units: t.Literal("metric"),
-    updatedAt: dateTime("When the forecast document was last refreshed."),
-    attribution: t.String({ description: "States that weather inputs include data from Open-Meteo under CC BY 4.0. Show it with the data." }),
-    demo: t.Optional(t.Literal(true, { description: "Beyond the spec: present only on synthetic demo data (`surfcast serve --demo`); the attribution then says so." })),
-    models: t.Optional(ref("ForecastModels", ForecastModelsSchema)),
-    grid: t.Optional(ref("ForecastGrid", ForecastGridSchema)),
-    hours: t.Array(ref("ForecastHour", ForecastHourSchema), { description: "Hourly, from the current UTC hour forward." }),
-    daily: t.Array(ref("DailyWeather", DailyWeatherSchema)),
-    datum: t.Optional(nullable(t.String({ description: "Chart datum the hours' tide heights are above (for example MLLW or LAT); null for tideless spots." }))),
-    station: t.Optional(nullable(t.Unsafe<TideStationInfo>({ $ref: "#/components/schemas/TideStation" }))),
-  },
-  {
-    description:
-      "The hourly forecast of one spot. `datum` and `station` (beyond the spec) name what every hour's tide height is measured from, once per document; null for tideless spots, absent from documents refreshed before they were recorded.",
-  },
-);
-
-export const TideExtremeSchema = t.Object(
-  {
-    type: stringEnum(["high", "low"] as const),
-    time: dateTime(),
-    height: t.Number({ description: "Meters above the chart datum." }),
-  },
-  { description: "One high or low water." },
-);
-
-export const TideStationSchema = t.Object(
-  {
-    id: t.String(),
-    name: t.String(),
-    distanceKm: t.Number({ minimum: 0, description: "Distance from the spot, km." }),
-    source: t.String({ description: "Where the station's harmonic constituents come from." }),
-  },
-  { description: "The tide station whose predictions a spot uses." },
-);
-
-export const TideSourceSchema = t.Union(
-  [
-    t.Object(
-      {
-        type: t.Literal("station"),
-        id: t.String(),
-        name: t.String(),
-        distanceKm: t.Number({ minimum: 0, description: "Distance from the spot, km." }),
-        provider: t.String({ description: "Where the station's harmonic constituents come from (NOAA, TICON-4, …)." }),
-      },
-      { description: "A tide station's harmonic prediction; heights above the station's chart datum." },
-    ),
-    t.Object(
-      {
-        type: t.Literal("model"),
-        name: t.String({ description: "The upstream model, e.g. Open-Meteo Marine (MeteoFrance SMOC)." }),
-        variable: t.String({ description: "The upstream variable: sea_level_height_msl." }),
-        fetchedAt: dateTime(),
-      },
-      { description: "High and low waters found in the sea-level model's hourly series (tide and surge); heights above mean sea level." },
-    ),
-  ],
-  { description: "Where the spot's tides come from (docs/tides.md: which source serves a spot)." },
-);
-
-export const TidesResponseSchema = t.Object(
-  {
-    spot: t.Object({ id: t.String(), name: t.String() }),
-    units: t.Literal("metric"),
-    extremes: t.Array(ref("TideExtreme", TideExtremeSchema), { description: "From now forward; empty for tideless spots." }),
-    tideless: t.Boolean({ description: "true for spots without tides." }),
-    datum: t.Optional(nullable(t.String({ description: "Chart datum the heights are above (for example MLLW or LAT)." }))),
-    station: t.Optional(nullable(ref("TideStation", TideStationSchema))),
-    source: t.Optional(nullable(ref("TideSource", TideSourceSchema))),
-    tidelessReason: t.Optional(nullable(t.String({ description: "Why the spot is tideless (negligible range, no sea-level data, import override); null otherwise." }))),
-    unavailable: t.Optional(
-      nullable(
-        stringEnum(["awaiting_model", "model_expired"] as const, {
-          description:
-            "Set when a tidal spot has no extremes to show: `awaiting_model` (no station serves it and no refresh has fetched the model yet), `model_expired` (the stored model week has passed: refreshes are failing). null otherwise.",
-        }),
-      ),
-    ),
-  },
-  {
-    description:
-      "Stored tide extremes of one spot. `datum`, `station`, `source`, `tidelessReason` and `unavailable` go beyond the spec and may be absent. `datum` is the station's chart datum, or `MSL` for the model; null without a source.",
-  },
-);
-
-const ENDPOINT_KEY = `^(?:${USAGE_KEYS.map((e) => e.replace(".", "\\.")).join("|")}|mcp\\.[a-z0-9_]+)$`;
-
-export const UsageDaySchema = t.Object(
-  {
-    date: t.String({ format: "date", description: "UTC day." }),
-    total: integer({ minimum: 0 }),
-    byEndpoint: t.Unsafe<Record<string, number>>({
-      type: "object",
-      propertyNames: { pattern: ENDPOINT_KEY },
-      additionalProperties: { type: "integer", minimum: 0 },
-      description: `Request counts keyed by ${USAGE_KEYS.join(", ")} and mcp.<tool> (one key per MCP tool name).`,
-    }),
-  },
-  { description: "One UTC day of usage." },
-);
-
-export const UsageResponseSchema = t.Object(
-  {
-    plan: t.String({ description: "Plan of the presented key." }),
-    limit: integer({ minimum: 0, description: "Daily request limit." }),
-    today: integer({ minimum: 0, description: "Requests counted against the daily quota so far today (UTC); `byEndpoint.embed` (embed view-minutes) and `byEndpoint.calendar` (alerts' calendar feed fetches) are not among them." }),
-    days: t.Array(ref("UsageDay", UsageDaySchema), { minItems: 30, maxItems: 30, description: "The last 30 UTC days, oldest first, today last." }),
-  },
-  { description: "Usage of the presented key." },
-);
-
-const nowExtreme = (description: string) =>
-  t.Object({ time: dateTime(), height: t.Number({ description: "Meters (feet with `units=imperial`) above the datum." }) }, { description });
-
-export const NowTideSchema = t.Object(
-  {
-    height: t.Number({ description: "Height at this minute from the station's harmonic prediction, meters (feet with `units=imperial`) above `datum`; between the extremes around it." }),
-    state: stringEnum(["rising", "falling"] as const, { description: "Toward `nextEvent`: rising when it is a high." }),
-    datum: nullable(t.String({ description: "Chart datum the heights are above (for example MLLW or LAT)." })),
-    station: nullable(ref("TideStation", TideStationSchema)),
-    nextHigh: nowExtreme("The first high water at or after `time`: the first high that `/tides` lists."),
-    nextLow: nowExtreme("The first low water at or after `time`."),
-    nextEvent: t.Object(
-      {
-        type: stringEnum(["high", "low"] as const),
-        time: dateTime(),
-        height: t.Number({ description: "Meters (feet with `units=imperial`)." }),
-        minutesUntil: integer({ minimum: 0, description: "Whole minutes from `time` to the turn; 0 during the minute of the turn." }),
-      },
-      { description: "The next turn of the tide: `nextHigh` or `nextLow`, whichever comes first." },
-    ),
-  },
-  { description: "The tide at this minute. null for tideless spots." },
-);
-
-export const NowSunSchema = t.Object(
-  {
-    sunrise: nullable(dateTime("Sunrise of the daylight under way, else of the next one.")),
-    sunset: nullable(dateTime("Sunset of the same daylight.")),
-    daylight: t.Unsafe<boolean | null>({ type: ["boolean", "null"], description: "Whether `time` lies between them; null when the day has no sunrise or sunset (polar day or night)." }),
-  },
-  { description: "The sun at the spot, from the forecast's daily sunrise and sunset." },
-);
-
-export const NowResponseSchema = t.Object(
-  {
-    spot: t.Object({
-      id: t.String(),
-      name: t.String(),
-      country: t.String(),
-      timezone: t.String({ description: "IANA time zone at the spot (for showing local times; every time here is UTC)." }),
-    }),
-    time: dateTime("The minute this answer describes, UTC (seconds are always 00)."),
-    updatedAt: nullable(dateTime("When the forecast document was refreshed; null when the spot has none yet.")),
-    units: stringEnum(UNITS, { description: "As asked with `units`." }),
-    conditions: nullable(ref("ForecastHour", ForecastHourSchema)),
-    tide: nullable(ref("NowTide", NowTideSchema)),
-    sun: nullable(ref("NowSun", NowSunSchema)),
-    attribution: t.String({ description: "Credits Open-Meteo as the source of the weather inputs, under CC BY 4.0. Show it with the data." }),
-    demo: t.Optional(t.Literal(true, { description: "Beyond the spec: present only on synthetic demo data (`surfcast serve --demo`); the attribution then says so." })),
-  },
-  {
-    description:
-      "The current state at one spot, from stored data. `conditions` is the forecast hour of the current UTC hour as stored (null when the spot has no forecast, or its horizon has passed), in `units`; `sun` is null without a forecast.",
-  },
-);
-
-export const NowManyResponseSchema = t.Object(
-  { spots: t.Array(ref("NowResponse", NowResponseSchema), { description: "One answer per spot asked, in the order asked." }) },
-  { description: "The current state at several spots." },
-);
-
-/** The named components of the document, in the order a reader meets them. */
-export const COMPONENT_SCHEMAS = {
+/** The declared shapes by component name, in the order a reader meets them in the document. */
+export const SHAPES = {
   Spot: SpotSchema,
   SpotWithDistance: SpotWithDistanceSchema,
   SpotDetail: SpotDetailSchema,
@@ -596,20 +160,17 @@ export const COMPONENT_SCHEMAS = {
   Error: ErrorSchema,
 } satisfies Record<ComponentName, TSchema>;
 
-/**
- * Compile-time tie between the documents and the domain: each type the handlers serialize must be assignable
- * to its schema's static type (a renamed or retyped field breaks `tsc`). Undocumented extra fields are caught
- * at run time instead, by the tests' response validator.
- */
-type Serves<S extends TSchema, _T extends Static<S>> = true;
-export type DomainMatchesSchemas = [
-  Serves<typeof SpotSchema, Spot>,
-  Serves<typeof SpotWithDistanceSchema, SpotWithDistance>,
-  Serves<typeof SpotDetailSchema, SpotDetail>,
-  Serves<typeof BestSpotSchema, BestSpot>,
-  Serves<typeof ForecastResponseSchema, ForecastResponse>,
-  Serves<typeof TidesResponseSchema, TidesResponse>,
-  Serves<typeof UsageResponseSchema, UsageReport>,
-  Serves<typeof NowResponseSchema, NowResponse>,
-  Serves<typeof NowManyResponseSchema, NowManyResponse>,
-];
+/** A schema as the OpenAPI document shows it: plain JSON, the fields beyond the spec left out of `required`. */
+function documented(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(documented);
+  if (typeof schema !== "object" || schema === null) return schema;
+  const copy: Record<string, unknown> = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, documented(value)]));
+  const { properties, required } = schema as { properties?: Record<string, object>; required?: string[] };
+  if (properties && required) copy.required = required.filter((name) => !(BEYOND_SPEC in properties[name]!));
+  return copy;
+}
+
+/** The named components of the document. */
+export const COMPONENT_SCHEMAS = documented(SHAPES) as Record<ComponentName, object>;
+
+export type { ComponentName };

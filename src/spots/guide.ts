@@ -3,26 +3,42 @@
  * swell directions reach the beach, which tide station the tides come from. Derived, pure, each part naming
  * its method (docs/spots.md, "Spot guide").
  */
+import { nullable, ref, t, type Static } from "../core/shapes";
+
+export const DirectionRangeSchema = t.Object(
+  {
+    from: t.Number({ minimum: 0, maximum: 360, description: "First direction of the arc, degrees true (coming from)." }),
+    to: t.Number({ minimum: 0, maximum: 360, description: "Last direction of the arc, clockwise from `from`." }),
+    method: t.String({ description: "How the arc was derived." }),
+  },
+  { description: "A clockwise arc of directions, `from` → `to`." },
+);
+
+export const SpotGuideSchema = t.Object(
+  {
+    offshoreWind: nullable(ref("DirectionRange", DirectionRangeSchema)),
+    swellWindow: nullable(ref("DirectionRange", DirectionRangeSchema)),
+    tideStation: nullable(
+      t.Object(
+        {
+          id: t.String(),
+          name: t.String(),
+          distanceKm: t.Number({ minimum: 0, description: "Distance from the spot, km." }),
+          method: t.String({ description: "How the station was chosen." }),
+        },
+        { description: "The tide station the spot's tides come from." },
+      ),
+    ),
+  },
+  {
+    description:
+      "Beyond the spec: derived facts about the spot (docs/spots.md, \"Spot guide\"). `offshoreWind` and `swellWindow` are null when the facing is unknown; `tideStation` is null for tideless spots and until the station is chosen.",
+  },
+);
 
 /** A clockwise arc of directions (degrees true, "coming from"), `from` → `to`. */
-export interface DirectionRange {
-  from: number;
-  to: number;
-  method: string;
-}
-
-export interface GuideStation {
-  id: string;
-  name: string;
-  distanceKm: number;
-  method: string;
-}
-
-export interface SpotGuide {
-  offshoreWind: DirectionRange | null;
-  swellWindow: DirectionRange | null;
-  tideStation: GuideStation | null;
-}
+export type DirectionRange = Static<typeof DirectionRangeSchema>;
+export type SpotGuide = Static<typeof SpotGuideSchema>;
 
 /** The offshore sector of the wind classification (forecast/rating.ts): at least 135° away from the facing. */
 export const OFFSHORE_METHOD = "facing + 180° ± 45°: the sector the forecast rates as offshore wind";
