@@ -12,7 +12,7 @@ import type { AccountStore } from "../access/store";
 import { EMBED_LIMITS, MAX_EMBEDS_MADE, type PlanName } from "../access/plans";
 import type { KeyRegistry, Principal } from "../access/registry";
 import type { SpotService } from "../spots/service";
-import { UNITS, type Units } from "../now/units";
+import { UNITS, type Units } from "../core/units";
 import type { EmbedRecord, EmbedStore, Theme } from "./store";
 import { originOf } from "./origin";
 import { ViewAllowance, type ViewVerdict } from "./allowance";

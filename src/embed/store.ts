@@ -4,7 +4,7 @@
  * stay in service.ts; an account's caps are checked by a `check` the insert runs in its own transaction.
  */
 import { log } from "../core/log";
-import type { Units } from "../now/units";
+import type { Units } from "../core/units";
 import { isCanonicalOrigin } from "./origin";
 
 export type Theme = "light" | "dark";

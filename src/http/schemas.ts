@@ -32,7 +32,7 @@ import {
 import { BestSpotSchema } from "../forecast/best-spots";
 import { NowSunSchema } from "../forecast/sun";
 import { NowManyResponseSchema, NowResponseSchema, NowTideSchema } from "../now/types";
-import { UNITS } from "../now/units";
+import { UNITS } from "../core/units";
 
 // ---------------------------------------------------------------- request parameters
 

@@ -1,6 +1,6 @@
 /** The strict parameters of the now endpoints and the `spot_now` tool (core/params.ts rules: same 400s everywhere). */
 import { parseChoice, parseSpotList, type Raw } from "../core/params";
-import { UNITS, type Units } from "./units";
+import { UNITS, type Units } from "../core/units";
 
 export const parseNowParams = (raw: Raw): { units: Units } => ({ units: parseChoice(raw, "units", UNITS) });
 

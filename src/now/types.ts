@@ -3,7 +3,7 @@ import { dateTime, forMcp, integer, nullable, ref, stringEnum, t, type Static } 
 import { ForecastHourSchema } from "../forecast/types";
 import { NowSunSchema } from "../forecast/sun";
 import { TideStationSchema } from "../tides/types";
-import { UNITS } from "./units";
+import { UNITS } from "../core/units";
 
 const nowExtreme = (description: string) =>
   t.Object({ time: dateTime(), height: t.Number({ description: "Meters (feet with `units=imperial`) above the datum." }) }, { description });
