@@ -48,24 +48,10 @@ export type McpToolName = (typeof MCP_ENDPOINTS)[number]["tool"];
 export const USAGE_KEYS: readonly (CountedUsage | "embed" | "calendar")[] = [...new Set<CountedUsage>(V1_ENDPOINTS.flatMap((e) => (e.usage === null ? [] : [e.usage]))), "embed", "calendar"];
 export type UsageKey = CountedUsage | "embed" | "calendar" | `mcp.${McpToolName}`;
 
-const byOperation = new Map<string, V1Endpoint>(V1_ENDPOINTS.map((e) => [e.operationId, e]));
 const fixed = new Map<string, V1Endpoint>(V1_ENDPOINTS.filter((e) => !e.path.includes("{")).map((e) => [e.path, e]));
 /** Each template as the text before and after its one parameter: a match allocates nothing (every request asks). */
 const templated = V1_ENDPOINTS.filter((e) => e.path.includes("{")).map((e) => ({ endpoint: e, before: e.path.slice(0, e.path.indexOf("{")), after: e.path.slice(e.path.indexOf("}") + 1) }));
 const templateOf = new Map(templated.map((t) => [t.endpoint.operationId as string, t]));
-
-export function endpointById(operationId: OperationId): V1Endpoint {
-  return byOperation.get(operationId)!;
-}
-
-/** `/v1/spots/{id}/now` → `/v1/spots/:id/now`, as a type: the router infers its parameters from it. */
-type RouterPath<P extends string> = P extends `${infer Head}{${infer Name}}${infer Tail}` ? `${Head}:${Name}${RouterPath<Tail>}` : P;
-
-/** The router's form of an endpoint's path (`{id}` → `:id`). */
-export function routerPath<O extends OperationId>(operationId: O): RouterPath<Extract<V1Endpoint, { operationId: O }>["path"]> {
-  // The string is exactly that type; TypeScript cannot follow a replace, hence the cast.
-  return endpointById(operationId).path.replace(/\{(\w+)\}/g, ":$1") as never;
-}
 
 /**
  * The endpoint a request path is served by, or null: exactly the paths the router answers (fixed paths win over a

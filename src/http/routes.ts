@@ -3,15 +3,15 @@
  *  - the keyed routes (/v1): thin adapters that parse parameters strictly, call one service function and
  *    serialize, found through the endpoint table. Only the gate calls them, after authentication and admission.
  *  - the open router: what anyone may call (GET /, /healthz, /openapi.json, /docs).
- * The schemas (http/schemas.ts) document the API: the keyed routes built for GET /openapi.json carry them with each
- * route's `detail`, its OpenAPI operation (http/openapi.ts); the serving ones carry none.
+ * The schemas (http/schemas.ts) document the API in GET /openapi.json (http/openapi.ts), built from declarations:
+ * no route carries one.
  */
-import { pathParameter, routerPath, type OperationId } from "../core/endpoints";
+import { pathParameter, type OperationId } from "../core/endpoints";
 import type { ServedForecast } from "../forecast/service";
 import { homeResponse } from "./home";
 import { queryOf } from "../core/query";
 import { noneMatchHolds } from "../core/etag";
-import { Elysia, type TSchema } from "elysia";
+import { Elysia } from "elysia";
 import type { App } from "../app";
 import { ApiError, notFound } from "../core/errors";
 import { andThen, type MaybePromise } from "../core/maybe-promise";
@@ -20,10 +20,9 @@ import { docsBundle, docsInit, docsPage } from "./docs";
 import { parseBestSpotsParams, parseDaysParams, parseNearbyParams, parseSearchParams } from "../core/params";
 import { principalOf, type KeyedRoutes } from "./gate";
 import { routeLabel } from "../core/route-label";
-import { openApiRoute, operationDoc } from "./openapi";
+import { openApiDocument } from "./openapi";
 import { errorResponse, failureResponse, headersFor, json, JSON_TYPE, respond } from "./respond";
 import { acceptedEncoding, compressedOnce, encodedEtag } from "./compress";
-import { bestSpotsQuery, daysQuery, idParams, nearbyQuery, nowManyQuery, nowQuery, searchQuery } from "./schemas";
 import { parseNowManyParams, parseNowParams } from "../now/params";
 
 /** A now answer, or 304 when the client holds it; cacheable until the minute ends. */
@@ -149,29 +148,10 @@ export function createKeyedRoutes(app: App): KeyedRoutes {
   };
 }
 
-/**
- * The keyed routes as GET /openapi.json documents them: the same handlers in an Elysia router with the schemas and
- * operation details its OpenAPI generator reads (http/schemas.ts, http/openapi.ts). It documents; it never serves.
- */
-export function documentedKeyedRoutes(app: App) {
-  const handlers = keyedHandlers(app);
-  const route = (operation: OperationId, schemas: { query?: TSchema; params?: TSchema }) =>
-    [({ request, params }: { request: Request; params: Record<string, string | null> }) => handlers[operation](request, params.id ?? null), { ...schemas, detail: operationDoc(operation) }] as const;
-  return new Elysia(ROUTER_OPTIONS)
-    .get(routerPath("searchSpots"), ...route("searchSpots", { query: searchQuery }))
-    .get(routerPath("spotsNearby"), ...route("spotsNearby", { query: nearbyQuery }))
-    .get(routerPath("bestSpots"), ...route("bestSpots", { query: bestSpotsQuery }))
-    .get(routerPath("getSpot"), ...route("getSpot", { params: idParams }))
-    .get(routerPath("getForecast"), ...route("getForecast", { params: idParams, query: daysQuery }))
-    .get(routerPath("getTides"), ...route("getTides", { params: idParams, query: daysQuery }))
-    .get(routerPath("getSpotNow"), ...route("getSpotNow", { params: idParams, query: nowQuery }))
-    .get(routerPath("getNow"), ...route("getNow", { query: nowManyQuery }))
-    .get(routerPath("getUsage"), ...route("getUsage", {}));
-}
-
-/** What anyone may call. GET /openapi.json documents the keyed routes (built for it on its first request). */
+/** What anyone may call. */
 export function createOpenRoutes(app: App) {
   const publicStatus = publicStatusOf(app);
+  const openapi = openApiDocument();
   return (
     routeErrors(new Elysia(ROUTER_OPTIONS))
       // Cheap for load balancers; `?verbose=1` adds what a status page needs (nothing about the machines, nor the
@@ -181,6 +161,6 @@ export function createOpenRoutes(app: App) {
       .get("/docs", () => docsPage(), { detail: { hide: true } })
       .get("/docs/scalar.js", () => docsBundle(), { detail: { hide: true } })
       .get("/docs/init.js", () => docsInit(), { detail: { hide: true } })
-      .use(openApiRoute(() => documentedKeyedRoutes(app)))
+      .get("/openapi.json", ({ request }) => openapi(request), { detail: { hide: true } })
   );
 }

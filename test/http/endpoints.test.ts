@@ -4,7 +4,7 @@
  * agree with it.
  */
 import { describe, expect, test } from "bun:test";
-import { endpointAt, routerPath, USAGE_KEYS, V1_ENDPOINTS } from "../../src/core/endpoints";
+import { endpointAt, USAGE_KEYS, V1_ENDPOINTS } from "../../src/core/endpoints";
 import { endpointLabel } from "../../src/ops/metrics";
 import { startTestServer } from "../support/inprocess";
 
@@ -29,11 +29,6 @@ describe("endpointAt", () => {
 
   test("usage keys in the order /v1/usage reports them", () => {
     expect(USAGE_KEYS).toEqual(["spots.search", "spots.nearby", "spots.get", "forecast", "tides", "now", "spots.best", "embed", "calendar"]);
-  });
-
-  test("router paths", () => {
-    expect(routerPath("getForecast")).toBe("/v1/spots/:id/forecast");
-    expect(routerPath("getNow")).toBe("/v1/now");
   });
 });
 
