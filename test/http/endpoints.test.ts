@@ -4,7 +4,8 @@
  * agree with it.
  */
 import { describe, expect, test } from "bun:test";
-import { endpointAt, USAGE_KEYS, V1_ENDPOINTS } from "../../src/core/endpoints";
+import { USAGE_KEYS, V1_ENDPOINTS } from "../../src/core/endpoints";
+import { endpointAt } from "../../src/core/mounts";
 import { endpointLabel } from "../../src/ops/metrics";
 import { startTestServer } from "../support/inprocess";
 
