@@ -39,6 +39,15 @@ function compile(path: string): Compiled {
  */
 function walk({ prefix, params }: Compiled, path: string, wanted: number): string | null {
   if (!path.startsWith(prefix)) return null;
+  if (params.length === 1) {
+    // One parameter (every /v1 template): it is what lies between the two literals, and holds no slash.
+    const { after } = params[0]!;
+    const end = path.length - after.length;
+    if (end <= prefix.length || !path.endsWith(after)) return null;
+    const slash = path.indexOf("/", prefix.length);
+    if (slash !== -1 && slash < end) return null;
+    return wanted === 0 ? path.slice(prefix.length, end) : "";
+  }
   let at = prefix.length;
   let found = "";
   for (let i = 0; i < params.length; i++) {
