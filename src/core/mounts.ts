@@ -26,8 +26,8 @@ const READ = ["GET", "HEAD"] as const;
 const FORM = ["POST"] as const;
 const READ_OR_FORM = ["GET", "HEAD", "POST"] as const;
 
-/** A console page: one trailing `/` is the same page, and its label never shows which page (or an id in its path). */
-const consolePage = <S extends string, G extends Guard>(path: string, guard: G, serve: S, methods: readonly string[] = READ_OR_FORM) =>
+/** A console page (methods undefined: every one): one trailing `/` is the same page, and its label never shows which page (or an id in its path). */
+const consolePage = <S extends string, G extends Guard>(path: string, guard: G, serve: S, methods: readonly string[] | undefined) =>
   ({ room: "console", path, guard, serve, methods, trailingSlash: true, label: "/console/{page}" }) as const;
 
 export const MOUNTS = [
@@ -46,36 +46,41 @@ export const MOUNTS = [
   { room: "open", path: "/docs/init.js", guard: "public", serve: "docsInit", methods: READ },
 
   // Every method: the console answers the ones it does not take with 405.
-  { ...consolePage("/console", "visitor", "start"), methods: undefined, label: "/console" },
-  consolePage("/console/sign-in", "visitor", "signIn"),
-  { ...consolePage("/console/invite/{token}", "visitor", "invitation"), label: "/console/invite/{token}" },
+  { ...consolePage("/console", "visitor", "start", undefined), label: "/console" },
+  consolePage("/console/sign-in", "visitor", "signIn", READ_OR_FORM),
+  { ...consolePage("/console/invite/{token}", "visitor", "invitation", READ_OR_FORM), label: "/console/invite/{token}" },
   consolePage("/console/sign-out", "visitor", "signOut", FORM),
+  // One stylesheet, one script and the icon, embedded in the binary.
   consolePage("/console/assets/console.css", "public", "asset", READ),
   consolePage("/console/assets/console.js", "public", "asset", READ),
   consolePage("/console/assets/favicon.svg", "public", "asset", READ),
+  // The signed-in owner's account: keys and forecast pictures.
   consolePage("/console/overview", "session", "overview", READ),
-  consolePage("/console/keys", "session", "keys"),
-  consolePage("/console/keys/{keyId}/revoke", "session", "revokeKey"),
+  consolePage("/console/keys", "session", "keys", READ_OR_FORM),
+  consolePage("/console/keys/{keyId}/revoke", "session", "revokeKey", READ_OR_FORM),
   consolePage("/console/embeds", "session", "createEmbed", FORM),
-  consolePage("/console/embeds/{embedId}/revoke", "session", "revokeEmbed"),
-  consolePage("/console/alerts", "session", "alerts"),
+  consolePage("/console/embeds/{embedId}/revoke", "session", "revokeEmbed", READ_OR_FORM),
+  // The owner's alerts: the list and its form, then one alert's log and actions.
+  consolePage("/console/alerts", "session", "alerts", READ_OR_FORM),
   consolePage("/console/alerts/{alertId}", "session", "alertLog", READ),
-  consolePage("/console/alerts/{alertId}/delete", "session", "deleteAlert"),
+  consolePage("/console/alerts/{alertId}/delete", "session", "deleteAlert", READ_OR_FORM),
   consolePage("/console/alerts/{alertId}/test", "session", "testAlert", FORM),
   consolePage("/console/alerts/{alertId}/confirm-again", "session", "confirmAgain", FORM),
   consolePage("/console/alerts/{alertId}/deliveries/{deliveryId}/send-again", "session", "sendAgain", FORM),
+  // Usage and the password.
   consolePage("/console/usage", "session", "usage", READ),
   consolePage("/console/usage.csv", "session", "usageCsv", READ),
-  consolePage("/console/password", "session", "password"),
+  consolePage("/console/password", "session", "password", READ_OR_FORM),
+  // The operator's pages: every account, invitations, then one account's plan and state.
   consolePage("/console/admin", "admin", "accounts", READ),
   consolePage("/console/admin/invite", "admin", "invite", FORM),
+  consolePage("/console/admin/keys/{keyId}/revoke", "admin", "revokeAnyKey", READ_OR_FORM),
   consolePage("/console/admin/accounts/{accountId}", "admin", "account", READ),
   consolePage("/console/admin/accounts/{accountId}/plan", "admin", "setPlan", FORM),
   consolePage("/console/admin/accounts/{accountId}/disable", "admin", "disableAccount", FORM),
   consolePage("/console/admin/accounts/{accountId}/enable", "admin", "enableAccount", FORM),
-  consolePage("/console/admin/keys/{keyId}/revoke", "admin", "revokeAnyKey"),
   // Any other console path: the sign-in for a visitor, "no such page" for a signed-in owner.
-  { ...consolePage("/console/*", "session", "unknown"), methods: undefined },
+  consolePage("/console/*", "session", "unknown", undefined),
 
   { room: "embed", path: "/embed/assets/embed.css", guard: "public", serve: "asset", methods: READ, label: "/embed/assets/{file}" },
   { room: "embed", path: "/embed/assets/screen.js", guard: "public", serve: "asset", methods: READ, label: "/embed/assets/{file}" },
