@@ -12,6 +12,7 @@ import { openApp, type App } from "../src/app";
 import { DAY_MS, utcDay } from "../src/core/clock";
 import { USAGE_KEYS } from "../src/core/endpoints";
 import { createConsoleHandler } from "../src/console/http";
+import { mounted } from "./mounted";
 import { startSession } from "../src/console/sessions";
 import { sqliteConsoleStore } from "../src/console/sqlite-store";
 import { tempDir } from "../test/support/env";
@@ -78,7 +79,8 @@ export async function consoleSection(): Promise<Section> {
     for (const [name, path, cookie] of pages) {
       const render = async () => {
         const started = performance.now();
-        const res = await handler(new Request(`http://localhost${path}`, { headers: cookie ? { Cookie: cookie } : {} }));
+        const { path: pathOnly, mount } = mounted("console", path);
+        const res = await handler(new Request(`http://localhost${path}`, { headers: cookie ? { Cookie: cookie } : {} }), pathOnly, mount);
         const body = await res.text();
         if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);
         return { ms: performance.now() - started, bytes: body.length };

@@ -14,6 +14,7 @@ import { createEmbedHandler } from "../src/embed/http";
 import { refreshForecasts } from "../src/server/refresh";
 import { startFakeOpenMeteo } from "../test/support/fake-open-meteo";
 import { tempDir } from "../test/support/env";
+import { mounted } from "./mounted";
 import { fmt, renderSection, type Section } from "./report";
 
 const RUNS = 500;
@@ -37,7 +38,7 @@ export async function embedSection(dataDir: string): Promise<Section> {
     const view = async (query = "") => {
       const started = performance.now();
       // Without the scheduler no first forecast is fetched on demand: nothing but the meter's first load waits.
-      const res = await handler(new Request(`http://localhost${path}${query}`), path);
+      const res = await handler(new Request(`http://localhost${path}${query}`), path, mounted("embed", path).mount);
       return { ms: performance.now() - started, res };
     };
     const first = await view();

@@ -10,7 +10,7 @@ import { dayHeaders } from "../src/access/meter";
 import { prepareHeaders, type ResponseHeaders } from "../src/http/respond";
 import type { KeyedRoutes } from "../src/http/gate";
 import { targetOf } from "../src/http/target";
-import { endpointAt } from "../src/core/endpoints";
+import { mountAt } from "../src/core/mounts";
 
 /**
  * The floor's headers for one request: the day-fixed ones shared (rate limits and the caching headers #20 requires),
@@ -37,7 +37,9 @@ export type Handler = (req: Request) => Response | Promise<Response>;
 export function ungatedHandler(routes: KeyedRoutes): Handler {
   return (req) => {
     const target = targetOf(req);
-    return target.ok ? routes(target.request, target.path, endpointAt(target.path)) : new Response("bad target", { status: 400 });
+    if (!target.ok) return new Response("bad target", { status: 400 });
+    const mount = mountAt(target.path);
+    return mount?.room === "v1" ? routes(target.request, target.path, mount) : new Response("not a /v1 path", { status: 404 });
   };
 }
 

@@ -7,14 +7,12 @@
  * GET, as such links do: a scanner opening it confirms only an address whose mailbox received it.
  */
 import { html } from "ghtml";
+import { mountParam, type MountHandler, type ServeOf } from "../core/mounts";
 import type { AlertService } from "./service";
 import type { CalendarFeeds } from "./feeds";
 
-export const isAlertsPath = (path: string) => path.startsWith("/alerts/");
-
-const CALENDAR = /^\/alerts\/calendar\/([A-Za-z0-9_-]{20,100})\.ics$/;
-const UNSUBSCRIBE = /^\/alerts\/unsubscribe\/([A-Za-z0-9_-]{20,100})$/;
-const CONFIRM = /^\/alerts\/confirm\/([A-Za-z0-9_-]{20,100})$/;
+/** The form of every link token this room hands out; anything else names no alert. */
+const LINK_TOKEN = /^[A-Za-z0-9_-]{20,100}$/;
 
 const HEADERS = {
   "X-Content-Type-Options": "nosniff",
@@ -36,35 +34,37 @@ const gone = () => page(404, "Link not valid", html`<p>This link does not belong
 const plain = (status: number, text: string, extra: Record<string, string> = {}) =>
   new Response(text, { status, headers: { ...HEADERS, "Content-Type": "text/plain; charset=utf-8", ...extra } });
 
-export function createAlertsHandler(app: { alerts: Pick<AlertService, "unsubscribe" | "unsubscribeTarget" | "confirm">; calendars: Pick<CalendarFeeds, "fetch"> }) {
-  return async (req: Request, path: string): Promise<Response> => {
-    const calendar = CALENDAR.exec(path);
-    if (calendar && (req.method === "GET" || req.method === "HEAD")) {
-      // HEAD is a fetch like GET: it looks the feed up, is counted and spends the allowance alike.
-      const feed = await app.calendars.fetch(calendar[1]!);
-      if (feed.kind === "absent") return plain(404, "not found\n");
+export function createAlertsHandler(app: { alerts: Pick<AlertService, "unsubscribe" | "unsubscribeTarget" | "confirm">; calendars: Pick<CalendarFeeds, "fetch"> }): MountHandler<"alerts"> {
+  const notFound = () => plain(404, "not found\n");
+  const handlers: Record<ServeOf<"alerts">, (req: Request, token: string) => Promise<Response>> = {
+    // HEAD is a fetch like GET: it looks the feed up, is counted and spends the allowance alike.
+    calendar: async (_req, token) => {
+      const feed = await app.calendars.fetch(token);
+      if (feed.kind === "absent") return notFound();
       if (feed.kind === "spent") return plain(429, "this calendar feed was fetched too often this hour; try again later\n", { "Retry-After": String(feed.retryAfterSeconds) });
       return new Response(feed.text, { headers: { ...HEADERS, "Cache-Control": "private, max-age=300", "Content-Type": "text/calendar; charset=utf-8" } });
-    }
-    const confirm = CONFIRM.exec(path);
-    if (confirm && (req.method === "GET" || req.method === "HEAD")) {
-      const confirmation = await app.alerts.confirm(confirm[1]!);
+    },
+    confirm: async (_req, token) => {
+      const confirmation = await app.alerts.confirm(token);
       if (!confirmation) return gone();
       const { alert, outcome } = confirmation;
       if (outcome === "expired") return page(410, "Link expired", html`<p>This confirmation link has expired. The alert <strong>${alert.name}</strong> sends nothing to this address; its owner can send a new link from the console.</p>`);
       return page(200, "Address confirmed", html`<p>The alert <strong>${alert.name}</strong> for ${alert.spot.name} now sends its surf windows to this address. Each e-mail has a link to stop them.</p>`);
-    }
-    const unsubscribe = UNSUBSCRIBE.exec(path);
-    if (unsubscribe && (req.method === "GET" || req.method === "HEAD")) {
-      const alert = await app.alerts.unsubscribeTarget(unsubscribe[1]!);
+    },
+    unsubscribe: async (req, token) => {
+      if (req.method === "POST") {
+        const alert = await app.alerts.unsubscribe(token);
+        if (!alert) return gone();
+        return page(200, "Unsubscribed", html`<p>The alert <strong>${alert.name}</strong> for ${alert.spot.name} is switched off: it sends nothing more.</p>`);
+      }
+      const alert = await app.alerts.unsubscribeTarget(token);
       if (!alert) return gone();
       return page(200, "Stop these e-mails?", html`<p>The alert <strong>${alert.name}</strong> for ${alert.spot.name} sends e-mails to this address.</p><form method="post"><button type="submit">Stop this alert's e-mails</button></form>`);
-    }
-    if (unsubscribe && req.method === "POST") {
-      const alert = await app.alerts.unsubscribe(unsubscribe[1]!);
-      if (!alert) return gone();
-      return page(200, "Unsubscribed", html`<p>The alert <strong>${alert.name}</strong> for ${alert.spot.name} is switched off: it sends nothing more.</p>`);
-    }
-    return plain(404, "not found\n");
+    },
+    unknown: async () => notFound(),
+  };
+  return async (req, path, mount) => {
+    const token = mountParam(mount, path, "token") ?? "";
+    return mount.serve === "unknown" || LINK_TOKEN.test(token) ? handlers[mount.serve](req, token) : notFound();
   };
 }

@@ -17,8 +17,9 @@ import { FAVICON, STYLE } from "./assets/style";
 import { ABSOLUTE_MS, type Session } from "./sessions";
 import { randomToken } from "./secrets";
 import { ConsoleService, CREATED_ALERT_REVEAL_MS, type AttemptSource } from "./service";
-import { clientAddress, warnUntrustedForwarding, type Peer } from "../core/proxy";
+import { clientAddress, warnUntrustedForwarding } from "../core/proxy";
 import { routeLabel } from "../core/route-label";
+import { mountParam, type MountHandler, type RoomMount, type ServeOf } from "../core/mounts";
 import { consoleWording } from "./wording";
 import { changePasswordPage, choosePasswordPage, messagePage, signInPage } from "./pages/auth";
 import type { Viewer } from "./pages/layout";
@@ -28,7 +29,6 @@ import { embedSpotIds, readEmbedForm, revokeEmbedPage, type EmbedForm } from "./
 import { alertLogPage, alertRequestOf, alertsPage, deleteAlertPage, readAlertForm, type AlertForm } from "./pages/alerts";
 import { accountPage, accountsPage, invitationPage } from "./pages/operator";
 
-export type ConsoleHandler = (req: Request, peer?: Peer) => Response | Promise<Response>;
 
 const SESSION_COOKIE = "surfcast_session";
 /** Proof of an earlier sign-in to an account, for the sign-in throttle (console/throttle.ts). */
@@ -71,6 +71,8 @@ interface Ctx {
   req: Request;
   url: URL;
   path: string;
+  /** The page's row of the mount table. */
+  mount: RoomMount<"console">;
   cookies: Bun.CookieMap;
   session: Session | null;
   sessionToken: string | null;
@@ -92,7 +94,7 @@ function intField(form: URLSearchParams, name: string, label: string): number | 
   return Number(raw);
 }
 
-export function createConsoleHandler(app: App): ConsoleHandler {
+export function createConsoleHandler(app: App): MountHandler<"console"> {
   const service = new ConsoleService(app);
   // Read per request: the server fills in the port when it was started on port 0 (see startHttpServer).
   const publicUrl = () => app.config.publicUrl;
@@ -215,42 +217,124 @@ export function createConsoleHandler(app: App): ConsoleHandler {
 
   // ── owner routes ───────────────────────────────────────────────────────────────────────────────────
 
-  async function owner(ctx: Ctx, parts: string[], form: URLSearchParams | null): Promise<Response | null> {
-    const accountId = ctx.session!.accountId;
-    const [first, second, third] = parts;
-    if (first === "overview" && !second && !form) return html(ctx, overviewPage(ownerPage(ctx), await service.overview(accountId)));
-    const showKeys = async (extra: { created?: { key: string; name: string }; error?: string; name?: string; embedForm?: EmbedForm; search?: boolean }, status = 200) => {
-      const fresh = await service.account(accountId);
-      const f = extra.embedForm;
-      const spotPicker = f ? service.spotPicker(f.chosen ?? [], extra.search ? (f.q ?? "") : null) : undefined;
-      const page = { keys: await service.keys(accountId), activeKeys: fresh.activeKeys, maxKeys: fresh.maxKeys, plan: fresh.plan, created: extra.created, name: extra.name, embeds: await service.embeds(accountId), embedForm: f, spotPicker };
-      return html(ctx, keysPage(ownerPage(ctx, extra), page), status);
-    };
-    if (first === "keys" && !second) {
-      const show = showKeys;
-      if (!form) return show({});
+  /** A console page's answer; null when what its path names is not there or not the viewer's: "no such page". */
+  type Page = (ctx: Ctx, form: URLSearchParams | null) => Promise<Response | null>;
+  /** A parameter of the page's path (core/mounts.ts). */
+  const param = (ctx: Ctx, name: string) => mountParam(ctx.mount, ctx.path, name)!;
+  const accountOf = (ctx: Ctx) => ctx.session!.accountId;
+
+  async function showKeys(ctx: Ctx, extra: { created?: { key: string; name: string }; error?: string; name?: string; embedForm?: EmbedForm; search?: boolean }, status = 200): Promise<Response> {
+    const accountId = accountOf(ctx);
+    const fresh = await service.account(accountId);
+    const f = extra.embedForm;
+    const spotPicker = f ? service.spotPicker(f.chosen ?? [], extra.search ? (f.q ?? "") : null) : undefined;
+    const page = { keys: await service.keys(accountId), activeKeys: fresh.activeKeys, maxKeys: fresh.maxKeys, plan: fresh.plan, created: extra.created, name: extra.name, embeds: await service.embeds(accountId), embedForm: f, spotPicker };
+    return html(ctx, keysPage(ownerPage(ctx, extra), page), status);
+  }
+
+  /** The signed-in owner's usage, as a page or as CSV; a key of someone else's is no such page. */
+  async function usage(ctx: Ctx, csv: boolean): Promise<Response | null> {
+    const accountId = accountOf(ctx);
+    const requested = ctx.url.searchParams.get("key") || null;
+    const keys = await service.keyList(accountId);
+    if (requested !== null && !keys.some((k) => k.id === requested)) return null;
+    const table = await service.usage(accountId, requested);
+    if (csv) {
+      const name = `surfcast-usage-${requested ?? "all-keys"}-${table.days.at(-1)!.date}.csv`;
+      return respond(ctx, usageCsv(table), 200, { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="${name}"` });
+    }
+    return html(ctx, usagePage(ownerPage(ctx), { usage: table, keys, keyId: requested }));
+  }
+
+  // ── the owner's alerts ───────────────────────────────────────────────────────────────────────────
+
+  async function showAlerts(ctx: Ctx, form: URLSearchParams | null, extra: { error?: string; form?: AlertForm; search?: string }, status = 200): Promise<Response> {
+    const accountId = accountOf(ctx);
+    const [list, keys, account] = await Promise.all([service.alerts(accountId), service.keyList(accountId), service.account(accountId)]);
+    const allowance = await service.alertAllowance(accountId, list);
+    // The new alert's secret and feed, once: the cookie the creation set is read and cleared here.
+    const sealed = form ? undefined : ctx.cookies.get(NEW_ALERT_COOKIE);
+    if (sealed) ctx.setCookies.push(cookie(NEW_ALERT_COOKIE, "", 0));
+    const created = sealed ? await service.openCreatedAlert(ctx.session!.tokenHash, sealed, list) : null;
+    const f = extra.form;
+    const picker = service.spotPicker(f?.spot ? [f.spot] : [], extra.search ?? null);
+    return html(ctx, alertsPage(ownerPage(ctx, extra), { alerts: list, keys, allowance, plan: account.plan, created: created ?? undefined, form: f, picker }), status);
+  }
+
+  type OwnAlert = NonNullable<Awaited<ReturnType<typeof service.ownAlert>>>;
+  /** A page of one of the owner's alerts (the path's alertId); another's, or none, is no such page. */
+  const alertPage = (run: (ctx: Ctx, alert: OwnAlert, form: URLSearchParams | null) => Promise<Response | null>): Page => async (ctx, form) => {
+    const alert = await service.ownAlert(accountOf(ctx), param(ctx, "alertId"));
+    return alert ? run(ctx, alert, form) : null;
+  };
+  const alertLog = async (ctx: Ctx, alert: OwnAlert, error: string | null, status = 200) => {
+    const deliveries = (await service.ownAlertDeliveries(accountOf(ctx), alert.id)) ?? [];
+    return html(ctx, alertLogPage(ownerPage(ctx, { error }), { alert, deliveries }), status);
+  };
+  /** An action on the alert's log page: back to the log with `notice`, or the log with the refusal. */
+  const alertAction = (run: (accountId: number, alert: OwnAlert, ctx: Ctx) => Promise<boolean>, notice: string): Page =>
+    alertPage(async (ctx, alert) => {
+      try {
+        return (await run(accountOf(ctx), alert, ctx)) ? redirect(ctx, `/console/alerts/${alert.id}?notice=${notice}`) : null;
+      } catch (err) {
+        if (!(err instanceof UserError)) throw err;
+        return alertLog(ctx, alert, consoleWording(err), 400);
+      }
+    });
+
+  // ── operator routes ────────────────────────────────────────────────────────────────────────────────
+
+  const customLimits = (form: URLSearchParams): CustomLimits => ({ dailyLimit: intField(form, "dailyLimit", "Daily limit"), minuteLimit: intField(form, "minuteLimit", "Per-minute limit"), maxKeys: intField(form, "maxKeys", "Key limit") });
+  const showAccount = async (ctx: Ctx, id: number, error?: string) =>
+    html(ctx, accountPage(ownerPage(ctx, { error }), { account: await service.account(id), keys: await service.keys(id), custom: await service.customLimits(id) }), error ? 400 : 200);
+  /** A page of the account the path's accountId names; an id that is not a number, or no account, is no such page. */
+  const accountPageOf = (run: (ctx: Ctx, id: number, form: URLSearchParams | null) => Promise<Response | null>): Page => async (ctx, form) => {
+    const raw = param(ctx, "accountId");
+    if (!/^\d+$/.test(raw) || !(await service.accountExists(Number(raw)))) return null;
+    return run(ctx, Number(raw), form);
+  };
+  const setDisabled = (disabled: boolean): Page =>
+    accountPageOf(async (ctx, id) => {
+      if (id === accountOf(ctx)) return null;
+      await service.setDisabled(id, disabled);
+      return redirect(ctx, `/console/admin/accounts/${id}?notice=${disabled ? "disabled" : "enabled"}`);
+    });
+
+  /** Every console row's page (core/mounts.ts): the row's guard was checked before it runs, its methods by the matcher. */
+  const pages: Record<Exclude<ServeOf<"console">, "asset">, Page> = {
+    start: async (ctx) => redirect(ctx, ctx.session ? "/console/overview" : "/console/sign-in"),
+    signIn,
+    invitation: (ctx, form) => invitation(ctx, param(ctx, "token"), form),
+    signOut: async (ctx) => {
+      if (ctx.session) await service.endSession(ctx.session.tokenHash);
+      ctx.setCookies.push(cookie(SESSION_COOKIE, "", 0));
+      return redirect(ctx, "/console/sign-in?notice=signed-out");
+    },
+    overview: async (ctx) => html(ctx, overviewPage(ownerPage(ctx), await service.overview(accountOf(ctx)))),
+    keys: async (ctx, form) => {
+      if (!form) return showKeys(ctx, {});
       const name = form.get("name") ?? "";
       try {
-        const { key, view } = await service.createKey(accountId, name);
-        return show({ created: { key, name: view.name } }, 201);
+        const { key, view } = await service.createKey(accountOf(ctx), name);
+        return showKeys(ctx, { created: { key, name: view.name } }, 201);
       } catch (err) {
-        if (err instanceof UserError) return show({ error: consoleWording(err), name }, 400);
+        if (err instanceof UserError) return showKeys(ctx, { error: consoleWording(err), name }, 400);
         throw err;
       }
-    }
-    if (first === "keys" && second && third === "revoke" && parts.length === 3) {
-      const key = await service.ownKey(accountId, second);
+    },
+    revokeKey: async (ctx, form) => {
+      const key = await service.ownKey(accountOf(ctx), param(ctx, "keyId"));
       if (!key || key.revokedAt !== null) return null;
       if (!form) return html(ctx, revokeConfirmPage(ownerPage(ctx), key, `/console/keys/${key.id}/revoke`, "/console/keys"));
-      await service.revokeOwnKey(accountId, key.id);
+      await service.revokeOwnKey(accountOf(ctx), key.id);
       return redirect(ctx, "/console/keys?notice=revoked");
-    }
-    if (first === "embeds" && !second && form) {
-      const { find, ...embedForm } = readEmbedForm(form);
+    },
+    createEmbed: async (ctx, form) => {
+      const { find, ...embedForm } = readEmbedForm(form!);
       // The form's Search button: the same page with the spots found by name, what was typed and ticked kept.
-      if (find) return showKeys({ embedForm, search: true });
+      if (find) return showKeys(ctx, { embedForm, search: true });
       try {
-        await service.createEmbed(accountId, embedForm.keyId!, {
+        await service.createEmbed(accountOf(ctx), embedForm.keyId!, {
           spots: embedSpotIds(embedForm),
           origins: embedForm.origins!.split(/\s+/).filter((o) => o !== ""),
           units: embedForm.units || undefined,
@@ -259,162 +343,100 @@ export function createConsoleHandler(app: App): ConsoleHandler {
         return redirect(ctx, "/console/keys?notice=embed-created#embeds");
       } catch (err) {
         if (!(err instanceof UserError)) throw err;
-        return showKeys({ error: consoleWording(err), embedForm }, 400);
+        return showKeys(ctx, { error: consoleWording(err), embedForm }, 400);
       }
-    }
-    if (first === "embeds" && second && third === "revoke" && parts.length === 3) {
-      const embed = await service.ownEmbed(accountId, second);
+    },
+    revokeEmbed: async (ctx, form) => {
+      const embed = await service.ownEmbed(accountOf(ctx), param(ctx, "embedId"));
       if (!embed) return null;
       if (!form) return html(ctx, revokeEmbedPage(ownerPage(ctx), embed));
-      await service.revokeOwnEmbed(accountId, embed.id);
+      await service.revokeOwnEmbed(accountOf(ctx), embed.id);
       return redirect(ctx, "/console/keys?notice=embed-revoked#embeds");
-    }
-    if (first === "alerts") return alerts(ctx, parts.slice(1), form);
-    if ((first === "usage" || first === "usage.csv") && !second && !form) {
-      const requested = ctx.url.searchParams.get("key") || null;
-      const keys = await service.keyList(accountId);
-      if (requested !== null && !keys.some((k) => k.id === requested)) return null;
-      const usage = await service.usage(accountId, requested);
-      if (first === "usage.csv") {
-        const name = `surfcast-usage-${requested ?? "all-keys"}-${usage.days.at(-1)!.date}.csv`;
-        return respond(ctx, usageCsv(usage), 200, { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="${name}"` });
-      }
-      return html(ctx, usagePage(ownerPage(ctx), { usage, keys, keyId: requested }));
-    }
-    if (first === "password" && !second) {
-      if (!form) return html(ctx, changePasswordPage({ viewer: viewer(ctx), assetVersion }));
-      const next = form.get("password") ?? "";
-      if (next !== (form.get("confirm") ?? "")) return html(ctx, changePasswordPage({ viewer: viewer(ctx), error: "The two new passwords differ.", assetVersion }), 400);
-      const result = await service.changePassword(accountId, form.get("current") ?? "", next, attemptSource(ctx));
-      if ("problem" in result) return html(ctx, changePasswordPage({ viewer: viewer(ctx), error: result.problem, assetVersion }), 400);
-      return startSignedIn(ctx, result.token, "/console/password?notice=password-changed");
-    }
-    return null;
-  }
-
-  // ── the owner's alerts ───────────────────────────────────────────────────────────────────────────
-
-  async function alerts(ctx: Ctx, parts: string[], form: URLSearchParams | null): Promise<Response | null> {
-    const accountId = ctx.session!.accountId;
-    const [alertId, action, deliveryId, deliveryAction] = parts;
-    const showList = async (extra: { error?: string; form?: AlertForm; search?: string }, status = 200) => {
-      const [list, keys, account] = await Promise.all([service.alerts(accountId), service.keyList(accountId), service.account(accountId)]);
-      const allowance = await service.alertAllowance(accountId, list);
-      // The new alert's secret and feed, once: the cookie the creation set is read and cleared here.
-      const sealed = form ? undefined : ctx.cookies.get(NEW_ALERT_COOKIE);
-      if (sealed) ctx.setCookies.push(cookie(NEW_ALERT_COOKIE, "", 0));
-      const created = sealed ? await service.openCreatedAlert(ctx.session!.tokenHash, sealed, list) : null;
-      const f = extra.form;
-      const picker = service.spotPicker(f?.spot ? [f.spot] : [], extra.search ?? null);
-      return html(ctx, alertsPage(ownerPage(ctx, extra), { alerts: list, keys, allowance, plan: account.plan, created: created ?? undefined, form: f, picker }), status);
-    };
-    if (alertId === undefined) {
-      if (!form) return showList({});
+    },
+    alerts: async (ctx, form) => {
+      if (!form) return showAlerts(ctx, form, {});
       const { find, ...alertForm } = readAlertForm(form);
       // The form's Search button: the same page with the spots found by name, everything typed kept.
-      if (find) return showList({ form: alertForm, search: alertForm.q });
+      if (find) return showAlerts(ctx, form, { form: alertForm, search: alertForm.q });
       // A name typed where the id goes ("nazare") is searched for, so the owner picks the spot instead of a refusal.
       if (!alertForm.spot && alertForm.spotId !== "" && service.spotPicker([alertForm.spotId], null).chosen.length === 0) {
         const error = `There is no spot with the id "${alertForm.spotId.slice(0, 100)}": pick it among the spots found by name below.`;
-        return showList({ error, form: { ...alertForm, q: alertForm.spotId }, search: alertForm.spotId }, 400);
+        return showAlerts(ctx, form, { error, form: { ...alertForm, q: alertForm.spotId }, search: alertForm.spotId }, 400);
       }
       try {
-        const created = await service.createAlert(accountId, alertForm.keyId, alertRequestOf(alertForm));
+        const created = await service.createAlert(accountOf(ctx), alertForm.keyId, alertRequestOf(alertForm));
         // POST, then redirect: a reload of the page shown next makes no second alert. The secret reaches that page
         // sealed in a short-lived cookie for this session (console/secrets.ts), never in its URL.
         ctx.setCookies.push(cookie(NEW_ALERT_COOKIE, await service.sealCreatedAlert(ctx.session!.tokenHash, created), CREATED_ALERT_REVEAL_MS / 1000));
         return redirect(ctx, "/console/alerts#new-alert-title");
       } catch (err) {
         if (!(err instanceof UserError)) throw err;
-        return showList({ error: consoleWording(err), form: alertForm }, 400);
+        return showAlerts(ctx, form, { error: consoleWording(err), form: alertForm }, 400);
       }
-    }
-    const alert = await service.ownAlert(accountId, alertId);
-    if (!alert) return null;
-    const logPage = async (error: string | null, status = 200) => {
-      const deliveries = (await service.ownAlertDeliveries(accountId, alert.id)) ?? [];
-      return html(ctx, alertLogPage(ownerPage(ctx, { error }), { alert, deliveries }), status);
-    };
-    const refusedOnLog = async (run: () => Promise<boolean>, notice: string) => {
-      try {
-        return (await run()) ? redirect(ctx, `/console/alerts/${alert.id}?notice=${notice}`) : null;
-      } catch (err) {
-        if (!(err instanceof UserError)) throw err;
-        return logPage(consoleWording(err), 400);
-      }
-    };
-    if (action === undefined && !form) return logPage(null);
-    if (action === "delete" && parts.length === 2) {
+    },
+    alertLog: alertPage((ctx, alert) => alertLog(ctx, alert, null)),
+    deleteAlert: alertPage(async (ctx, alert, form) => {
       if (!form) return html(ctx, deleteAlertPage(ownerPage(ctx), alert));
-      return (await service.deleteOwnAlert(accountId, alert.id)) ? redirect(ctx, "/console/alerts?notice=alert-deleted") : null;
-    }
-    if (action === "test" && parts.length === 2 && form) return refusedOnLog(() => service.testOwnAlert(accountId, alert.id), "alert-test-queued");
-    if (action === "confirm-again" && parts.length === 2 && form) return refusedOnLog(() => service.resendConfirmationOwn(accountId, alert.id), "alert-confirmation-sent");
-    if (action === "deliveries" && deliveryId && deliveryAction === "send-again" && parts.length === 4 && form) {
-      return refusedOnLog(() => service.sendAgainOwn(accountId, alert.id, deliveryId), "alert-sent-again");
-    }
-    return null;
-  }
-
-  // ── operator routes ────────────────────────────────────────────────────────────────────────────────
-
-  async function operator(ctx: Ctx, parts: string[], form: URLSearchParams | null): Promise<Response | null> {
-    const me = ctx.session!.accountId;
-    const [first, second, third] = parts;
-    if (first === undefined && !form) {
+      return (await service.deleteOwnAlert(accountOf(ctx), alert.id)) ? redirect(ctx, "/console/alerts?notice=alert-deleted") : null;
+    }),
+    testAlert: alertAction((accountId, alert) => service.testOwnAlert(accountId, alert.id), "alert-test-queued"),
+    confirmAgain: alertAction((accountId, alert) => service.resendConfirmationOwn(accountId, alert.id), "alert-confirmation-sent"),
+    sendAgain: alertAction((accountId, alert, ctx) => service.sendAgainOwn(accountId, alert.id, param(ctx, "deliveryId")), "alert-sent-again"),
+    usage: (ctx) => usage(ctx, false),
+    usageCsv: (ctx) => usage(ctx, true),
+    password: async (ctx, form) => {
+      if (!form) return html(ctx, changePasswordPage({ viewer: viewer(ctx), assetVersion }));
+      const next = form.get("password") ?? "";
+      if (next !== (form.get("confirm") ?? "")) return html(ctx, changePasswordPage({ viewer: viewer(ctx), error: "The two new passwords differ.", assetVersion }), 400);
+      const result = await service.changePassword(accountOf(ctx), form.get("current") ?? "", next, attemptSource(ctx));
+      if ("problem" in result) return html(ctx, changePasswordPage({ viewer: viewer(ctx), error: result.problem, assetVersion }), 400);
+      return startSignedIn(ctx, result.token, "/console/password?notice=password-changed");
+    },
+    accounts: async (ctx) => {
       const query = (ctx.url.searchParams.get("q") ?? "").trim().slice(0, 200);
       // Any digits are a page number (past the last is the last); anything else is the first page.
       const requested = ctx.url.searchParams.get("page") ?? "";
       const result = await service.accountsPage(query, /^\d{1,9}$/.test(requested) ? Number(requested) : 1);
       return html(ctx, accountsPage(ownerPage(ctx), { ...result, query }));
-    }
-    if (first === "invite" && !second && form) {
-      const email = (form.get("email") ?? "").trim();
+    },
+    invite: async (ctx, form) => {
+      const email = (form!.get("email") ?? "").trim();
       try {
-        const limits: CustomLimits = { dailyLimit: intField(form, "dailyLimit", "Daily limit"), minuteLimit: intField(form, "minuteLimit", "Per-minute limit"), maxKeys: intField(form, "maxKeys", "Key limit") };
-        const result = await service.invite({ email, plan: form.get("plan") || undefined, limits });
+        const result = await service.invite({ email, plan: form!.get("plan") || undefined, limits: customLimits(form!) });
         return html(ctx, invitationPage(ownerPage(ctx), { ...result, smtp: app.config.smtpUrl !== undefined }), 201);
       } catch (err) {
         if (!(err instanceof UserError)) throw err;
         const result = await service.accountsPage("", 1);
         return html(ctx, accountsPage(ownerPage(ctx, { error: consoleWording(err) }), { ...result, query: "" }), 400);
       }
-    }
-    if (first === "accounts" && second && /^\d+$/.test(second)) {
-      const id = Number(second);
-      if (!(await service.accountExists(id))) return null;
-      if (third === undefined && !form) return html(ctx, accountPage(ownerPage(ctx), { account: await service.account(id), keys: await service.keys(id), custom: await service.customLimits(id) }));
-      if (!form || parts.length !== 3) return null;
-      if (third === "plan") {
-        try {
-          const limits: CustomLimits = { dailyLimit: intField(form, "dailyLimit", "Daily limit"), minuteLimit: intField(form, "minuteLimit", "Per-minute limit"), maxKeys: intField(form, "maxKeys", "Key limit") };
-          await service.setPlan(id, form.get("plan") ?? "", limits);
-          return redirect(ctx, `/console/admin/accounts/${id}?notice=plan-saved`);
-        } catch (err) {
-          if (!(err instanceof UserError)) throw err;
-          return html(ctx, accountPage(ownerPage(ctx, { error: consoleWording(err) }), { account: await service.account(id), keys: await service.keys(id), custom: await service.customLimits(id) }), 400);
-        }
+    },
+    account: accountPageOf((ctx, id) => showAccount(ctx, id)),
+    setPlan: accountPageOf(async (ctx, id, form) => {
+      try {
+        await service.setPlan(id, form!.get("plan") ?? "", customLimits(form!));
+        return redirect(ctx, `/console/admin/accounts/${id}?notice=plan-saved`);
+      } catch (err) {
+        if (!(err instanceof UserError)) throw err;
+        return showAccount(ctx, id, consoleWording(err));
       }
-      if ((third === "disable" || third === "enable") && id !== me) {
-        await service.setDisabled(id, third === "disable");
-        return redirect(ctx, `/console/admin/accounts/${id}?notice=${third}d`);
-      }
-      return null;
-    }
-    if (first === "keys" && second && third === "revoke" && parts.length === 3) {
-      const key = await service.anyKey(second);
+    }),
+    disableAccount: setDisabled(true),
+    enableAccount: setDisabled(false),
+    revokeAnyKey: async (ctx, form) => {
+      const key = await service.anyKey(param(ctx, "keyId"));
       if (!key || key.revokedAt !== null) return null;
       const back = `/console/admin/accounts/${key.accountId}`;
       if (!form) return html(ctx, revokeConfirmPage(ownerPage(ctx), key, `/console/admin/keys/${key.id}/revoke`, back));
-      await service.revokeAnyKey(key.id, me);
+      await service.revokeAnyKey(key.id, accountOf(ctx));
       return redirect(ctx, `${back}?notice=revoked`);
-    }
-    return null;
-  }
+    },
+    unknown: async () => null,
+  };
 
   async function route(ctx: Ctx): Promise<Response> {
-    const asset = assets.get(ctx.path);
-    if (asset && (ctx.req.method === "GET" || ctx.req.method === "HEAD")) {
+    const { mount } = ctx;
+    if (mount.serve === "asset") {
+      const asset = assets.get(ctx.path)!;
       return respond(ctx, asset.body, 200, { "Content-Type": asset.type, "Cache-Control": "public, max-age=31536000, immutable" });
     }
     if (ctx.req.method !== "GET" && ctx.req.method !== "HEAD" && ctx.req.method !== "POST") return respond(ctx, null, 405, { Allow: "GET, HEAD, POST" });
@@ -427,26 +449,23 @@ export function createConsoleHandler(app: App): ConsoleHandler {
         return forbidden(ctx);
       }
     }
-    const parts = ctx.path.split("/").slice(2).filter((p, i, all) => p !== "" || i < all.length - 1);
-    const [first, second] = parts;
-
-    if (first === undefined) return redirect(ctx, ctx.session ? "/console/overview" : "/console/sign-in");
-    if (first === "sign-in" && parts.length === 1) return signIn(ctx, form);
-    if (first === "invite" && second && parts.length === 2) return invitation(ctx, second, form);
-    if (first === "sign-out" && parts.length === 1 && form) {
-      if (ctx.session) await service.endSession(ctx.session.tokenHash);
-      ctx.setCookies.push(cookie(SESSION_COOKIE, "", 0));
-      return redirect(ctx, "/console/sign-in?notice=signed-out");
+    switch (mount.guard) {
+      case "visitor":
+        break;
+      case "session":
+      case "admin":
+        if (!ctx.session) return form ? forbidden(ctx) : redirect(ctx, "/console/sign-in");
+        // An owner who is not an operator sees no operator page, as if there were none.
+        if (mount.guard === "admin" && !ctx.session.admin) return notFound(ctx);
+        break;
+      default:
+        // A guard the console does not decide: nothing is served.
+        return notFound(ctx);
     }
-    if (!ctx.session) {
-      if (form) return forbidden(ctx);
-      return redirect(ctx, "/console/sign-in");
-    }
-    const answer = first === "admin" ? (ctx.session.admin ? await operator(ctx, parts.slice(1), form) : null) : await owner(ctx, parts, form);
-    return answer ?? notFound(ctx);
+    return (await pages[mount.serve](ctx, form)) ?? notFound(ctx);
   }
 
-  return async (req, server) => {
+  return async (req, path, mount, server) => {
     const url = new URL(req.url);
     const cookies = new Bun.CookieMap(req.headers.get("cookie") ?? "");
     const sessionToken = cookies.get(SESSION_COOKIE) || null;
@@ -456,7 +475,8 @@ export function createConsoleHandler(app: App): ConsoleHandler {
     const ctx: Ctx = {
       req,
       url,
-      path: url.pathname,
+      path,
+      mount,
       cookies,
       session,
       sessionToken: session ? sessionToken : null,
@@ -469,7 +489,7 @@ export function createConsoleHandler(app: App): ConsoleHandler {
     try {
       return await route(ctx);
     } catch (err) {
-      log.error("console request failed", { route: routeLabel(url.pathname), error: String(err) });
+      log.error("console request failed", { route: routeLabel(path), error: String(err) });
       return respond(ctx, messagePage({ title: "Something went wrong", message: "The console could not answer. Try again; if it persists, the operator finds the cause in the server log.", viewer: null, assetVersion }), 500);
     }
   };

@@ -1,7 +1,8 @@
 /**
- * Every /v1 endpoint in one table: its OpenAPI operation id, the path template the router serves, and the usage key
- * it is counted under (the meter and GET /v1/usage). The router, the gate's counting, the usage report, the metrics
- * and log labels and the OpenAPI document all read it: adding an endpoint is a row here plus its handler.
+ * Every /v1 endpoint in one table: its OpenAPI operation id, the path template it is served at, and the usage key
+ * it is counted under (the meter and GET /v1/usage). The mount table (core/mounts.ts) mounts each one; the gate's
+ * counting, the usage report, the metrics and log labels and the OpenAPI document all read it: adding an endpoint
+ * is a row here plus its handler.
  */
 export const V1_ENDPOINTS = [
   { operationId: "searchSpots", path: "/v1/spots", usage: "spots.search" },
@@ -47,43 +48,3 @@ export type McpToolName = (typeof MCP_ENDPOINTS)[number]["tool"];
  */
 export const USAGE_KEYS: readonly (CountedUsage | "embed" | "calendar")[] = [...new Set<CountedUsage>(V1_ENDPOINTS.flatMap((e) => (e.usage === null ? [] : [e.usage]))), "embed", "calendar"];
 export type UsageKey = CountedUsage | "embed" | "calendar" | `mcp.${McpToolName}`;
-
-const byOperation = new Map<string, V1Endpoint>(V1_ENDPOINTS.map((e) => [e.operationId, e]));
-const fixed = new Map<string, V1Endpoint>(V1_ENDPOINTS.filter((e) => !e.path.includes("{")).map((e) => [e.path, e]));
-/** Each template as the text before and after its one parameter: a match allocates nothing (every request asks). */
-const templated = V1_ENDPOINTS.filter((e) => e.path.includes("{")).map((e) => ({ endpoint: e, before: e.path.slice(0, e.path.indexOf("{")), after: e.path.slice(e.path.indexOf("}") + 1) }));
-const templateOf = new Map(templated.map((t) => [t.endpoint.operationId as string, t]));
-
-export function endpointById(operationId: OperationId): V1Endpoint {
-  return byOperation.get(operationId)!;
-}
-
-/** `/v1/spots/{id}/now` → `/v1/spots/:id/now`, as a type: the router infers its parameters from it. */
-type RouterPath<P extends string> = P extends `${infer Head}{${infer Name}}${infer Tail}` ? `${Head}:${Name}${RouterPath<Tail>}` : P;
-
-/** The router's form of an endpoint's path (`{id}` → `:id`). */
-export function routerPath<O extends OperationId>(operationId: O): RouterPath<Extract<V1Endpoint, { operationId: O }>["path"]> {
-  // The string is exactly that type; TypeScript cannot follow a replace, hence the cast.
-  return endpointById(operationId).path.replace(/\{(\w+)\}/g, ":$1") as never;
-}
-
-/**
- * The endpoint a request path is served by, or null: exactly the paths the router answers (fixed paths win over a
- * template, as `/v1/spots/best` over `/v1/spots/{id}`; a template's parameter is one non-empty segment).
- */
-export function endpointAt(path: string): V1Endpoint | null {
-  const exact = fixed.get(path);
-  if (exact) return exact;
-  for (const { endpoint, before, after } of templated) {
-    if (path.length <= before.length + after.length || !path.startsWith(before) || !path.endsWith(after)) continue;
-    const slash = path.indexOf("/", before.length);
-    if (slash === -1 ? after === "" : slash === path.length - after.length && after !== "") return endpoint;
-  }
-  return null;
-}
-
-/** The text of a path's one parameter (`{id}`) as it stands in the path, for an endpoint endpointAt() matched it to; null for a fixed path. */
-export function pathParameter(endpoint: V1Endpoint, path: string): string | null {
-  const t = templateOf.get(endpoint.operationId);
-  return t ? path.slice(t.before.length, path.length - t.after.length) : null;
-}

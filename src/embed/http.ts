@@ -6,6 +6,7 @@
  * strict Content-Security-Policy whose frame-ancestors are the embed's origins.
  */
 import { queryOf } from "../core/query";
+import { mountParam, type MountHandler, type RoomMount, type ServeOf } from "../core/mounts";
 import { noneMatchHolds } from "../core/etag";
 import type { UsageMeter } from "../access/meter";
 import type { ForecastDemand } from "../forecast/demand";
@@ -16,9 +17,6 @@ import { EMBED_CSS, EMBED_ICON, SCREEN_JS } from "./assets";
 import { messagePage, type Mode } from "./page";
 import { EmbedRenderer, type RenderServices } from "./render";
 import type { EmbedRecord } from "./store";
-
-/** Whether a canonical path belongs to the embeds. */
-export const isEmbedPath = (path: string) => path === "/embed" || path.startsWith("/embed/");
 
 /** The policy of an embed's answers: nothing inline, nothing from elsewhere, framed only where its owner allows. */
 export function contentSecurityPolicy(origins: readonly string[]): string {
@@ -35,7 +33,7 @@ export interface EmbedHandlerServices extends RenderServices {
   demand: Pick<ForecastDemand, "ready">;
 }
 
-export function createEmbedHandler(app: EmbedHandlerServices): (req: Request, path: string) => Response | Promise<Response> {
+export function createEmbedHandler(app: EmbedHandlerServices): MountHandler<"embed"> {
   const assetVersion = Bun.hash(EMBED_CSS + SCREEN_JS).toString(36);
   const renderer = new EmbedRenderer(app, assetVersion);
   const assets = new Map([
@@ -87,15 +85,9 @@ export function createEmbedHandler(app: EmbedHandlerServices): (req: Request, pa
     }
   }
 
-  /** A view of a servable embed: its screen mode's stamp, or its page within its own allowance. */
-  async function served(req: Request, found: ServableEmbed, tail: string | undefined): Promise<Response> {
+  /** A view of a servable embed within its own allowance. */
+  async function served(req: Request, found: ServableEmbed): Promise<Response> {
     const { embed, principal } = found;
-    if (tail === "stamp") {
-      // Screen mode polls this once a minute: not counted (the stamp is kept per embed until a forecast or tide
-      // row is written or the hour turns, so a poll is two map lookups), tells only whether to reload.
-      return answer(JSON.stringify({ stamp: await renderer.stamp(embed) }), 200, { "Content-Type": "application/json", "Cache-Control": "no-store", "Content-Security-Policy": contentSecurityPolicy(embed.origins) });
-    }
-    if (tail !== undefined) return notFound();
     const verdict = app.embeds.admitView(found);
     // Spent: the same page and Retry-After (the next UTC midnight) whatever the key's state: nothing of its use shows.
     if (verdict === "spent") return spent(embed.origins);
@@ -108,13 +100,27 @@ export function createEmbedHandler(app: EmbedHandlerServices): (req: Request, pa
     return shown(req, embed, mode);
   }
 
-  return (req, path) => {
-    const asset = assets.get(path);
-    const readable = req.method === "GET" || req.method === "HEAD";
-    if (asset && readable) return answer(asset.body, 200, { "Content-Type": asset.type, "Cache-Control": "public, max-age=31536000, immutable" });
-    if (!readable) return answer(null, 405, { Allow: "GET, HEAD" });
-    const [id, tail, ...more] = path.slice("/embed/".length).split("/");
-    if (!id || more.length > 0) return notFound();
-    return app.embeds.servable(id).then((found) => (found ? served(req, found, tail) : notFound()));
+  // Screen mode polls the stamp once a minute: not counted (the stamp is kept per embed until a forecast or tide
+  // row is written or the hour turns, so a poll is two map lookups), tells only whether to reload.
+  const stamped = async ({ embed }: ServableEmbed) =>
+    answer(JSON.stringify({ stamp: await renderer.stamp(embed) }), 200, { "Content-Type": "application/json", "Cache-Control": "no-store", "Content-Security-Policy": contentSecurityPolicy(embed.origins) });
+
+  /** The embed the path's id names, if it may be shown, to `then`; else the not-found page. */
+  const withEmbed = (path: string, mount: RoomMount<"embed">, then: (found: ServableEmbed) => Promise<Response>) =>
+    app.embeds.servable(mountParam(mount, path, "id")!).then((found) => (found ? then(found) : notFound()));
+
+  const handlers: Record<ServeOf<"embed">, MountHandler<"embed">> = {
+    asset: (_req, path) => {
+      const asset = assets.get(path)!;
+      return answer(asset.body, 200, { "Content-Type": asset.type, "Cache-Control": "public, max-age=31536000, immutable" });
+    },
+    page: (req, path, mount) => withEmbed(path, mount, (found) => served(req, found)),
+    stamp: (_req, path, mount) => withEmbed(path, mount, stamped),
+    unknown: () => notFound(),
+  };
+
+  return (req, path, mount) => {
+    if (req.method !== "GET" && req.method !== "HEAD") return answer(null, 405, { Allow: "GET, HEAD" });
+    return handlers[mount.serve](req, path, mount);
   };
 }

@@ -9,11 +9,11 @@ export const MAX_BODY_BYTES = 64 * 1024;
 
 export const TOO_LARGE = `A request body may carry at most ${MAX_BODY_BYTES} bytes.`;
 
-/** A refusal of the request's declared body, or null. Only /mcp may stream a body of unknown length. */
-export function bodyRefusal(req: Request, path: string): { error: ApiError; status: number } | null {
+/** A refusal of the request's declared body, or null. Only a route that `mayStream` (/mcp) takes a body of unknown length. */
+export function bodyRefusal(req: Request, mayStream: boolean): { error: ApiError; status: number } | null {
   const length = req.headers.get("content-length");
   if (length !== null) return Number(length) > MAX_BODY_BYTES ? { error: invalidRequest(TOO_LARGE), status: 413 } : null;
-  if (req.method === "GET" || req.method === "HEAD" || path === "/mcp" || !req.headers.has("transfer-encoding")) return null;
+  if (req.method === "GET" || req.method === "HEAD" || mayStream || !req.headers.has("transfer-encoding")) return null;
   return { error: invalidRequest("Send a Content-Length with a request body."), status: 411 };
 }
 

@@ -1,22 +1,18 @@
 /**
  * The OpenAPI 3.1 document of /v1, served at GET /openapi.json (public, not counted: the gate only guards /v1
- * and /mcp). @elysiajs/openapi's generator reads the routes — paths, operation ids, and parameters from the
- * routes' `query`/`params` schemas (on the routes built for the document: see documentedKeyedRoutes in routes.ts) — and this module finishes it:
- *  - responses are declared in each route's `detail` (documentation only). Declaring them as Elysia
- *    `response` schemas would compile validators that never run (every handler returns a ready-made
- *    Response, which Elysia does not validate) and could not carry the headers we document;
- *  - Elysia's coercing `t.Integer` puts a string branch into query parameter schemas; clients see plain
- *    `integer`/`number` here;
+ * and /mcp). It is built from declarations, not from a router: each row of the endpoint table (core/endpoints.ts,
+ * mounted by core/mounts.ts) gives the path and the operation id, and its entry here (`OPERATIONS`) the texts,
+ * the responses and the parameter schemas (http/schemas.ts):
+ *  - path and query parameters are read from the operation's `params`/`query` object schemas, as OpenAPI
+ *    generators read them; Elysia's coercing `t.Integer` puts a string branch into a numeric schema, which
+ *    clients see as plain `integer`/`number` here;
  *  - components (schemas, shared responses, headers, security schemes) and the overview are added.
- * The document is built on first request and served from memory. The package's `openapi()` plugin is not
- * mounted: its route serves the generator's raw output, and its HTML viewer loads from a CDN.
+ * The document is built on first request and served from memory.
  */
-import { MCP_ENDPOINTS, type OperationId } from "../core/endpoints";
-import { Elysia, type AnyElysia, type DocumentDecoration } from "elysia";
-import { toOpenAPISchema } from "@elysiajs/openapi";
+import { MCP_ENDPOINTS, V1_ENDPOINTS, type OperationId } from "../core/endpoints";
 import { LIVE_KEY_PREFIX } from "../access/keys";
 import { PLAN_DEFAULTS, type PlanLimits } from "../access/plans";
-import { COMPONENT_SCHEMAS, type ComponentName } from "./schemas";
+import { bestSpotsQuery, COMPONENT_SCHEMAS, daysQuery, idParams, nearbyQuery, nowManyQuery, nowQuery, searchQuery, type ComponentName } from "./schemas";
 import { headersFor, json } from "./respond";
 import { ERROR_EXAMPLES, OK_EXAMPLES } from "./examples";
 
@@ -25,6 +21,8 @@ export const OPENAPI_VERSION = "3.1.1";
 export const API_VERSION = "1.0.0";
 
 type Json = Record<string, unknown>;
+/** An object schema of parameters, as http/schemas.ts declares them. */
+type ParameterSchema = { readonly properties: Readonly<Record<string, unknown>>; readonly required?: readonly string[] };
 
 const schemaRef = (name: ComponentName): Json => ({ $ref: `#/components/schemas/${name}` });
 const headerRef = (name: string): Json => ({ $ref: `#/components/headers/${name}` });
@@ -147,7 +145,9 @@ interface OperationDoc {
   ok: { description: string; schema: Json; cached?: true };
   /** Beyond 401, 429 and 500, which every /v1 operation can answer. */
   errors: ErrorResponseName[];
-  /** Header parameters; the generator only knows the route's query and path parameters. */
+  /** The path's parameters and the query's, as object schemas. */
+  params?: ParameterSchema;
+  query?: ParameterSchema;
   headerParameters?: Json[];
 }
 
@@ -170,6 +170,7 @@ const OPERATIONS: Record<OperationId, OperationDoc> = {
       "Case- and diacritic-insensitive search over spot names, aliases, countries and regions, and the towns within 10 km of each spot (GeoNames, CC BY 4.0). There is no unfiltered listing.",
     ok: { description: "Matching spots, best match first (a bare array, possibly empty).", schema: { type: "array", items: schemaRef("Spot") } },
     errors: ["BadRequest"],
+    query: searchQuery,
   },
   spotsNearby: {
     tag: "Spots",
@@ -177,6 +178,7 @@ const OPERATIONS: Record<OperationId, OperationDoc> = {
     description: "Spots within `radius` km of the coordinate, closest first.",
     ok: { description: "Spots with their distance, closest first (a bare array, possibly empty).", schema: { type: "array", items: schemaRef("SpotWithDistance") } },
     errors: ["BadRequest"],
+    query: nearbyQuery,
   },
   bestSpots: {
     tag: "Forecast",
@@ -185,6 +187,7 @@ const OPERATIONS: Record<OperationId, OperationDoc> = {
       "Beyond the spec. Spots within `radius` km that have a forecast, ranked by the best window of consecutive daylight hours for `level` over the next `hours` hours from the current UTC hour: best rating first, then the closer spot. Each comes with its window, the surf range over it and the wind type. Spots without a forecast are left out. Counted in usage as `spots.best`.",
     ok: { description: "Ranked spots (a bare array, possibly empty).", schema: { type: "array", items: schemaRef("BestSpot") } },
     errors: ["BadRequest"],
+    query: bestSpotsQuery,
   },
   getSpot: {
     tag: "Spots",
@@ -192,6 +195,7 @@ const OPERATIONS: Record<OperationId, OperationDoc> = {
     description: "One spot, with its guide (beyond the spec: offshore wind directions, swell window, tide station). Query parameters are ignored.",
     ok: { description: "The spot.", schema: schemaRef("SpotDetail") },
     errors: ["SpotNotFound"],
+    params: idParams,
   },
   getForecast: {
     tag: "Forecast",
@@ -201,6 +205,8 @@ const OPERATIONS: Record<OperationId, OperationDoc> = {
     ok: { description: "The forecast. `tide` is null in every hour of a tideless spot.", schema: schemaRef("ForecastResponse"), cached: true },
     errors: ["BadRequest", "ForecastNotFound"],
     headerParameters: [ifNoneMatch("a forecast body")],
+    params: idParams,
+    query: daysQuery,
   },
   getTides: {
     tag: "Tides",
@@ -209,6 +215,8 @@ const OPERATIONS: Record<OperationId, OperationDoc> = {
       "Stored high and low waters from now forward. A tideless spot answers 200 with `extremes: []` and `tideless: true`. Beyond the spec, `source` names where the tides come from (a tide station, or Open-Meteo Marine's sea-level model where no station serves the spot; heights then above MSL), `tidelessReason` says why a spot is tideless, and `unavailable` why a tidal spot has no extremes to show yet (`awaiting_model`) or any more (`model_expired`).",
     ok: { description: "The tide extremes.", schema: schemaRef("TidesResponse") },
     errors: ["BadRequest", "SpotNotFound"],
+    params: idParams,
+    query: daysQuery,
   },
   getSpotNow: {
     tag: "Now",
@@ -217,6 +225,8 @@ const OPERATIONS: Record<OperationId, OperationDoc> = {
     ok: { description: "Now at the spot.", schema: schemaRef("NowResponse"), cached: true },
     errors: ["BadRequest", "SpotNotFound"],
     headerParameters: [ifNoneMatch("an answer")],
+    params: idParams,
+    query: nowQuery,
   },
   getNow: {
     tag: "Now",
@@ -225,6 +235,7 @@ const OPERATIONS: Record<OperationId, OperationDoc> = {
     ok: { description: "Now at each spot.", schema: schemaRef("NowManyResponse"), cached: true },
     errors: ["BadRequest", "SpotNotFound"],
     headerParameters: [ifNoneMatch("an answer")],
+    query: nowManyQuery,
   },
   getUsage: {
     tag: "Usage",
@@ -236,8 +247,22 @@ const OPERATIONS: Record<OperationId, OperationDoc> = {
   },
 };
 
-/** The route's `detail`: its operation id, texts and responses (the document's only source of responses). */
-export function operationDoc(id: OperationId): DocumentDecoration {
+/** The operation's parameters: the path's, the query's (from their object schemas), then the headers it reads. */
+function parametersOf(op: OperationDoc): Json[] {
+  const from = (schema: ParameterSchema | undefined, location: "path" | "query") =>
+    Object.entries(schema?.properties ?? {}).map(([name, property]) => ({
+      name,
+      in: location,
+      // Path parameters are always required.
+      required: location === "path" || (schema!.required ?? []).includes(name),
+      // JSON round trip: TypeBox's symbol-keyed bookkeeping stays behind.
+      schema: plainNumber(JSON.parse(JSON.stringify(property)) as Json),
+    }));
+  return [...from(op.params, "path"), ...from(op.query, "query"), ...(op.headerParameters ?? [])];
+}
+
+/** The GET operation: its id, texts, responses and parameters. */
+function operationOf(id: OperationId): Json {
   const op = OPERATIONS[id];
   const cacheHeaders = op.ok.cached ? { ETag: headerRef("ETag"), "Cache-Control": headerRef("Cache-Control") } : {};
   const responses: Record<number, Json> = {
@@ -247,7 +272,8 @@ export function operationDoc(id: OperationId): DocumentDecoration {
     responses[304] = { description: "Not modified: the `If-None-Match` value is the current `ETag`. No body.", headers: { ...rateLimitHeaderRefs(), ...cacheHeaders } };
   }
   for (const name of [...op.errors, "Unauthorized", "RateLimited", "InternalError", "Unavailable"] as const) responses[ERROR_RESPONSE_STATUS[name]] = responseRef(name);
-  return { operationId: id, tags: [op.tag], summary: op.summary, description: op.description, responses: responses as unknown as DocumentDecoration["responses"] };
+  const parameters = parametersOf(op);
+  return { operationId: id, tags: [op.tag], summary: op.summary, description: op.description, responses, ...(parameters.length > 0 ? { parameters } : {}) };
 }
 
 // ---------------------------------------------------------------- the document
@@ -333,13 +359,6 @@ function plainNumber(schema: Json): Json {
   return { ...outer, ...numeric[0] };
 }
 
-function finishOperation(operation: Json): Json {
-  const doc = OPERATIONS[operation.operationId as OperationId];
-  const generated = ((operation.parameters as Json[] | undefined) ?? []).map((p) => ({ ...p, schema: plainNumber(p.schema as Json) }));
-  const parameters = [...generated, ...(doc?.headerParameters ?? [])];
-  return parameters.length > 0 ? { ...operation, parameters } : operation;
-}
-
 /** A response as HEAD answers it: its status, description and headers, no body. */
 function withoutBody(response: Json): Json {
   const ref = response.$ref as string | undefined;
@@ -359,13 +378,12 @@ function headOf(get: Json): Json {
   };
 }
 
-/** The complete document for the routes of `app`. */
-export function buildOpenApiDocument(app: AnyElysia): Json {
-  const generated = toOpenAPISchema(app, undefined, undefined, undefined, OPENAPI_VERSION);
+/** The complete document: the /v1 operations in the order they are documented here. */
+export function buildOpenApiDocument(): Json {
   const paths = Object.fromEntries(
-    Object.entries(generated.paths).map(([path, item]) => {
-      const get = finishOperation((item as Json).get as Json);
-      return [path, { get, head: headOf(get) }];
+    (Object.keys(OPERATIONS) as OperationId[]).map((id) => {
+      const get = operationOf(id);
+      return [V1_ENDPOINTS.find((e) => e.operationId === id)!.path, { get, head: headOf(get) }];
     }),
   );
   return {
@@ -388,7 +406,6 @@ export function buildOpenApiDocument(app: AnyElysia): Json {
   };
 }
 
-/** GET /openapi.json for the routes of `app`; the document is built once, on first request. */
 /**
  * What /openapi.json carries besides its type and caching: a JSON document runs nothing, loads nothing and is
  * framed nowhere, and nosniff keeps a browser from taking it for anything but JSON. It stays readable from other
@@ -399,14 +416,11 @@ export const DOCUMENT_HEADERS: Readonly<Record<string, string>> = Object.freeze(
   "X-Content-Type-Options": "nosniff",
 });
 
-export function openApiRoute(documented: () => AnyElysia) {
+/** GET /openapi.json; the document is built once, on first request. */
+export function openApiDocument(): (request: Request) => Response {
   let body: string | undefined;
-  return new Elysia().get(
-    "/openapi.json",
-    ({ request }) => {
-      body ??= JSON.stringify(buildOpenApiDocument(documented()));
-      return json(body, 200, headersFor(request, { ...DOCUMENT_HEADERS, "Cache-Control": "public, max-age=300" }));
-    },
-    { detail: { hide: true } },
-  );
+  return (request) => {
+    body ??= JSON.stringify(buildOpenApiDocument());
+    return json(body, 200, headersFor(request, { ...DOCUMENT_HEADERS, "Cache-Control": "public, max-age=300" }));
+  };
 }

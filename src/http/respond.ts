@@ -75,6 +75,11 @@ export function errorResponse(err: ApiError, headers?: ResponseHeaders): Respons
   return json(err.toBody(), err.status, headers);
 }
 
+/** No route at this path: the spec's 404, on the gate's headers. */
+export function noSuchEndpoint(request: Request, path: string): Response {
+  return errorResponse(new ApiError("not_found", `No such endpoint: ${path}`), headersFor(request));
+}
+
 export function internalError(): ApiError {
   return new ApiError("internal", "Internal server error. The failure was logged; please retry later.");
 }

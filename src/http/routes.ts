@@ -1,17 +1,16 @@
 /**
- * The routes, in two sets that never share a route:
+ * The handlers of two rooms of the mount table (core/mounts.ts), which never share a route:
  *  - the keyed routes (/v1): thin adapters that parse parameters strictly, call one service function and
- *    serialize, found through the endpoint table. Only the gate calls them, after authentication and admission.
- *  - the open router: what anyone may call (GET /, /healthz, /openapi.json, /docs).
- * The schemas (http/schemas.ts) document the API: the keyed routes built for GET /openapi.json carry them with each
- * route's `detail`, its OpenAPI operation (http/openapi.ts); the serving ones carry none.
+ *    serialize. Only the gate calls them, after authentication and admission.
+ *  - the open routes: what anyone may call (GET /, /healthz, /openapi.json, /docs).
+ * No router runs and no schema: the gate found the request's row, and each handler's strict parser (core/params)
+ * is the validation. The schemas (http/schemas.ts) document the API in GET /openapi.json (http/openapi.ts).
  */
-import { pathParameter, routerPath, type OperationId } from "../core/endpoints";
+import { mountParam, type MountHandler, type ServeOf } from "../core/mounts";
 import type { ServedForecast } from "../forecast/service";
 import { homeResponse } from "./home";
 import { queryOf } from "../core/query";
 import { noneMatchHolds } from "../core/etag";
-import { Elysia, type TSchema } from "elysia";
 import type { App } from "../app";
 import { ApiError, notFound } from "../core/errors";
 import { andThen, type MaybePromise } from "../core/maybe-promise";
@@ -20,10 +19,9 @@ import { docsBundle, docsInit, docsPage } from "./docs";
 import { parseBestSpotsParams, parseDaysParams, parseNearbyParams, parseSearchParams } from "../core/params";
 import { principalOf, type KeyedRoutes } from "./gate";
 import { routeLabel } from "../core/route-label";
-import { openApiRoute, operationDoc } from "./openapi";
-import { errorResponse, failureResponse, headersFor, json, JSON_TYPE, respond } from "./respond";
+import { openApiDocument } from "./openapi";
+import { errorResponse, failureResponse, headersFor, json, JSON_TYPE, noSuchEndpoint, respond } from "./respond";
 import { acceptedEncoding, compressedOnce, encodedEtag } from "./compress";
-import { bestSpotsQuery, daysQuery, idParams, nearbyQuery, nowManyQuery, nowQuery, searchQuery } from "./schemas";
 import { parseNowManyParams, parseNowParams } from "../now/params";
 
 /** A now answer, or 304 when the client holds it; cacheable until the minute ends. */
@@ -39,19 +37,6 @@ function spotId(id: string | null): string {
   return id;
 }
 
-/** The path of a request the gate let through (its URL is canonical: see http/target.ts). */
-function pathOf(request: Request): string {
-  return new URL(request.url).pathname;
-}
-
-/**
- * Elysia reads the path at a fixed offset of the URL unless told the host may be short (`Host: api` from a
- * proxy); the gate hands over canonical URLs, so the short-host scan is always right.
- */
-const ROUTER_OPTIONS = { strictPath: true, handler: { standardHostname: false } } as const;
-
-const noSuchEndpoint = (request: Request, path: string) => errorResponse(new ApiError("not_found", `No such endpoint: ${path}`), headersFor(request));
-
 /** A route's failure as the spec's JSON error, the route's rate-limit headers kept. */
 function routeFailure(request: Request, path: string, error: unknown): Response {
   const headers = headersFor(request);
@@ -60,9 +45,9 @@ function routeFailure(request: Request, path: string, error: unknown): Response 
   return failureResponse(error, routeLabel(path), headers);
 }
 
-/** Errors of an Elysia router, answered as routeFailure() does. */
-function routeErrors(app: Elysia) {
-  return app.onError(({ code, error, request }) => (code === "NOT_FOUND" ? noSuchEndpoint(request, pathOf(request)) : routeFailure(request, pathOf(request), error)));
+/** A handler's answer, a promise's failure answered as routeFailure() does. */
+function caught(request: Request, path: string, answer: MaybePromise<Response>): MaybePromise<Response> {
+  return answer instanceof Promise ? answer.catch((error: unknown) => routeFailure(request, path, error)) : answer;
 }
 
 /** A forecast body with its ETag (304 when the client has it) and the encoding the client accepts, compressed once. */
@@ -77,10 +62,10 @@ function forecastResponse(request: Request, served: ServedForecast): Response {
 }
 
 /** A keyed operation's answer to a request, given its path's `{id}` (null: none, or one that does not decode). */
-type KeyedHandler = (request: Request, id: string | null) => MaybePromise<Response>;
+type KeyedHandler = (request: Request, id: string | null, path: string) => MaybePromise<Response>;
 
-/** Each /v1 operation's handler: a thin adapter that parses parameters strictly, calls one service and serializes. */
-function keyedHandlers(app: App): Record<OperationId, KeyedHandler> {
+/** Each /v1 row's handler: a thin adapter that parses parameters strictly, calls one service and serializes. */
+function keyedHandlers(app: App): Record<ServeOf<"v1">, KeyedHandler> {
   /**
    * Answers once these spots' first forecasts are fetched, in the refresh scope `requested` (forecast/demand.ts);
    * at once, without a turn of the event loop, when there is nothing to wait for.
@@ -90,6 +75,8 @@ function keyedHandlers(app: App): Record<OperationId, KeyedHandler> {
     return waiting ? waiting.then(answer) : answer();
   };
   return {
+    // A path below /v1 that no operation serves, answered on the key's headers.
+    unknown: (request, _id, path) => noSuchEndpoint(request, path),
     searchSpots: (request) => json(app.spots.search(parseSearchParams(queryOf(request))), 200, headersFor(request)),
     spotsNearby: (request) => json(app.spots.nearby(parseNearbyParams(queryOf(request))), 200, headersFor(request)),
     bestSpots: (request) => {
@@ -131,56 +118,38 @@ function decodedParameter(raw: string | null): string | null {
 }
 
 /**
- * The keyed routes, served: the endpoint the gate found in the table (core/endpoints.ts: exactly its paths answer,
- * strictly — `/v1/spots/` is not `/v1/spots` — so what the gate counts is what is served) runs its handler,
- * whose answer goes back as it comes — a Response when it was had at once, which Bun writes without waiting for a
- * promise. No router runs and no schema: each handler's strict parser (core/params) is the validation.
+ * The keyed routes, served: the row the gate found in the mount table runs its handler, whose answer goes back as
+ * it comes — a Response when it was had at once, which Bun writes without waiting for a promise.
  */
 export function createKeyedRoutes(app: App): KeyedRoutes {
   const handlers = keyedHandlers(app);
-  return (request, path, endpoint) => {
-    if (endpoint === null) return noSuchEndpoint(request, path);
+  return (request, path, mount) => {
     try {
-      const answer = handlers[endpoint.operationId](request, decodedParameter(pathParameter(endpoint, path)));
-      return answer instanceof Promise ? answer.catch((error: unknown) => routeFailure(request, path, error)) : answer;
+      return caught(request, path, handlers[mount.serve](request, decodedParameter(mountParam(mount, path, "id")), path));
     } catch (error) {
       return routeFailure(request, path, error);
     }
   };
 }
 
-/**
- * The keyed routes as GET /openapi.json documents them: the same handlers in an Elysia router with the schemas and
- * operation details its OpenAPI generator reads (http/schemas.ts, http/openapi.ts). It documents; it never serves.
- */
-export function documentedKeyedRoutes(app: App) {
-  const handlers = keyedHandlers(app);
-  const route = (operation: OperationId, schemas: { query?: TSchema; params?: TSchema }) =>
-    [({ request, params }: { request: Request; params: Record<string, string | null> }) => handlers[operation](request, params.id ?? null), { ...schemas, detail: operationDoc(operation) }] as const;
-  return new Elysia(ROUTER_OPTIONS)
-    .get(routerPath("searchSpots"), ...route("searchSpots", { query: searchQuery }))
-    .get(routerPath("spotsNearby"), ...route("spotsNearby", { query: nearbyQuery }))
-    .get(routerPath("bestSpots"), ...route("bestSpots", { query: bestSpotsQuery }))
-    .get(routerPath("getSpot"), ...route("getSpot", { params: idParams }))
-    .get(routerPath("getForecast"), ...route("getForecast", { params: idParams, query: daysQuery }))
-    .get(routerPath("getTides"), ...route("getTides", { params: idParams, query: daysQuery }))
-    .get(routerPath("getSpotNow"), ...route("getSpotNow", { params: idParams, query: nowQuery }))
-    .get(routerPath("getNow"), ...route("getNow", { query: nowManyQuery }))
-    .get(routerPath("getUsage"), ...route("getUsage", {}));
-}
-
-/** What anyone may call. GET /openapi.json documents the keyed routes (built for it on its first request). */
-export function createOpenRoutes(app: App) {
+/** What anyone may call: one handler per open row. */
+export function createOpenRoutes(app: App): MountHandler<"open"> {
   const publicStatus = publicStatusOf(app);
-  return (
-    routeErrors(new Elysia(ROUTER_OPTIONS))
-      // Cheap for load balancers; `?verbose=1` adds what a status page needs (nothing about the machines, nor the
-      // last refresh's error text: those are on the metrics port's /status and in `surfcast status`).
-      .get("/healthz", async ({ request }) => json(queryOf(request).has("verbose") ? await publicStatus() : { status: "ok" }, 200, headersFor(request)), { detail: { hide: true } })
-      .get("/", ({ request }) => homeResponse(request, app.config.console), { detail: { hide: true } })
-      .get("/docs", () => docsPage(), { detail: { hide: true } })
-      .get("/docs/scalar.js", () => docsBundle(), { detail: { hide: true } })
-      .get("/docs/init.js", () => docsInit(), { detail: { hide: true } })
-      .use(openApiRoute(() => documentedKeyedRoutes(app)))
-  );
+  const handlers: Record<ServeOf<"open">, (request: Request) => Response | Promise<Response>> = {
+    // Cheap for load balancers; `?verbose=1` adds what a status page needs (nothing about the machines, nor the
+    // last refresh's error text: those are on the metrics port's /status and in `surfcast status`).
+    health: async (request) => json(queryOf(request).has("verbose") ? await publicStatus() : { status: "ok" }, 200, headersFor(request)),
+    home: (request) => homeResponse(request, app.config.console),
+    openapi: openApiDocument(),
+    docs: () => docsPage(),
+    docsBundle: () => docsBundle(),
+    docsInit: () => docsInit(),
+  };
+  return (request, path, mount) => {
+    try {
+      return caught(request, path, handlers[mount.serve](request));
+    } catch (error) {
+      return routeFailure(request, path, error);
+    }
+  };
 }

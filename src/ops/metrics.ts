@@ -7,6 +7,7 @@
  * database (forecast ages, tide window), the meter (429s by limit, MCP tool calls, flush lag) and the calendar feeds.
  */
 import { routeLabel } from "../core/route-label";
+import { metricsMountAt, type ServeOf } from "../core/mounts";
 import type { Peer } from "../core/proxy";
 import client from "prom-client";
 import type { Server } from "bun";
@@ -204,14 +205,16 @@ export function startMetricsServer(metrics: Metrics, port: number): Server<undef
 }
 
 function serveMetrics(metrics: Metrics, port: number): Server<undefined> {
+  const handlers: Record<ServeOf<"metrics">, () => Promise<Response>> = {
+    metrics: async () => new Response(await metrics.registry.metrics(), { headers: { "Content-Type": metrics.registry.contentType } }),
+    status: async () => Response.json(await operationalStatus(metrics.app), { headers: { "Cache-Control": "no-store" } }),
+  };
   return Bun.serve({
     port,
     hostname: "127.0.0.1",
     fetch: async (req) => {
-      const path = new URL(req.url).pathname;
-      if (path === "/status") return Response.json(await operationalStatus(metrics.app), { headers: { "Cache-Control": "no-store" } });
-      if (path !== "/metrics") return new Response("not found\n", { status: 404 });
-      return new Response(await metrics.registry.metrics(), { headers: { "Content-Type": metrics.registry.contentType } });
+      const mount = metricsMountAt(new URL(req.url).pathname);
+      return mount ? handlers[mount.serve]() : new Response("not found\n", { status: 404 });
     },
   });
 }

@@ -1,20 +1,19 @@
 /**
- * The HTTP server: Bun.serve with the gate in front of the Elysia routes and the MCP handler.
+ * The HTTP server: Bun.serve with the gate in front of every room's adapter. Which adapter answers a path is the
+ * mount table's (core/mounts.ts); here each room's adapter is built once.
  */
 import type { Server } from "bun";
 import type { App } from "../app";
 import { log } from "../core/log";
 import { createGate, type McpHandler } from "../http/gate";
-import { errorResponse, internalError } from "../http/respond";
+import type { MountHandler } from "../core/mounts";
+import { errorResponse, internalError, noSuchEndpoint } from "../http/respond";
 import { createKeyedRoutes, createOpenRoutes } from "../http/routes";
 import { createConsoleHandler } from "../console/http";
 import type { Peer } from "../core/proxy";
 import type { Metrics } from "../ops/metrics";
-import { createEmbedHandler, isEmbedPath } from "../embed/http";
-import { createAlertsHandler, isAlertsPath } from "../alerts/http";
-
-/** Whether a canonical path belongs to the developer console. */
-const isConsolePath = (path: string) => path === "/console" || path.startsWith("/console/");
+import { createEmbedHandler } from "../embed/http";
+import { createAlertsHandler } from "../alerts/http";
 
 /**
  * The MCP SDK and zod load with the first /mcp request: ~50 ms of start-up and their heap, which a server that
@@ -30,24 +29,21 @@ function lazyMcpHandler(app: App): McpHandler {
 
 type FetchHandler = (req: Request, server?: Peer) => Response | Promise<Response>;
 
+/** The console's rows when it is switched off: no such path, as anywhere no row serves. */
+const consoleOff: MountHandler<"console"> = (req, path) => noSuchEndpoint(req, path);
+
 export function createFetchHandler(app: App): FetchHandler {
-  const open = createOpenRoutes(app).compile();
-  // `fetch`, not `handle`: handle only wraps fetch in one more async function. Route failures are answered
-  // by the routes' onError; anything that still escapes ends in Bun.serve's error handler below.
-  const openFetch = open.fetch;
-  // The developer console has its own sign-in (a cookie scoped to /console): it is on the open side of the gate,
-  // never sees an API key, and no keyed route can be reached through it.
-  const consoleHandler = app.config.console ? createConsoleHandler(app) : null;
-  const openFetchOrConsole = consoleHandler
-    ? (req: Request, path: string, server?: Peer) => (isConsolePath(path) ? consoleHandler(req, server) : openFetch(req))
-    : (req: Request) => openFetch(req);
-  // Embeds (src/embed/): public pages whose id stands for a key; they count their views on it themselves.
-  const embedHandler = createEmbedHandler(app);
-  // An alert's calendar feed and an e-mail's unsubscribe link: public, each token its own credential.
-  const alertsHandler = createAlertsHandler(app);
-  const openSide = (req: Request, path: string, server?: Peer) =>
-    isEmbedPath(path) ? embedHandler(req, path) : isAlertsPath(path) ? alertsHandler(req, path) : openFetchOrConsole(req, path, server);
-  return withDateOnHead(createGate(app, { keyed: createKeyedRoutes(app), open: openSide, mcp: lazyMcpHandler(app) }));
+  const open = {
+    open: createOpenRoutes(app),
+    // The developer console has its own sign-in (a cookie scoped to /console): it never sees an API key, and no
+    // keyed route can be reached through it.
+    console: app.config.console ? createConsoleHandler(app) : consoleOff,
+    // Embeds (src/embed/): public pages whose id stands for a key; they count their views on it themselves.
+    embed: createEmbedHandler(app),
+    // An alert's calendar feed and an e-mail's links: public, each token its own credential.
+    alerts: createAlertsHandler(app),
+  };
+  return withDateOnHead(createGate(app, { keyed: createKeyedRoutes(app), open, mcp: lazyMcpHandler(app) }));
 }
 
 /** Stamps a HEAD answer with the time: Bun sends a Date header with every other answer, not with these. */

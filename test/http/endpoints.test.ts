@@ -4,7 +4,8 @@
  * agree with it.
  */
 import { describe, expect, test } from "bun:test";
-import { endpointAt, routerPath, USAGE_KEYS, V1_ENDPOINTS } from "../../src/core/endpoints";
+import { USAGE_KEYS, V1_ENDPOINTS } from "../../src/core/endpoints";
+import { endpointAt, MOUNTS } from "../../src/core/mounts";
 import { endpointLabel } from "../../src/ops/metrics";
 import { startTestServer } from "../support/inprocess";
 
@@ -30,11 +31,6 @@ describe("endpointAt", () => {
   test("usage keys in the order /v1/usage reports them", () => {
     expect(USAGE_KEYS).toEqual(["spots.search", "spots.nearby", "spots.get", "forecast", "tides", "now", "spots.best", "embed", "calendar"]);
   });
-
-  test("router paths", () => {
-    expect(routerPath("getForecast")).toBe("/v1/spots/:id/forecast");
-    expect(routerPath("getNow")).toBe("/v1/now");
-  });
 });
 
 test("the served OpenAPI document has exactly the table's paths and operations, and /metrics a label for each", async () => {
@@ -45,6 +41,27 @@ test("the served OpenAPI document has exactly the table's paths and operations, 
     expect(served).toEqual(V1_ENDPOINTS.map((e) => [e.path, e.operationId]).sort());
     const labels = Object.keys(doc.paths).map((path) => endpointLabel(`http://x${path.replaceAll("{id}", "some-spot")}?q=1`));
     expect(labels.sort()).toEqual(Object.keys(doc.paths).sort());
+  } finally {
+    await server.close();
+  }
+}, 30_000);
+
+test("every row of the mount table is answered by its room, and a path no row serves is the spec's 404", async () => {
+  const server = await startTestServer();
+  const noSuchPath = (path: string) => ({ error: { code: "not_found", message: `No such endpoint: ${path}` } });
+  try {
+    for (const mount of MOUNTS) {
+      if (mount.guard === "key" || mount.guard === "local") continue; // behind a key (the 404 there is /v1's), or another port
+      const path = mount.path.replace(/\{\w+\}/g, "AAAAAAAAAAAAAAAAAAAAAAAA").replace(/\*$/, "nothing-here");
+      const method = "methods" in mount && mount.methods ? mount.methods[0]! : "GET";
+      const res = await fetch(server.url + path, { method, redirect: "manual" });
+      const body = await res.text();
+      expect([mount.path, body]).not.toEqual([mount.path, JSON.stringify(noSuchPath(path))]);
+    }
+    for (const path of ["/nope", "/alerts", "/consolex", "/healthz/", "/docs/nope"]) {
+      const res = await fetch(server.url + path);
+      expect([path, res.status, await res.json()]).toEqual([path, 404, noSuchPath(path)]);
+    }
   } finally {
     await server.close();
   }

@@ -169,3 +169,43 @@ describe("one store shape", () => {
     expect(/\binstanceof\s+\w*Store\b/.test("if (store instanceof TideStore)")).toBe(true);
   });
 });
+
+describe("one mount table", () => {
+  /** A regular expression anchored at a path's first slash: a route matched by hand. */
+  const pathPattern = /\/\^\\\//;
+  /** A request's path compared with a literal path, or with the start or end of one. */
+  const pathComparison = /\b(?:path|pathname)\s*[!=]==\s*"\/|\b(?:path|pathname)\.(?:startsWith|endsWith)\(/;
+  /** Where a slash is split or compared for what it is not a request path: the reason is the exception. */
+  const NOT_REQUEST_PATHS: Record<string, string> = {
+    "spots/catalog.ts": "a catalog name with alternatives (`Ribeira d'Ilhas / Ericeira`)",
+    "core/proxy.ts": "a CIDR prefix (`10.0.0.0/8`)",
+    "cli/healthcheck.ts": "the URL `surfcast healthcheck` is given, completed to /healthz",
+    "db/postgres/failure.ts": "the database name in a PostgreSQL URL",
+    "embed/origin.ts": "an origin an owner types, which must have no path",
+    "forecast/demo.ts": "the requests `serve --demo` would send to Open-Meteo, answered by a function in place of fetch",
+  };
+  /** The matcher itself. */
+  const MATCHER = "core/paths.ts";
+
+  test("no file matches paths by hand: every route is a row of core/mounts.ts, found by core/paths.ts", () => {
+    const byHand = sources.filter((file) => {
+      if (file === MATCHER || NOT_REQUEST_PATHS[file]) return false;
+      const text = texts.get(file)!;
+      return pathPattern.test(text) || text.includes('.split("/")') || pathComparison.test(text);
+    });
+    expect(byHand).toEqual([]);
+    // The checks see what they look for.
+    expect(pathPattern.test(String.raw`const CONFIRM = /^\/alerts\/confirm\/([A-Za-z0-9_-]{20,100})$/;`)).toBe(true);
+    expect(pathComparison.test(`if (path === "/v1/now")`) && pathComparison.test("path.startsWith(prefix)")).toBe(true);
+    for (const [file, reason] of Object.entries(NOT_REQUEST_PATHS)) expect([file, texts.has(file)]).toEqual([file, reason !== ""]);
+  });
+
+  test("every server routes through the mount table: the API port's gate and the metrics port", () => {
+    // serve.ts only tries the port before the database is opened, answering nothing, and stops at once.
+    expect(sources.filter((file) => texts.get(file)!.includes("Bun.serve(")).sort()).toEqual(["ops/metrics.ts", "server/http.ts", "server/serve.ts"]);
+    expect(texts.get("server/serve.ts")!).toContain("fetch: () => new Response(null) }).stop(true)");
+    expect(texts.get("server/http.ts")!).toContain("createGate(");
+    expect(texts.get("http/gate.ts")!).toContain("mountAt(path, req.method)");
+    expect(texts.get("ops/metrics.ts")!).toContain("metricsMountAt(");
+  });
+});
