@@ -14,6 +14,7 @@ const LAYERS: Record<string, number> = {
   db: 1,
   access: 2,
   spots: 2,
+  tls: 2,
   tides: 3,
   forecast: 4,
   now: 5,
