@@ -243,7 +243,8 @@ export function loadConfig(flags: Partial<{ dataDir: string; port: number; host:
   return {
     dataDir: resolve(flags.dataDir ?? env.SURFCAST_DATA_DIR ?? (flags.demo ? "./var-demo" : "./var")),
     port,
-    host: flags.host ?? (env.HOST || "127.0.0.1"),
+    // A server that gets its own certificates answers the internet itself: every interface unless told otherwise.
+    host: flags.host ?? (env.HOST || (tls.mode === "acme" ? "0.0.0.0" : "127.0.0.1")),
     scheduler: flags.scheduler ?? env.SURFCAST_SCHEDULER !== "off",
     openMeteo: {
       marineUrl: (env.SURFCAST_OPEN_METEO_MARINE_URL ?? "https://marine-api.open-meteo.com").replace(/\/+$/, ""),
