@@ -14,6 +14,7 @@ export interface AcmeSettings {
   caPem: string | undefined;
 }
 
+const REQUEST_TIMEOUT_MS = 30_000;
 const CHALLENGE_PREFIX = "/.well-known/acme-challenge/";
 
 /** The key authorizations of the challenges in flight, by token. */
@@ -48,6 +49,8 @@ export function certificateInfo(certPem: string): Validity & { names: string[] }
 export function acmeOrderer(settings: AcmeSettings, store: CertificateStore, challenges: ChallengeResponses): (domains: readonly string[]) => Promise<CertificatePair> {
   // acme-client talks through its one axios instance: the extra roots are trusted for the ACME server only.
   if (settings.caPem !== undefined) acme.axios.defaults.httpsAgent = new Agent({ ca: settings.caPem });
+  // A request that hangs would hold the renewal checks with it; acme-client polls an order with requests of its own.
+  acme.axios.defaults.timeout = REQUEST_TIMEOUT_MS;
   const accountKey = async () => {
     const kept = await store.accountKey();
     if (kept !== null) return kept;

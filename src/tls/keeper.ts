@@ -68,6 +68,8 @@ export class CertificateKeeper {
       log.info(renewing ? "renewing the certificate" : "ordering a certificate", { domains: domains.join(",") });
       try {
         const pair = await this.options.order(domains);
+        // A server stopping while the order ran serves nothing more.
+        if (this.stopped) return;
         const info = certificateInfo(pair.cert);
         await store.saveCertificate(nameOf(domains), pair);
         this.failures = 0;
