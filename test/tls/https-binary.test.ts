@@ -93,7 +93,8 @@ describe("serve --tls-cert --tls-key", () => {
     const live = { cert: join(dir, "live.crt"), key: join(dir, "live.key") };
     copyFileSync(first.cert, live.cert);
     copyFileSync(first.key, live.key);
-    const server = await startServer({ args: ["--no-scheduler", "--tls-cert", live.cert, "--tls-key", live.key] });
+    const metricsPort = freePort();
+    const server = await startServer({ args: ["--no-scheduler", "--tls-cert", live.cert, "--tls-key", live.key], env: { SURFCAST_METRICS: "on", SURFCAST_METRICS_PORT: String(metricsPort) } });
     running.push(server);
     const port = Number(new URL(server.url).port);
     expect(server.url.startsWith("https://")).toBe(true);
@@ -101,6 +102,8 @@ describe("serve --tls-cert --tls-key", () => {
     const health = await fetch(`https://localhost:${port}/healthz`, { tls: { ca: await Bun.file(first.ca).text() } });
     expect(health.status).toBe(200);
     expect(health.headers.get("strict-transport-security")).toBe("max-age=31536000");
+    const expiry = async () => Number(/^surfcast_tls_certificate_expiry_timestamp_seconds (\d+)/m.exec(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text())?.[1]);
+    expect(Math.abs((await expiry()) - (Date.now() / 1000 + 30 * 86_400))).toBeLessThan(3_600);
     const served = async () => (await servedCertificate(port, "localhost")).serial;
     const firstSerial = await served();
 
