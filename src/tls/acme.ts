@@ -29,11 +29,11 @@ export class ChallengeResponses {
     this.byToken.delete(token);
   }
 
-  /** Whether a path is a challenge's; then its answer, or undefined for an unknown token. */
   isChallengePath(path: string): boolean {
     return path.startsWith(CHALLENGE_PREFIX);
   }
 
+  /** The key authorization a challenge's path asks for, or undefined for an unknown token. */
   answer(path: string): string | undefined {
     return this.byToken.get(path.slice(CHALLENGE_PREFIX.length));
   }
