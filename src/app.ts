@@ -4,6 +4,7 @@
  * servers, the PostgreSQL database they share (with Redis counting quotas and bursts): the services are the same,
  * over either engine's stores.
  */
+import { CertificateState } from "./tls/state";
 import type { Config } from "./config";
 import { ForecastDemand } from "./forecast/demand";
 import { setCacheBudget } from "./core/caches";
@@ -108,6 +109,8 @@ export interface App {
   activity: { requests: number };
   /** Every finished refresh's summary (server/refresh.ts tells; the metrics and the alert deliveries listen). */
   refreshEvents: Listeners<RefreshSummary>;
+  /** The certificate served over TLS, if any: its expiry and a failing renewal (server/web-server.ts tells; /healthz and /metrics read). */
+  certificate: CertificateState;
   /** Writes what is pending (forecast demand, usage) and closes the database. */
   close(): Promise<void>;
 }
@@ -237,6 +240,7 @@ export async function openApp(config: Config, clock: Clock = systemClock, busyTi
     ),
     activity: { requests: 0 },
     refreshEvents: new Listeners(),
+    certificate: new CertificateState(),
     async close() {
       // A database that is away must not keep the process from stopping: what could not be written is said, once.
       const unwritten = (what: string) => (err: unknown) => log.error(`${what} could not be written before closing`, { error: String(err) });

@@ -2,6 +2,7 @@
  * Runtime configuration: flags win over environment variables, which win over defaults.
  * Every knob is listed in the README's configuration table.
  */
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { DEFAULT_CACHE_MB } from "./core/caches";
 import { UserError } from "./core/errors";
@@ -77,6 +78,26 @@ export interface Config {
   };
   /** redis://… for the counters several servers share (SURFCAST_REDIS_URL, --redis-url). Holds a password: print it through maskPassword only. */
   redisUrl: string | undefined;
+  /** How `serve` speaks TLS (docs/https.md): not at all, with the operator's files, or with certificates it orders by ACME. */
+  tls: TlsConfig;
+}
+
+export type TlsConfig =
+  | { mode: "off" }
+  /** `serve --tls-cert FILE --tls-key FILE`: TLS on --port, the files read again on SIGHUP and when they change. */
+  | { mode: "files"; certFile: string; keyFile: string }
+  /** `serve --https DOMAIN[,DOMAIN…]`: HTTPS on httpsPort, plain HTTP (challenges, redirects) on httpPort. */
+  | { mode: "acme"; domains: string[]; httpsPort: number; httpPort: number; directoryUrl: string; email: string | undefined; caPem: string | undefined };
+
+/** Let's Encrypt's production directory: what `serve --https` orders from unless SURFCAST_ACME_DIRECTORY says otherwise. */
+export const LETS_ENCRYPT_DIRECTORY = "https://acme-v02.api.letsencrypt.org/directory";
+
+interface TlsFlags {
+  https?: string;
+  httpsPort?: number;
+  httpPort?: number;
+  tlsCert?: string;
+  tlsKey?: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -118,11 +139,17 @@ function list(value: string | undefined, fallback: string[], separator: string |
 }
 
 /** The links' base without SURFCAST_PUBLIC_URL: this machine, at the server's port. */
-export const localPublicUrl = (port: number) => `http://localhost:${port}`;
+export const localPublicUrl = (port: number, tls: TlsConfig = { mode: "off" }) => `${tls.mode === "files" ? "https" : "http"}://localhost:${port}`;
+
+/** The links' base without SURFCAST_PUBLIC_URL: the first name of `--https`, else this machine at the server's port. */
+function defaultPublicUrl(port: number, tls: TlsConfig): string {
+  if (tls.mode !== "acme") return localPublicUrl(port, tls);
+  return `https://${tls.domains[0]}${tls.httpsPort === 443 ? "" : `:${tls.httpsPort}`}`;
+}
 
 /** SURFCAST_PUBLIC_URL checked once here, so a typo is one clear line at start, not a broken link later. */
-function publicUrlFrom(value: string | undefined, port: number): string {
-  if (value === undefined || value.trim() === "") return localPublicUrl(port);
+function publicUrlFrom(value: string | undefined, port: number, tls: TlsConfig): string {
+  if (value === undefined || value.trim() === "") return defaultPublicUrl(port, tls);
   let url: URL;
   try {
     url = new URL(value.trim());
@@ -131,6 +158,66 @@ function publicUrlFrom(value: string | undefined, port: number): string {
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new UserError(`SURFCAST_PUBLIC_URL must be an http(s) URL, got "${value}"`);
   return url.href.replace(/\/+$/, "");
+}
+
+/** A file the operator named, read now: a wrong path is one clear line at start. */
+function readOperatorFile(path: string, name: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (err) {
+    throw new UserError(`${name} ${path} cannot be read (${(err as { code?: string }).code ?? (err as Error).message}): check the path and that the server's user may read it`);
+  }
+}
+
+/** A public DNS name: letters, digits and hyphens between dots; HTTP-01 cannot prove a wildcard or an IP address. */
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/;
+
+function domainsFrom(value: string, name: string): string[] {
+  const domains = [...new Set(list(value.toLowerCase(), [], ","))];
+  for (const domain of domains) {
+    if (!DOMAIN.test(domain)) throw new UserError(`${name}: "${domain}" is not a DNS name this server can get a certificate for (a name like surf.example.com; no wildcard, no IP address)`);
+  }
+  if (domains.length === 0) throw new UserError(`${name} needs at least one domain, e.g. --https surf.example.com`);
+  return domains;
+}
+
+function directoryUrlFrom(value: string | undefined): string {
+  if (value === undefined || value.trim() === "") return LETS_ENCRYPT_DIRECTORY;
+  if (URL.parse(value.trim())?.protocol !== "https:") throw new UserError(`SURFCAST_ACME_DIRECTORY must be the https:// URL of an ACME directory, got "${value}"`);
+  return value.trim();
+}
+
+function tlsFrom(flags: TlsFlags & { port?: number; databaseUrl?: string }, env: Env, databaseUrl: string | undefined): TlsConfig {
+  const httpsFrom = flags.https !== undefined ? "--https" : "SURFCAST_HTTPS_DOMAINS";
+  const https = flags.https ?? (env.SURFCAST_HTTPS_DOMAINS || undefined);
+  if (https !== undefined && (flags.tlsCert !== undefined || flags.tlsKey !== undefined)) {
+    throw new UserError(`${httpsFrom} gets its own certificates and --tls-cert/--tls-key serve yours: give one or the other`);
+  }
+  if (https !== undefined) {
+    if (flags.port !== undefined) throw new UserError("--port is not used with --https: it listens on --https-port (default 443) and --http-port (default 80)");
+    if (databaseUrl !== undefined) throw new UserError(`${httpsFrom} keeps its certificates in the data directory, one server only: with a shared database (--database-url), terminate TLS at the load balancer or give each server --tls-cert/--tls-key`);
+    const httpsPort = flags.httpsPort ?? 443;
+    const httpPort = flags.httpPort ?? 80;
+    if (httpsPort === httpPort) throw new UserError(`--https-port and --http-port must differ (both are ${httpsPort})`);
+    const caFile = env.SURFCAST_ACME_CA_FILE || undefined;
+    return {
+      mode: "acme",
+      domains: domainsFrom(https, httpsFrom),
+      httpsPort,
+      httpPort,
+      directoryUrl: directoryUrlFrom(env.SURFCAST_ACME_DIRECTORY),
+      email: env.SURFCAST_ACME_EMAIL || undefined,
+      caPem: caFile === undefined ? undefined : readOperatorFile(caFile, "SURFCAST_ACME_CA_FILE"),
+    };
+  }
+  if (flags.httpsPort !== undefined || flags.httpPort !== undefined) throw new UserError("--https-port and --http-port go with --https DOMAIN");
+  if (flags.tlsCert === undefined && flags.tlsKey === undefined) return { mode: "off" };
+  if (flags.tlsCert === undefined || flags.tlsKey === undefined) throw new UserError("--tls-cert FILE and --tls-key FILE go together: the certificate (chain) and its private key, both PEM");
+  const certFile = resolve(flags.tlsCert);
+  const keyFile = resolve(flags.tlsKey);
+  readOperatorFile(certFile, "--tls-cert");
+  readOperatorFile(keyFile, "--tls-key");
+  return { mode: "files", certFile, keyFile };
 }
 
 function allowedNetworksFrom(value: string | undefined): AllowedNetworks {
@@ -171,16 +258,19 @@ function serviceUrlFrom(flag: string | undefined, flagName: string, envValue: st
   return flag !== undefined ? serviceUrl(flag, flagName, protocols) : serviceUrl(envValue, envName, protocols);
 }
 
-export function loadConfig(flags: Partial<{ dataDir: string; port: number; host: string; scheduler: boolean; console: boolean; demo: boolean; refreshScope: string; databaseUrl: string; redisUrl: string; ndbcUrl: string }> = {}, env: Env = process.env): Config {
+export function loadConfig(flags: Partial<{ dataDir: string; port: number; host: string; scheduler: boolean; console: boolean; demo: boolean; refreshScope: string; databaseUrl: string; redisUrl: string; ndbcUrl: string } & TlsFlags> = {}, env: Env = process.env): Config {
   const batchSize = intFrom(env.SURFCAST_OPEN_METEO_BATCH_SIZE, DEFAULT_BATCH_SIZE, "SURFCAST_OPEN_METEO_BATCH_SIZE");
   if (batchSize < 1 || batchSize > 1000) throw new UserError("SURFCAST_OPEN_METEO_BATCH_SIZE must be between 1 and 1000");
   const level = (env.SURFCAST_LOG_LEVEL ?? "info") as Config["logLevel"];
   const port = flags.port ?? portFrom(env.PORT, 8080, "PORT");
-  const publicUrl = publicUrlFrom(env.SURFCAST_PUBLIC_URL, port);
+  const databaseUrl = serviceUrlFrom(flags.databaseUrl, "--database-url", env.SURFCAST_DATABASE_URL, "SURFCAST_DATABASE_URL", DATABASE_URL_PROTOCOLS);
+  const tls = tlsFrom(flags, env, databaseUrl);
+  const publicUrl = publicUrlFrom(env.SURFCAST_PUBLIC_URL, port, tls);
   return {
     dataDir: resolve(flags.dataDir ?? env.SURFCAST_DATA_DIR ?? (flags.demo ? "./var-demo" : "./var")),
     port,
-    host: flags.host ?? (env.HOST || "127.0.0.1"),
+    // A server that gets its own certificates answers the internet itself: every interface unless told otherwise.
+    host: flags.host ?? (env.HOST || (tls.mode === "acme" ? "0.0.0.0" : "127.0.0.1")),
     scheduler: flags.scheduler ?? env.SURFCAST_SCHEDULER !== "off",
     openMeteo: {
       marineUrl: (env.SURFCAST_OPEN_METEO_MARINE_URL ?? "https://marine-api.open-meteo.com").replace(/\/+$/, ""),
@@ -195,7 +285,7 @@ export function loadConfig(flags: Partial<{ dataDir: string; port: number; host:
     refreshCron: list(env.SURFCAST_REFRESH_CRON, ["0 1 * * *", "0 13 * * *"], ";"),
     refreshScope: flags.refreshScope !== undefined ? scopeFrom(flags.refreshScope, "--refresh-scope") : scopeFrom(env.SURFCAST_REFRESH_SCOPE, "SURFCAST_REFRESH_SCOPE"),
     mcpAllowedOrigins: list(env.SURFCAST_MCP_ALLOWED_ORIGINS, []),
-    allowedHosts: [...list(env.SURFCAST_ALLOWED_HOSTS, []), new URL(publicUrl).hostname],
+    allowedHosts: [...list(env.SURFCAST_ALLOWED_HOSTS, []), new URL(publicUrl).hostname, ...(tls.mode === "acme" ? tls.domains : [])],
     logLevel: ["debug", "info", "warn", "error"].includes(level) ? level : "info",
     console: flags.console ?? env.SURFCAST_CONSOLE !== "off",
     publicUrl,
@@ -208,7 +298,7 @@ export function loadConfig(flags: Partial<{ dataDir: string; port: number; host:
     memoryTargetMb: intFrom(env.SURFCAST_MEMORY_TARGET_MB, DEFAULT_MEMORY_TARGET_MB, "SURFCAST_MEMORY_TARGET_MB"),
     idleReleaseMs: 1000 * intFrom(env.SURFCAST_IDLE_RELEASE_S, DEFAULT_IDLE_RELEASE_S, "SURFCAST_IDLE_RELEASE_S"),
     cacheMb: intFrom(env.SURFCAST_CACHE_MB, DEFAULT_CACHE_MB, "SURFCAST_CACHE_MB"),
-    databaseUrl: serviceUrlFrom(flags.databaseUrl, "--database-url", env.SURFCAST_DATABASE_URL, "SURFCAST_DATABASE_URL", DATABASE_URL_PROTOCOLS),
+    databaseUrl,
     redisUrl: serviceUrlFrom(flags.redisUrl, "--redis-url", env.SURFCAST_REDIS_URL, "SURFCAST_REDIS_URL", REDIS_URL_PROTOCOLS),
     webhookAllowedNetworks: allowedNetworksFrom(env.SURFCAST_WEBHOOK_ALLOWED_NETWORKS),
     observations: {
@@ -217,5 +307,6 @@ export function loadConfig(flags: Partial<{ dataDir: string; port: number; host:
       buoyRadiusKm: Math.max(1, intFrom(env.SURFCAST_BUOY_RADIUS_KM, DEFAULT_BUOY_RADIUS_KM, "SURFCAST_BUOY_RADIUS_KM")),
       biasCorrection: env.SURFCAST_BIAS_CORRECTION === "on",
     },
+    tls,
   };
 }

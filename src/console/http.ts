@@ -30,12 +30,12 @@ import { alertLogPage, alertRequestOf, alertsPage, deleteAlertPage, readAlertFor
 import { accountPage, accountsPage, invitationPage } from "./pages/operator";
 
 
-const SESSION_COOKIE = "surfcast_session";
+const SESSION_COOKIE_NAME = "surfcast_session";
 /** Proof of an earlier sign-in to an account, for the sign-in throttle (console/throttle.ts). */
-const DEVICE_COOKIE = "surfcast_device";
+const DEVICE_COOKIE_NAME = "surfcast_device";
 const DEVICE_MAX_AGE_S = 365 * 86_400;
 /** A new alert's secret and feed address, sealed for the session, until the page the creation redirects to shows them. */
-const NEW_ALERT_COOKIE = "surfcast_new_alert";
+const NEW_ALERT_COOKIE_NAME = "surfcast_new_alert";
 
 /** Refused POSTs come in floods (a forged form, a browser that blocks cookies): one line a minute, never the path. */
 const countRefusedPost = tally("console: refused POSTs without a matching Origin or CSRF token (403)");
@@ -100,9 +100,13 @@ export function createConsoleHandler(app: App): MountHandler<"console"> {
   const publicUrl = () => app.config.publicUrl;
   const publicOrigin = () => new URL(publicUrl()).origin;
   const secure = app.config.publicUrl.startsWith("https:");
-  // Behind TLS the CSRF cookie carries the __Host- prefix: the browser takes it only from this host, over HTTPS,
+  // Behind TLS every cookie carries the __Host- prefix: the browser takes it only from this host, over HTTPS,
   // for the path /, so a sibling subdomain cannot plant one.
-  const CSRF_COOKIE = secure ? "__Host-surfcast_csrf" : "surfcast_csrf";
+  const cookieName = (name: string) => (secure ? `__Host-${name}` : name);
+  const CSRF_COOKIE = cookieName("surfcast_csrf");
+  const SESSION_COOKIE = cookieName(SESSION_COOKIE_NAME);
+  const DEVICE_COOKIE = cookieName(DEVICE_COOKIE_NAME);
+  const NEW_ALERT_COOKIE = cookieName(NEW_ALERT_COOKIE_NAME);
   const assetVersion = Bun.hash(STYLE + CLIENT_SCRIPT).toString(36);
   const assets = new Map([
     ["/console/assets/console.css", { body: STYLE, type: "text/css; charset=utf-8" }],

@@ -136,6 +136,14 @@ export class Metrics {
       },
     });
     new client.Gauge({
+      name: "surfcast_tls_certificate_expiry_timestamp_seconds",
+      help: "Expiry of the TLS certificate served (Unix time); absent without TLS",
+      registers: register,
+      collect() {
+        if (app.certificate.notAfter !== null) this.set(app.certificate.notAfter / 1000);
+      },
+    });
+    new client.Gauge({
       name: "surfcast_tide_window_end_timestamp_seconds",
       help: "End of the stored tide window (Unix time)",
       registers: register,

@@ -7,6 +7,7 @@
  * (host names, process ids, versions, the database's size) nor the last refresh's reason (an upstream's error
  * text, which may name internal hosts, proxies or what the upstream echoed back); computed at most once a second.
  */
+import type { CertificateReport } from "../tls/state";
 import { statSync } from "node:fs";
 import type { App } from "../app";
 import { databasePath } from "../db";
@@ -121,6 +122,8 @@ export interface PublicStatus extends Pick<OperationalStatus, "status" | "time" 
   lastRefresh: PublicRefreshRecord | null;
   /** How many servers answer: 1 on SQLite; on a shared database those heard from in the last seconds. */
   nodes: number;
+  /** The TLS certificate served, when this server serves one: its expiry and days left (any TLS client sees them), a failing renewal. */
+  certificate?: CertificateReport;
 }
 
 const withoutReason = ({ reason: _reason, ...refresh }: RefreshRecord): PublicRefreshRecord => refresh;
@@ -144,6 +147,7 @@ async function computePublicStatus(app: App): Promise<PublicStatus> {
     nextRefresh: nextRefresh(app, now),
     demo: dataMode === "demo",
     nodes,
+    certificate: app.certificate.report(now) ?? undefined,
   };
 }
 

@@ -59,14 +59,13 @@ function withDateOnHead(handler: FetchHandler): FetchHandler {
   };
 }
 
-export function startHttpServer(app: App, port: number, host: string, metrics?: Metrics): Server<undefined> {
+/** What every listener of the web server shares, built once: the handler (and its state) and the error answer. */
+export function webServerOptions(app: App, metrics?: Metrics) {
   const handler = createFetchHandler(app);
-  const server = Bun.serve({
-    port,
-    hostname: host,
+  return {
     // Without metrics the handler runs unwrapped: metrics off costs the request path nothing.
     fetch: metrics ? metrics.instrument(handler) : handler,
-    error(err) {
+    error(err: Error) {
       log.error("unhandled error", { error: String(err) });
       return errorResponse(internalError());
     },
@@ -74,7 +73,13 @@ export function startHttpServer(app: App, port: number, host: string, metrics?: 
     // Bodies are limited by the gate (http/body.ts), which answers 413 in the spec's shape; Bun's own limit
     // would answer first, with no body. Unread bodies are streamed past, never buffered.
     maxRequestBodySize: Number.MAX_SAFE_INTEGER,
-  });
+  };
+}
+
+export type WebServerOptions = ReturnType<typeof webServerOptions>;
+
+export function startHttpServer(app: App, port: number, host: string, metrics?: Metrics): Server<undefined> {
+  const server = Bun.serve({ ...webServerOptions(app, metrics), port, hostname: host });
   // The default public URL names the configured port; with port 0 only the started server knows the real one.
   if (app.config.publicUrl === "http://localhost:0") app.config.publicUrl = `http://localhost:${server.port}`;
   return server;

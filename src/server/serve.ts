@@ -4,7 +4,6 @@
  */
 import type { App } from "../app";
 import { localPublicUrl, type Config } from "../config";
-import { UserError } from "../core/errors";
 import { log } from "../core/log";
 import { lockDataDir } from "../db/lock";
 import { startAlertDeliveries } from "./alert-deliveries";
@@ -13,7 +12,7 @@ import { SCOPE_META } from "../forecast/demand";
 import type { Metrics } from "../ops/metrics";
 import { startIdleRelease, startMemoryGovernor } from "../ops/memory";
 import { startForecastJobs } from "./forecast-jobs";
-import { startHttpServer } from "./http";
+import { listenError, servedPorts, startWebServer } from "./web-server";
 import { refreshForecasts } from "./refresh";
 import { startTideJobs } from "./tide-jobs";
 import { joinServers } from "./cluster";
@@ -26,33 +25,15 @@ const WARM_UP_DELAY_MS = 50;
 /** The meta key of the public URL the last server on this data directory answered at. */
 export const ANNOUNCED_URL = "serve.public_url";
 
-/** How to show the bound address: IPv6 literals in brackets; the wildcard says what it means. */
-function shownAddress(host: string, port: number): string {
-  const literal = host.includes(":") ? `[${host}]` : host;
-  const url = `http://${literal}:${port}`;
-  return host === "0.0.0.0" || host === "::" ? `${url} (every interface)` : url;
-}
-
-const portInUse = (config: Pick<Config, "host" | "port">) =>
-  new UserError(`port ${config.port} on ${config.host} is already in use (another surfcast or another program): stop it, or choose another with --port or PORT`);
-
-/** Fails before the database is opened when the port is taken, so a mistaken start changes no file. */
-export function assertPortFree(config: Pick<Config, "host" | "port">): void {
-  if (config.port === 0) return;
-  try {
-    Bun.serve({ port: config.port, hostname: config.host, fetch: () => new Response(null) }).stop(true);
-  } catch (err) {
-    if ((err as { code?: string }).code === "EADDRINUSE") throw portInUse(config);
-    throw new UserError(`cannot listen on ${config.host}:${config.port}: ${(err as Error).message}`);
-  }
-}
-
-function listen(app: App, metrics?: Metrics) {
-  try {
-    return startHttpServer(app, app.config.port, app.config.host, metrics);
-  } catch (err) {
-    if ((err as { code?: string }).code === "EADDRINUSE") throw portInUse(app.config);
-    throw err;
+/** Fails before the database is opened when a port is taken, so a mistaken start changes no file. */
+export function assertPortFree(config: Pick<Config, "host" | "port" | "tls">): void {
+  for (const { port, flag } of servedPorts(config)) {
+    if (port === 0) continue;
+    try {
+      Bun.serve({ port, hostname: config.host, fetch: () => new Response(null) }).stop(true);
+    } catch (err) {
+      throw listenError(err, config.host, port, flag);
+    }
   }
 }
 
@@ -74,13 +55,13 @@ export async function runServe(app: App, announce: (address: string) => void): P
   // prom-client is loaded only when metrics are on: other starts and console commands do not pay for it.
   const ops = config.metrics.enabled ? await import("../ops/metrics") : undefined;
   const metrics = ops ? new ops.Metrics(app) : undefined;
-  const server = listen(app, metrics);
+  const server = await startWebServer(app, metrics);
   // Without SURFCAST_PUBLIC_URL, links (and the address recorded for the commands' links) name the port really
-  // bound: `--port 0` lets the system pick one.
-  if (!config.publicUrlSet && server.port !== undefined) config.publicUrl = localPublicUrl(server.port);
+  // bound: `--port 0` lets the system pick one. With --https they name the first domain.
+  if (!config.publicUrlSet && config.tls.mode !== "acme") config.publicUrl = localPublicUrl(server.port, config.tls);
   const metricsServer = ops && metrics ? ops.startMetricsServer(metrics, config.metrics.port) : undefined;
   // No webhook, nor a redirect of one, may call this server: its ports are refused as targets on this machine.
-  for (const listening of [server, metricsServer]) if (listening?.port !== undefined) listeningPorts.add(listening.port);
+  for (const port of [...server.ports, metricsServer?.port]) if (port !== undefined) listeningPorts.add(port);
   // Warm-up: the search and nearby indexes (~0.2 s of one core) are built before the first query needs them, but
   // only once the server has been listening for a moment, so that health probes and the first requests of a restart
   // are answered at once (a request that needs them sooner builds them itself). The tide database is not loaded:
@@ -115,7 +96,7 @@ export async function runServe(app: App, announce: (address: string) => void): P
       for (const job of jobs) job.stop();
       memory.stop();
       idle.stop();
-      await server.stop(false);
+      await server.stop();
       await alertDeliveries.stop();
       metricsServer?.stop(true);
       metrics?.close();
@@ -131,7 +112,7 @@ export async function runServe(app: App, announce: (address: string) => void): P
     // Announced once the signal handlers are in place (the runtime arms them on its next turn): a supervisor or test
     // that stops the server as soon as it reads this line gets the graceful stop, not the default kill (exit 143).
     setImmediate(() => {
-      const shown = shownAddress(config.host, server.port ?? config.port);
+      const shown = server.address;
       // The commands that print links (invitations, embeds) use this when SURFCAST_PUBLIC_URL is not set for them.
       // Written only when changed: a restart then takes no write lock before its first answer.
       const record = async (key: string, value: string) => {

@@ -190,7 +190,7 @@ describe("the console under attack (compiled binary)", () => {
 });
 
 describe("behind TLS (public URL https)", () => {
-  test("only the public origin may POST, and the CSRF cookie carries the __Host- prefix", async () => {
+  test("only the public origin may POST, and the cookies carry the __Host- prefix", async () => {
     const dataDir = tempDir("console-tls");
     const server = await startServer({ dataDir, env: { SURFCAST_PUBLIC_URL: "https://surf.example.com" } });
     try {

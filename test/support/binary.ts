@@ -43,10 +43,11 @@ export interface RunningServer {
   stop(signal?: NodeJS.Signals): Promise<number>;
 }
 
-/** Starts `surfcast serve` on `port` (default: a free one) and waits for its "http://" line. */
-export async function startServer(opts: { dataDir?: string; env?: Record<string, string>; args?: string[]; port?: number } = {}): Promise<RunningServer> {
+/** Starts `surfcast serve` on `port` (default: a free one; null: no --port, as with --https) and waits for its "http(s)://" line. */
+export async function startServer(opts: { dataDir?: string; env?: Record<string, string>; args?: string[]; port?: number | null } = {}): Promise<RunningServer> {
   const dataDir = opts.dataDir ?? tempDir("server");
-  const proc = Bun.spawn([BINARY, "--data-dir", dataDir, "serve", "--port", String(opts.port ?? 0), "--host", "127.0.0.1", ...(opts.args ?? ["--no-scheduler"])], {
+  const port = opts.port === null ? [] : ["--port", String(opts.port ?? 0)];
+  const proc = Bun.spawn([BINARY, "--data-dir", dataDir, "serve", ...port, "--host", "127.0.0.1", ...(opts.args ?? ["--no-scheduler"])], {
     env: { ...process.env, SURFCAST_OPEN_METEO_MARINE_URL: "http://127.0.0.1:9", SURFCAST_OPEN_METEO_FORECAST_URL: "http://127.0.0.1:9", ...opts.env },
     stdout: "pipe",
     stderr: "pipe",
@@ -61,7 +62,7 @@ export async function startServer(opts: { dataDir?: string; env?: Record<string,
   const deadline = Date.now() + 20_000;
   let url: string | undefined;
   while (!url) {
-    const m = /Surfcast is serving on (http:\/\/[^\s]+)/.exec(out);
+    const m = /Surfcast is serving on (https?:\/\/[^\s]+)/.exec(out);
     if (m) url = m[1]!.replace("localhost", "127.0.0.1");
     else if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start:\n${out}`);
     else await Bun.sleep(20);

@@ -15,6 +15,7 @@ const LAYERS: Record<string, number> = {
   db: 1,
   access: 2,
   spots: 2,
+  tls: 2,
   tides: 3,
   observations: 3,
   forecast: 4,
@@ -58,7 +59,7 @@ describe("rooms and layers", () => {
   test("every room has a layer", () => {
     expect([...new Set(sources.map(roomOf))].filter((r) => LAYERS[r] === undefined)).toEqual([]);
     // The reading of imports works: the composition root imports every domain room.
-    expect(new Set(imports.get("app.ts")!.map(roomOf))).toEqual(new Set(["access", "alerts", "config", "core", "db", "embed", "forecast", "now", "spots", "tides"]));
+    expect(new Set(imports.get("app.ts")!.map(roomOf))).toEqual(new Set(["access", "alerts", "config", "core", "db", "embed", "forecast", "now", "spots", "tides", "tls"]));
   });
 
   test("no import runs from a lower room to a higher one, or sideways to another room of its layer", () => {

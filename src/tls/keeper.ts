@@ -1,0 +1,95 @@
+/**
+ * Keeps one certificate for the names of `serve --https`: the stored one at start when it still covers them, an
+ * order when there is none or its renewal is due, checked at least daily, with backoff after a failure. A failure
+ * keeps the certificate served and is one log line naming its cause and what to check.
+ */
+import { log } from "../core/log";
+import type { AcmeFailure } from "./acme-errors";
+import { certificateInfo } from "./acme";
+import { nextCheckIn, renewalAt, type Validity } from "./renewal";
+import type { CertificateState } from "./state";
+import type { CertificatePair, CertificateStore } from "./store";
+
+export interface KeeperOptions {
+  domains: readonly string[];
+  store: CertificateStore;
+  order(domains: readonly string[]): Promise<CertificatePair>;
+  explain(err: unknown): AcmeFailure;
+  now(): number;
+  state: CertificateState;
+  /** Called with every certificate to serve: the stored one at start, then each new one. */
+  serve(pair: CertificatePair): void;
+}
+
+/** The store's name of the certificate: its first domain. */
+const nameOf = (domains: readonly string[]) => domains[0]!;
+
+const inWords = (ms: number) => (ms >= 3_600_000 ? `${Math.round(ms / 3_600_000)} h` : ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.ceil(ms / 1000)} s`);
+
+export class CertificateKeeper {
+  private validity: Validity | null = null;
+  private failures = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private stopped = false;
+
+  constructor(private readonly options: KeeperOptions) {}
+
+  /** Serves the stored certificate if it covers the names, and schedules the first check (at once without one). */
+  async start(): Promise<void> {
+    const stored = await this.options.store.certificate(nameOf(this.options.domains));
+    if (stored !== null) {
+      const info = certificateInfo(stored.cert);
+      if (this.options.domains.every((d) => info.names.includes(d))) this.use(stored, info);
+      else log.info("the stored certificate does not cover every name given to --https: ordering a new one", { names: info.names.join(","), wanted: this.options.domains.join(",") });
+    }
+    this.schedule();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+  }
+
+  private use(pair: CertificatePair, validity: Validity): void {
+    this.validity = validity;
+    this.options.state.served(validity.notAfter);
+    this.options.serve(pair);
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => void this.check(), nextCheckIn(this.validity, this.failures, this.options.now()));
+  }
+
+  private async check(): Promise<void> {
+    const { domains, store, now } = this.options;
+    if (this.validity === null || now() >= renewalAt(this.validity)) {
+      const renewing = this.validity !== null;
+      log.info(renewing ? "renewing the certificate" : "ordering a certificate", { domains: domains.join(",") });
+      try {
+        const pair = await this.options.order(domains);
+        // A server stopping while the order ran serves nothing more.
+        if (this.stopped) return;
+        const info = certificateInfo(pair.cert);
+        await store.saveCertificate(nameOf(domains), pair);
+        this.failures = 0;
+        this.use(pair, info);
+        log.info("certificate in service", { domains: domains.join(","), expires: new Date(info.notAfter).toISOString() });
+      } catch (err) {
+        this.failures += 1;
+        this.fail(err, renewing);
+      }
+    }
+    this.schedule();
+  }
+
+  private fail(err: unknown, renewing: boolean): void {
+    const { cause, check } = this.options.explain(err);
+    const retry = inWords(nextCheckIn(this.validity, this.failures, this.options.now()));
+    const kept = renewing ? "; the current certificate stays in use" : "";
+    if (renewing) this.options.state.renewalFailure = cause;
+    log.error(`could not get a certificate for ${this.options.domains.join(", ")}: ${cause}${kept}; check ${check}; next attempt in ${retry}`, {
+      detail: err instanceof Error ? err.message : String(err),
+    });
+  }
+}
