@@ -184,6 +184,7 @@ describe("one mount table", () => {
     "db/postgres/failure.ts": "the database name in a PostgreSQL URL",
     "embed/origin.ts": "an origin an owner types, which must have no path",
     "forecast/demo.ts": "the requests `serve --demo` would send to Open-Meteo, answered by a function in place of fetch",
+    "tls/acme.ts": "the ACME challenge's path on the plain HTTP port of `serve --https`, which answers challenges and redirects everything else to https",
   };
   /** The matcher itself. */
   const MATCHER = "core/paths.ts";
@@ -202,8 +203,10 @@ describe("one mount table", () => {
   });
 
   test("every server routes through the mount table: the API port's gate and the metrics port", () => {
-    // serve.ts only tries the port before the database is opened, answering nothing, and stops at once.
-    expect(sources.filter((file) => texts.get(file)!.includes("Bun.serve(")).sort()).toEqual(["ops/metrics.ts", "server/http.ts", "server/serve.ts"]);
+    // serve.ts only tries the port before the database is opened, answering nothing, and stops at once; web-server.ts
+    // listens with the gate's own options over TLS, and beside it on the plain HTTP port of `serve --https` (challenges, redirects).
+    expect(sources.filter((file) => texts.get(file)!.includes("Bun.serve(")).sort()).toEqual(["ops/metrics.ts", "server/http.ts", "server/serve.ts", "server/web-server.ts"]);
+    expect(texts.get("server/web-server.ts")!).toContain("Bun.serve({ ...this.options,");
     expect(texts.get("server/serve.ts")!).toContain("fetch: () => new Response(null) }).stop(true)");
     expect(texts.get("server/http.ts")!).toContain("createGate(");
     expect(texts.get("http/gate.ts")!).toContain("mountAt(path, req.method)");
