@@ -1,16 +1,19 @@
 /**
  * The observation stores keep what they are given alike: the same cases run against the in-memory store the room's
  * tests use, SQLite and PostgreSQL. Beyond that, what the engines add: what was written is there after a restart
- * (the fetcher then serves a buoy without asking NDBC again), and writers on two connections at once all succeed.
+ * (the fetcher then serves a buoy without asking NDBC again), writers on two connections at once all succeed, and of
+ * two servers on one PostgreSQL database asking for a buoy at once, one fetches it.
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
+import type { App } from "../../src/app";
 import { ManualClock } from "../../src/core/clock";
 import { closeDatabase, openDatabase } from "../../src/db";
 import { closePostgres, openPostgres } from "../../src/db/postgres";
-import { NdbcFetcher } from "../../src/observations/fetcher";
+import { NdbcFetcher, type FetchTurn } from "../../src/observations/fetcher";
 import { MemoryObservationStore } from "../../src/observations/memory-store";
 import { postgresObservationStore } from "../../src/observations/postgres-store";
 import { sqliteObservationStore } from "../../src/observations/sqlite-store";
+import { observationFetchTurn } from "../../src/server/observation-fetches";
 import type { ObservationStore, StoredBuoy, StoredHindcast, StoredStationTable } from "../../src/observations/store";
 import type { LeadForecast } from "../../src/observations/verification";
 import { tempDir } from "../support/env";
@@ -209,23 +212,45 @@ for (const engine of engines) {
   });
 }
 
-describe("the fetcher after a restart", () => {
-  const WAIMEA = { id: "51201", name: "Waimea Bay, HI (106)", lat: 21.671, lng: -158.118 };
-  let ndbc: Awaited<ReturnType<typeof startFakeNdbc>>;
-  afterAll(() => ndbc?.close());
+const ndbc = await startFakeNdbc({ stations: [{ id: "51201", name: "Waimea Bay, HI (106)", lat: 21.671, lng: -158.118 }], now: () => T0 });
+afterAll(() => ndbc.close());
 
-  test("serves the stored readings, and asks NDBC nothing before its half hour has passed", async () => {
-    ndbc = await startFakeNdbc({ stations: [WAIMEA], now: () => T0 });
-    const clock = new ManualClock(T0);
-    const logger = { info() {}, warn() {} };
-    const fetcherOn = (store: ObservationStore) => new NdbcFetcher({ baseUrl: ndbc.url, publicUrl: "https://surf.example", fetch: (url, init) => globalThis.fetch(url, init), clock, store, logger });
+describe("the fetcher over a database", () => {
+  const PIPELINE = { lat: 21.665, lng: -158.053 };
+  const clock = new ManualClock(T0);
+  const fetcherOn = (store: ObservationStore, turn?: FetchTurn) =>
+    new NdbcFetcher({ baseUrl: ndbc.url, publicUrl: "https://surf.example", fetch: (url, init) => globalThis.fetch(url, init), clock, store, logger: { info() {}, warn() {} }, turn });
+
+  test("after a restart it serves the stored readings, and asks NDBC nothing before its half hour has passed", async () => {
+    ndbc.reset();
     const opened = openSqlite();
-    const before = await fetcherOn(opened.store).nearestBuoy(21.665, -158.053, 100);
+    const before = await fetcherOn(opened.store).nearestBuoy(PIPELINE.lat, PIPELINE.lng, 100);
     const asked = ndbc.requests.length;
     clock.advance(10 * 60_000);
-    const after = await fetcherOn(await opened.restart!()).nearestBuoy(21.665, -158.053, 100);
+    const after = await fetcherOn(await opened.restart!()).nearestBuoy(PIPELINE.lat, PIPELINE.lng, 100);
     expect("view" in after && after.view.readings.length).toBeGreaterThan(0);
     expect(after).toEqual(before);
     expect(ndbc.requests.length).toBe(asked);
+  });
+
+  describeWithPostgres("on two servers sharing PostgreSQL", () => {
+    test("asked for the same buoy at once, one of them fetches each file, and both serve its readings", async () => {
+      ndbc.reset();
+      const database = await createTestDatabase();
+      closing.push(() => database.drop());
+      const fetchers = await Promise.all(
+        ["node-a", "node-b"].map(async (id) => {
+          const db = await openPostgres(database.url(), { max: 4 });
+          closing.push(() => closePostgres(db));
+          // What onceAmongServers reads of an App: the engine, its pool and this server's id.
+          const app = { engine: { kind: "postgres", db, node: { id } } } as unknown as App;
+          return fetcherOn(postgresObservationStore(db), observationFetchTurn(app, new AbortController().signal));
+        }),
+      );
+      const [a, b] = await Promise.all(fetchers.map((fetcher) => fetcher.nearestBuoy(PIPELINE.lat, PIPELINE.lng, 100)));
+      expect(["/activestations.xml", "/data/realtime2/51201.txt", "/data/realtime2/51201.spec"].map((path) => ndbc.requestsFor(path).length)).toEqual([1, 1, 1]);
+      expect("view" in a! && a.view.readings.length).toBeGreaterThan(0);
+      expect(b).toEqual(a!);
+    });
   });
 });
