@@ -57,6 +57,9 @@ import { checkTarget } from "./alerts/delivery/address";
 import { sqliteAlertStore } from "./alerts/sqlite-store";
 import { postgresAlertStore } from "./alerts/postgres-store";
 import type { AlertStore } from "./alerts/store";
+import { sqliteObservationStore } from "./observations/sqlite-store";
+import { postgresObservationStore } from "./observations/postgres-store";
+import type { ObservationStore } from "./observations/store";
 
 /**
  * The tide station worker's entrypoint, resolved here: in the compiled binary every module shares the bundle's URL,
@@ -77,6 +80,8 @@ export interface Stores {
   embeds: EmbedStore;
   alerts: AlertStore;
   forecasts: ForecastStore;
+  /** Buoys' files, the station table, the models' hours at buoys: what NDBC and Open-Meteo last said survives a restart. */
+  observations: ObservationStore;
   meta: MetaStore;
 }
 
@@ -139,7 +144,7 @@ function sqliteFoundation(config: Config, busyTimeoutMs: number | undefined, cre
   const access = sqliteAccessStore(db);
   return {
     engine: { kind: "sqlite", db },
-    stores: { access, embeds: sqliteEmbedStore(db), alerts: sqliteAlertStore(db), forecasts: sqliteForecastStore(db), meta: connect(db, { read: sqliteMeta.readMeta, write: sqliteMeta.writeMeta }) },
+    stores: { access, embeds: sqliteEmbedStore(db), alerts: sqliteAlertStore(db), forecasts: sqliteForecastStore(db), observations: sqliteObservationStore(db), meta: connect(db, { read: sqliteMeta.readMeta, write: sqliteMeta.writeMeta }) },
     catalog: sqliteCatalog(db),
     tideStore: sqliteTideStore(db),
     // One detector per connection (PRAGMA data_version) answers every topic: any commit elsewhere reloads.
@@ -168,7 +173,7 @@ async function postgresFoundation(config: Config, url: string): Promise<Foundati
   const limits = redis && new RedisLimits(redis);
   return {
     engine: { kind: "postgres", db, feed, node: thisNode(version, config.publicUrlSet ? config.publicUrl : null, Date.now()) },
-    stores: { access, embeds: postgresEmbedStore(db), alerts: postgresAlertStore(db), forecasts: postgresForecastStore(db), meta: connect(db, { read: postgresMeta.readMeta, write: postgresMeta.writeMeta }) },
+    stores: { access, embeds: postgresEmbedStore(db), alerts: postgresAlertStore(db), forecasts: postgresForecastStore(db), observations: postgresObservationStore(db), meta: connect(db, { read: postgresMeta.readMeta, write: postgresMeta.writeMeta }) },
     catalog: postgresCatalog(db, feed.changeCheck("spots")),
     tideStore: new PostgresTideStore(db, { generation: () => changes.generation("tides") }),
     changes: (topic) => changes.changeCheck(topic),

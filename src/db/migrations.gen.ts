@@ -117,5 +117,14 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795829725970,
     "hash": "c0ea9ce203280757de0113142e42a655a0dbd9f5993676315003b59ad1ff1f29"
+  },
+  {
+    "sql": [
+      "CREATE TABLE `buoy_lead_forecasts` (\n\t`buoy_id` text NOT NULL,\n\t`model` text NOT NULL,\n\t`issued_at` integer NOT NULL,\n\t`hour` integer NOT NULL,\n\t`wave_height` real NOT NULL,\n\tPRIMARY KEY(`buoy_id`, `model`, `issued_at`, `hour`)\n);\n",
+      "\nCREATE TABLE `observation_sources` (\n\t`key` text PRIMARY KEY NOT NULL,\n\t`body` text NOT NULL,\n\t`checked_at` integer NOT NULL\n);\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795845086145,
+    "hash": "d5da8f272541ee6fdffa4c51e7ba14a271c4aac5b6d17527fa88ab80b884eae6"
   }
 ];

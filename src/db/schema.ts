@@ -348,6 +348,34 @@ export const spotTideModel = sqliteTable("spot_tide_model", {
 /** High and low waters found in the model's hourly sea level (tides/extremes.ts), meters above MSL. */
 export const tideModelExtremes = extremesTable("tide_model_extremes");
 
+// ── observations ─────────────────────────────────────────────────────────────────────────────────
+/**
+ * What the observations room keeps of each upstream source (observations/store.ts), as JSON: NDBC's station table
+ * (key `stations`), a buoy's parsed files and attempts (`buoy:ID`), the models' recent hours at a buoy
+ * (`hindcast:ID`). Each is read and replaced whole, at most every half hour.
+ */
+export const observationSources = sqliteTable("observation_sources", {
+  key: text("key").primaryKey(),
+  body: text("body").notNull(),
+  /** The source's last attempt, good or bad. */
+  checkedAt: integer("checked_at").notNull(),
+});
+
+/** Each model's forecast issued at a buoy's position, by issue and hour: the verification by lead day. */
+export const buoyLeadForecasts = sqliteTable(
+  "buoy_lead_forecasts",
+  {
+    /** Upper-cased station id. */
+    buoyId: text("buoy_id").notNull(),
+    model: text("model").notNull(),
+    issuedAt: integer("issued_at").notNull(),
+    /** The hour forecast. */
+    hour: integer("hour").notNull(),
+    waveHeight: real("wave_height").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.buoyId, t.model, t.issuedAt, t.hour] })],
+);
+
 /** Small key/value facts: catalog hash, tide window bounds, last refresh. */
 export const meta = sqliteTable("meta", {
   key: text("key").primaryKey(),

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { HOUR_MS, MINUTE_MS, ManualClock } from "../core/clock";
 import { NDBC_FIXTURES } from "../../test/support/env";
 import { metFileText, specFileText, startFakeNdbc, type FakeStation } from "../../test/support/fake-ndbc";
-import { backoffMs, NdbcFetcher, type FetchFunction } from "./fetcher";
+import { backoffMs, NdbcFetcher, type FetchFunction, type FetchTurn } from "./fetcher";
 import { MemoryObservationStore } from "./memory-store";
 import { parseMetFile, parseSpecFile } from "./ndbc";
 import { latestWaveReading } from "./readings";
@@ -27,7 +27,7 @@ interface Logged {
   fields?: Record<string, unknown>;
 }
 
-function setUp(fetch: FetchFunction = (url, init) => globalThis.fetch(url, init), timeoutMs?: number) {
+function setUp(fetch: FetchFunction = (url, init) => globalThis.fetch(url, init), timeoutMs?: number, turn?: FetchTurn) {
   const clock = new ManualClock(T0);
   const logs: Logged[] = [];
   const store = new MemoryObservationStore();
@@ -38,6 +38,7 @@ function setUp(fetch: FetchFunction = (url, init) => globalThis.fetch(url, init)
     clock,
     store,
     timeoutMs,
+    turn,
     logger: { info: (message, fields) => logs.push({ level: "info", message, fields }), warn: (message, fields) => logs.push({ level: "warn", message, fields }) },
   });
   // The fake's files follow the fetcher's clock unless a test holds them still.
@@ -146,6 +147,25 @@ describe("a buoy's files", () => {
     const { fetcher } = setUp();
     await Promise.all([fetcher.buoy("51201"), fetcher.buoy("51201"), fetcher.buoy("51201")]);
     expect(ndbc.requests).toHaveLength(2);
+  });
+
+  test("on several servers a fetch runs in its source's turn, named after the state it replaces; another server's is read back", async () => {
+    const turns: string[] = [];
+    const { fetcher, advance, store, clock } = setUp(undefined, undefined, async (source, slot, fetchAndStore) => {
+      turns.push(`${source} ${slot}`);
+      if (turns.length === 1) return fetchAndStore();
+      // Another server took this turn: it stored the files as its own fetch found them.
+      await store.saveBuoy({ ...(await store.buoy("51201"))!, checkedAt: clock.now() });
+    });
+    const first = await fetcher.buoy("51201");
+    advance(30 * MINUTE_MS);
+    expect((await fetcher.buoy("51201")).readings).toBe(first.readings);
+    expect(turns).toEqual(["buoy 51201 first", "buoy 51201 after 2026-11-21T13:05:00.000Z"]);
+    expect(ndbc.requests).toHaveLength(2);
+    // The other server's fetch counts here too: nothing is due for another half hour.
+    advance(20 * MINUTE_MS);
+    await fetcher.buoy("51201");
+    expect(turns).toHaveLength(2);
   });
 
   test("a bad file never erases the last good reading; the failure spell is logged once, its end once", async () => {

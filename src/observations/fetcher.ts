@@ -30,6 +30,13 @@ export interface Logger {
   warn(message: string, fields?: Record<string, unknown>): void;
 }
 
+/**
+ * Runs the fetch that replaces a source's stored state, in that source's turn: on several servers, one of those that
+ * found the same state due runs it while the others wait and then read what it stored. `slot` names the state
+ * replaced, the same on every server that read it. Without one, each fetch just runs.
+ */
+export type FetchTurn = (source: string, slot: string, fetchAndStore: () => Promise<void>) => Promise<void>;
+
 export interface NdbcFetcherOptions {
   /** SURFCAST_NDBC_URL, without a trailing slash needed. */
   baseUrl: string;
@@ -40,6 +47,7 @@ export interface NdbcFetcherOptions {
   store: ObservationStore;
   logger: Logger;
   timeoutMs?: number;
+  turn?: FetchTurn;
 }
 
 /** A buoy as its stored files show it. */
@@ -91,42 +99,49 @@ export class NdbcFetcher {
   /** The station table, fetched again when a day old; null while none was ever read. */
   async stations(): Promise<Station[] | null> {
     const stored = await this.requests.run("stations", async () => {
-      const old = await this.options.store.stationTable();
+      const { store } = this.options;
+      const old = await store.stationTable();
       const now = this.options.clock.now();
       if (old && !due(old, now, TABLE_INTERVAL_MS, 0)) return old;
-      const answer = await this.get("/activestations.xml", old?.table ?? null, "utf-8");
-      const { file, problem } = nextFile(old?.table ?? null, answer, (text) => {
-        const parsed = parseStationTable(text);
-        return parsed.ok ? { ok: true, rows: parsed.stations } : parsed;
-      }, now);
-      const next: StoredStationTable = { table: file, ...this.attempted("station table", old, now, problem) };
-      await this.options.store.saveStationTable(next);
-      return next;
+      return this.inTurn("stations", old, () => store.stationTable(), async () => {
+        const answer = await this.get("/activestations.xml", old?.table ?? null, "utf-8");
+        const { file, problem } = nextFile(old?.table ?? null, answer, (text) => {
+          const parsed = parseStationTable(text);
+          return parsed.ok ? { ok: true, rows: parsed.stations } : parsed;
+        }, now);
+        const next: StoredStationTable = { table: file, ...this.attempted("station table", old, now, problem) };
+        await store.saveStationTable(next);
+        return next;
+      });
     });
-    return stored.table?.rows ?? null;
+    return stored?.table?.rows ?? null;
   }
 
   /** A buoy's readings, its files asked for again when due. `id` as the table spells it, in any case. */
   async buoy(stationId: string): Promise<BuoyView> {
     const id = stationId.toUpperCase();
     const stored = await this.requests.run(`buoy ${id}`, async () => {
-      const old = await this.options.store.buoy(id);
+      const { store } = this.options;
+      const old = await store.buoy(id);
       const now = this.options.clock.now();
       const noWaves = old !== null && viewOf(old, []).state === "no_waves" && !old.failure;
       if (old && !due(old, now, noWaves ? NO_WAVES_INTERVAL_MS : BUOY_INTERVAL_MS, BUOY_INTERVAL_MS)) return old;
-      const [metAnswer, specAnswer] = await Promise.all([
-        this.get(`/data/realtime2/${id}.txt`, old?.met ?? null, "latin1"),
-        this.get(`/data/realtime2/${id}.spec`, old?.spec ?? null, "latin1"),
-      ]);
-      const met = nextFile(old?.met ?? null, metAnswer, parseMetFile, now);
-      // Not every station has a spectral summary: its 404 is no failure.
-      const spec = nextFile(old?.spec ?? null, specAnswer.kind === "missing" ? { kind: "unchanged" } : specAnswer, parseSpecFile, now);
-      const problem = met.problem ?? spec.problem;
-      const next: StoredBuoy = { id, met: met.file, spec: spec.file, missing: metAnswer.kind === "missing", ...this.attempted(`buoy ${id}`, old, now, problem) };
-      await this.options.store.saveBuoy(next);
-      return next;
+      return this.inTurn(`buoy ${id}`, old, () => store.buoy(id), async () => {
+        const [metAnswer, specAnswer] = await Promise.all([
+          this.get(`/data/realtime2/${id}.txt`, old?.met ?? null, "latin1"),
+          this.get(`/data/realtime2/${id}.spec`, old?.spec ?? null, "latin1"),
+        ]);
+        const met = nextFile(old?.met ?? null, metAnswer, parseMetFile, now);
+        // Not every station has a spectral summary: its 404 is no failure.
+        const spec = nextFile(old?.spec ?? null, specAnswer.kind === "missing" ? { kind: "unchanged" } : specAnswer, parseSpecFile, now);
+        const problem = met.problem ?? spec.problem;
+        const next: StoredBuoy = { id, met: met.file, spec: spec.file, missing: metAnswer.kind === "missing", ...this.attempted(`buoy ${id}`, old, now, problem) };
+        await store.saveBuoy(next);
+        return next;
+      });
     });
-    return viewOf(stored, this.readingsOf(stored));
+    // Nothing stored after another server's turn: its fetch failed before it could store anything.
+    return stored ? viewOf(stored, this.readingsOf(stored)) : { readings: [], state: "unavailable", failing: true };
   }
 
   /**
@@ -156,6 +171,20 @@ export class NdbcFetcher {
     const readings = mergeReadings(buoy.met?.rows ?? [], buoy.spec?.rows ?? []);
     this.merged.set(buoy.id, { met, spec, readings });
     return readings;
+  }
+
+  /**
+   * Runs `fetch` in the source's turn (options.turn), the slot named after the stored state it replaces: the state
+   * fetched here, or, when another server took the turn, what it stored.
+   */
+  private async inTurn<T extends Attempts>(source: string, old: T | null, read: () => Promise<T | null>, fetch: () => Promise<T>): Promise<T | null> {
+    const { turn } = this.options;
+    if (!turn) return fetch();
+    let fetched = null as T | null;
+    await turn(source, old ? `after ${new Date(old.checkedAt).toISOString()}` : "first", async () => {
+      fetched = await fetch();
+    });
+    return fetched ?? (await read());
   }
 
   /** The attempt's record; a failure spell is logged when it starts, and its end when a good answer comes. */

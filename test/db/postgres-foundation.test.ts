@@ -269,7 +269,7 @@ describeWithPostgres("PostgreSQL", () => {
       // What only an older Surfcast or an odd operator leaves, and the copy must keep all the same: a forecast body
       // written before bodies were compressed, and an integer past 2^53. And a row in the tables the commands
       // above leave empty (an import's alias, a demand the requested scope notes, an alert with its ledger and its
-      // delivery log), so that every table is copied.
+      // delivery log, a buoy's stored files and a forecast issued at it), so that every table is copied.
       const sqlite = new Database(join(dir, "surfcast.db"), { safeIntegers: true });
       sqlite.query("INSERT INTO spot_aliases (spot_id, alias) VALUES (?, 'the usual')").run(spots[0]!);
       sqlite.query("INSERT INTO spot_demand (spot_id, requested_at) VALUES (?, ?)").run(spots[0]!, Date.now());
@@ -280,6 +280,8 @@ describeWithPostgres("PostgreSQL", () => {
       sqlite
         .query("INSERT INTO alert_deliveries (id, alert_id, event_id, attempt, scheduled_at, outcome, payload) VALUES ('dlv_00000000000000a1', 'alert_00000000000000a1', 'msg_1', 1, ?, 'pending', '{}')")
         .run(Date.now());
+      sqlite.query("INSERT INTO observation_sources (key, body, checked_at) VALUES ('buoy:51201', '{\"id\":\"51201\"}', ?)").run(Date.now());
+      sqlite.query("INSERT INTO buoy_lead_forecasts (buoy_id, model, issued_at, hour, wave_height) VALUES ('51201', 'gfs_wave025', ?, ?, 1.25)").run(Date.now(), Date.now() + 86_400_000);
       const row = sqlite.query("SELECT spot_id, body FROM forecast_documents ORDER BY spot_id LIMIT 1").get() as { spot_id: string; body: Uint8Array };
       legacyBody.spot = row.spot_id;
       legacyBody.json = brotliDecompressSync(row.body).toString("utf8");

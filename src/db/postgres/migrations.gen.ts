@@ -91,5 +91,14 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795829727568,
     "hash": "0b28f3057920ea1a511559b454c2ad498fb7a06dfd52135736a200b320e9ba44"
+  },
+  {
+    "sql": [
+      "CREATE TABLE \"buoy_lead_forecasts\" (\n\t\"buoy_id\" text NOT NULL,\n\t\"model\" text NOT NULL,\n\t\"issued_at\" bigint NOT NULL,\n\t\"hour\" bigint NOT NULL,\n\t\"wave_height\" double precision NOT NULL,\n\tCONSTRAINT \"buoy_lead_forecasts_buoy_id_model_issued_at_hour_pk\" PRIMARY KEY(\"buoy_id\",\"model\",\"issued_at\",\"hour\")\n);\n",
+      "\nCREATE TABLE \"observation_sources\" (\n\t\"key\" text PRIMARY KEY NOT NULL,\n\t\"body\" text NOT NULL,\n\t\"checked_at\" bigint NOT NULL\n);\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795845087898,
+    "hash": "770e5d34899d27ccafc3452f358409f203b5078ec18e0c5be4643d119e2de300"
   }
 ];

@@ -282,6 +282,25 @@ export const spotTideModel = pgTable("spot_tide_model", {
 
 export const tideModelExtremes = extremesTable("tide_model_extremes");
 
+// ── observations ─────────────────────────────────────────────────────────────────────────────────
+export const observationSources = pgTable("observation_sources", {
+  key: text("key").primaryKey(),
+  body: text("body").notNull(),
+  checkedAt: int64("checked_at").notNull(),
+});
+
+export const buoyLeadForecasts = pgTable(
+  "buoy_lead_forecasts",
+  {
+    buoyId: text("buoy_id").notNull(),
+    model: text("model").notNull(),
+    issuedAt: int64("issued_at").notNull(),
+    hour: int64("hour").notNull(),
+    waveHeight: doublePrecision("wave_height").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.buoyId, t.model, t.issuedAt, t.hour] })],
+);
+
 export const meta = pgTable("meta", {
   key: text("key").primaryKey(),
   value: text("value").notNull(),
