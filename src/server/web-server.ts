@@ -59,18 +59,14 @@ function shownAddress(scheme: string, host: string, port: number): string {
   return host === "0.0.0.0" || host === "::" ? `${url} (every interface)` : url;
 }
 
-/**
- * The handler behind TLS. The routers look for the path from the length of "http://" (they take one-letter hosts:
- * http/routes.ts), so an https URL is handed over as its http twin, with the socket's peer kept; every answer
- * carries Strict-Transport-Security.
- */
+/** The handler behind TLS: the same gate (it reads https targets as it reads http ones); every answer carries Strict-Transport-Security. */
 function behindTls(fetch: WebServerOptions["fetch"]): WebServerOptions["fetch"] {
   const stamped = (res: Response) => {
     res.headers.set("strict-transport-security", STRICT_TRANSPORT_SECURITY);
     return res;
   };
   return (req, server) => {
-    const res = fetch(new Request(`http${req.url.slice("https".length)}`, req), server && { requestIP: () => server.requestIP(req) });
+    const res = fetch(req, server);
     return res instanceof Promise ? res.then(stamped) : stamped(res);
   };
 }

@@ -50,6 +50,10 @@ describe("serve --https against pebble", () => {
     expect(answer.headers.get("strict-transport-security")).toBe("max-age=31536000");
     const health = (await answer.json()) as { certificate?: { daysLeft: number; expires: string } };
     expect(health.certificate?.daysLeft).toBe(0);
+    // Every route answers over HTTPS as over HTTP: the API's own refusal of a missing key, the document, a page.
+    const keyless = await fetch(`https://127.0.0.1:${httpsPort}/v1/spots?q=pipe&limit=2`, { ...insecure, headers: { host: "surf.test" } });
+    expect([keyless.status, ((await keyless.json()) as { error?: { code?: string } }).error?.code]).toEqual([401, "invalid_key"]);
+    expect((await fetch(`https://127.0.0.1:${httpsPort}/openapi.json`, { ...insecure, headers: { host: "surf.test" } })).status).toBe(200);
 
     const redirect = await fetch(`http://127.0.0.1:${httpPort}/v1/spots?q=pipe&limit=2`, { redirect: "manual", headers: { host: "www.surf.test" } });
     expect(redirect.status).toBe(301);
