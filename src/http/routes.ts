@@ -102,7 +102,8 @@ function keyedHandlers(app: App): Record<ServeOf<"v1">, KeyedHandler> {
     },
     getObservations: (request, id) => {
       const units = parseChoice(queryOf(request), "units", UNITS);
-      return app.observations.observations(app.spots.get(spotId(id))).then((answer) => json(observationsIn(answer, units), 200, headersFor(request)));
+      // The reading stands beside the forecast served for its hour: the spot's first forecast is fetched for it.
+      return afterFirstForecasts([spotId(id)], () => app.observations.observations(app.spots.get(spotId(id))).then((answer) => json(observationsIn(answer, units), 200, headersFor(request))));
     },
     getVerification: (request, id) => {
       const { days } = parseVerificationParams(queryOf(request));

@@ -94,8 +94,7 @@ afterAll(async () => {
 
 describe("GET /v1/spots/{id}/observations", () => {
   test("a spot with a buoy: its latest reading beside the forecast served for that hour, and the last 24 hours", async () => {
-    // The spot's first forecast, fetched on demand, is what the observations answer shows beside the reading.
-    await ok(`/v1/spots/${spots.buoy!.id}/now`);
+    // The spot's first forecast is fetched for the answer (the refresh scope `requested`) and shown beside the reading.
     const answer = await ok<Observations>(`/v1/spots/${spots.buoy!.id}/observations`);
     expect(answer.buoy).toMatchObject({ id: "51201", distanceKm: 5, owner: "Pacific Islands Ocean Observing System" });
     expect(answer.reason).toBeNull();
