@@ -60,6 +60,10 @@ import type { AlertStore } from "./alerts/store";
 import { sqliteObservationStore } from "./observations/sqlite-store";
 import { postgresObservationStore } from "./observations/postgres-store";
 import type { ObservationStore } from "./observations/store";
+import { NdbcFetcher, type FetchTurn } from "./observations/fetcher";
+import { isoUtc, ObservationsService } from "./observations/service";
+import { VerificationService } from "./observations/verification-service";
+import { openMeteoHindcast } from "./observations/hindcast";
 
 /**
  * The tide station worker's entrypoint, resolved here: in the compiled binary every module shares the bundle's URL,
@@ -106,6 +110,10 @@ export interface App {
   summaries: SurfSummaryService;
   embeds: EmbedService;
   alerts: AlertService;
+  /** The nearest buoy's readings beside the forecast (observations/). */
+  observations: ObservationsService;
+  /** How right each wave model has been at a spot's buoy. */
+  verification: VerificationService;
   /** Alerts' calendar feeds as served: their texts kept, their fetches allowed and counted. */
   calendars: CalendarFeeds;
   /** Which spots were asked for; in the `requested` refresh scope it fetches a first forecast on demand. */
@@ -200,7 +208,11 @@ async function connectRedis(url: string): Promise<RedisConnection> {
   return redis;
 }
 
-export async function openApp(config: Config, clock: Clock = systemClock, busyTimeoutMs?: number, create = true): Promise<App> {
+/**
+ * `observationTurn`: the turn in which NDBC is asked for a source (server/observation-fetches.ts, given by the entry
+ * point: the server layer sits above this root); without it each fetch just runs.
+ */
+export async function openApp(config: Config, clock: Clock = systemClock, busyTimeoutMs?: number, create = true, observationTurn?: (app: App, signal: AbortSignal) => FetchTurn): Promise<App> {
   setCacheBudget(config.cacheMb);
   const base = config.databaseUrl === undefined ? sqliteFoundation(config, busyTimeoutMs, create) : await postgresFoundation(config, config.databaseUrl);
   let spots: SpotService;
@@ -215,6 +227,34 @@ export async function openApp(config: Config, clock: Clock = systemClock, busyTi
   const forecasts = new ForecastService(stores.forecasts, clock, spots, base.changes("forecasts"));
   const tides = new TideService(base.tideStore, clock, spots, STATION_WORKER_URL);
   const keys = new KeyRegistry(stores.access, base.changes("access"));
+  // Ends the fetches waiting for another server's turn when the app closes.
+  const closing = new AbortController();
+  const fetcher = new NdbcFetcher({
+    baseUrl: config.observations.ndbcUrl,
+    publicUrl: config.publicUrl,
+    fetch: (url, init) => fetch(url, init),
+    clock,
+    store: stores.observations,
+    logger: log,
+    // On a shared database one server fetches each source's due state (the app is built by the time anyone asks).
+    ...(observationTurn ? { turn: (source: string, slot: string, fetchAndStore: () => Promise<void>) => observationTurn(app, closing.signal)(source, slot, fetchAndStore) } : {}),
+  });
+  const observations = new ObservationsService({
+    fetcher,
+    clock,
+    enabled: config.observations.enabled,
+    radiusKm: config.observations.buoyRadiusKm,
+    // What this API serves for that hour at the spot.
+    forecastAt: (spot, hour) => andThen(forecasts.current(spot.id, hour), (current) => (current?.hour ? { time: isoUtc(hour), waveHeight: current.hour.waveHeight } : null)),
+  });
+  const verification = new VerificationService({
+    observations,
+    store: stores.observations,
+    clock,
+    models: config.openMeteo.waveModels,
+    hindcast: openMeteoHindcast({ marineUrl: config.openMeteo.marineUrl, apiKey: config.openMeteo.apiKey, fetch: (url, init) => fetch(url, init) }),
+    logger: log,
+  });
   const app: App = {
     config,
     clock,
@@ -234,6 +274,8 @@ export async function openApp(config: Config, clock: Clock = systemClock, busyTi
       const verdict = await checkTarget(url, config.webhookAllowedNetworks);
       if (!verdict.ok) throw new UserError(verdict.reason);
     }),
+    observations,
+    verification,
     calendars: new CalendarFeeds(() => app),
     demand: new ForecastDemand(
       stores.forecasts,
@@ -248,6 +290,7 @@ export async function openApp(config: Config, clock: Clock = systemClock, busyTi
     certificate: new CertificateState(),
     async close() {
       // A database that is away must not keep the process from stopping: what could not be written is said, once.
+      closing.abort();
       const unwritten = (what: string) => (err: unknown) => log.error(`${what} could not be written before closing`, { error: String(err) });
       await app.demand.flush().catch(unwritten("forecast demand"));
       tides.close();

@@ -15,6 +15,7 @@ import { KEYS_HELP, runKeys } from "./cli/keys";
 import { REFRESH_HELP, runRefresh } from "./cli/refresh";
 import { SERVE_HELP, announceServing, parseServeArgs } from "./cli/serve";
 import { ANNOUNCED_URL, assertPortFree, runServe } from "./server/serve";
+import { observationFetchTurn } from "./server/observation-fetches";
 import { SPOTS_HELP, runSpots } from "./cli/spots";
 import { editDistance, extractGlobalOptions } from "./cli/args";
 import { STATUS_HELP, runStatus } from "./cli/status";
@@ -110,7 +111,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === "serve") assertPortFree(config);
   const newInstall = !existsSync(config.dataDir);
-  const app = await openApp(config, systemClock, command === "serve" ? BUSY_TIMEOUT_MS.server : BUSY_TIMEOUT_MS.command, mayCreate(command, args));
+  const app = await openApp(config, systemClock, command === "serve" ? BUSY_TIMEOUT_MS.server : BUSY_TIMEOUT_MS.command, mayCreate(command, args), observationFetchTurn);
   try {
     // Demo and real data never mix: serve claims the directory's mode, and refresh follows it (forecast/demo.ts).
     if (command === "serve") await claimDataMode(app.stores.forecasts, config.demo, config.dataDir);

@@ -15,6 +15,8 @@ export const BOUNDS = {
   hours: { minimum: 1, maximum: 72, default: 24 },
   /** Surfer levels of the ratings; `GET /v1/spots/best` ranks for one (beyond the spec). */
   level: { values: ["beginner", "intermediate", "advanced"], default: "intermediate" },
+  /** Days of buoy readings a verification scores (beyond the spec): a week at least, at most the 45 days NDBC's realtime files hold. */
+  verificationDays: { minimum: 7, maximum: 45, default: 30 },
   /** Longest spot id accepted before it is rejected as not found without a lookup. */
   idMaxLength: 200,
 } as const;

@@ -13,6 +13,8 @@ export const V1_ENDPOINTS = [
   { operationId: "getSpotNow", path: "/v1/spots/{id}/now", usage: "now" },
   { operationId: "getNow", path: "/v1/now", usage: "now" },
   { operationId: "bestSpots", path: "/v1/spots/best", usage: "spots.best" },
+  { operationId: "getObservations", path: "/v1/spots/{id}/observations", usage: "observations" },
+  { operationId: "getVerification", path: "/v1/spots/{id}/verification", usage: "verification" },
   // Not counted toward the quota (it does pass the burst window).
   { operationId: "getUsage", path: "/v1/usage", usage: null },
 ] as const;

@@ -127,6 +127,9 @@ export const parseSummaryParams = parser<SummaryParams>({ days, level: { kind: "
 
 const parseDays = parser<DaysParams>({ days });
 
+/** `days` of a verification window (`GET /v1/spots/{id}/verification`). */
+export const parseVerificationParams = parser<DaysParams>({ days: { kind: "integer", ...BOUNDS.verificationDays } });
+
 /**
  * `days` of a forecast or tides request. Those answers are metric (the spec fixes `units`); a client asking for
  * imperial is told where it is served instead of getting metric numbers it takes for feet.

@@ -45,6 +45,12 @@ export type ComponentName =
   | "NowTide"
   | "NowSun"
   | "NowManyResponse"
+  | "ObservationsResponse"
+  | "Buoy"
+  | "VerificationResponse"
+  | "VerificationScore"
+  | "ModelScore"
+  | "LeadDayScore"
   | "Error";
 
 export const COMPONENT_PREFIX = "#/components/schemas/";

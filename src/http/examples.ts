@@ -8,6 +8,7 @@ import { ATTRIBUTION } from "../forecast/types";
 import { NOW_ATTRIBUTION } from "../now/service";
 import type { OperationId } from "../core/endpoints";
 import { USAGE_KEYS } from "../core/endpoints";
+import { ATTRIBUTION as NDBC_ATTRIBUTION } from "../observations/service";
 
 /** A forecast hour (also the current hour of the spot now). */
 const FORECAST_HOURS = [
@@ -53,6 +54,14 @@ const NOW_EXAMPLE = {
   },
   "sun": { "sunrise": "2026-11-24T07:46:00Z", "sunset": "2026-11-24T17:29:00Z", "daylight": false },
   "attribution": NOW_ATTRIBUTION
+};
+
+const BUOY_EXAMPLE = { "id": "51201", "name": "Waimea Bay, HI (106)", "lat": 21.671, "lng": -158.118, "distanceKm": 6.8, "owner": "Pacific Islands Ocean Observing System" };
+
+/** A partner wave buoy's reading: no wind or air sensors. */
+const BUOY_READING = {
+  "waveHeight": 2.1, "dominantPeriod": 14, "averagePeriod": 9.2, "waveDirection": 310, "swellHeight": 1.9, "swellPeriod": 14.3, "swellDirection": 315,
+  "windWaveHeight": 0.6, "windWavePeriod": 5.9, "windSpeed": null, "windGust": null, "windDirection": null, "waterTemperature": 25.4, "airTemperature": null, "pressure": null,
 };
 
 export const OK_EXAMPLES: Record<OperationId, unknown> = {
@@ -137,6 +146,30 @@ export const OK_EXAMPLES: Record<OperationId, unknown> = {
   },
   getSpotNow: NOW_EXAMPLE,
   getNow: { spots: [NOW_EXAMPLE] },
+  getObservations: {
+    "spot": { "id": "praia-azul", "name": "Praia Azul", "timezone": "Pacific/Honolulu" },
+    "buoy": BUOY_EXAMPLE,
+    "latest": { "time": "2026-11-21T12:50:00Z", "ageMinutes": 15, ...BUOY_READING },
+    "forecast": { "time": "2026-11-21T13:00:00Z", "waveHeight": 1.9 },
+    "hours": [{ "time": "2026-11-21T12:00:00Z", ...BUOY_READING }],
+    "reason": null,
+    "units": "metric",
+    "attribution": NDBC_ATTRIBUTION,
+  },
+  getVerification: {
+    "spot": { "id": "praia-azul", "name": "Praia Azul", "timezone": "Pacific/Honolulu" },
+    "buoy": BUOY_EXAMPLE,
+    "from": "2026-10-22T13:00:00Z",
+    "to": "2026-11-21T13:00:00Z",
+    "models": [
+      { "model": "ecmwf_wam025", "n": 702, "bias": 0.12, "biasPercent": 6.1, "rmse": 0.31, "scatterIndex": 0.14 },
+      { "model": "ncep_gfswave025", "n": 702, "bias": 0.27, "biasPercent": 13.7, "rmse": 0.42, "scatterIndex": 0.16 },
+    ],
+    "served": { "n": 702, "bias": 0.19, "biasPercent": 9.6, "rmse": 0.35, "scatterIndex": 0.14 },
+    "best": "ecmwf_wam025",
+    "byLeadDay": [],
+    "reason": null,
+  },
   getUsage: usageExample(),
 };
 

@@ -12,7 +12,7 @@
 import { MCP_ENDPOINTS, V1_ENDPOINTS, type OperationId } from "../core/endpoints";
 import { LIVE_KEY_PREFIX } from "../access/keys";
 import { PLAN_DEFAULTS, type PlanLimits } from "../access/plans";
-import { bestSpotsQuery, COMPONENT_SCHEMAS, daysQuery, idParams, nearbyQuery, nowManyQuery, nowQuery, searchQuery, type ComponentName } from "./schemas";
+import { bestSpotsQuery, COMPONENT_SCHEMAS, daysQuery, idParams, nearbyQuery, nowManyQuery, nowQuery, observationsQuery, searchQuery, verificationQuery, type ComponentName } from "./schemas";
 import { headersFor, json } from "./respond";
 import { ERROR_EXAMPLES, OK_EXAMPLES } from "./examples";
 
@@ -139,7 +139,7 @@ const ERROR_RESPONSE_STATUS: Record<ErrorResponseName, number> = {
 export type { OperationId };
 
 interface OperationDoc {
-  tag: "Spots" | "Forecast" | "Tides" | "Usage" | "Now";
+  tag: "Spots" | "Forecast" | "Tides" | "Usage" | "Now" | "Observations";
   summary: string;
   description: string;
   ok: { description: string; schema: Json; cached?: true };
@@ -236,6 +236,26 @@ const OPERATIONS: Record<OperationId, OperationDoc> = {
     errors: ["BadRequest", "SpotNotFound"],
     headerParameters: [ifNoneMatch("an answer")],
     query: nowManyQuery,
+  },
+  getObservations: {
+    tag: "Observations",
+    summary: "The nearest wave buoy's readings beside the forecast",
+    description:
+      "Beyond the spec. The nearest NOAA NDBC station within reach whose files carry a wave height: its newest reading (at most 3 hours old) beside what this API serves for that hour, and its last 24 hours. `latest` is null with a `reason` when there is no buoy in reach, its readings are stale, NDBC cannot be read, or observations are off. A buoy's files are read at most once per 30 minutes. Counted as `observations` in usage.",
+    ok: { description: "The spot's buoy and its readings.", schema: schemaRef("ObservationsResponse") },
+    errors: ["BadRequest", "SpotNotFound"],
+    params: idParams,
+    query: observationsQuery,
+  },
+  getVerification: {
+    tag: "Observations",
+    summary: "How right each wave model has been at the spot's buoy",
+    description:
+      "Beyond the spec. Over the last `days` days, each configured wave model's hourly wave heights, and the median this API serves, against the buoy's readings: bias, RMSE and scatter index; by lead day as issued forecasts meet their readings. `reason` says why there are no figures. Counted as `verification` in usage.",
+    ok: { description: "The error figures at the spot's buoy.", schema: schemaRef("VerificationResponse") },
+    errors: ["BadRequest", "SpotNotFound"],
+    params: idParams,
+    query: verificationQuery,
   },
   getUsage: {
     tag: "Usage",
@@ -346,6 +366,7 @@ const TAGS = [
   { name: "Forecast", description: "Hourly surf forecasts with ratings, refreshed twice a day." },
   { name: "Tides", description: "Stored tide extremes." },
   { name: "Now", description: "The current state at a spot in one small answer (beyond the spec): conditions, tide, sun." },
+  { name: "Observations", description: "The nearest wave buoy's readings and each model's measured error there (beyond the spec; NOAA NDBC)." },
   { name: "Usage", description: "Usage of the presented key." },
 ];
 

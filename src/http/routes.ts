@@ -16,13 +16,15 @@ import { ApiError, notFound } from "../core/errors";
 import { andThen, type MaybePromise } from "../core/maybe-promise";
 import { publicStatusOf } from "../ops/status";
 import { docsBundle, docsInit, docsPage } from "./docs";
-import { parseBestSpotsParams, parseDaysParams, parseNearbyParams, parseSearchParams } from "../core/params";
+import { UNITS } from "../core/units";
+import { parseBestSpotsParams, parseChoice, parseDaysParams, parseNearbyParams, parseSearchParams, parseVerificationParams } from "../core/params";
 import { principalOf, type KeyedRoutes } from "./gate";
 import { routeLabel } from "../core/route-label";
 import { openApiDocument } from "./openapi";
 import { errorResponse, failureResponse, headersFor, json, JSON_TYPE, noSuchEndpoint, respond } from "./respond";
 import { acceptedEncoding, compressedOnce, encodedEtag } from "./compress";
 import { parseNowManyParams, parseNowParams } from "../now/params";
+import { observationsIn } from "../observations/units";
 
 /** A now answer, or 304 when the client holds it; cacheable until the minute ends. */
 function nowResponse(request: Request, served: { body: string; etag: string; maxAgeSeconds: number }): Response {
@@ -97,6 +99,15 @@ function keyedHandlers(app: App): Record<ServeOf<"v1">, KeyedHandler> {
       const { spots, units } = parseNowManyParams(queryOf(request));
       const ids = app.now.idsOf(spots);
       return afterFirstForecasts(ids, () => andThen(app.now.many(ids, units), (served) => nowResponse(request, served)));
+    },
+    getObservations: (request, id) => {
+      const units = parseChoice(queryOf(request), "units", UNITS);
+      // The reading stands beside the forecast served for its hour: the spot's first forecast is fetched for it.
+      return afterFirstForecasts([spotId(id)], () => app.observations.observations(app.spots.get(spotId(id))).then((answer) => json(observationsIn(answer, units), 200, headersFor(request))));
+    },
+    getVerification: (request, id) => {
+      const { days } = parseVerificationParams(queryOf(request));
+      return app.verification.verification(app.spots.get(spotId(id)), days).then((answer) => json(answer, 200, headersFor(request)));
     },
     getUsage: (request) => {
       const usage = (text: string) => json(text, 200, headersFor(request, { "Cache-Control": "private, no-store" }));

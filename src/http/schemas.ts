@@ -33,6 +33,7 @@ import { BestSpotSchema } from "../forecast/best-spots";
 import { NowSunSchema } from "../forecast/sun";
 import { NowManyResponseSchema, NowResponseSchema, NowTideSchema } from "../now/types";
 import { UNITS } from "../core/units";
+import { BuoySchema, LeadDayScoreSchema, ModelScoreSchema, ObservationsResponseSchema, VerificationResponseSchema, VerificationScoreSchema } from "../observations/types";
 
 // ---------------------------------------------------------------- request parameters
 
@@ -100,6 +101,21 @@ const unitsParam = t.Optional(
 
 export const nowQuery = t.Object({ units: unitsParam });
 
+export const observationsQuery = t.Object({
+  units: t.Optional(t.UnionEnum(UNITS, { default: "metric", description: "`imperial`: heights in feet, speeds in mph, temperatures in °F." })),
+});
+
+export const verificationQuery = t.Object({
+  days: t.Optional(
+    t.Integer({
+      minimum: BOUNDS.verificationDays.minimum,
+      maximum: BOUNDS.verificationDays.maximum,
+      default: BOUNDS.verificationDays.default,
+      description: "How many days back the window reaches, ending with the current UTC hour.",
+    }),
+  ),
+});
+
 /** 1 to 20 ids separated by commas, none of them empty or only white space (distinct ones: the description says). */
 const SPOT_ID_ITEM = "\\s*[^,\\s][^,]*";
 const SPOT_LIST = `^${SPOT_ID_ITEM}(,${SPOT_ID_ITEM}){${BOUNDS.spots.minItems - 1},${BOUNDS.spots.maxItems - 1}}$`;
@@ -157,6 +173,12 @@ export const SHAPES = {
   NowTide: NowTideSchema,
   NowSun: NowSunSchema,
   NowManyResponse: NowManyResponseSchema,
+  ObservationsResponse: ObservationsResponseSchema,
+  Buoy: BuoySchema,
+  VerificationResponse: VerificationResponseSchema,
+  VerificationScore: VerificationScoreSchema,
+  ModelScore: ModelScoreSchema,
+  LeadDayScore: LeadDayScoreSchema,
   Error: ErrorSchema,
 } satisfies Record<ComponentName, TSchema>;
 

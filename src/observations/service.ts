@@ -6,6 +6,7 @@ import { HOUR_MS, MINUTE_MS, utcHourStart, type Clock } from "../core/clock";
 import type { MaybePromise } from "../core/maybe-promise";
 import type { Spot } from "../spots/types";
 import type { BuoyChoice, NdbcFetcher } from "./fetcher";
+import type { Buoy as BuoyRef } from "./types";
 import { DEFAULT_BUOY_RADIUS_KM, freshLatest, lastDayHours, readingsByHour, type Candidate, type ObservationsReason, type Reading } from "./readings";
 
 export const ATTRIBUTION = "Buoy observations by NOAA's National Data Buoy Center (https://www.ndbc.noaa.gov/) and its partners; US government data, in the public domain.";
@@ -13,15 +14,7 @@ export const ATTRIBUTION = "Buoy observations by NOAA's National Data Buoy Cente
 /** The spot as the answers need it. */
 export type ObservedSpot = Pick<Spot, "id" | "name" | "timezone" | "lat" | "lng">;
 
-export interface BuoyRef {
-  id: string;
-  name: string;
-  lat: number;
-  lng: number;
-  /** From the spot, km to a tenth. */
-  distanceKm: number;
-  owner: string;
-}
+export type { Buoy as BuoyRef } from "./types";
 
 /** A reading's figures, null where the buoy's files have none. */
 export type ObservedValues = Omit<Reading, "time">;

@@ -4,16 +4,18 @@
  * day per buoy (`past_days` covering the longest window), made by the function the service is given; the forecasts
  * issued at the buoy are kept by lead day as each refresh gives them (`keepIssuedForecasts`).
  */
+import { BOUNDS } from "../core/bounds";
 import { DAY_MS, HOUR_MS, utcHourStart, type Clock } from "../core/clock";
 import type { BuoyView, Logger } from "./fetcher";
 import type { Candidate, ObservationsReason } from "./readings";
 import { buoyRef, isoUtc, type BuoyRef, type ObservationsService, type ObservedSpot } from "./service";
 import { SharedRuns } from "./shared-runs";
+import type { VerificationResponse } from "./types";
 import type { ObservationStore, StoredHindcast } from "./store";
 import { bestModel, fitCorrection, leadDayOf, pairUp, scoreByLeadDay, scoreModels, type Correction, type LeadDayScore, type LeadForecast, type ModelHours, type ModelScore, type Pair, type Score } from "./verification";
 
 /** `days`: at least a week, at most what NDBC's realtime files hold (45 days); a month unless asked. */
-export const VERIFICATION_DAYS = { min: 7, max: 45, default: 30 } as const;
+export const VERIFICATION_DAYS = { min: BOUNDS.verificationDays.minimum, max: BOUNDS.verificationDays.maximum, default: BOUNDS.verificationDays.default } as const;
 /** A failed hindcast request is tried again after this (a good one is kept a day). */
 const HINDCAST_RETRY_MS = HOUR_MS;
 
@@ -27,23 +29,7 @@ export interface HindcastRequest {
 
 export type HindcastSource = (request: HindcastRequest) => Promise<ModelHours>;
 
-export interface VerificationAnswer {
-  spot: { id: string; name: string; timezone: string };
-  buoy: BuoyRef | null;
-  /** The window's first hour, UTC. */
-  from: string;
-  /** The end of its last hour (exclusive), UTC. */
-  to: string;
-  /** Every configured wave model, in their order. */
-  models: ModelScore[];
-  /** The median the API serves. */
-  served: Score;
-  /** The model with the lowest scatter index among those with a week of pairs. */
-  best: string | null;
-  /** Days 1..7 that have pairs of issued forecasts and readings. */
-  byLeadDay: LeadDayScore[];
-  reason: ObservationsReason | null;
-}
+export type VerificationAnswer = VerificationResponse;
 
 export interface VerificationServiceOptions {
   observations: ObservationsService;

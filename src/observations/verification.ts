@@ -20,20 +20,8 @@ export interface ModelHours {
   waveHeight: Record<string, (number | null)[]>;
 }
 
-export interface Score {
-  /** Hourly pairs counted. */
-  n: number;
-  /** m. */
-  bias: number | null;
-  biasPercent: number | null;
-  /** m. */
-  rmse: number | null;
-  scatterIndex: number | null;
-}
-
-export interface ModelScore extends Score {
-  model: string;
-}
+import type { LeadDayScore, ModelScore, Score } from "./types";
+export type { LeadDayScore, ModelScore, Score } from "./types";
 
 /** A model is named best only with at least a week of hourly pairs. */
 export const BEST_MIN_PAIRS = 7 * 24;
@@ -125,12 +113,6 @@ export interface LeadForecast {
 export function leadDayOf(issuedAt: number, time: number): number | null {
   const day = Math.ceil((time - issuedAt) / DAY_MS);
   return day >= 1 && day <= LEAD_DAYS ? day : null;
-}
-
-export interface LeadDayScore {
-  day: number;
-  models: ModelScore[];
-  served: Score;
 }
 
 /**

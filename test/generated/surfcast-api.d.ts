@@ -196,6 +196,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/spots/{id}/observations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The nearest wave buoy's readings beside the forecast
+         * @description Beyond the spec. The nearest NOAA NDBC station within reach whose files carry a wave height: its newest reading (at most 3 hours old) beside what this API serves for that hour, and its last 24 hours. `latest` is null with a `reason` when there is no buoy in reach, its readings are stale, NDBC cannot be read, or observations are off. A buoy's files are read at most once per 30 minutes. Counted as `observations` in usage.
+         */
+        get: operations["getObservations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The nearest wave buoy's readings beside the forecast (headers only)
+         * @description `getObservations` without the body: the same status and headers (`ETag` and 304 included), counted as the GET is.
+         */
+        head: operations["getObservationsHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spots/{id}/verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How right each wave model has been at the spot's buoy
+         * @description Beyond the spec. Over the last `days` days, each configured wave model's hourly wave heights, and the median this API serves, against the buoy's readings: bias, RMSE and scatter index; by lead day as issued forecasts meet their readings. `reason` says why there are no figures. Counted as `verification` in usage.
+         */
+        get: operations["getVerification"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * How right each wave model has been at the spot's buoy (headers only)
+         * @description `getVerification` without the body: the same status and headers (`ETag` and 304 included), counted as the GET is.
+         */
+        head: operations["getVerificationHead"];
+        patch?: never;
+        trace?: never;
+    };
     "/v1/usage": {
         parameters: {
             query?: never;
@@ -580,7 +628,7 @@ export interface components {
              */
             date: string;
             total: number;
-            /** @description Request counts keyed by spots.search, spots.nearby, spots.get, forecast, tides, now, spots.best, embed, calendar and mcp.<tool> (one key per MCP tool name). */
+            /** @description Request counts keyed by spots.search, spots.nearby, spots.get, forecast, tides, now, spots.best, observations, verification, embed, calendar and mcp.<tool> (one key per MCP tool name). */
             byEndpoint: {
                 [key: string]: number;
             };
@@ -664,6 +712,148 @@ export interface components {
         NowManyResponse: {
             /** @description One answer per spot asked, in the order asked. */
             spots: components["schemas"]["NowResponse"][];
+        };
+        /** @description What the sea is doing now at the spot's nearest wave buoy, beside what this API serves for that hour. */
+        ObservationsResponse: {
+            spot: {
+                id: string;
+                name: string;
+                timezone: string;
+            };
+            buoy: components["schemas"]["Buoy"] | null;
+            latest: {
+                /**
+                 * Format: date-time
+                 * @description When the buoy measured, UTC.
+                 */
+                time: string;
+                /** @description Whole minutes since. */
+                ageMinutes: number;
+                waveHeight: number | null;
+                dominantPeriod: number | null;
+                averagePeriod: number | null;
+                waveDirection: number | null;
+                swellHeight: number | null;
+                swellPeriod: number | null;
+                swellDirection: number | null;
+                windWaveHeight: number | null;
+                windWavePeriod: number | null;
+                windSpeed: number | null;
+                windGust: number | null;
+                windDirection: number | null;
+                waterTemperature: number | null;
+                airTemperature: number | null;
+                pressure: number | null;
+            } | null;
+            forecast: {
+                /** Format: date-time */
+                time: string;
+                waveHeight: number | null;
+            } | null;
+            /** @description The last 24 UTC hours, oldest first: the reading nearest each hour within ±30 minutes; hours without one are left out. */
+            hours: {
+                /**
+                 * Format: date-time
+                 * @description The hour the reading stands for, UTC.
+                 */
+                time: string;
+                waveHeight: number | null;
+                dominantPeriod: number | null;
+                averagePeriod: number | null;
+                waveDirection: number | null;
+                swellHeight: number | null;
+                swellPeriod: number | null;
+                swellDirection: number | null;
+                windWaveHeight: number | null;
+                windWavePeriod: number | null;
+                windSpeed: number | null;
+                windGust: number | null;
+                windDirection: number | null;
+                waterTemperature: number | null;
+                airTemperature: number | null;
+                pressure: number | null;
+            }[];
+            /**
+             * @description Why `latest` is null; null when it is not.
+             * @enum {string|null}
+             */
+            reason: "no_buoy_in_reach" | "stale" | "source_unavailable" | "observations_off" | null;
+            /**
+             * @description As asked with `units`.
+             * @enum {string}
+             */
+            units: "metric" | "imperial";
+            /** @description Credits NOAA's National Data Buoy Center. */
+            attribution: string;
+        };
+        /** @description The nearest station within the radius whose latest file carries a wave height. */
+        Buoy: {
+            /** @description NDBC station id. */
+            id: string;
+            name: string;
+            lat: number;
+            lng: number;
+            /** @description From the spot, km to a tenth. */
+            distanceKm: number;
+            /** @description Who runs the buoy. */
+            owner: string;
+        };
+        /** @description How right each wave model, and the median this API serves, has been at the spot's buoy. */
+        VerificationResponse: {
+            spot: {
+                id: string;
+                name: string;
+                timezone: string;
+            };
+            buoy: components["schemas"]["Buoy"] | null;
+            /**
+             * Format: date-time
+             * @description The window's first hour, UTC.
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description The end of its last hour (exclusive), UTC.
+             */
+            to: string;
+            /** @description Every configured wave model, in their order. */
+            models: components["schemas"]["ModelScore"][];
+            served: components["schemas"]["VerificationScore"];
+            best: string | null;
+            /** @description Lead days 1..7 with pairs; empty until issued forecasts meet their readings. */
+            byLeadDay: components["schemas"]["LeadDayScore"][];
+            /**
+             * @description Why there are no figures; null when there are.
+             * @enum {string|null}
+             */
+            reason: "no_buoy_in_reach" | "stale" | "source_unavailable" | "observations_off" | null;
+        };
+        /** @description Error figures over hourly pairs of forecast and buoy reading. */
+        VerificationScore: {
+            /** @description Hourly pairs counted. */
+            n: number;
+            bias: number | null;
+            biasPercent: number | null;
+            rmse: number | null;
+            scatterIndex: number | null;
+        };
+        /** @description A wave model's error figures. */
+        ModelScore: {
+            /** @description The wave model. */
+            model: string;
+            /** @description Hourly pairs counted. */
+            n: number;
+            bias: number | null;
+            biasPercent: number | null;
+            rmse: number | null;
+            scatterIndex: number | null;
+        };
+        /** @description The issued forecasts of one lead day against their readings. */
+        LeadDayScore: {
+            /** @description Lead day of the issued forecasts. */
+            day: number;
+            models: components["schemas"]["ModelScore"][];
+            served: components["schemas"]["VerificationScore"];
         };
         /** @description Every error response has this shape. */
         Error: {
@@ -2540,6 +2730,398 @@ export interface operations {
             };
         };
     };
+    getObservations: {
+        parameters: {
+            query?: {
+                units?: "metric" | "imperial";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The spot's buoy and its readings. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "spot": {
+                     *         "id": "praia-azul",
+                     *         "name": "Praia Azul",
+                     *         "timezone": "Pacific/Honolulu"
+                     *       },
+                     *       "buoy": {
+                     *         "id": "51201",
+                     *         "name": "Waimea Bay, HI (106)",
+                     *         "lat": 21.671,
+                     *         "lng": -158.118,
+                     *         "distanceKm": 6.8,
+                     *         "owner": "Pacific Islands Ocean Observing System"
+                     *       },
+                     *       "latest": {
+                     *         "time": "2026-11-21T12:50:00Z",
+                     *         "ageMinutes": 15,
+                     *         "waveHeight": 2.1,
+                     *         "dominantPeriod": 14,
+                     *         "averagePeriod": 9.2,
+                     *         "waveDirection": 310,
+                     *         "swellHeight": 1.9,
+                     *         "swellPeriod": 14.3,
+                     *         "swellDirection": 315,
+                     *         "windWaveHeight": 0.6,
+                     *         "windWavePeriod": 5.9,
+                     *         "windSpeed": null,
+                     *         "windGust": null,
+                     *         "windDirection": null,
+                     *         "waterTemperature": 25.4,
+                     *         "airTemperature": null,
+                     *         "pressure": null
+                     *       },
+                     *       "forecast": {
+                     *         "time": "2026-11-21T13:00:00Z",
+                     *         "waveHeight": 1.9
+                     *       },
+                     *       "hours": [
+                     *         {
+                     *           "time": "2026-11-21T12:00:00Z",
+                     *           "waveHeight": 2.1,
+                     *           "dominantPeriod": 14,
+                     *           "averagePeriod": 9.2,
+                     *           "waveDirection": 310,
+                     *           "swellHeight": 1.9,
+                     *           "swellPeriod": 14.3,
+                     *           "swellDirection": 315,
+                     *           "windWaveHeight": 0.6,
+                     *           "windWavePeriod": 5.9,
+                     *           "windSpeed": null,
+                     *           "windGust": null,
+                     *           "windDirection": null,
+                     *           "waterTemperature": 25.4,
+                     *           "airTemperature": null,
+                     *           "pressure": null
+                     *         }
+                     *       ],
+                     *       "reason": null,
+                     *       "units": "metric",
+                     *       "attribution": "Buoy observations by NOAA's National Data Buoy Center (https://www.ndbc.noaa.gov/) and its partners; US government data, in the public domain."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ObservationsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["SpotNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getObservationsHead: {
+        parameters: {
+            query?: {
+                units?: "metric" | "imperial";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The spot's buoy and its readings. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: a required parameter is missing or given twice, `q` is shorter than 2 characters, or a value is not of its type (decimal number, integer) or outside its bound. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_key`: the API key is missing, unknown or revoked. `account_disabled`: the key's account is disabled. No rate-limit headers: no key was admitted. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `not_found`: no spot has this id. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `rate_limited`: the daily quota or the per-minute burst limit is exhausted. Retry after `Retry-After` seconds. A refused request is not counted. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal`: a server-side failure (logged). The rate-limit headers are present when the failure happened after the key was admitted. */
+            500: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC), this one already deducted. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the daily quota resets: the next UTC midnight, ISO 8601 (for example `2026-03-02T00:00:00Z`). */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Both limits as IETF RateLimit-Policy items (draft-ietf-httpapi-ratelimit-headers): `"burst"` allows `q` requests per `w` = 60 seconds, `"daily"` allows `q` requests per UTC day (`w` = 86400). Example: `"burst";q=60;w=60, "daily";q=500;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy, IETF RateLimit items: `r` requests remain, and the window frees up completely in `t` seconds. Example: `"burst";r=59;t=60, "daily";r=499;t=43200`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal` with 503: on several servers, the shared database or the Redis that counts requests does not answer. The request was neither served nor counted; retry after `Retry-After` seconds. A single server never answers it. */
+            503: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC), this one already deducted. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the daily quota resets: the next UTC midnight, ISO 8601 (for example `2026-03-02T00:00:00Z`). */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Both limits as IETF RateLimit-Policy items (draft-ietf-httpapi-ratelimit-headers): `"burst"` allows `q` requests per `w` = 60 seconds, `"daily"` allows `q` requests per UTC day (`w` = 86400). Example: `"burst";q=60;w=60, "daily";q=500;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy, IETF RateLimit items: `r` requests remain, and the window frees up completely in `t` seconds. Example: `"burst";r=59;t=60, "daily";r=499;t=43200`. */
+                    RateLimit?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getVerification: {
+        parameters: {
+            query?: {
+                days?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The error figures at the spot's buoy. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "spot": {
+                     *         "id": "praia-azul",
+                     *         "name": "Praia Azul",
+                     *         "timezone": "Pacific/Honolulu"
+                     *       },
+                     *       "buoy": {
+                     *         "id": "51201",
+                     *         "name": "Waimea Bay, HI (106)",
+                     *         "lat": 21.671,
+                     *         "lng": -158.118,
+                     *         "distanceKm": 6.8,
+                     *         "owner": "Pacific Islands Ocean Observing System"
+                     *       },
+                     *       "from": "2026-10-22T13:00:00Z",
+                     *       "to": "2026-11-21T13:00:00Z",
+                     *       "models": [
+                     *         {
+                     *           "model": "ecmwf_wam025",
+                     *           "n": 702,
+                     *           "bias": 0.12,
+                     *           "biasPercent": 6.1,
+                     *           "rmse": 0.31,
+                     *           "scatterIndex": 0.14
+                     *         },
+                     *         {
+                     *           "model": "ncep_gfswave025",
+                     *           "n": 702,
+                     *           "bias": 0.27,
+                     *           "biasPercent": 13.7,
+                     *           "rmse": 0.42,
+                     *           "scatterIndex": 0.16
+                     *         }
+                     *       ],
+                     *       "served": {
+                     *         "n": 702,
+                     *         "bias": 0.19,
+                     *         "biasPercent": 9.6,
+                     *         "rmse": 0.35,
+                     *         "scatterIndex": 0.14
+                     *       },
+                     *       "best": "ecmwf_wam025",
+                     *       "byLeadDay": [],
+                     *       "reason": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["VerificationResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["SpotNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getVerificationHead: {
+        parameters: {
+            query?: {
+                days?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The error figures at the spot's buoy. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: a required parameter is missing or given twice, `q` is shorter than 2 characters, or a value is not of its type (decimal number, integer) or outside its bound. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_key`: the API key is missing, unknown or revoked. `account_disabled`: the key's account is disabled. No rate-limit headers: no key was admitted. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `not_found`: no spot has this id. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `rate_limited`: the daily quota or the per-minute burst limit is exhausted. Retry after `Retry-After` seconds. A refused request is not counted. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal`: a server-side failure (logged). The rate-limit headers are present when the failure happened after the key was admitted. */
+            500: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC), this one already deducted. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the daily quota resets: the next UTC midnight, ISO 8601 (for example `2026-03-02T00:00:00Z`). */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Both limits as IETF RateLimit-Policy items (draft-ietf-httpapi-ratelimit-headers): `"burst"` allows `q` requests per `w` = 60 seconds, `"daily"` allows `q` requests per UTC day (`w` = 86400). Example: `"burst";q=60;w=60, "daily";q=500;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy, IETF RateLimit items: `r` requests remain, and the window frees up completely in `t` seconds. Example: `"burst";r=59;t=60, "daily";r=499;t=43200`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal` with 503: on several servers, the shared database or the Redis that counts requests does not answer. The request was neither served nor counted; retry after `Retry-After` seconds. A single server never answers it. */
+            503: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC), this one already deducted. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the daily quota resets: the next UTC midnight, ISO 8601 (for example `2026-03-02T00:00:00Z`). */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Both limits as IETF RateLimit-Policy items (draft-ietf-httpapi-ratelimit-headers): `"burst"` allows `q` requests per `w` = 60 seconds, `"daily"` allows `q` requests per UTC day (`w` = 86400). Example: `"burst";q=60;w=60, "daily";q=500;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy, IETF RateLimit items: `r` requests remain, and the window frees up completely in `t` seconds. Example: `"burst";r=59;t=60, "daily";r=499;t=43200`. */
+                    RateLimit?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getUsage: {
         parameters: {
             query?: never;
@@ -2577,6 +3159,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
+                     *             "observations": 0,
+                     *             "verification": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -2592,6 +3176,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
+                     *             "observations": 0,
+                     *             "verification": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -2607,6 +3193,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
+                     *             "observations": 0,
+                     *             "verification": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -2622,6 +3210,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
+                     *             "observations": 0,
+                     *             "verification": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -2637,6 +3227,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
+                     *             "observations": 0,
+                     *             "verification": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -2652,6 +3244,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
+                     *             "observations": 0,
+                     *             "verification": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -2667,6 +3261,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
+                     *             "observations": 0,
+                     *             "verification": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -2682,6 +3278,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
+                     *             "observations": 0,
+                     *             "verification": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -2697,6 +3295,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
+                     *             "observations": 0,
+                     *             "verification": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -2712,6 +3312,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
+                     *             "observations": 0,
+                     *             "verification": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -2727,6 +3329,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
+                     *             "observations": 0,
+                     *             "verification": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -2742,6 +3346,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
+                     *             "observations": 0,
+                     *             "verification": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -2757,6 +3363,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
+                     *             "observations": 0,
+                     *             "verification": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -2772,6 +3380,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
+                     *             "observations": 0,
+                     *             "verification": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -2787,6 +3397,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
+                     *             "observations": 0,
+                     *             "verification": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -2802,6 +3414,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
+                     *             "observations": 0,
+                     *             "verification": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -2817,6 +3431,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
+                     *             "observations": 0,
+                     *             "verification": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -2832,6 +3448,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
+                     *             "observations": 0,
+                     *             "verification": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -2847,6 +3465,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
+                     *             "observations": 0,
+                     *             "verification": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -2862,6 +3482,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
+                     *             "observations": 0,
+                     *             "verification": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -2877,6 +3499,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
+                     *             "observations": 0,
+                     *             "verification": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -2892,6 +3516,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
+                     *             "observations": 0,
+                     *             "verification": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -2907,6 +3533,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
+                     *             "observations": 0,
+                     *             "verification": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -2922,6 +3550,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
+                     *             "observations": 0,
+                     *             "verification": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -2937,6 +3567,8 @@ export interface operations {
                      *             "tides": 0,
                      *             "now": 0,
                      *             "spots.best": 0,
+                     *             "observations": 0,
+                     *             "verification": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -2952,6 +3584,8 @@ export interface operations {
                      *             "tides": 20,
                      *             "now": 20,
                      *             "spots.best": 0,
+                     *             "observations": 0,
+                     *             "verification": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -2967,6 +3601,8 @@ export interface operations {
                      *             "tides": 15,
                      *             "now": 18,
                      *             "spots.best": 0,
+                     *             "observations": 0,
+                     *             "verification": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -2982,6 +3618,8 @@ export interface operations {
                      *             "tides": 30,
                      *             "now": 30,
                      *             "spots.best": 0,
+                     *             "observations": 0,
+                     *             "verification": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -2997,6 +3635,8 @@ export interface operations {
                      *             "tides": 23,
                      *             "now": 25,
                      *             "spots.best": 0,
+                     *             "observations": 0,
+                     *             "verification": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -3012,6 +3652,8 @@ export interface operations {
                      *             "tides": 1,
                      *             "now": 2,
                      *             "spots.best": 0,
+                     *             "observations": 0,
+                     *             "verification": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }

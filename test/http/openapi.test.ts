@@ -42,6 +42,9 @@ const OPERATIONS: Record<string, { path: string; statuses: number[] }> = {
   // Beyond the spec (issue #21).
   getSpotNow: { path: "/v1/spots/{id}/now", statuses: [200, 304, 400, 401, 404, 429, 500, 503] },
   getNow: { path: "/v1/now", statuses: [200, 304, 400, 401, 404, 429, 500, 503] },
+  // Beyond the spec: the nearest buoy, and each model's measured error there.
+  getObservations: { path: "/v1/spots/{id}/observations", statuses: [200, 400, 401, 404, 429, 500, 503] },
+  getVerification: { path: "/v1/spots/{id}/verification", statuses: [200, 400, 401, 404, 429, 500, 503] },
 };
 
 const operation = (id: string): Json => doc.paths[OPERATIONS[id]!.path].get;
@@ -78,7 +81,7 @@ describe("GET /openapi.json", () => {
 });
 
 describe("what the document declares", () => {
-  test("exactly the six operations of the spec and the two now operations, with their operation ids, all GET, each with its HEAD", () => {
+  test("exactly the six operations of the spec, the two now operations and the two observations operations, with their operation ids, all GET, each with its HEAD", () => {
     const found: string[] = [];
     for (const [path, item] of Object.entries<Json>(doc.paths)) {
       expect(Object.keys(item)).toEqual(["get", "head"]);
@@ -124,6 +127,8 @@ describe("what the document declares", () => {
         { name: "units", in: "query", required: false, schema: { enum: ["metric", "imperial"], default: "metric" } },
         { name: "If-None-Match", in: "header" },
       ],
+      getObservations: [id, { name: "units", in: "query", required: false, schema: { enum: ["metric", "imperial"], default: "metric" } }],
+      getVerification: [id, { name: "days", in: "query", required: false, schema: { type: "integer", minimum: 7, maximum: 45, default: 30 } }],
     };
     for (const [opId, params] of Object.entries(expected)) {
       const declared: Json[] = operation(opId).parameters ?? [];
@@ -214,6 +219,8 @@ describe("what the document declares", () => {
       getUsage: { $ref: "#/components/schemas/UsageResponse" },
       getSpotNow: { $ref: "#/components/schemas/NowResponse" },
       getNow: { $ref: "#/components/schemas/NowManyResponse" },
+      getObservations: { $ref: "#/components/schemas/ObservationsResponse" },
+      getVerification: { $ref: "#/components/schemas/VerificationResponse" },
     };
     for (const [id, { statuses }] of Object.entries(OPERATIONS)) {
       const responses = operation(id).responses;

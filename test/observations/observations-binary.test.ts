@@ -1,0 +1,196 @@
+/**
+ * GET /v1/spots/{id}/observations and /verification through the compiled binary, against the fake NDBC and the fake
+ * Open-Meteo (past hours included): the buoys are placed around real catalog spots, one scenario per spot.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createKey, startServer, type RunningServer } from "../support/binary";
+import { startFakeNdbc, type FakeNdbc, type FakeStation } from "../support/fake-ndbc";
+import { startFakeOpenMeteo, type FakeOpenMeteo } from "../support/fake-open-meteo";
+import { apiFetch } from "../support/http";
+import type { ObservationsAnswer } from "../../src/observations/service";
+import type { VerificationResponse } from "../../src/observations/types";
+import type { Spot } from "../../src/spots/types";
+
+type Observations = ObservationsAnswer & { units: string };
+
+/** The model whose wave heights the fake Open-Meteo serves 20 % too high. */
+const BIASED_MODEL = "ecmwf_wam025";
+
+let ndbc: FakeNdbc;
+let openMeteo: FakeOpenMeteo;
+let server: RunningServer;
+let off: RunningServer;
+let key: string;
+const spots: Record<string, Spot> = {};
+
+async function get(target: RunningServer, apiKey: string, path: string): Promise<Response> {
+  return apiFetch(target.url + path, { headers: { "X-API-Key": apiKey } });
+}
+
+async function ok<T>(path: string): Promise<T> {
+  const res = await get(server, key, path);
+  expect([path, res.status]).toEqual([path, 200]);
+  return (await res.json()) as T;
+}
+
+/** The catalog's spot at a position. */
+async function spotAt(at: { lat: number; lng: number }): Promise<Spot> {
+  const [found] = await ok<Spot[]>(`/v1/spots/nearby?lat=${at.lat}&lng=${at.lng}&radius=1&limit=1`);
+  if (!found) throw new Error(`no spot at ${at.lat}, ${at.lng}`);
+  return found;
+}
+
+/** Where the catalog has the spots of the scenarios (Pipeline, Ocean Beach in San Francisco, Bells Beach, Supertubos, Mundaka, Uluwatu) (the fake NDBC's stations are placed before the server runs). */
+const AT = {
+  buoy: { lat: 21.66784799238, lng: -158.05057168007 },
+  passedOver: { lat: 37.753547599917, lng: -122.51189231873 },
+  none: { lat: -38.371808917148, lng: 144.28104400635 },
+  stale: { lat: 39.344818927394, lng: -9.3645143508911 },
+  html: { lat: 43.407448192835, lng: -2.6941394805908 },
+  allMm: { lat: -8.8166310993101, lng: 115.08625030518 },
+};
+
+/** A station `northKm` north of a spot. */
+const near = (at: { lat: number; lng: number }, id: string, northKm: number, more: Partial<FakeStation> = {}): FakeStation => ({ id, name: `Buoy ${id}`, lat: at.lat + northKm / 111.2, lng: at.lng, ...more });
+
+const txtRequests = (id: string) => ndbc.requestsFor(`/data/realtime2/${id}.txt`).length;
+
+beforeAll(async () => {
+  openMeteo = await startFakeOpenMeteo({ firstDay: new Date().toISOString().slice(0, 10) });
+  openMeteo.setModel(BIASED_MODEL, { scale: 1.2 });
+  const buoy = near(AT.buoy, "51201", 5, { owner: "Pacific Islands Ocean Observing System" });
+  // The sea the buoy measures is the fixture's: a model scaled by 1.2 is 20 % too high there.
+  buoy.waveHeight = (time) => openMeteo.waveHeightAt(buoy.lat, buoy.lng, time) ?? 1.5;
+  ndbc = await startFakeNdbc({
+    stations: [
+      buoy,
+      near(AT.passedOver, "FTPC1", 1, { type: "fixed", files: "no_waves" }),
+      near(AT.passedOver, "46026", 20),
+      near(AT.stale, "62001", 10, { ageMinutes: 5 * 60 }),
+      near(AT.html, "62002", 10, { files: "html" }),
+      near(AT.allMm, "56001", 10, { files: "all_mm" }),
+    ],
+  });
+  const env = {
+    SURFCAST_NDBC_URL: ndbc.url,
+    SURFCAST_OPEN_METEO_MARINE_URL: openMeteo.url,
+    SURFCAST_OPEN_METEO_FORECAST_URL: openMeteo.url,
+    SURFCAST_OPEN_METEO_RETRIES: "0",
+    SURFCAST_REFRESH_SCOPE: "requested",
+  };
+  server = await startServer({ args: [], env });
+  key = createKey(server.dataDir);
+  off = await startServer({ args: [], env: { ...env, SURFCAST_OBSERVATIONS: "off" } });
+
+  for (const [scenario, at] of Object.entries(AT)) spots[scenario] = await spotAt(at);
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await off?.stop();
+  await ndbc?.close();
+  await openMeteo?.close();
+});
+
+describe("GET /v1/spots/{id}/observations", () => {
+  test("a spot with a buoy: its latest reading beside the forecast served for that hour, and the last 24 hours", async () => {
+    // The spot's first forecast is fetched for the answer (the refresh scope `requested`) and shown beside the reading.
+    const answer = await ok<Observations>(`/v1/spots/${spots.buoy!.id}/observations`);
+    expect(answer.buoy).toMatchObject({ id: "51201", distanceKm: 5, owner: "Pacific Islands Ocean Observing System" });
+    expect(answer.reason).toBeNull();
+    expect(answer.units).toBe("metric");
+    // The fake writes wave figures at :40 and :50 only, its newest row 15 minutes old.
+    expect(answer.latest!.ageMinutes).toBeLessThan(90);
+    expect(answer.latest!.waveHeight).toBeGreaterThan(0);
+    expect(answer.forecast).not.toBeNull();
+    expect(answer.forecast!.waveHeight).toBeGreaterThan(0);
+    expect(answer.hours.length).toBeGreaterThanOrEqual(23);
+    expect(answer.attribution).toContain("National Data Buoy Center");
+  });
+
+  test("within 30 minutes a buoy's files are not asked for again", async () => {
+    const before = txtRequests("51201");
+    expect(before).toBeGreaterThan(0);
+    await ok(`/v1/spots/${spots.buoy!.id}/observations`);
+    expect(txtRequests("51201")).toBe(before);
+  });
+
+  test("imperial units: feet, mph, °F, and the answer says so", async () => {
+    const metric = await ok<Observations>(`/v1/spots/${spots.buoy!.id}/observations`);
+    const imperial = await ok<Observations>(`/v1/spots/${spots.buoy!.id}/observations?units=imperial`);
+    expect(imperial.units).toBe("imperial");
+    expect(imperial.latest!.waveHeight).toBeCloseTo(metric.latest!.waveHeight! / 0.3048, 1);
+    if (metric.latest!.waterTemperature !== null) expect(imperial.latest!.waterTemperature).toBeCloseTo((metric.latest!.waterTemperature * 9) / 5 + 32, 0);
+    if (metric.latest!.windSpeed !== null) expect(imperial.latest!.windSpeed).toBeCloseTo(metric.latest!.windSpeed / 1.609344, 0);
+    expect(imperial.latest!.dominantPeriod).toBe(metric.latest!.dominantPeriod);
+  });
+
+  test("a nearer station without waves is passed over for the wave buoy beyond it", async () => {
+    const answer = await ok<Observations>(`/v1/spots/${spots.passedOver!.id}/observations`);
+    expect(answer.buoy?.id).toBe("46026");
+    expect(answer.latest).not.toBeNull();
+  });
+
+  test("no buoy within reach, a stale buoy", async () => {
+    const none = await ok<Observations>(`/v1/spots/${spots.none!.id}/observations`);
+    expect([none.buoy, none.latest, none.reason]).toEqual([null, null, "no_buoy_in_reach"]);
+    const stale = await ok<Observations>(`/v1/spots/${spots.stale!.id}/observations`);
+    expect(stale.buoy?.id).toBe("62001");
+    expect([stale.latest, stale.reason]).toEqual([null, "stale"]);
+  });
+
+  test("an HTML error page or a file of MMs is never a 500, and no reading is made of it", async () => {
+    for (const spot of [spots.html!, spots.allMm!]) {
+      const answer = await ok<Observations>(`/v1/spots/${spot.id}/observations`);
+      expect(answer.latest).toBeNull();
+      expect(answer.reason).not.toBeNull();
+    }
+  });
+
+  test("an unknown spot is a 404 in the spec's error shape", async () => {
+    const res = await get(server, key, "/v1/spots/no-such-spot-anywhere/observations");
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBeString();
+  });
+
+  test("SURFCAST_OBSERVATIONS=off: observations_off, and NDBC is never asked", async () => {
+    const offKey = createKey(off.dataDir);
+    const before = ndbc.requests.length;
+    const res = await get(off, offKey, `/v1/spots/${spots.passedOver!.id}/observations`);
+    expect(res.status).toBe(200);
+    const answer = (await res.json()) as Observations;
+    expect([answer.buoy, answer.latest, answer.reason]).toEqual([null, null, "observations_off"]);
+    expect(ndbc.requests.length).toBe(before);
+  });
+});
+
+describe("GET /v1/spots/{id}/verification", () => {
+  test("a known model bias is measured within a few percent", async () => {
+    const answer = await ok<VerificationResponse>(`/v1/spots/${spots.buoy!.id}/verification?days=7`);
+    expect(answer.reason).toBeNull();
+    const biased = answer.models.find((m) => m.model === BIASED_MODEL)!;
+    expect(biased.n).toBeGreaterThanOrEqual(7 * 24 - 2);
+    expect(biased.biasPercent!).toBeGreaterThan(17);
+    expect(biased.biasPercent!).toBeLessThan(23);
+  });
+
+  test("days out of 7..45 is a 400 in the spec's error shape", async () => {
+    for (const days of ["6", "46", "abc"]) {
+      const res = await get(server, key, `/v1/spots/${spots.buoy!.id}/verification?days=${days}`);
+      expect([days, res.status]).toEqual([days, 400]);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("invalid_request");
+    }
+  });
+
+  test("no buoy within reach says why", async () => {
+    const answer = await ok<VerificationResponse>(`/v1/spots/${spots.none!.id}/verification`);
+    expect([answer.buoy, answer.reason]).toEqual([null, "no_buoy_in_reach"]);
+  });
+});
+
+test("usage counted under observations and verification", async () => {
+  const usage = await ok<{ days: { byEndpoint: Record<string, number> }[] }>("/v1/usage");
+  const today = usage.days.at(-1)!.byEndpoint;
+  expect(today.observations).toBeGreaterThanOrEqual(9);
+  expect(today.verification).toBeGreaterThanOrEqual(5);
+});
