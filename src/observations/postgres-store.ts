@@ -30,7 +30,9 @@ export function postgresObservationStore(db: PgQueryable): ObservationStore {
     }),
     addLeadForecasts: (buoyId, forecasts, keepFrom) =>
       inTransaction(db, async (tx) => {
-        // The old ones first: two servers dropping them wait on the same rows, before either inserts.
+        // One writer per buoy at a time (the lock ends with the transaction): two servers deleting and inserting the
+        // same buoy's rows at once would otherwise deadlock, where they must wait.
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`buoy_lead_forecasts ${buoyId}`}))`);
         await tx.delete(buoyLeadForecasts).where(and(eq(buoyLeadForecasts.buoyId, buoyId), lt(buoyLeadForecasts.hour, keepFrom)));
         const kept = forecasts.filter((f) => f.time >= keepFrom);
         const rows = upsertRows(kept, (f) => `${f.model}/${f.issuedAt}/${f.time}`).map((f) => ({ buoyId, model: f.model, issuedAt: f.issuedAt, hour: f.time, waveHeight: f.waveHeight }));
