@@ -17,9 +17,13 @@ export async function onceAmongServers<T>(app: App, name: string, slot: string, 
   return undefined;
 }
 
-/** The slot of a run asked for at `now`, the same text on every server whose clock agrees to within half a unit. */
+/**
+ * The slot of a run asked for at `now`: the unit it falls in. A cron fires at or after its time, later on a loaded
+ * server, so every server names a scheduled run by the same unit (rounding to the nearest would name the next one for
+ * a server firing past the half).
+ */
 export function slotAt(kind: string, now: number, unitMs: number): string {
-  return `${kind} ${new Date(Math.round(now / unitMs) * unitMs).toISOString()}`;
+  return `${kind} ${new Date(Math.floor(now / unitMs) * unitMs).toISOString()}`;
 }
 
 /** On a shared database, this server's row in the node list, kept fresh until it stops; nothing on one box. */

@@ -111,10 +111,7 @@ export function startForecastJobs(app: App, options: ForecastJobOptions = {}): {
       });
   };
 
-  // A cron fires at or after its minute, later on a loaded server: each server names the slot by the minute it fell
-  // in (rounding would name the next one for a server firing past its half), so that the servers agree on it.
-  const scheduledSlot = () => slotAt("scheduled", Math.floor(app.clock.now() / MINUTE_MS) * MINUTE_MS, MINUTE_MS);
-  const jobs = app.config.refreshCron.map((pattern) => new Cron(pattern, { timezone: "UTC", protect: true }, () => run(`cron ${pattern}`, scheduledSlot())));
+  const jobs = app.config.refreshCron.map((pattern) => new Cron(pattern, { timezone: "UTC", protect: true }, () => run(`cron ${pattern}`, slotAt("scheduled", app.clock.now(), MINUTE_MS))));
   const next = nextRefreshAt(app.config.refreshCron, new Date(app.clock.now()));
   log.info("forecast refresh scheduled", { cron: app.config.refreshCron.join(" | "), next: next?.toISOString() });
 
