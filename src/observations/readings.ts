@@ -9,27 +9,10 @@
 import { HOUR_MS, MINUTE_MS } from "../core/clock";
 import { haversineKm } from "../core/geo";
 import type { MetRow, SpecRow, Station } from "./ndbc";
+import type { readingFields } from "./types";
 
-/** One moment at a buoy, both files together; every figure null where the files have none. */
-export interface Reading {
-  /** Epoch ms, UTC. */
-  time: number;
-  waveHeight: number | null;
-  dominantPeriod: number | null;
-  averagePeriod: number | null;
-  waveDirection: number | null;
-  swellHeight: number | null;
-  swellPeriod: number | null;
-  swellDirection: number | null;
-  windWaveHeight: number | null;
-  windWavePeriod: number | null;
-  windSpeed: number | null;
-  windGust: number | null;
-  windDirection: number | null;
-  waterTemperature: number | null;
-  airTemperature: number | null;
-  pressure: number | null;
-}
+/** One moment at a buoy, both files together; every figure null where the files have none (the answers' figures). */
+export type Reading = { /** Epoch ms, UTC. */ time: number } & { [K in keyof typeof readingFields]: number | null };
 
 /** How far a spectral row may be from a standard row to describe the same waves (the files' cadences differ). */
 export const SPEC_MATCH_MS = 20 * MINUTE_MS;

@@ -8,7 +8,7 @@ const measured = (description: string) => nullable(t.Number({ description: `${de
 const direction = (description: string) => nullable(t.Number({ minimum: 0, maximum: 360, description: `${description}, degrees clockwise from true north; null where the buoy's files have none.` }));
 
 /** A reading's figures, in `units`. */
-const readingFields = {
+export const readingFields = {
   waveHeight: measured("Significant wave height, meters (feet with `units=imperial`)"),
   dominantPeriod: measured("Period carrying the most energy, seconds"),
   averagePeriod: measured("Mean period of all waves, seconds"),
