@@ -8,7 +8,7 @@ import { CertificateState } from "./tls/state";
 import type { Config } from "./config";
 import { ForecastDemand } from "./forecast/demand";
 import { setCacheBudget } from "./core/caches";
-import { systemClock, type Clock } from "./core/clock";
+import { isoUtc, systemClock, type Clock } from "./core/clock";
 import { openDatabase, closeDatabase, databaseFailure, databasePath, type Db } from "./db";
 import { changeCheck } from "./db/changes";
 import { seedPlans, sqliteAccessStore } from "./access/sqlite-store";
@@ -61,7 +61,7 @@ import { sqliteObservationStore } from "./observations/sqlite-store";
 import { postgresObservationStore } from "./observations/postgres-store";
 import type { ObservationStore } from "./observations/store";
 import { NdbcFetcher, type FetchTurn } from "./observations/fetcher";
-import { isoUtc, ObservationsService } from "./observations/service";
+import { ObservationsService } from "./observations/service";
 import { VerificationService } from "./observations/verification-service";
 import { openMeteoHindcast } from "./observations/hindcast";
 

@@ -6,7 +6,7 @@
 import { HOUR_MS } from "../core/clock";
 import { RuleError } from "../core/errors";
 import { CONFIDENCE_LEVELS, CONFIDENCE_SCORE, confidenceScore, daylightOf, inDaylight, LEVELS } from "../forecast/best";
-import { isoUtc } from "../forecast/document";
+import { isoUtc } from "../core/clock";
 import type { ConfidenceLevel, DailyWeather, ForecastHour, Level, WindDirectionType } from "../forecast/types";
 
 export const WIND_TYPES: readonly WindDirectionType[] = ["offshore", "cross", "onshore"];

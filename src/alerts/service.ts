@@ -14,7 +14,7 @@ import { checkPrintableName, isEmailAddress, keyById, listKeys, MAX_EMAIL_LENGTH
 import { hashKey, randomToken } from "../access/keys";
 import { PLAN_DEFAULTS } from "../access/plans";
 import type { AccountStore } from "../access/store";
-import { isoUtc } from "../forecast/document";
+import { isoUtc } from "../core/clock";
 import type { ForecastService } from "../forecast/service";
 import type { Spot } from "../spots/types";
 import { findWindows, fireOnce, parseCondition, type AlertCondition, type AlertWindow, type BestHour, type ConditionInput, type Span } from "./condition";

@@ -41,3 +41,7 @@ export function utcHourStart(ms: number): number {
   return Math.floor(ms / HOUR_MS) * HOUR_MS;
 }
 
+/** `2026-11-21T13:00:00Z`: ISO 8601 with the UTC designator, no milliseconds, as every answer writes a time. */
+export function isoUtc(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 19) + "Z";
+}

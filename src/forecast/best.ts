@@ -3,7 +3,7 @@
  * docs/forecast.md ("Best windows") and table-tested in best.test.ts.
  */
 import type { BestWindow, ConfidenceLevel, DailyWeather, DayBest, Level, Rating } from "./types";
-import { HOUR_MS } from "../core/clock";
+import { HOUR_MS, isoUtc } from "../core/clock";
 
 export type { BestWindow, DayBest, Level };
 export const LEVELS: readonly Level[] = ["beginner", "intermediate", "advanced"];
@@ -21,7 +21,6 @@ export const CONFIDENCE_LEVELS = ["low", "medium", "high"] as const satisfies re
 export const CONFIDENCE_SCORE = Object.fromEntries(CONFIDENCE_LEVELS.map((level, score) => [level, score])) as Record<ConfidenceLevel, number>;
 export const confidenceScore = (level: ConfidenceLevel | undefined) => CONFIDENCE_SCORE[level ?? "medium"];
 
-const iso = (ms: number) => new Date(ms).toISOString().slice(0, 19) + "Z";
 
 /** A day's light: [sunrise, sunset] in epoch ms; null on days without both (polar day or night). */
 export function daylightOf(day: Pick<DailyWeather, "sunrise" | "sunset">): [number, number] | null {
@@ -69,7 +68,7 @@ export function bestRun(count: number, timeAt: (i: number) => number, ratingAt: 
     const asLongMoreSure = runTo - runFrom === bestTo - bestFrom && runScore > bestScore;
     if (bestTo < 0 || longer || asLongMoreSure) (bestFrom = runFrom), (bestTo = runTo), (bestScore = runScore);
   }
-  return { start: iso(bestFrom), end: iso(bestTo + HOUR_MS), rating: top };
+  return { start: isoUtc(bestFrom), end: isoUtc(bestTo + HOUR_MS), rating: top };
 }
 
 /** Per level, the best window among the day's daylight hours; every level null on a day without sunrise or sunset. */

@@ -9,6 +9,7 @@ import { breakingSea, surfRange } from "./surf";
 import type { DailyWeather, ForecastGrid, ForecastHour, ModelUse } from "./types";
 import { haversineKm } from "../core/geo";
 import type { HourTide, TideReference } from "../tides/types";
+import { isoUtc } from "../core/clock";
 
 /**
  * What forecast_documents.body holds: the whole fetched horizon, sliced from "now" when served, and what its tide
@@ -23,11 +24,6 @@ export interface StoredForecast extends Partial<TideReference> {
   grid?: ForecastGrid;
   /** Synthetic data from demo mode (forecast/demo.ts). */
   demo?: boolean;
-}
-
-/** `2026-11-21T13:00:00Z`: ISO 8601 with the UTC designator, no milliseconds. */
-export function isoUtc(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 19) + "Z";
 }
 
 const degrees = (v: number) => Math.round(v) % 360;

@@ -9,7 +9,7 @@ import { ApiError } from "../core/errors";
 import type { SpotService } from "../spots/service";
 import type { StoredForecast } from "./document";
 import type { DailyWeather, ForecastGrid, ForecastHour, ModelUse } from "./types";
-import { isoUtc } from "./document";
+import { isoUtc } from "../core/clock";
 import { dayBest } from "./best";
 import { outlookOf, type Outlook } from "./best-spots";
 import type { ForecastStore } from "./store";

@@ -10,7 +10,7 @@ import { invalidRequest, notFound } from "../core/errors";
 import { allOf, andThen, type MaybePromise } from "../core/maybe-promise";
 import type { ForecastService } from "../forecast/service";
 import { sunAt } from "../forecast/sun";
-import { isoUtc } from "../forecast/document";
+import { isoUtc } from "../core/clock";
 import type { SpotService } from "../spots/service";
 import type { Spot } from "../spots/types";
 import { timezoneAt } from "../spots/timezone";

@@ -1,9 +1,9 @@
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
-import { DAY_MS, HOUR_MS, ManualClock } from "../core/clock";
+import { DAY_MS, HOUR_MS, ManualClock, isoUtc } from "../core/clock";
 import { startFakeNdbc, type FakeStation } from "../../test/support/fake-ndbc";
 import { NdbcFetcher } from "./fetcher";
 import { MemoryObservationStore } from "./memory-store";
-import { isoUtc, ObservationsService, type ForecastPoint, type ObservedSpot } from "./service";
+import { ObservationsService, type ForecastPoint, type ObservedSpot } from "./service";
 import type { ModelHours } from "./verification";
 import { VerificationService, type HindcastRequest } from "./verification-service";
 

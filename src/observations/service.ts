@@ -2,7 +2,7 @@
  * `GET /v1/spots/{id}/observations`: what the sea is doing now at a spot's buoy, beside what this API serves for
  * that hour. Units are metric (m, s, degrees, km/h, °C, hPa); times are UTC. docs/observations.md tells each field.
  */
-import { HOUR_MS, MINUTE_MS, utcHourStart, type Clock } from "../core/clock";
+import { HOUR_MS, isoUtc, MINUTE_MS, utcHourStart, type Clock } from "../core/clock";
 import type { MaybePromise } from "../core/maybe-promise";
 import type { Spot } from "../spots/types";
 import type { BuoyChoice, NdbcFetcher } from "./fetcher";
@@ -62,7 +62,6 @@ export interface ObservationsServiceOptions {
 }
 
 /** `2026-11-21T13:00:00Z`: ISO 8601 with the UTC designator, no milliseconds. */
-export const isoUtc = (ms: number) => new Date(ms).toISOString().slice(0, 19) + "Z";
 
 export function buoyRef(buoy: Candidate): BuoyRef {
   const { station, distanceKm } = buoy;

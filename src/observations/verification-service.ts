@@ -5,10 +5,10 @@
  * issued at the buoy are kept by lead day as each refresh gives them (`keepIssuedForecasts`).
  */
 import { BOUNDS } from "../core/bounds";
-import { DAY_MS, HOUR_MS, utcHourStart, type Clock } from "../core/clock";
+import { DAY_MS, HOUR_MS, utcHourStart, type Clock, isoUtc } from "../core/clock";
 import type { BuoyView, Logger } from "./fetcher";
 import type { Candidate, ObservationsReason } from "./readings";
-import { buoyRef, isoUtc, type BuoyRef, type ObservationsService, type ObservedSpot } from "./service";
+import { buoyRef, type BuoyRef, type ObservationsService, type ObservedSpot } from "./service";
 import { SharedRuns } from "./shared-runs";
 import type { VerificationResponse } from "./types";
 import type { ObservationStore, StoredHindcast } from "./store";

@@ -4,7 +4,7 @@
  * whole tide database is only loaded, in a worker thread, to choose stations (./station-database.ts). The store
  * (./store.ts) answers with promises; a kept response is served at once.
  */
-import { DAY_MS, type Clock } from "../core/clock";
+import { DAY_MS, isoUtc, type Clock } from "../core/clock";
 import { log } from "../core/log";
 import { plainPacer, type Pacer } from "../core/pacing";
 import type { SpotService } from "../spots/service";
@@ -82,7 +82,6 @@ interface Series {
   turns: PredictedExtreme[];
 }
 
-const isoSeconds = (ms: number) => new Date(ms).toISOString().slice(0, 19) + "Z";
 
 /** Whether a stored choice still follows the spot's import override. */
 function agrees(choice: StoredChoice, override: boolean | null): boolean {
@@ -212,10 +211,10 @@ export class TideService {
       const response: TidesResponse = {
         ...head,
         ...none,
-        extremes: rows.map((r) => ({ type: r.type, time: isoSeconds(r.time), height: r.height })),
+        extremes: rows.map((r) => ({ type: r.type, time: isoUtc(r.time), height: r.height })),
         tideless: false,
         datum: "MSL",
-        source: { type: "model", ...SEA_LEVEL_MODEL, fetchedAt: isoSeconds(model!.fetchedAt) },
+        source: { type: "model", ...SEA_LEVEL_MODEL, fetchedAt: isoUtc(model!.fetchedAt) },
         unavailable: rows.length ? null : "model_expired",
       };
       return { response: deepFreeze(response), through: Math.min(rows[0]?.time ?? Infinity, (nextTime ?? Infinity) - span) };
@@ -232,7 +231,7 @@ export class TideService {
     const response: TidesResponse = {
       ...head,
       ...none,
-      extremes: rows.map((r) => ({ type: r.type, time: isoSeconds(r.time), height: r.height })),
+      extremes: rows.map((r) => ({ type: r.type, time: isoUtc(r.time), height: r.height })),
       tideless: false,
       datum: choice.datum,
       station,
@@ -339,7 +338,7 @@ export class TideService {
       await this.predictWindow(spot.id, stationId);
       state = await read();
     }
-    if (!state) throw new Error(`no tide extremes around ${isoSeconds(at)} for ${spot.id} after predicting its window`);
+    if (!state) throw new Error(`no tide extremes around ${isoUtc(at)} for ${spot.id} after predicting its window`);
     return { ...state, ...referenceOf(choice) };
   }
 
@@ -553,7 +552,7 @@ export class TideService {
       await store.setWindow(target);
     });
     report.ms = Math.round(performance.now() - startedAt);
-    log.info("tide window ready", { ...report, work: work.kind, from: isoSeconds(target.start), to: isoSeconds(target.end) });
+    log.info("tide window ready", { ...report, work: work.kind, from: isoUtc(target.start), to: isoUtc(target.end) });
     return report;
   }
 }
