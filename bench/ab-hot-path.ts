@@ -3,7 +3,7 @@
  * in-process handler (gate, key, limiter, meter, route) answering GET /v1/spots/{id}/forecast, /v1/spots/{id}, /v1/spots/{id}/now and /v1/usage,
  * no socket. Usage: bun bench/ab-hot-path.ts OTHER_ROOT  (prints mean µs per request per tree, interleaved runs).
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -20,7 +20,9 @@ async function handlerOf(root: string) {
   const serverModule = ["src/server/http.ts", "src/http/server.ts"].map((p) => join(root, p)).find((p) => existsSync(p))!;
   const { createFetchHandler } = await import(serverModule);
   const { createAccount, createKey } = await import(join(root, "src/access/accounts.ts"));
-  const { writeDocuments } = await import(join(root, "src/forecast/store.ts"));
+  // The SQLite statements moved beside their store: either tree can be the other one.
+  const storeModule = ["src/forecast/sqlite-store.ts", "src/forecast/store.ts"].map((p) => join(root, p)).find((p) => existsSync(p) && readFileSync(p, "utf8").includes("export function writeDocuments"))!;
+  const { writeDocuments } = await import(storeModule);
   const dir = mkdtempSync(join(tmpdir(), "ab-"));
   const app = await openApp(loadConfig({ dataDir: dir, port: 0, scheduler: false, console: false }, {}));
   // Trees before the stores take the database itself, synchronously; awaiting their answers changes nothing.
