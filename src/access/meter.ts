@@ -18,6 +18,7 @@ import type { Principal } from "./registry";
 import type { UsageStore } from "./store";
 import { PendingCounts } from "./pending-counts";
 import type { MaybePromise } from "../core/maybe-promise";
+import { SharedRuns } from "../core/shared-runs";
 
 /**
  * Endpoints reported in a key's usage but outside its daily quota and burst window: an embed's view-minutes
@@ -138,7 +139,7 @@ export class UsageMeter implements Meter {
   private reports = new Map<string, KeptReport>();
 
   /** Keys whose day is being loaded (ready()), so that concurrent first requests share one load. */
-  private loading = new Map<string, Promise<void>>();
+  private readonly loading = new SharedRuns();
   private readonly turns = new Serial();
 
   constructor(
@@ -153,12 +154,7 @@ export class UsageMeter implements Meter {
   ready(principal: Principal): Promise<void> | null {
     const s = this.states.get(principal.keyId);
     if (s !== undefined && s.dayNumber === Math.floor(this.clock.now() / DAY_MS)) return null;
-    let loading = this.loading.get(principal.keyId);
-    if (loading === undefined) {
-      loading = this.turns.run(() => this.loadDay(principal)).finally(() => this.loading.delete(principal.keyId));
-      this.loading.set(principal.keyId, loading);
-    }
-    return loading;
+    return this.loading.run(principal.keyId, () => this.turns.run(() => this.loadDay(principal)));
   }
 
   private async loadDay(principal: Principal): Promise<void> {

@@ -8,7 +8,7 @@
 import { DAY_MS, HOUR_MS, MINUTE_MS, type Clock } from "../core/clock";
 import { parseMetFile, parseSpecFile, parseStationTable, type Parsed, type Station } from "./ndbc";
 import { candidateStations, chooseBuoy, mergeReadings, type Candidate, type CandidateState, type Reading } from "./readings";
-import { SharedRuns } from "./shared-runs";
+import { SharedRuns } from "../core/shared-runs";
 import type { Attempts, GoodFile, ObservationStore, StoredBuoy, StoredStationTable, Validators } from "./store";
 
 export const DEFAULT_NDBC_URL = "https://www.ndbc.noaa.gov";

@@ -9,7 +9,7 @@ import { DAY_MS, HOUR_MS, utcHourStart, type Clock, isoUtc } from "../core/clock
 import type { BuoyView, Logger } from "./fetcher";
 import type { Candidate, ObservationsReason } from "./readings";
 import { buoyRef, type BuoyRef, type ObservationsService, type ObservedSpot } from "./service";
-import { SharedRuns } from "./shared-runs";
+import { SharedRuns } from "../core/shared-runs";
 import type { VerificationResponse } from "./types";
 import type { ObservationStore, StoredHindcast } from "./store";
 import { bestModel, fitCorrection, leadDayOf, pairUp, scoreByLeadDay, scoreModels, type Correction, type LeadDayScore, type LeadForecast, type ModelHours, type ModelScore, type Pair, type Score } from "./verification";
