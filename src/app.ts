@@ -17,7 +17,7 @@ import { KeyRegistry } from "./access/registry";
 import { UsageMeter, type Meter } from "./access/meter";
 import { SharedUsageMeter } from "./access/shared-meter";
 import { authenticationRefusal, RedisConnection } from "./access/redis-connection";
-import { RedisLimits } from "./access/redis-limits";
+import { DEFAULT_PREFIX, RedisLimits } from "./access/redis-limits";
 import { postgresAccessStore, seedPostgresPlans } from "./access/postgres-store";
 import { UserError } from "./core/errors";
 import { log } from "./core/log";
@@ -46,6 +46,8 @@ import { NowService } from "./now/service";
 import { BestSpotsService } from "./forecast/best-spots";
 import { SurfSummaryService } from "./forecast/summary";
 import { EmbedService } from "./embed/service";
+import { ViewAllowance } from "./embed/allowance";
+import { SharedViewAllowance } from "./embed/shared-allowance";
 import { andThen } from "./core/maybe-promise";
 import { sqliteForecastStore } from "./forecast/sqlite-store";
 import type { ForecastStore } from "./forecast/store";
@@ -102,6 +104,8 @@ export interface App {
   stores: Stores;
   keys: KeyRegistry;
   meter: Meter;
+  /** The Redis several servers count in (quotas, embed views, sign-in failures); null on one box. */
+  redis: RedisConnection | null;
   spots: SpotService;
   forecasts: ForecastService;
   tides: TideService;
@@ -137,6 +141,7 @@ interface Foundation {
   /** A new check per copy kept in memory: true when another process (or server) changed the topic since. */
   changes(topic: ChangeTopic): () => boolean;
   meter(clock: Clock): Meter;
+  redis: RedisConnection | null;
   close(): Promise<void>;
 }
 
@@ -158,6 +163,7 @@ function sqliteFoundation(config: Config, busyTimeoutMs: number | undefined, cre
     // One detector per connection (PRAGMA data_version) answers every topic: any commit elsewhere reloads.
     changes: () => changeCheck(db),
     meter: (clock) => new UsageMeter(access, clock),
+    redis: null,
     close: async () => closeDatabase(db),
   };
 }
@@ -187,6 +193,7 @@ async function postgresFoundation(config: Config, url: string): Promise<Foundati
     changes: (topic) => changes.changeCheck(topic),
     // Commands other than serve admit no request: without Redis they count nothing.
     meter: (clock) => (limits ? new SharedUsageMeter(limits, access, clock) : new UsageMeter(access, clock)),
+    redis: redis ?? null,
     async close() {
       redis?.close();
       await changes.stop();
@@ -262,13 +269,14 @@ export async function openApp(config: Config, clock: Clock = systemClock, busyTi
     stores,
     keys,
     meter,
+    redis: base.redis,
     spots,
     forecasts,
     tides,
     now: new NowService(clock, spots, forecasts, tides),
     bestSpots: new BestSpotsService(spots, forecasts, clock),
     summaries: new SurfSummaryService(spots, forecasts, tides),
-    embeds: new EmbedService(stores, clock, config, spots, keys, base.changes("embeds")),
+    embeds: new EmbedService(stores, clock, config, spots, keys, base.changes("embeds"), base.redis ? new SharedViewAllowance(base.redis, DEFAULT_PREFIX) : new ViewAllowance()),
     // A webhook's target is checked when the alert is made (and again at each delivery: DNS can change).
     alerts: new AlertService(stores, forecasts, clock, config, spots, async (url) => {
       const verdict = await checkTarget(url, config.webhookAllowedNetworks);

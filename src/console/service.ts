@@ -18,7 +18,10 @@ import { deviceCookie, deviceOf, hashPassword, openForSession, passwordProblem, 
 import { findSession, startSession, type Session } from "./sessions";
 import { openConsoleStore } from "./open-store";
 import type { ConsoleStore } from "./store";
-import { SignInThrottle, WorkQueue } from "./throttle";
+import { SignInThrottle, WorkQueue, type Admission, type AttemptFrom, type Reservation, type Throttle } from "./throttle";
+import { SharedSignInThrottle } from "./shared-throttle";
+import { DEFAULT_PREFIX } from "../access/redis-limits";
+import { isOutage } from "../core/errors";
 import { MAX_EMBED_SPOTS, type EmbedRequest, type EmbedView } from "../embed/service";
 import type { Spot } from "../spots/types";
 import type { AlertRequest, AlertWithWindows, CreatedAlert, DeliveryLogRow } from "../alerts/service";
@@ -96,14 +99,42 @@ const SWEEP_MS = 60_000;
 const DEVICE_SECRET = "console.device_secret";
 
 export class ConsoleService {
-  private readonly throttle = new SignInThrottle(SIGN_IN_RULE);
+  /** In Redis when several servers share one (an address gets its failures once, not once per server). */
+  private readonly throttle: Throttle;
   private readonly passwordChecks = new WorkQueue(PASSWORD_CHECKS.concurrent, PASSWORD_CHECKS.waiting);
   private deviceSecretValue: Promise<string> | undefined;
   private readonly store: ConsoleStore;
 
   constructor(private readonly app: App) {
     this.store = openConsoleStore(app.engine);
-    setInterval(() => this.throttle.sweep(this.app.clock.now()), SWEEP_MS).unref();
+    if (app.redis) {
+      this.throttle = new SharedSignInThrottle(app.redis, SIGN_IN_RULE, DEFAULT_PREFIX);
+    } else {
+      const local = new SignInThrottle(SIGN_IN_RULE);
+      setInterval(() => local.sweep(this.app.clock.now()), SWEEP_MS).unref();
+      this.throttle = local;
+    }
+  }
+
+  /** The throttle's verdict, or null when it cannot count (Redis away): the attempt is then not judged at all. */
+  private async admitAttempt(attempt: AttemptFrom): Promise<Admission | null> {
+    try {
+      return await this.throttle.admit(attempt, this.app.clock.now());
+    } catch (err) {
+      if (!isOutage(err)) throw err;
+      log.warn("console sign-in not judged: the throttle's counters do not answer", { error: String(err) });
+      return null;
+    }
+  }
+
+  /** Settles a counted attempt; a settlement lost to an outage leaves one failure counted, which expires with its window. */
+  private async settle(reservation: Reservation, outcome: "succeeded" | "withdrawn"): Promise<void> {
+    try {
+      await this.throttle[outcome](reservation);
+    } catch (err) {
+      if (!isOutage(err)) throw err;
+      log.warn("console sign-in attempt not settled: the throttle's counters do not answer", { error: String(err) });
+    }
   }
 
   private deviceSecret(): Promise<string> {
@@ -146,19 +177,20 @@ export class ConsoleService {
     const emailKey = email.trim().toLowerCase();
     const secret = await this.deviceSecret();
     const device = deviceOf(secret, emailKey, source.deviceCookie);
-    const admission = this.throttle.admit({ email: emailKey, address: source.address, device }, this.app.clock.now());
+    const admission = await this.admitAttempt({ email: emailKey, address: source.address, device });
+    if (admission === null) return { problem: "busy" };
     if (!admission.admitted) return { problem: "throttled", retryAfterSeconds: admission.retryAfterSeconds };
     const row = await credentialsOf(this.app.stores.access, emailKey);
     const ok = await this.passwordChecks.run(() => verifyPassword(password, row?.passwordHash ?? null));
     if (ok === null) {
-      this.throttle.withdrawn(admission.reservation);
+      await this.settle(admission.reservation, "withdrawn");
       return { problem: "busy" };
     }
     if (!ok || !row || row.disabled) {
       log.info("console sign-in refused", { address: source.address });
       return { problem: "invalid" };
     }
-    this.throttle.succeeded(admission.reservation);
+    await this.settle(admission.reservation, "succeeded");
     log.info("console sign-in", { account: row.id });
     return { token: await this.startSession(row.id), accountId: row.id, device: deviceCookie(secret, emailKey) };
   }
@@ -176,17 +208,18 @@ export class ConsoleService {
     const weak = passwordProblem(next);
     if (weak) return { problem: weak };
     const device = deviceOf(await this.deviceSecret(), account.email, source.deviceCookie);
-    const admission = this.throttle.admit({ email: account.email, address: source.address, device }, this.app.clock.now());
+    const admission = await this.admitAttempt({ email: account.email, address: source.address, device });
+    if (admission === null) return { problem: "The server is busy. Try again in a few seconds." };
     if (!admission.admitted) return { problem: "Too many failed attempts. Try again later." };
     const hash = await this.passwordChecks.run(async () =>
       (await verifyPassword(current, (await credentialsOf(this.app.stores.access, account.email))?.passwordHash ?? null)) ? hashPassword(next) : false,
     );
     if (hash === null) {
-      this.throttle.withdrawn(admission.reservation);
+      await this.settle(admission.reservation, "withdrawn");
       return { problem: "The server is busy. Try again in a few seconds." };
     }
     if (hash === false) return { problem: "The current password is wrong." };
-    this.throttle.succeeded(admission.reservation);
+    await this.settle(admission.reservation, "succeeded");
     await setPassword(this.store, this.app.clock, accountId, hash);
     log.info("console password changed", { account: accountId });
     return { token: await this.startSession(accountId) };

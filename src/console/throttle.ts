@@ -104,66 +104,80 @@ export interface AttemptFrom {
   device: string | null;
 }
 
+/** The failure logs the rules read: per address, per account, per account and address, per account and device. */
+export type LogName = "address" | "account" | "pair" | "device";
+
 /** A counted attempt, to settle once the password is checked. */
 export interface Reservation {
-  keys: { log: FailureLog; key: string }[];
+  /** The logs the attempt was counted in, with its key in each. */
+  entries: { log: LogName; key: string }[];
   at: number;
+  /** Tells this attempt's failure from another at the same millisecond (the shared throttle's member). */
+  id: string;
   /** The account-and-address key, forgotten on success. */
   pair: string;
 }
 
 export type Admission = { admitted: true; reservation: Reservation } | { admitted: false; retryAfterSeconds: number };
 
-export class SignInThrottle {
-  private readonly byAddress: FailureLog;
-  private readonly byAccount: FailureLog;
-  private readonly byPair: FailureLog;
-  private readonly byDevice: FailureLog;
+/**
+ * Which logs an attempt is judged by and counted in. With a device: its own log (`limit` failures). Without: the
+ * address's log (`limit`), and once the account has `limit` failures the pair's (one). Both count the account.
+ */
+export function attemptEntries(attempt: AttemptFrom): { byDevice: boolean; entries: Reservation["entries"]; account: string; pair: string } {
+  const email = attempt.email.trim().toLowerCase();
+  const account = digest("account", email);
+  const pair = digest("pair", email, addressKey(attempt.address));
+  if (attempt.device !== null) {
+    return { byDevice: true, entries: [{ log: "device", key: digest("device", email, attempt.device) }, { log: "account", key: account }], account, pair };
+  }
+  return { byDevice: false, entries: [{ log: "address", key: digest("address", addressKey(attempt.address)) }, { log: "account", key: account }, { log: "pair", key: pair }], account, pair };
+}
+
+/** The seconds a refused attempt waits, from the time its logs free it. */
+export const retryAfterOf = (freeAt: number, now: number) => Math.max(1, Math.ceil((freeAt - now) / 1000));
+
+/** The sign-in throttle as the console uses it: in this process's memory (one server) or in Redis (several). */
+export interface Throttle {
+  /** Counts the attempt as a failure now, or refuses it with the seconds until it may be made. */
+  admit(attempt: AttemptFrom, now: number): Admission | Promise<Admission>;
+  /** The password was right: the attempt is no failure, and this address's failures on the account are forgiven. */
+  succeeded(reservation: Reservation): void | Promise<void>;
+  /** The attempt was not judged (the server was too busy to check it): it is no failure either. */
+  withdrawn(reservation: Reservation): void | Promise<void>;
+}
+
+/** The throttle of one server: failure times in its memory. */
+export class SignInThrottle implements Throttle {
+  private readonly logs: Record<LogName, FailureLog>;
 
   constructor(private readonly rule: ThrottleRule) {
-    this.byAddress = new FailureLog(rule.windowMs);
-    this.byAccount = new FailureLog(rule.windowMs);
-    this.byPair = new FailureLog(rule.windowMs);
-    this.byDevice = new FailureLog(rule.windowMs);
+    this.logs = { address: new FailureLog(rule.windowMs), account: new FailureLog(rule.windowMs), pair: new FailureLog(rule.windowMs), device: new FailureLog(rule.windowMs) };
   }
 
-  /** Counts the attempt as a failure now, or refuses it with the seconds until it may be made. */
   admit(attempt: AttemptFrom, now: number): Admission {
-    const email = attempt.email.trim().toLowerCase();
-    const account = digest("account", email);
-    const pair = digest("pair", email, addressKey(attempt.address));
+    const { byDevice, entries, account, pair } = attemptEntries(attempt);
     const { limit } = this.rule;
-    let freeAt: number;
-    let keys: Reservation["keys"];
-    if (attempt.device !== null) {
-      const device = digest("device", email, attempt.device);
-      freeAt = this.byDevice.freeAt(device, limit, now);
-      keys = [{ log: this.byDevice, key: device }, { log: this.byAccount, key: account }];
-    } else {
-      const address = digest("address", addressKey(attempt.address));
-      freeAt = this.byAddress.freeAt(address, limit, now);
-      if (this.byAccount.count(account, now) >= limit) freeAt = Math.max(freeAt, this.byPair.freeAt(pair, 1, now));
-      keys = [{ log: this.byAddress, key: address }, { log: this.byAccount, key: account }, { log: this.byPair, key: pair }];
-    }
-    if (freeAt > now) return { admitted: false, retryAfterSeconds: Math.max(1, Math.ceil((freeAt - now) / 1000)) };
-    for (const { log, key } of keys) log.add(key, now);
-    return { admitted: true, reservation: { keys, at: now, pair } };
+    const first = entries[0]!;
+    let freeAt = this.logs[first.log].freeAt(first.key, limit, now);
+    if (!byDevice && this.logs.account.count(account, now) >= limit) freeAt = Math.max(freeAt, this.logs.pair.freeAt(pair, 1, now));
+    if (freeAt > now) return { admitted: false, retryAfterSeconds: retryAfterOf(freeAt, now) };
+    for (const { log, key } of entries) this.logs[log].add(key, now);
+    return { admitted: true, reservation: { entries, at: now, id: String(now), pair } };
   }
 
-  /** The password was right: the attempt is no failure, and this address's failures on the account are forgiven. */
   succeeded(reservation: Reservation): void {
-    for (const { log, key } of reservation.keys) log.remove(key, reservation.at);
-    this.byPair.forget(reservation.pair);
+    this.withdrawn(reservation);
+    this.logs.pair.forget(reservation.pair);
   }
 
-  /** The attempt was not judged (the server was too busy to check it): it is no failure either. */
   withdrawn(reservation: Reservation): void {
-    for (const { log, key } of reservation.keys) log.remove(key, reservation.at);
+    for (const { log, key } of reservation.entries) this.logs[log].remove(key, reservation.at);
   }
 
   /** Drops expired entries; returns the number of entries kept (tests and metrics). */
   sweep(now: number): number {
-    return this.byAddress.sweep(now) + this.byAccount.sweep(now) + this.byPair.sweep(now) + this.byDevice.sweep(now);
+    return Object.values(this.logs).reduce((kept, log) => kept + log.sweep(now), 0);
   }
 }
 
