@@ -66,6 +66,9 @@ export function isOutage(err: unknown): boolean {
   return false;
 }
 
+/** Seconds a client is told to wait when a shared part (PostgreSQL, Redis) is away: about how long a restart takes. */
+export const OUTAGE_RETRY_AFTER_S = "5";
+
 /** The spec's error body for an outage: code `internal` (the spec leaves its status open) with 503. */
 export const unavailable = () =>
   new ApiError("internal", "The service is briefly unavailable (its database or its counters do not answer); please retry in a few seconds.", 503);

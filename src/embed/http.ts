@@ -11,7 +11,8 @@ import { noneMatchHolds } from "../core/etag";
 import type { UsageMeter } from "../access/meter";
 import type { ForecastDemand } from "../forecast/demand";
 import type { EmbedService, ServableEmbed } from "./service";
-import { log } from "../core/log";
+import { log, tally } from "../core/log";
+import { isOutage, OUTAGE_RETRY_AFTER_S } from "../core/errors";
 import { nextUtcMidnight } from "../core/clock";
 import { EMBED_CSS, EMBED_ICON, SCREEN_JS } from "./assets";
 import { messagePage, type Mode } from "./page";
@@ -80,15 +81,24 @@ export function createEmbedHandler(app: EmbedHandlerServices): MountHandler<"emb
     try {
       return await view(req, embed, mode);
     } catch (err) {
+      if (isOutage(err)) throw err;
       log.error("embed page failed", { embed: embed.id, error: String(err) });
       return message(500, "Forecast not available right now", "The forecast could not be drawn. Try again in a minute.", embed.origins);
     }
   }
 
+  // PostgreSQL or Redis away: the embed's own 503 page (it loads itself again), never a view served uncounted.
+  const countOutages = tally("refused embed views with 503: PostgreSQL or Redis does not answer");
+  function unavailable(err: unknown, origins: readonly string[]): Response {
+    if (!isOutage(err)) throw err;
+    countOutages();
+    return message(503, "Forecast back in a moment", "This forecast picture cannot be shown right now. It comes back by itself in a few seconds.", origins, { "Retry-After": OUTAGE_RETRY_AFTER_S }, Number(OUTAGE_RETRY_AFTER_S) * 2);
+  }
+
   /** A view of a servable embed within its own allowance. */
   async function served(req: Request, found: ServableEmbed): Promise<Response> {
     const { embed, principal } = found;
-    const verdict = app.embeds.admitView(found);
+    const verdict = await app.embeds.admitView(found);
     // Spent: the same page and Retry-After (the next UTC midnight) whatever the key's state: nothing of its use shows.
     if (verdict === "spent") return spent(embed.origins);
     if (verdict === "counted") {
@@ -114,7 +124,7 @@ export function createEmbedHandler(app: EmbedHandlerServices): MountHandler<"emb
       const asset = assets.get(path)!;
       return answer(asset.body, 200, { "Content-Type": asset.type, "Cache-Control": "public, max-age=31536000, immutable" });
     },
-    page: (req, path, mount) => withEmbed(path, mount, (found) => served(req, found)),
+    page: (req, path, mount) => withEmbed(path, mount, (found) => served(req, found).catch((err: unknown) => unavailable(err, found.embed.origins))).catch((err: unknown) => unavailable(err, ["*"])),
     stamp: (_req, path, mount) => withEmbed(path, mount, stamped),
     unknown: () => notFound(),
   };

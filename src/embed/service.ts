@@ -15,7 +15,7 @@ import type { SpotService } from "../spots/service";
 import { UNITS, type Units } from "../core/units";
 import type { EmbedRecord, EmbedStore, Theme } from "./store";
 import { originOf } from "./origin";
-import { ViewAllowance, type ViewVerdict } from "./allowance";
+import type { ViewVerdict, Views } from "./allowance";
 
 export type { EmbedRecord, Theme } from "./store";
 export { originOf } from "./origin";
@@ -71,9 +71,6 @@ export class EmbedService {
   private readonly reloads = new Reloader(async () => {
     this.active = new Map((await this.stores.embeds.activeEmbeds()).map((e) => [e.id, e]));
   });
-  /** Each embed's view-minutes today (allowance.ts). */
-  private readonly allowance = new ViewAllowance();
-
   /** `changed` tells whether another process may have changed embeds or keys since its last call, and says so on its first (db/changes.ts). */
   constructor(
     private readonly stores: { embeds: EmbedStore; access: AccountStore },
@@ -82,6 +79,8 @@ export class EmbedService {
     private readonly spots: Pick<SpotService, "get">,
     private readonly keys: KeyRegistry,
     private readonly changed: () => boolean,
+    /** Each embed's view-minutes today (allowance.ts): in memory on one box, in Redis on several servers. */
+    private readonly views: Views,
   ) {}
 
   /** The page's public address (the public URL is read per call: a server on port 0 learns its port late). */
@@ -164,8 +163,8 @@ export class EmbedService {
    * Whether a view of a servable embed may be shown, and whether it is the first of its minute (to be counted as
    * `embed` in its key's usage). Decided by the embed's own allowance only, never by its key's quota or burst.
    */
-  admitView(found: ServableEmbed): ViewVerdict {
-    return this.allowance.take(found.embed.id, embedLimitsOf(found.principal.plan).viewMinutesPerDay, this.clock.now());
+  admitView(found: ServableEmbed): ViewVerdict | Promise<ViewVerdict> {
+    return this.views.take(found.embed.id, found.principal.keyId, embedLimitsOf(found.principal.plan).viewMinutesPerDay, this.clock.now());
   }
 
   /** The reload to wait for before reading the active embeds, if any. */

@@ -7,7 +7,7 @@
  * copies it natively — the cheapest way to hand Bun several headers), and `own`, the few values of this
  * response, set on the copy.
  */
-import { ApiError, isOutage, unavailable } from "../core/errors";
+import { ApiError, isOutage, OUTAGE_RETRY_AFTER_S, unavailable } from "../core/errors";
 import { log, tally } from "../core/log";
 
 export const CORS_EXPOSE = "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy, Retry-After, ETag";
@@ -83,9 +83,6 @@ export function noSuchEndpoint(request: Request, path: string): Response {
 export function internalError(): ApiError {
   return new ApiError("internal", "Internal server error. The failure was logged; please retry later.");
 }
-
-/** Seconds a client is told to wait when a shared part (PostgreSQL, Redis) is away: about how long a restart takes. */
-const OUTAGE_RETRY_AFTER_S = "5";
 
 /** An outage refuses every request for a while: one line a minute says how many, not one line each. */
 const countOutageRefusals = tally("refused requests with 503: PostgreSQL or Redis does not answer");
