@@ -29,6 +29,10 @@ import { SharedRuns } from "../core/shared-runs";
 export const UNMETERED = ["embed", "calendar"] as const satisfies readonly UsageKey[];
 const isUnmetered = (endpoint: string) => (UNMETERED as readonly string[]).includes(endpoint);
 
+/** What the quota counted of `day` among `counts` (unmetered endpoints left out; a clock set back finds later days too). */
+export const meteredTotal = (counts: readonly { day: string; endpoint: string; count: number }[], day: string) =>
+  counts.reduce((n, c) => (c.day === day && !isUnmetered(c.endpoint) ? n + c.count : n), 0);
+
 /**
  * Every response made under a key is that key's: a shared cache must not store it for others, and any cache must
  * key it on the key headers. Routes may narrow it (forecasts: max-age; usage: no-store).
@@ -162,8 +166,7 @@ export class UsageMeter implements Meter {
     const day = utcDay(now);
     const known = this.states.get(principal.keyId);
     const [counts, window] = await Promise.all([this.store.countsByDay([principal.keyId], day), known ? null : this.store.burstWindow(principal.keyId)]);
-    // What the quota counted (unmetered endpoints left out) of this very day: a clock set back finds later days too.
-    const stored = counts.reduce((n, c) => (c.day === day && !isUnmetered(c.endpoint) ? n + c.count : n), 0);
+    const stored = meteredTotal(counts, day);
     this.enterDay(principal, now, stored, BurstWindow.parse(window ?? undefined));
   }
 
@@ -199,7 +202,7 @@ export class UsageMeter implements Meter {
   }
 
   private pendingTotal(keyId: string, day: string): number {
-    return this.pending.ofKey(keyId, day).reduce((n, c) => (isUnmetered(c.endpoint) ? n : n + c.count), 0);
+    return meteredTotal(this.pending.ofKey(keyId, day), day);
   }
 
   /** Requests refused since start, by the limit that refused them (for /metrics). */

@@ -35,13 +35,21 @@ const ADMIT = new RedisScript(`
 -- One request of a key, decided and counted at once, as limiter.ts's decide() and BurstWindow do it.
 -- KEYS: the day's quota counter, the burst window, the day's usage.
 -- ARGV: now (epoch ms), weight, daily limit, minute limit, endpoint ("" = passes the window, never uses the
--- quota), and the three keys' lifetimes.
--- Returns, as they stand after the call: verdict (0 allowed, 1 daily, 2 burst), the burst's Retry-After,
+-- quota), the three keys' lifetimes, and the day's count to start from when Redis has none ("" = not read yet).
+-- Returns, as they stand after the call: verdict (-1 the day's count is missing, 0 allowed, 1 daily, 2 burst), the burst's Retry-After,
 -- used today, the window's count, and the seconds until the window is empty.
 local now, weight = tonumber(ARGV[1]), tonumber(ARGV[2])
 local dailyLimit, minuteLimit, endpoint = tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5]
 local second = math.floor(now / 1000)
-local usedToday = tonumber(redis.call("GET", KEYS[1]) or "0")
+-- A day's counter missing (a new day, or a Redis that lost its data): the caller reads the database's count of the
+-- day and sends it as ARGV[9]; the first caller's count is kept, later ones use it.
+local stored = redis.call("GET", KEYS[1])
+if not stored then
+  if ARGV[9] == "" then return { -1, 0, 0, 0, 0 } end
+  stored = ARGV[9]
+  redis.call("SET", KEYS[1], stored, "EX", ARGV[6])
+end
+local usedToday = tonumber(stored)
 
 -- BurstWindow's ring: a slot per second % 60, live while its second is the current one or one of the 59 before.
 local used, newest, live, replaced = 0, nil, {}, nil
@@ -130,13 +138,17 @@ export function limitKeys(prefix: string, keyId: string, day: string): { quota: 
   return { quota: `${base}:quota:${day}`, window: `${base}:window`, usage: `${base}:usage:${day}` };
 }
 
-/** The admit script's reply as an Admission; any other reply is a fault (RedisUnavailable), never an admission. */
-export function admissionOf(reply: unknown, now: number): Admission {
+/**
+ * The admit script's reply as an Admission, or null when Redis has no count of the key's day (the caller seeds it);
+ * any other reply is a fault (RedisUnavailable), never an admission.
+ */
+export function admissionOf(reply: unknown, now: number): Admission | null {
   if (!Array.isArray(reply) || reply.length !== 5 || !reply.every((n) => Number.isInteger(n))) {
     throw new RedisUnavailable(`unexpected reply from the admit script: ${JSON.stringify(reply)}`);
   }
   const [code, retryAfterSeconds, usedToday, windowUsed, burstResetSeconds] = reply as [number, number, number, number, number];
   const counts = { usedToday, windowUsed, burstResetSeconds };
+  if (code === -1) return null;
   if (code === 0) return { verdict: { allowed: true }, ...counts };
   if (code === 1) return { verdict: dailyRefusal(now), ...counts };
   if (code === 2) return { verdict: { allowed: false, blockedBy: "burst", retryAfterSeconds }, ...counts };
@@ -170,16 +182,19 @@ export class RedisLimits {
   /**
    * Decides one request of `keyId` at `now`, counted `weight` times (a GET /v1/now counts once per spot), and
    * counts it when admitted. `endpoint` null passes the burst window but never uses the daily quota (GET
-   * /v1/usage). Rejects with RedisUnavailable when Redis cannot decide: the request must then not be served.
+   * /v1/usage). When Redis has no count of the key's day (its first request of the day, or Redis lost its data),
+   * `stored` says what the quota counted of that day elsewhere (the database), and the day starts from it.
+   * Rejects with RedisUnavailable when Redis cannot decide: the request must then not be served.
    */
-  async admit(keyId: string, limits: Limits, endpoint: UsageKey | null, weight: number, now: number): Promise<Admission> {
-    const keys = limitKeys(this.prefix, keyId, utcDay(now));
-    const reply = await this.redis.run(
-      ADMIT,
-      [keys.quota, keys.window, keys.usage],
-      [String(now), String(weight), String(limits.dailyLimit), String(limits.minuteLimit), endpoint ?? "", String(QUOTA_TTL_S), String(WINDOW_TTL_S), String(USAGE_TTL_S)],
-    );
-    return admissionOf(reply, now);
+  async admit(keyId: string, limits: Limits, endpoint: UsageKey | null, weight: number, now: number, stored: (day: string) => Promise<number> = async () => 0): Promise<Admission> {
+    const day = utcDay(now);
+    const keys = limitKeys(this.prefix, keyId, day);
+    const args = [String(now), String(weight), String(limits.dailyLimit), String(limits.minuteLimit), endpoint ?? "", String(QUOTA_TTL_S), String(WINDOW_TTL_S), String(USAGE_TTL_S)];
+    const first = admissionOf(await this.redis.run(ADMIT, [keys.quota, keys.window, keys.usage], [...args, ""]), now);
+    if (first !== null) return first;
+    const seeded = admissionOf(await this.redis.run(ADMIT, [keys.quota, keys.window, keys.usage], [...args, String(await stored(day))]), now);
+    if (seeded === null) throw new RedisUnavailable("the admit script found no day count after seeding it");
+    return seeded;
   }
 
   /** Counts unmetered uses (an embed's view-minutes) in the key's usage only: never in its quota or window. */

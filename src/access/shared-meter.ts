@@ -6,14 +6,17 @@
  *
  * Each server also adds what it admitted to the database's usage counts (flushed like UsageMeter's, every half
  * second and on stop): the lasting record, which `surfcast migrate` filled with the single box's history and which
- * outlives a Redis that lost its data. A usage report takes, per day and endpoint, the larger of Redis's count
+ * outlives a Redis that lost its data: when Redis has no count of a key's day (its first request of the day, or a
+ * Redis restarted without its data, flushed or failed over), the day starts from the database's count plus this
+ * server's unwritten one, so the quota holds. A usage report takes, per day and endpoint, the larger of Redis's count
  * (exact, immediate) and the database's (the sum of the servers' flushed counts, a moment behind).
  */
 import { DAY_MS, utcDay, type Clock } from "../core/clock";
 import type { UsageKey } from "../core/endpoints";
 import { Serial } from "../core/serial";
 import { varyingHeadersOfCounts } from "./limiter";
-import { dayHeaders, usageReport, type DayCount, type Meter, type Metered, type UNMETERED, type UsageReport } from "./meter";
+import { SharedRuns } from "../core/shared-runs";
+import { dayHeaders, meteredTotal, usageReport, type DayCount, type Meter, type Metered, type UNMETERED, type UsageReport } from "./meter";
 import { PendingCounts } from "./pending-counts";
 import type { RedisLimits } from "./redis-limits";
 import type { Principal } from "./registry";
@@ -31,6 +34,8 @@ export class SharedUsageMeter implements Meter {
   private pending = new PendingCounts();
   private fixed = new Map<string, FixedHeaders>();
   private readonly turns = new Serial();
+  /** One database read per key and day for the requests that find Redis without the day's count at once. */
+  private readonly seeds = new SharedRuns();
   readonly refusals = { daily: 0, burst: 0 };
   readonly admitted = new Map<string, number>();
   lastFlushAt = Date.now();
@@ -48,7 +53,7 @@ export class SharedUsageMeter implements Meter {
 
   async admit(principal: Principal, endpoint: UsageKey | null, weight = 1): Promise<Metered> {
     const now = this.clock.now();
-    const counted = await this.limits.admit(principal.keyId, principal, endpoint, weight, now);
+    const counted = await this.limits.admit(principal.keyId, principal, endpoint, weight, now, (day) => this.storedCount(principal.keyId, day));
     const { verdict } = counted;
     if (!verdict.allowed) this.refusals[verdict.blockedBy]++;
     else if (endpoint !== null) this.count(principal.keyId, now, endpoint, weight);
@@ -60,6 +65,11 @@ export class SharedUsageMeter implements Meter {
     const now = this.clock.now();
     await this.limits.record(principal.keyId, endpoint, weight, now);
     this.count(principal.keyId, now, endpoint, weight);
+  }
+
+  /** What the quota counted of the key's day as far as the database and this server know. */
+  private storedCount(keyId: string, day: string): Promise<number> {
+    return this.seeds.run(`${keyId} ${day}`, async () => meteredTotal([...(await this.store.countsByDay([keyId], day)), ...this.pending.ofKey(keyId, day)], day));
   }
 
   private count(keyId: string, now: number, endpoint: UsageKey, weight: number): void {

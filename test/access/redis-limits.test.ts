@@ -39,7 +39,8 @@ describe("pure parts", () => {
 
   test("the admit script's reply becomes a verdict and the header counts; anything else is RedisUnavailable", () => {
     const now = day("2026-11-21T23:59:30.400Z");
-    const cases: [unknown, Admission | "fault"][] = [
+    const cases: [unknown, Admission | null | "fault"][] = [
+      [[-1, 0, 0, 0, 0], null],
       [[0, 0, 7, 3, 59], { verdict: { allowed: true }, usedToday: 7, windowUsed: 3, burstResetSeconds: 59 }],
       [[1, 0, 500, 3, 12], { verdict: { allowed: false, blockedBy: "daily", retryAfterSeconds: 30 }, usedToday: 500, windowUsed: 3, burstResetSeconds: 12 }],
       [[2, 41, 9, 60, 60], { verdict: { allowed: false, blockedBy: "burst", retryAfterSeconds: 41 }, usedToday: 9, windowUsed: 60, burstResetSeconds: 60 }],

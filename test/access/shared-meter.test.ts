@@ -11,6 +11,7 @@ import { ManualClock, utcDay } from "../../src/core/clock";
 import { isOutage } from "../../src/core/errors";
 import { RedisConnection } from "../../src/access/redis-connection";
 import { RedisLimits } from "../../src/access/redis-limits";
+import { RedisScript } from "../../src/access/redis-script";
 import { SharedUsageMeter } from "../../src/access/shared-meter";
 import type { Principal } from "../../src/access/registry";
 import type { UsageCount, UsageStore } from "../../src/access/store";
@@ -88,6 +89,29 @@ describe.skipIf(!available)("the shared meter", () => {
     const report = await meter.report(principal);
     expect(report.days.find((d) => d.date === yesterday)?.byEndpoint.tides).toBe(7);
     expect(report.today).toBe(0);
+  });
+
+  test("a day whose count Redis lost starts from the database's count and this server's unwritten one: the quota holds", async () => {
+    const store = new MemoryUsageStore();
+    const prefix = `surfcast-test:${crypto.randomUUID()}:`;
+    const today = utcDay(clock.now());
+    // A migrated history: 3 requests already counted today, and embed views, which the quota does not count.
+    await store.saveUsage([
+      { keyId: principal.keyId, day: today, endpoint: "forecast", count: 3 },
+      { keyId: principal.keyId, day: today, endpoint: "embed", count: 40 },
+    ]);
+    const meter = await meterOn(store, clock, prefix);
+    expect((await meter.admit(principal, "tides")).headers.own["X-RateLimit-Remaining"]).toBe("1");
+    // Redis loses everything of the key (a FLUSHALL, a restart without persistence) before this server flushed.
+    const admin = new RedisConnection(REDIS_URL);
+    connections.push(admin);
+    await admin.ready();
+    const scan = new RedisScript(`for _, k in ipairs(redis.call("KEYS", ARGV[1] .. "*")) do redis.call("DEL", k) end return 0`);
+    await admin.run(scan, [], [prefix]);
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push((await meter.admit(principal, "tides")).verdict.allowed);
+    expect(answers).toEqual([true, false, false]);
+    expect((await meter.report(principal)).today).toBe(5);
   });
 
   test("Redis not answering: the admission is refused as an outage, and nothing is counted", async () => {
