@@ -168,9 +168,15 @@ function sqliteFoundation(config: Config, busyTimeoutMs: number | undefined, cre
   };
 }
 
+/**
+ * How long a request waits for PostgreSQL before its 503 (db/postgres/deadline.ts): a database that hangs (a network
+ * cut) costs a request this, not the minutes TCP takes to give up. Well above what a healthy statement takes.
+ */
+const STATEMENT_DEADLINE_MS = 1_500;
+
 /** The PostgreSQL database several servers share; quotas and bursts counted in Redis when `redisUrl` is set. */
 async function postgresFoundation(config: Config, url: string): Promise<Foundation> {
-  const db = await openPostgres(url);
+  const db = await openPostgres(url, { deadlineMs: STATEMENT_DEADLINE_MS });
   let feed: ChangeFeed | undefined;
   let redis: RedisConnection | undefined;
   try {

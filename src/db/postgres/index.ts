@@ -6,6 +6,7 @@ import { SQL } from "bun";
 import { drizzle, type BunSQLDatabase } from "drizzle-orm/bun-sql";
 import { UserError } from "../../core/errors";
 import { DATABASE_URL_PROTOCOLS, serviceUrl } from "../../core/service-url";
+import { withDeadline } from "./deadline";
 import { postgresFailure } from "./failure";
 import { migrations } from "./migrations.gen";
 import * as schema from "./schema";
@@ -26,6 +27,8 @@ const MIGRATION_LOCK = 0x5375_7266_0001;
 export interface PostgresOptions {
   /** Connections in the pool (Bun's default is 10). */
   max?: number;
+  /** A statement on the pool, or the start of a transaction, that has not answered within this rejects (deadline.ts). */
+  deadlineMs?: number;
 }
 
 /**
@@ -42,7 +45,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     await client.close();
     throw postgresFailure(err, checked, CONNECT_TIMEOUT_S);
   }
-  return drizzle({ client, schema }) as PgDb;
+  return drizzle({ client: options.deadlineMs === undefined ? client : withDeadline(client, options.deadlineMs), schema }) as PgDb;
 }
 
 async function migrate(client: SQL): Promise<void> {
