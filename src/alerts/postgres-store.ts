@@ -4,7 +4,7 @@
  * ledger's rows are replaced in alert order, so two writers would wait for each other rather than deadlock (only the
  * refresh's holder evaluates).
  */
-import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, lt, min, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, min, sql } from "drizzle-orm";
 import type { PgDb } from "../db/postgres";
 import { chunks, insertChunks } from "../db/postgres/batch-rows";
 import { accounts, alertDeliveries, alerts, alertWindows, apiKeys } from "../db/postgres/schema";
@@ -164,6 +164,16 @@ export function postgresAlertStore(db: PgDb): AlertStore {
         for (const row of rows) firsts.set(row.eventId, row.first === null ? null : Number(row.first));
       }
       return due.map((r) => ({ delivery: r.delivery, alert: recordOf(r.alert), firstAttemptAt: firsts.get(r.delivery.eventId) ?? null }));
+    },
+
+    async claimDeliveries(ids, now, until) {
+      // One UPDATE: a second sender's waits on the rows' locks, then finds them no longer due.
+      const claimed = await db
+        .update(alertDeliveries)
+        .set({ scheduledAt: until })
+        .where(and(inArray(alertDeliveries.id, [...ids]), eq(alertDeliveries.outcome, "pending"), lte(alertDeliveries.scheduledAt, now)))
+        .returning({ id: alertDeliveries.id });
+      return claimed.map((row) => row.id);
     },
 
     async recordAttempt(id, { confirmTokenHash, ...result }) {

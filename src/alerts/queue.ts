@@ -35,6 +35,11 @@ export function deliveryQueue(store: AlertStore, clock: Clock): DeliveryQueue<Qu
       }));
     },
 
+    async claim(deliveries: readonly QueuedDelivery[], now: Date, until: Date): Promise<QueuedDelivery[]> {
+      const claimed = new Set(await store.claimDeliveries(deliveries.map((d) => d.id), now.getTime(), until.getTime()));
+      return deliveries.filter((d) => claimed.has(d.id));
+    },
+
     async recordAttempt(delivery: QueuedDelivery, attempt: RecordedAttempt, at: Date): Promise<void> {
       await store.recordAttempt(delivery.id, {
         attemptedAt: at.getTime(),

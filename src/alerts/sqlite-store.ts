@@ -197,6 +197,18 @@ export function sqliteAlertStore(db: Db): AlertStore {
       return due.map((r) => ({ delivery: r.delivery, alert: recordOf(r.alert), firstAttemptAt: firsts.get(r.delivery.eventId) ?? null }));
     },
 
+    async claimDeliveries(ids, now, until) {
+      return writeTransaction(db, () =>
+        db
+          .update(alertDeliveries)
+          .set({ scheduledAt: until })
+          .where(and(inArray(alertDeliveries.id, [...ids]), eq(alertDeliveries.outcome, "pending"), lte(alertDeliveries.scheduledAt, now)))
+          .returning({ id: alertDeliveries.id })
+          .all()
+          .map((row) => row.id),
+      );
+    },
+
     async recordAttempt(id, { confirmTokenHash, ...result }) {
       return writeTransaction(db, () => {
         const recorded = db

@@ -144,6 +144,11 @@ export interface AlertStore {
    * two attempts in flight, taken in turns across accounts (each account's earliest, then each one's next, …).
    */
   dueDeliveries(now: number, limit: number): Promise<DueDelivery[]>;
+  /**
+   * Claims pending deliveries still due at `now` for one sender: their scheduled time becomes `until`, so no other
+   * sender finds them due meanwhile; answers the ids claimed (another sender may have taken some first).
+   */
+  claimDeliveries(ids: readonly string[], now: number, until: number): Promise<string[]>;
   /** Records what a pending delivery's attempt came to; false when it was not pending (attempted already). */
   recordAttempt(id: string, result: AttemptResult): Promise<boolean>;
   /** Queues the next attempt of the event `previous` belongs to (same event id and payload, attempt + 1), as `id`, at `at`. */

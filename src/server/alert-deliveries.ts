@@ -1,6 +1,8 @@
 /**
  * Sending what the alerts queued (alerts/delivery/outbox.ts): a server runs its outbox every few seconds and at once
- * after each refresh's evaluation; on a shared database one server per round, under a lease. `surfcast refresh` sends
+ * after each refresh's evaluation. On a shared database every server runs its rounds: each delivery is claimed in the
+ * database before it is sent, so none is sent twice, and a server without SMTP leaves e-mails to those with it
+ * (never ending them as refused). `surfcast refresh` sends
  * what it queued itself only when no server runs on the data directory (the server would send it otherwise). Each
  * server also prunes the delivery log's rows past their keeping time (alerts/limits.ts DELIVERY_LOG_MS) once an hour.
  */
@@ -12,7 +14,6 @@ import type { Outbox, OutboxRun } from "../alerts/delivery/outbox";
 import { deliveryQueue, type QueuedDelivery } from "../alerts/queue";
 import { CONFIRMATION_LINK_MS } from "../alerts/limits";
 import { DAY_MS, HOUR_MS } from "../core/clock";
-import { onceAmongServers, slotAt } from "./cluster";
 
 /** Between two rounds: a failed first attempt is due again 30 s later, so it is sent within this of that. */
 const ROUND_MS = 5_000;
@@ -31,6 +32,7 @@ export async function alertOutbox(app: App): Promise<Outbox<QueuedDelivery>> {
     clock: app.clock,
     allowed: config.webhookAllowedNetworks,
     publicUrl: config.publicUrl,
+    otherSenders: app.engine.kind === "postgres",
     mail: config.smtpUrl
       ? {
           send: (message) => sendMail(config, message),
@@ -60,7 +62,7 @@ export function startAlertDeliveries(app: App): { stop(): Promise<void> } {
     }
     // Most rounds find nothing due: one small query, and the outbox stays unloaded until something is.
     if ((await app.stores.alerts.dueDeliveries(app.clock.now(), 1)).length === 0) return undefined;
-    return onceAmongServers(app, "alert-deliveries", slotAt("round", app.clock.now(), ROUND_MS), async () => (await (outbox ??= alertOutbox(app))).runDue(), stopping.signal);
+    return (await (outbox ??= alertOutbox(app))).runDue();
   };
   const stopping = new AbortController();
   let failing = false;

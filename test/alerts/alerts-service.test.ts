@@ -17,6 +17,7 @@ import { hashKey as hashToken, randomToken as newToken } from "../../src/access/
 import type { AlertEvent } from "../../src/alerts/delivery/event";
 import { rowOf } from "../../src/alerts/store";
 import { deliveryQueue } from "../../src/alerts/queue";
+import { Outbox } from "../../src/alerts/delivery/outbox";
 import { alerts as sqliteAlerts } from "../../src/db/schema";
 import { alerts as postgresAlerts } from "../../src/db/postgres/schema";
 import { describeWithPostgres } from "../support/postgres";
@@ -391,6 +392,41 @@ function suite(engine: "sqlite" | "postgres") {
     expect(await round(1000)).toEqual([]);
     expect(await refusal(world.alerts.test(slow.id))).toBe(`alert ${slow.id}'s key ${noisy.keyId} is revoked: nothing is sent for it`);
     expect(await refusal(world.alerts.test(polite.id))).toBe(`account ${quiet.email} is disabled: nothing is sent for its alerts`);
+  });
+
+  test("two senders at once send each due delivery once (each claims before it sends); one without SMTP leaves e-mails to others, unrefused", async () => {
+    const owner = await newOwner("pro");
+    const hooks = await Promise.all(["a", "b", "c"].map((name) => world.alerts.create(owner.keyId, webhook("coxos", { webhook: `https://claims.example.com/${name}` }))));
+    const mailed = await world.alerts.create(owner.keyId, { spotId: "coxos", email: "claims@example.com", condition: {} });
+    const ours = new Set([...hooks.map((h) => h.id), mailed.id]);
+    const base = { attempt: 1, attemptedAt: null, statusCode: null, error: null, outcome: "pending" as const, kind: "window" as const, payload: "{}", unsubscribeTokenHash: null, scheduledAt: NOW - 1 };
+    await world.store.enqueue(hooks.map((h, i) => ({ ...base, id: `dlv_c${i.toString(16).padStart(15, "0")}`, alertId: h.id, eventId: `msg_c${i}` })));
+    const sent: string[] = [];
+    // This test's deliveries only: the world's other tests leave theirs due.
+    const queue = deliveryQueue(world.store, world.clock);
+    const sender = () =>
+      new Outbox({
+        queue: { ...queue, due: async (now, limit) => (await queue.due(now, 1000)).filter((d) => ours.has(d.alertId)).slice(0, limit) },
+        clock: world.clock,
+        allowed: [],
+        publicUrl: PUBLIC,
+        otherSenders: true,
+        resolve: async () => ["93.184.216.34"],
+        fetch: async (url) => {
+          sent.push(url);
+          await Bun.sleep(20);
+          return new Response(null, { status: 204 });
+        },
+      });
+    await Promise.all([sender().runDue(), sender().runDue(), sender().runDue()]);
+    expect(sent.sort()).toEqual(["https://claims.example.com/a", "https://claims.example.com/b", "https://claims.example.com/c"]);
+    // The e-mail (the address's confirmation) is still pending, for a server with SMTP: none of these refused it.
+    const pending = (await world.store.dueDeliveries(NOW, 1000)).filter((d) => ours.has(d.alert.id));
+    expect(pending.map((d) => [d.alert.id, d.delivery.kind, d.delivery.outcome])).toEqual([[mailed.id, "confirmation", "pending"]]);
+    // Claimed once: three senders asking for the same rows at once get each row once between them.
+    const ids = pending.map((d) => d.delivery.id);
+    const claims = await Promise.all([0, 1, 2].map(() => world.store.claimDeliveries(ids, NOW, NOW + 60_000)));
+    expect(claims.flat()).toEqual(ids);
   });
 
   test("the plan counts the alerts of revoked keys: revoking a key and making another makes no room", async () => {

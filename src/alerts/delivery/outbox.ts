@@ -7,8 +7,10 @@
  * earlier one still waits on a slow receiver leaves that receiver's target out, so one target never has two attempts
  * in flight and never holds up the others' deliveries.
  *
- * Delivery is at least once: an attempt whose record is lost (a crash between sending and recording) is sent
- * again, with the same `webhook-id`, which is what receivers deduplicate on.
+ * Each delivery is claimed in the queue before it is sent (`claim`: on the database, its next attempt moved
+ * CLAIM_MS ahead, by whichever sender gets there first), so no two senders, servers or `surfcast refresh`, ever send
+ * one delivery. Delivery is at least once: an attempt whose record is lost (a crash between sending and recording)
+ * is due again once its claim runs out, and sent with the same `webhook-id`, which is what receivers deduplicate on.
  */
 import type { Clock } from "../../core/clock";
 import type { AllowedNetworks, Resolver } from "./address";
@@ -50,6 +52,8 @@ export interface RecordedAttempt extends AttemptResult {
 export interface DeliveryQueue<D extends Delivery = Delivery> {
   /** Deliveries of enabled alerts whose next attempt is due at `now`, the longest waiting first, at most `limit`. */
   due(now: Date, limit: number): Promise<D[]>;
+  /** Takes `deliveries` for this sender until `until`: those still due and not taken by another sender meanwhile. */
+  claim(deliveries: readonly D[], now: Date, until: Date): Promise<D[]>;
   /** Adds the attempt to the delivery log (the owner sees it). */
   recordAttempt(delivery: D, attempt: RecordedAttempt, at: Date): Promise<void>;
   /** When to try the event again; null: no more attempts (delivered, gone, refused, or the retries are over). */
@@ -71,8 +75,10 @@ export interface OutboxOptions<D extends Delivery = Delivery> {
   clock: Clock;
   allowed: AllowedNetworks;
   publicUrl: string;
-  /** Without it (no SMTP configured) an e-mail delivery is refused. */
+  /** Without it (no SMTP configured) an e-mail delivery is refused, or left to them when `otherSenders`. */
   mail?: AlertMail;
+  /** Other servers send from the same queue (a shared database): what this one cannot send is theirs, never refused. */
+  otherSenders?: boolean;
   /** Deliveries taken per run (the queue gives at most one per target, in turns across accounts). */
   batchSize?: number;
   /** Deliveries in flight at once: one slow receiver must not hold up the others. */
@@ -92,6 +98,9 @@ export interface OutboxRun {
 }
 
 export const GONE_REASON = "the webhook receiver answered 410 Gone";
+
+/** How long a claimed delivery is this sender's: well past a webhook's timeout and an SMTP exchange. */
+export const CLAIM_MS = 2 * 60_000;
 
 const targetKey = (target: DeliveryTarget) => (target.kind === "webhook" ? target.url : `mailto:${target.to}`);
 
@@ -133,7 +142,9 @@ export class Outbox<D extends Delivery = Delivery> {
     let due: D[];
     try {
       // Asked for as many more as there are busy targets, whose deliveries are left for a later round.
-      due = (await queue.due(new Date(clock.now()), batchSize + this.busy.size)).filter((d) => !this.busy.has(targetKey(d.target))).slice(0, batchSize);
+      const now = new Date(clock.now());
+      const sendable = (await queue.due(now, batchSize + this.busy.size)).filter((d) => !this.busy.has(targetKey(d.target)) && this.sends(d)).slice(0, batchSize);
+      due = sendable.length === 0 ? [] : await queue.claim(sendable, now, new Date(now.getTime() + CLAIM_MS));
     } finally {
       taken();
     }
@@ -166,6 +177,11 @@ export class Outbox<D extends Delivery = Delivery> {
       next = due.length;
     }
     return summary;
+  }
+
+  /** Whether this sender sends `delivery`: an e-mail without SMTP is another server's when there are others. */
+  private sends(delivery: D): boolean {
+    return delivery.target.kind !== "email" || this.options.mail !== undefined || !this.options.otherSenders;
   }
 
   private async deliver(delivery: D): Promise<"delivered" | "retrying" | "ended"> {

@@ -32,6 +32,11 @@ class MemoryQueue implements DeliveryQueue {
       .slice(0, limit)
       .map(({ nextAt: _n, log: _l, ...delivery }) => structuredClone(delivery));
   }
+  async claim(deliveries: readonly Delivery[], now: Date, until: Date): Promise<Delivery[]> {
+    const claimed = deliveries.filter((d) => this.rows.get(d.id)!.nextAt !== null && this.rows.get(d.id)!.nextAt! <= now);
+    for (const d of claimed) this.rows.get(d.id)!.nextAt = until;
+    return claimed;
+  }
   async recordAttempt(delivery: Delivery, result: RecordedAttempt, at: Date): Promise<void> {
     const row = this.rows.get(delivery.id)!;
     row.log.push({ result, at });
