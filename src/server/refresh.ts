@@ -5,6 +5,7 @@
 import type { App } from "../app";
 import { reclaimSpace } from "../db";
 import { log } from "../core/log";
+import { onceAmongServers } from "./cluster";
 import { memoryPacer } from "../ops/memory";
 import { demoFetch } from "../forecast/demo";
 import { ensureFacings, loadFacings } from "../forecast/facings";
@@ -111,4 +112,31 @@ function logSummary(app: App, summary: RefreshSummary, outcome: ReturnType<typeo
   if (outcome === "complete") log.info("forecast refresh done", fields);
   else if (outcome === "partial") log.warn(`forecast refresh partial: ${summary.ok} of ${summary.spots} spots refreshed, the others keep their previous forecast`, fields);
   else log.error("forecast refresh failed: no spot refreshed, every previous forecast kept", fields);
+}
+
+let firstFetchRuns = 0;
+
+/**
+ * First forecasts of spots asked for in the `requested` scope. On a shared database one server at a time fetches
+ * them, under the `forecast-first-fetch` lease (server/cluster.ts), and fetches only the spots that no server wrote
+ * a document for since they were asked for: two servers asked for the same new spot at once fetch it, and evaluate
+ * its alerts, once. Resolves with the ids that could not be fetched.
+ */
+export async function fetchFirstForecasts(app: App, spotIds: readonly string[], signal: AbortSignal): Promise<readonly string[]> {
+  const askedAt = app.clock.now();
+  const slot = `${app.engine.kind === "postgres" ? app.engine.node.id : "local"} ${askedAt} ${++firstFetchRuns}`;
+  const failed = await onceAmongServers(
+    app,
+    "forecast-first-fetch",
+    slot,
+    async (leaseSignal) => {
+      const written = app.engine.kind === "postgres" ? await app.stores.forecasts.documentAges() : new Map<string, number>();
+      const wanted = new Set(spotIds.filter((id) => (written.get(id) ?? -Infinity) < askedAt));
+      if (wanted.size === 0) return [];
+      return (await refreshForecasts(app, { spots: app.spots.all().filter((s) => wanted.has(s.id)), onDemand: true, signal: leaseSignal })).failedSpotIds;
+    },
+    signal,
+  );
+  // Stopped while waiting for another server's turn: nothing was fetched here.
+  return failed ?? spotIds;
 }

@@ -13,7 +13,7 @@ import type { Metrics } from "../ops/metrics";
 import { startIdleRelease, startMemoryGovernor } from "../ops/memory";
 import { startForecastJobs } from "./forecast-jobs";
 import { listenError, servedPorts, startWebServer } from "./web-server";
-import { refreshForecasts } from "./refresh";
+import { fetchFirstForecasts } from "./refresh";
 import { startTideJobs } from "./tide-jobs";
 import { joinServers } from "./cluster";
 
@@ -45,10 +45,8 @@ export function assertPortFree(config: Pick<Config, "host" | "port" | "tls">): v
 export async function runServe(app: App, announce: (address: string) => void): Promise<number> {
   const { config } = app;
   // A spot asked for without a forecast is fetched by the same refresh as the scheduled runs (refresh scope).
-  app.demand.fetchWith(async (spotIds) => {
-    const wanted = new Set(spotIds);
-    return (await refreshForecasts(app, { spots: app.spots.all().filter((s) => wanted.has(s.id)), onDemand: true })).failedSpotIds;
-  });
+  const firstFetches = new AbortController();
+  app.demand.fetchWith((spotIds) => fetchFirstForecasts(app, spotIds, firstFetches.signal));
   // One server per data directory; on a shared database, as many as the operator runs, each in the node list.
   const lock = app.engine.kind === "sqlite" ? lockDataDir(config.dataDir) : null;
   const membership = await joinServers(app);
@@ -94,6 +92,7 @@ export async function runServe(app: App, announce: (address: string) => void): P
       stopping = true;
       log.info("stopping: finishing in-flight requests", { signal });
       for (const job of jobs) job.stop();
+      firstFetches.abort();
       memory.stop();
       idle.stop();
       await server.stop();
