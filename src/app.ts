@@ -192,7 +192,7 @@ async function postgresFoundation(config: Config, url: string): Promise<Foundati
   const access = postgresAccessStore(db);
   const limits = redis && new RedisLimits(redis);
   return {
-    engine: { kind: "postgres", db, feed, node: thisNode(version, config.publicUrlSet ? config.publicUrl : null, Date.now()) },
+    engine: { kind: "postgres", db, feed, node: thisNode(version, null, Date.now()) },
     stores: { access, embeds: postgresEmbedStore(db), alerts: postgresAlertStore(db), forecasts: postgresForecastStore(db), observations: postgresObservationStore(db), meta: connect(db, { read: postgresMeta.readMeta, write: postgresMeta.writeMeta }) },
     catalog: postgresCatalog(db, feed.changeCheck("spots")),
     tideStore: new PostgresTideStore(db, { generation: () => changes.generation("tides") }),

@@ -24,7 +24,7 @@ import { HEALTHCHECK_HELP, runHealthcheck } from "./cli/healthcheck";
 import { EMBEDS_HELP, runEmbeds } from "./cli/embeds";
 import { MIGRATE_HELP, runMigrate } from "./cli/migrate";
 import { ALERTS_HELP, runAlerts } from "./cli/alerts";
-import { claimDataMode } from "./forecast/demo";
+import { claimDataMode, type DataPlace } from "./forecast/demo";
 import { maskPassword } from "./core/service-url";
 
 const VERSION = "1.0.0";
@@ -111,10 +111,11 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === "serve") assertPortFree(config);
   const newInstall = !existsSync(config.dataDir);
+  const dataPlace: DataPlace = config.databaseUrl === undefined ? { kind: "directory", path: config.dataDir } : { kind: "database", url: maskPassword(config.databaseUrl) };
   const app = await openApp(config, systemClock, command === "serve" ? BUSY_TIMEOUT_MS.server : BUSY_TIMEOUT_MS.command, mayCreate(command, args), observationFetchTurn);
   try {
     // Demo and real data never mix: serve claims the directory's mode, and refresh follows it (forecast/demo.ts).
-    if (command === "serve") await claimDataMode(app.stores.forecasts, config.demo, config.dataDir);
+    if (command === "serve") await claimDataMode(app.stores.forecasts, config.demo, dataPlace);
     else if (command === "refresh") app.config.demo = (await app.stores.forecasts.dataMode()) === "demo";
   } catch (err) {
     await app.close();
@@ -123,12 +124,11 @@ async function main(argv: string[]): Promise<number> {
   if (LINK_COMMANDS.includes(`${command} ${args.find((a) => !a.startsWith("-"))}`) && !config.publicUrlSet) {
     const announced = await app.stores.meta.read(ANNOUNCED_URL);
     if (announced !== null) config.publicUrl = announced;
-    else console.error(`surfcast: warning: SURFCAST_PUBLIC_URL is not set and no server has run on ${config.dataDir} yet: links start with ${config.publicUrl}`);
+    else console.error(`surfcast: warning: SURFCAST_PUBLIC_URL is not set and no server has run on ${dataPlace.kind === "directory" ? dataPlace.path : "this database"} yet: links start with ${config.publicUrl}`);
   }
   if (command === "serve") {
     try {
-      const stateAt = config.databaseUrl === undefined ? config.dataDir : maskPassword(config.databaseUrl);
-      return await runServe(app, (address) => announceServing(address, stateAt, config.demo));
+      return await runServe(app, (address) => announceServing(address, dataPlace.kind === "directory" ? dataPlace.path : dataPlace.url, config.demo));
     } catch (err) {
       // A first start that failed (a busy metrics port) leaves no directory behind to confuse the next one.
       if (newInstall) rmSync(config.dataDir, { recursive: true, force: true });

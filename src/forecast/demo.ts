@@ -215,17 +215,23 @@ export async function demoFetch(input: string | URL | Request, init?: RequestIni
   return Response.json(bodies.length === 1 ? bodies[0] : bodies);
 }
 
+/** Where the data lives, as messages name it: a data directory (one box) or the database several servers share. */
+export type DataPlace = { kind: "directory"; path: string } | { kind: "database"; url: string };
+
 /**
- * Keeps demo and real data apart: a data directory takes the mode of its first `serve` (a database that already
- * holds forecasts but no marker is real: it predates demo mode). Serving it in the other mode is refused.
+ * Keeps demo and real data apart: a data directory (or a shared database) takes the mode of its first `serve` (one
+ * that already holds forecasts but no marker is real: it predates demo mode). Serving it in the other mode is refused.
  */
-export async function claimDataMode(store: Pick<ForecastStore, "dataMode" | "recordDataMode">, demo: boolean, dataDir: string): Promise<void> {
+export async function claimDataMode(store: Pick<ForecastStore, "dataMode" | "recordDataMode">, demo: boolean, place: DataPlace): Promise<void> {
   const mode = await store.dataMode();
+  const named = place.kind === "directory" ? place.path : `the database ${place.url}`;
   if (mode === "demo" && !demo) {
-    throw new UserError(`${dataDir} holds demo data (made by \`surfcast serve --demo\`): serve it with --demo, or choose another --data-dir for real forecasts`);
+    const other = place.kind === "directory" ? "choose another --data-dir" : "use another database (--database-url)";
+    throw new UserError(`${named} holds demo data (made by \`surfcast serve --demo\`): serve it with --demo, or ${other} for real forecasts`);
   }
   if (mode === "real" && demo) {
-    throw new UserError(`${dataDir} holds real forecasts: demo data is never mixed into it; run the demo on its own data directory (the default for --demo is ./var-demo)`);
+    const own = place.kind === "directory" ? "its own data directory (the default for --demo is ./var-demo)" : "a data directory or a database of its own";
+    throw new UserError(`${named} holds real forecasts: demo data is never mixed into it; run the demo on ${own}`);
   }
   if (mode === null) await store.recordDataMode(demo ? "demo" : "real");
 }

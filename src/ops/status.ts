@@ -172,10 +172,10 @@ export function formatStatus(s: OperationalStatus): string {
   const r = s.lastRefresh;
   const age = (h: number | null) => (h === null ? "none" : `${h} h ago`);
   return [
-    ...(s.demo ? ["DEMO DATA:     this directory holds synthetic forecasts (serve --demo), not real ones"] : []),
+    ...(s.demo ? [`DEMO DATA:     this ${s.cluster ? "database" : "directory"} holds synthetic forecasts (serve --demo), not real ones`] : []),
     `Forecasts:     ${f.withForecast} of ${f.spots} spots; oldest ${age(f.oldestAgeHours)}${f.oldest ? ` (${f.oldest})` : ""}, newest ${age(f.newestAgeHours)}`,
     `Last refresh:  ${r ? `${r.outcome} at ${r.at}: ${r.ok} of ${r.spots} spots in ${(r.durationMs / 1000).toFixed(1)} s${r.reason ? ` (${r.reason})` : ""}` : "never"}`,
-    `Refresh scope: ${s.refreshScope.scope === "all" ? "all: every spot of the catalog" : `requested: the ${s.refreshScope.requestedSpots} spots asked for in the last 7 days; a spot asked for the first time is fetched at once`}`,
+    `Refresh scope: ${s.refreshScope.scope === "all" ? "all: every spot of the catalog" : `requested: the ${s.refreshScope.requestedSpots} ${s.refreshScope.requestedSpots === 1 ? "spot" : "spots"} asked for in the last 7 days; a spot asked for the first time is fetched at once`}`,
     `Next refresh:  ${s.nextRefresh ?? "not scheduled (scheduler off)"}${s.refreshRetryAt ? `; retry of the missed spots at ${s.refreshRetryAt}` : ""}`,
     `Tide window:   ${s.tideWindowEnd ? `until ${s.tideWindowEnd}` : "not computed yet (the server computes it at start)"}`,
     `Database:      ${(s.databaseBytes / 1_048_576).toFixed(1)} MiB`,

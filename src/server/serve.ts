@@ -5,6 +5,7 @@
 import type { App } from "../app";
 import { localPublicUrl, type Config } from "../config";
 import { log } from "../core/log";
+import { maskPassword } from "../core/service-url";
 import { lockDataDir } from "../db/lock";
 import { startAlertDeliveries } from "./alert-deliveries";
 import { listeningPorts } from "../alerts/delivery/address";
@@ -58,6 +59,9 @@ export async function runServe(app: App, announce: (address: string) => void): P
   // bound: `--port 0` lets the system pick one. With --https they name the first domain.
   if (!config.publicUrlSet && config.tls.mode !== "acme") config.publicUrl = localPublicUrl(server.port, config.tls);
   const metricsServer = ops && metrics ? ops.startMetricsServer(metrics, config.metrics.port) : undefined;
+  // The node list (the metrics port's /status, `surfcast status`) names where each server itself listens.
+  membership.listening(server.address);
+
   // No webhook, nor a redirect of one, may call this server: its ports are refused as targets on this machine.
   for (const port of [...server.ports, metricsServer?.port]) if (port !== undefined) listeningPorts.add(port);
   // Warm-up: the search and nearby indexes (~0.2 s of one core) are built before the first query needs them, but
@@ -120,8 +124,10 @@ export async function runServe(app: App, announce: (address: string) => void): P
       Promise.all([record(ANNOUNCED_URL, config.publicUrl), record(SCOPE_META, app.demand.scope)]).catch((err: unknown) =>
         log.warn("could not record the announced address and refresh scope", { error: String(err) }),
       );
-      if (config.demo) log.warn("DEMO MODE: forecasts are synthetic, made inside the binary; not real data, no upstream is called", { dataDir: config.dataDir });
-      log.info("surfcast listening", { address: shown, demo: config.demo || undefined, dataDir: config.dataDir, scheduler: config.scheduler, console: config.console ? `${config.publicUrl}/console` : "off" });
+      // On a shared database the data is there, not in the data directory (which then holds nothing of the service's).
+      const place = config.databaseUrl === undefined ? { dataDir: config.dataDir } : { database: maskPassword(config.databaseUrl) };
+      if (config.demo) log.warn("DEMO MODE: forecasts are synthetic, made inside the binary; not real data, no upstream is called", place);
+      log.info("surfcast listening", { address: shown, demo: config.demo || undefined, ...place, scheduler: config.scheduler, console: config.console ? `${config.publicUrl}/console` : "off" });
       announce(shown);
     });
   });

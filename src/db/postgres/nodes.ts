@@ -19,7 +19,7 @@ export interface NodeInfo {
   pid: number;
   version: string;
   startedAt: number;
-  /** Where the server answers, when it knows (its public URL). */
+  /** Where this server itself listens (not the balancer's public URL), once it does; null before. */
   address: string | null;
 }
 
