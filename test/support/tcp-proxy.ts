@@ -1,12 +1,15 @@
 /**
  * A TCP relay in front of a server that a test can cut (every connection through it dropped, new ones closed at once)
- * and restore: the server goes away for the clients behind the relay only, not for the other tests sharing it.
+ * or hang (connections kept and new ones accepted, nothing passed on either way: a network cut that TCP has not
+ * noticed), and restore (what a hang held back is passed on, as a healed network delivers it): the server goes away
+ * for the clients behind the relay only, not for the other tests sharing it.
  */
 import { connect, createServer, type Socket } from "node:net";
 
 export interface TcpProxy {
   port: number;
   cut(): void;
+  hang(): void;
   restore(): void;
   /** Connections closed at once because the relay was cut: the clients' attempts to reach the server. */
   refused(): number;
@@ -16,6 +19,9 @@ export interface TcpProxy {
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const open = new Set<Socket>();
   let cut = false;
+  let hung = false;
+  /** What a hang held back, in order, to pass on at restore. */
+  const held: (() => void)[] = [];
   let refused = 0;
   const track = (socket: Socket) => {
     open.add(socket);
@@ -29,8 +35,12 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     track(upstream);
     client.on("close", () => upstream.destroy());
     upstream.on("close", () => client.destroy());
-    client.pipe(upstream);
-    upstream.pipe(client);
+    const relay = (to: Socket) => (chunk: Buffer) => {
+      if (hung) held.push(() => to.write(chunk));
+      else to.write(chunk);
+    };
+    client.on("data", relay(upstream));
+    upstream.on("data", relay(client));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const dropAll = () => {
@@ -42,8 +52,13 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       cut = true;
       dropAll();
     },
+    hang() {
+      hung = true;
+    },
     restore() {
       cut = false;
+      hung = false;
+      for (const pass of held.splice(0)) pass();
     },
     refused: () => refused,
     close() {
