@@ -41,6 +41,7 @@ export function sharedSettings(config: Config): Record<string, string> {
     SURFCAST_WEBHOOK_ALLOWED_NETWORKS: digest(config.webhookAllowedNetworks),
     SURFCAST_WAVE_MODELS: digest(config.openMeteo.waveModels),
     SURFCAST_REFRESH_SCOPE: digest(config.refreshScope),
+    SURFCAST_REFRESH_CRON: digest(config.refreshCron),
     SURFCAST_TRUST_PROXY: digest(config.trustProxy),
   };
 }
@@ -61,7 +62,8 @@ async function compareSharedSettings(app: App, node: string): Promise<void> {
     const before = JSON.parse(recorded) as { node: string; settings: Record<string, string> };
     const differing = differingSettings(mine, before.settings);
     if (differing.length > 0) {
-      log.warn(`this server's ${differing.join(", ")} differ from those of server ${before.node}, which started before it: give every server (and the host of the CLI commands) the same settings (README, "Several servers")`, { node });
+      const verb = differing.length === 1 ? "differs from that" : "differ from those";
+      log.warn(`this server's ${differing.join(", ")} ${verb} of server ${before.node}, which started before it: give every server (and the host of the CLI commands) the same settings (README, "Several servers")`, { node });
     }
   }
   await app.stores.meta.write(SHARED_SETTINGS_META, JSON.stringify({ node, settings: mine }));
