@@ -17,6 +17,7 @@ import { connect as connectTcp, type Socket } from "node:net";
 import { connect as connectTls } from "node:tls";
 import type { RedisScript } from "./redis-script";
 import { Outage } from "../core/errors";
+import { withinDeadline } from "../core/deadline";
 
 /** Redis is unreachable, too slow or answered with an error: nothing was decided, the caller must not serve. */
 export class RedisUnavailable extends Outage {
@@ -91,19 +92,12 @@ export class RedisConnection {
   }
 
   private withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new RedisUnavailable(`Redis at ${this.where()} did not ${what} within ${ms} ms`)), ms);
-      work.then(
-        (value) => {
-          clearTimeout(timer);
-          resolve(value);
-        },
-        (err: unknown) => {
-          clearTimeout(timer);
-          reject(new RedisUnavailable(`Redis at ${this.where()} could not ${what}: ${err instanceof Error ? err.message : String(err)}`, { cause: err }));
-        },
-      );
-    });
+    return withinDeadline(
+      work,
+      ms,
+      () => new RedisUnavailable(`Redis at ${this.where()} did not ${what} within ${ms} ms`),
+      (err) => new RedisUnavailable(`Redis at ${this.where()} could not ${what}: ${err instanceof Error ? err.message : String(err)}`, { cause: err }),
+    );
   }
 
   /** The URL without its password, for messages that end up in logs. */

@@ -11,7 +11,10 @@ import { createAccount, setAccountDisabled } from "../../src/access/accounts";
 import { inspectLink, issueInvitation, redeemLink } from "../../src/console/invitations";
 import { sqliteConsoleStore } from "../../src/console/sqlite-store";
 import { findSession, startSession, IDLE_MS, ABSOLUTE_MS } from "../../src/console/sessions";
-import { addressKey, SignInThrottle, WorkQueue } from "../../src/console/throttle";
+import { addressKey, SignInThrottle, WorkQueue, type Throttle } from "../../src/console/throttle";
+import { SharedSignInThrottle } from "../../src/console/shared-throttle";
+import { RedisConnection } from "../../src/access/redis-connection";
+import { answersPing, LOCAL_REDIS_URL } from "../support/redis";
 import { ConsoleService } from "../../src/console/service";
 import { cli, cliAsync } from "../support/binary";
 import { tempDir } from "../support/env";
@@ -21,23 +24,25 @@ const PASSWORD = "correct horse battery";
 const tokenOf = (url: string) => url.slice(url.lastIndexOf("/") + 1);
 const at = (address: string) => ({ address, deviceCookie: undefined });
 
-describe("sign-in throttle (pure)", () => {
-  const rule = { limit: 3, windowMs: 60_000 };
-  type Step = [email: string, address: string, device: string | null, at: number, outcome: "ok" | "fail" | number];
-  /** Runs attempts in order: "fail" and "ok" must be admitted (and settle so), a number is the refusal's seconds. */
-  function run(steps: Step[]): void {
-    const t = new SignInThrottle(rule);
-    for (const [email, address, device, at, outcome] of steps) {
-      const admission = t.admit({ email, address, device }, at);
-      if (typeof outcome === "number") {
-        expect(admission).toEqual({ admitted: false, retryAfterSeconds: outcome });
-        continue;
-      }
-      if (!admission.admitted) throw new Error(`refused at ${at}: ${email} from ${address}`);
-      if (outcome === "ok") t.succeeded(admission.reservation);
+const redisAvailable = await answersPing(LOCAL_REDIS_URL);
+const rule = { limit: 3, windowMs: 60_000 };
+type Step = [email: string, address: string, device: string | null, at: number, outcome: "ok" | "fail" | number];
+
+/** Runs attempts in order: "fail" and "ok" must be admitted (and settle so), a number is the refusal's seconds. */
+async function runSteps(t: Throttle, steps: Step[]): Promise<void> {
+  for (const [email, address, device, at, outcome] of steps) {
+    const admission = await t.admit({ email, address, device }, at);
+    if (typeof outcome === "number") {
+      expect(admission).toEqual({ admitted: false, retryAfterSeconds: outcome });
+      continue;
     }
+    if (!admission.admitted) throw new Error(`refused at ${at}: ${email} from ${address}`);
+    if (outcome === "ok") await t.succeeded(admission.reservation);
   }
-  test.each<[string, Step[]]>([
+}
+
+/** The throttle's rules, table-tested: on one server (memory) and on several (Redis) they must agree. */
+const THROTTLE_CASES: [string, Step[]][] = [
     ["an address may fail `limit` times, then waits for its oldest failure to leave the window",
       [["a@x", "1.1.1.1", null, 0, "fail"], ["b@x", "1.1.1.1", null, 1000, "fail"], ["c@x", "1.1.1.1", null, 2000, "fail"], ["d@x", "1.1.1.1", null, 2000, 58], ["d@x", "1.1.1.1", null, 60_001, "ok"]]],
     ["failures spread out count only inside the window",
@@ -54,7 +59,19 @@ describe("sign-in throttle (pure)", () => {
       [["a@x", "5.5.5.5", null, 0, "fail"], ["b@x", "5.5.5.5", null, 0, "fail"], ["c@x", "5.5.5.5", null, 0, "fail"], ["v@x", "5.5.5.5", null, 0, 60], ["v@x", "5.5.5.5", "dev1", 0, "fail"], ["v@x", "5.5.5.5", "dev1", 0, "fail"], ["v@x", "5.5.5.5", "dev1", 0, "fail"], ["v@x", "5.5.5.5", "dev1", 0, 60], ["v@x", "5.5.5.5", "dev2", 0, "ok"]]],
     ["IPv6 addresses count per /64",
       [["a@x", "2001:db8:1:2::1", null, 0, "fail"], ["b@x", "2001:db8:1:2:ffff::9", null, 0, "fail"], ["c@x", "2001:0db8:0001:0002:0:0:0:7", null, 0, "fail"], ["d@x", "2001:db8:1:2::abcd", null, 0, 60], ["d@x", "2001:db8:1:3::1", null, 0, "ok"]]],
-  ])("%s", (_, steps) => run(steps));
+];
+
+describe.skipIf(!redisAvailable)("sign-in throttle in Redis (several servers): the same rules", () => {
+  const redis = new RedisConnection(LOCAL_REDIS_URL);
+  afterAll(() => redis.close());
+  test.each(THROTTLE_CASES)("%s", async (_, steps) => {
+    await redis.ready();
+    await runSteps(new SharedSignInThrottle(redis, rule, `surfcast-test:${crypto.randomUUID()}:`), steps);
+  });
+});
+
+describe("sign-in throttle (pure)", () => {
+  test.each(THROTTLE_CASES)("%s", (_, steps) => runSteps(new SignInThrottle(rule), steps));
 
   test.each([
     ["192.0.2.7", "192.0.2.7"],

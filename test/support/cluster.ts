@@ -155,6 +155,19 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   }
 }
 
+/** A console command on the cluster's database that must succeed: its output, else an error with its own. */
+export function cliOk(cluster: Cluster, args: string[]): string {
+  const r = cluster.cli(args);
+  if (r.code !== 0) throw new Error(`surfcast ${args.join(" ")} failed (${r.code}): ${r.stderr}`);
+  return r.stdout;
+}
+
+/** A new account `email` (made with `accountFlags`) and a key of it. */
+export function newClusterKey(cluster: Cluster, email: string, accountFlags: string[] = ["--plan", "scale"]): { id: string; key: string } {
+  cliOk(cluster, ["accounts", "create", email, ...accountFlags]);
+  return JSON.parse(cliOk(cluster, ["keys", "create", email, "--name", "cluster-test", "--json"])) as { id: string; key: string };
+}
+
 /** A node that does not stop within 10 s is killed, so a hung stop cannot hold the test run. */
 async function stopOrKill(node: ClusterNode): Promise<void> {
   if (!node.process()) return;

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { RedisClient } from "bun";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describeWithCluster, startCluster, type Cluster, type ClusterNode } from "../support/cluster";
+import { cliOk, describeWithCluster, newClusterKey, startCluster, type Cluster, type ClusterNode } from "../support/cluster";
 import { startServer } from "../support/binary";
 import { ConsoleClient } from "../support/console-client";
 import { tempDir } from "../support/env";
@@ -28,16 +28,8 @@ const SEARCH = "/v1/spots?q=super&limit=1";
 let cluster: Cluster;
 let nodes: ClusterNode[];
 
-function run(args: string[]): string {
-  const r = cluster.cli(args);
-  if (r.code !== 0) throw new Error(`surfcast ${args.join(" ")} failed (${r.code}): ${r.stderr}`);
-  return r.stdout;
-}
-
-function newKey(email: string, accountFlags: string[] = ["--plan", "scale"]): { id: string; key: string } {
-  run(["accounts", "create", email, ...accountFlags]);
-  return JSON.parse(run(["keys", "create", email, "--name", "shared-test", "--json"])) as { id: string; key: string };
-}
+const run = (args: string[]) => cliOk(cluster, args);
+const newKey = (email: string, accountFlags?: string[]) => newClusterKey(cluster, email, accountFlags);
 
 const get = (base: string, path: string, key?: string, timeoutMs = 15_000) =>
   fetch(base + path, { headers: key === undefined ? {} : { "X-API-Key": key }, signal: AbortSignal.timeout(timeoutMs) });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { describeWithCluster, startCluster, type Balancer, type Cluster, type ClusterNode } from "../support/cluster";
+import { cliOk, describeWithCluster, newClusterKey, startCluster, type Balancer, type Cluster, type ClusterNode } from "../support/cluster";
 import { ConsoleClient, text } from "../support/console-client";
 import { BINARY, tempDir } from "../support/env";
 import { waitFor } from "../support/wait";
@@ -35,16 +35,8 @@ let nodes: ClusterNode[];
 /** Keys made before the tests, each on an account of its own with the limits its test needs. */
 const keys: Record<"quota" | "burst" | "load", string> = { quota: "", burst: "", load: "" };
 
-function run(args: string[]): string {
-  const r = cluster.cli(args);
-  if (r.code !== 0) throw new Error(`surfcast ${args.join(" ")} failed (${r.code}): ${r.stderr}`);
-  return r.stdout;
-}
-
-function newKey(email: string, accountFlags: string[] = ["--plan", "scale"]): { id: string; key: string } {
-  run(["accounts", "create", email, ...accountFlags]);
-  return JSON.parse(run(["keys", "create", email, "--name", "cluster-test", "--json"])) as { id: string; key: string };
-}
+const run = (args: string[]) => cliOk(cluster, args);
+const newKey = (email: string, accountFlags?: string[]) => newClusterKey(cluster, email, accountFlags);
 
 const get = (base: string, path: string, key?: string) =>
   fetch(base + path, { headers: key === undefined ? {} : { "X-API-Key": key }, signal: AbortSignal.timeout(15_000) });

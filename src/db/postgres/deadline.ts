@@ -12,27 +12,14 @@
  */
 import type { SQL } from "bun";
 import { Outage } from "../../core/errors";
+import { withinDeadline } from "../../core/deadline";
 
 export class DatabaseTimeout extends Outage {
   override readonly name = "DatabaseTimeout";
 }
 
 /** `work`'s outcome, or DatabaseTimeout after `ms`; a late outcome is dropped. */
-function beforeDeadline<T>(work: PromiseLike<T>, ms: number, what: string): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new DatabaseTimeout(`PostgreSQL did not ${what} within ${ms} ms`)), ms);
-    work.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (err: unknown) => {
-        clearTimeout(timer);
-        reject(err);
-      },
-    );
-  });
-}
+const beforeDeadline = <T>(work: PromiseLike<T>, ms: number, what: string) => withinDeadline(work, ms, () => new DatabaseTimeout(`PostgreSQL did not ${what} within ${ms} ms`));
 
 /** A query as drizzle and the stores use it (awaited, or asked for `.values()`), answering within the deadline. */
 function deadlined(query: PromiseLike<unknown> & { values(): PromiseLike<unknown> }, ms: number): PromiseLike<unknown> & { values(): Promise<unknown> } {
