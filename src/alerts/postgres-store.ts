@@ -180,7 +180,8 @@ export function postgresAlertStore(db: PgDb): AlertStore {
       return db.transaction(async (tx) => {
         const recorded = await tx
           .update(alertDeliveries)
-          .set(result)
+          // Its claim (claimDeliveries) moved its scheduled time ahead: the log shows it when it was attempted.
+          .set({ ...result, scheduledAt: result.attemptedAt })
           .where(and(eq(alertDeliveries.id, id), eq(alertDeliveries.outcome, "pending")))
           .returning({ alertId: alertDeliveries.alertId });
         if (recorded.length > 0 && confirmTokenHash) await tx.update(alerts).set({ confirmTokenHash, confirmSentAt: result.attemptedAt }).where(eq(alerts.id, recorded[0]!.alertId));

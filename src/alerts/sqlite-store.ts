@@ -213,7 +213,8 @@ export function sqliteAlertStore(db: Db): AlertStore {
       return writeTransaction(db, () => {
         const recorded = db
           .update(alertDeliveries)
-          .set(result)
+          // Its claim (claimDeliveries) moved its scheduled time ahead: the log shows it when it was attempted.
+          .set({ ...result, scheduledAt: result.attemptedAt })
           .where(and(eq(alertDeliveries.id, id), eq(alertDeliveries.outcome, "pending")))
           .returning({ alertId: alertDeliveries.alertId })
           .all();
