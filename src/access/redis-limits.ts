@@ -200,6 +200,11 @@ export class RedisLimits {
     private readonly prefix = DEFAULT_PREFIX,
   ) {}
 
+  /** Whether Redis is connected now: slices are used only then, so a Redis that went away refuses as at once. */
+  get connected(): boolean {
+    return this.redis.connected;
+  }
+
   /**
    * Decides one request of `keyId` at `now`, counted `weight` times (a GET /v1/now counts once per spot), and
    * counts it when admitted. `endpoint` null passes the burst window but never uses the daily quota (GET

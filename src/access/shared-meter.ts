@@ -70,7 +70,8 @@ export class SharedUsageMeter implements Meter {
 
   admit(principal: Principal, endpoint: UsageKey | null, weight = 1): MaybePromise<Metered> {
     const now = this.clock.now();
-    if (endpoint !== null) {
+    // Slices only while Redis is connected: a Redis that went away refuses every request at once (503), slice or not.
+    if (endpoint !== null && this.limits.connected) {
       const fromSlice = this.slices.take(principal.keyId, principal, weight, now);
       if (fromSlice) {
         this.count(principal.keyId, now, endpoint, weight);
