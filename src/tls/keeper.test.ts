@@ -8,7 +8,7 @@ import { explainAcmeFailure } from "./acme-errors";
 import { CertificateKeeper } from "./keeper";
 import { renewalAt } from "./renewal";
 import { CertificateState } from "./state";
-import type { CertificatePair, CertificateStore } from "./store";
+import { fileCertificateStore, type CertificatePair, type CertificateStore } from "./store";
 
 const DOMAINS = ["surf.test"];
 
@@ -17,23 +17,31 @@ function pairFor(name: string): CertificatePair {
   return { cert: readFileSync(files.cert, "utf8"), key: readFileSync(files.key, "utf8") };
 }
 
-function memoryStore(kept: Record<string, CertificatePair> = {}): CertificateStore & { kept: Record<string, CertificatePair> } {
-  return {
-    kept,
-    accountKey: async () => null,
-    saveAccountKey: async () => {},
-    certificate: async (name) => kept[name] ?? null,
-    saveCertificate: async (name, pair) => void (kept[name] = pair),
+/** The data directory's store over pairs already kept. */
+async function storeWith(kept: Record<string, CertificatePair> = {}): Promise<CertificateStore> {
+  const store = fileCertificateStore(tempDir("keeper-store"));
+  for (const [name, pair] of Object.entries(kept)) await store.saveCertificate(name, pair);
+  return store;
+}
+
+/** One job at a time, as the job lease runs them among servers. */
+function oneAtATime(): <T>(job: () => Promise<T>) => Promise<T> {
+  let last: Promise<unknown> = Promise.resolve();
+  return (job) => {
+    const run = last.then(job, job);
+    last = run.catch(() => {});
+    return run;
   };
 }
 
-function keeper(store: CertificateStore, order: () => Promise<CertificatePair>, now: number) {
+function keeper(store: CertificateStore, order: () => Promise<CertificatePair>, now: number, exclusive = oneAtATime()) {
   const served: CertificatePair[] = [];
   const state = new CertificateState();
   const kept = new CertificateKeeper({
     domains: DOMAINS,
     store,
     order,
+    exclusive,
     explain: (err) => explainAcmeFailure(err, { domains: DOMAINS, directoryUrl: "https://acme.test/dir", httpPort: 80 }),
     now: () => now,
     state,
@@ -45,13 +53,13 @@ function keeper(store: CertificateStore, order: () => Promise<CertificatePair>, 
 describe("the certificate keeper", () => {
   test("without a stored certificate: orders one, keeps it and serves it", async () => {
     const fresh = pairFor("fresh");
-    const store = memoryStore();
+    const store = await storeWith();
     const { kept, served, state } = keeper(store, async () => fresh, Date.now());
     await kept.start();
     await waitFor("the order", () => served.length === 1);
     kept.stop();
     expect(served[0]).toEqual(fresh);
-    expect(store.kept["surf.test"]).toEqual(fresh);
+    expect(await store.certificate("surf.test")).toEqual(fresh);
     expect(state.notAfter).toBe(certificateInfo(fresh.cert).notAfter);
   });
 
@@ -59,7 +67,7 @@ describe("the certificate keeper", () => {
     const old = pairFor("old");
     let attempts = 0;
     const due = renewalAt(certificateInfo(old.cert)) + 1;
-    const { kept, served, state } = keeper(memoryStore({ "surf.test": old }), async () => {
+    const { kept, served, state } = keeper(await storeWith({ "surf.test": old }), async () => {
       attempts += 1;
       throw new Error("Fetching http://surf.test/.well-known/acme-challenge/x: Connection refused");
     }, due);
@@ -68,5 +76,22 @@ describe("the certificate keeper", () => {
     kept.stop();
     expect(served).toEqual([old]);
     expect(state.report(due)).toMatchObject({ expires: new Date(certificateInfo(old.cert).notAfter).toISOString(), renewalFailure: expect.stringContaining("could not fetch the challenge") });
+  });
+
+  test("servers sharing a store take turns: one orders, the others serve what it stored", async () => {
+    const fresh = pairFor("shared");
+    const store = await storeWith();
+    const exclusive = oneAtATime();
+    let orders = 0;
+    const order = async () => {
+      orders += 1;
+      return fresh;
+    };
+    const servers = [keeper(store, order, Date.now(), exclusive), keeper(store, order, Date.now(), exclusive), keeper(store, order, Date.now(), exclusive)];
+    await Promise.all(servers.map((s) => s.kept.start()));
+    await waitFor("every server serving", () => servers.every((s) => s.served.length === 1));
+    for (const s of servers) s.kept.stop();
+    expect(orders).toBe(1);
+    expect(servers.map((s) => s.served[0])).toEqual([fresh, fresh, fresh]);
   });
 });

@@ -1,7 +1,9 @@
 /**
  * Keeps one certificate for the names of `serve --https`: the stored one at start when it still covers them, an
  * order when there is none or its renewal is due, checked at least daily, with backoff after a failure. A failure
- * keeps the certificate served and is one log line naming its cause and what to check.
+ * keeps the certificate served and is one log line naming its cause and what to check. Servers sharing a store
+ * take turns: each check that finds its certificate due runs under `exclusive`, where a certificate another server
+ * saved meanwhile is taken instead of a new order.
  */
 import { log } from "../core/log";
 import type { AcmeFailure } from "./acme-errors";
@@ -14,6 +16,8 @@ export interface KeeperOptions {
   domains: readonly string[];
   store: CertificateStore;
   order(domains: readonly string[]): Promise<CertificatePair>;
+  /** Runs `job` while no other server sharing the store runs it (the job lease); throws when it cannot. */
+  exclusive<T>(job: () => Promise<T>): Promise<T>;
   explain(err: unknown): AcmeFailure;
   now(): number;
   state: CertificateState;
@@ -36,11 +40,10 @@ export class CertificateKeeper {
 
   /** Serves the stored certificate if it covers the names, and schedules the first check (at once without one). */
   async start(): Promise<void> {
-    const stored = await this.options.store.certificate(nameOf(this.options.domains));
+    const stored = await this.stored();
     if (stored !== null) {
-      const info = certificateInfo(stored.cert);
-      if (this.options.domains.every((d) => info.names.includes(d))) this.use(stored, info);
-      else log.info("the stored certificate does not cover every name given to --https: ordering a new one", { names: info.names.join(","), wanted: this.options.domains.join(",") });
+      if (stored.covers) this.use(stored.pair, stored.info);
+      else log.info("the stored certificate does not cover every name given to --https: ordering a new one", { names: stored.info.names.join(","), wanted: this.options.domains.join(",") });
     }
     this.schedule();
   }
@@ -48,6 +51,13 @@ export class CertificateKeeper {
   stop(): void {
     this.stopped = true;
     clearTimeout(this.timer);
+  }
+
+  private async stored() {
+    const pair = await this.options.store.certificate(nameOf(this.options.domains));
+    if (pair === null) return null;
+    const info = certificateInfo(pair.cert);
+    return { pair, info, covers: this.options.domains.every((d) => info.names.includes(d)) };
   }
 
   private use(pair: CertificatePair, validity: Validity): void {
@@ -62,25 +72,35 @@ export class CertificateKeeper {
   }
 
   private async check(): Promise<void> {
-    const { domains, store, now } = this.options;
+    const { domains, now } = this.options;
     if (this.validity === null || now() >= renewalAt(this.validity)) {
       const renewing = this.validity !== null;
-      log.info(renewing ? "renewing the certificate" : "ordering a certificate", { domains: domains.join(",") });
       try {
-        const pair = await this.options.order(domains);
+        const { pair, info, ordered } = await this.options.exclusive(() => this.storedOrOrdered(renewing));
         // A server stopping while the order ran serves nothing more.
         if (this.stopped) return;
-        const info = certificateInfo(pair.cert);
-        await store.saveCertificate(nameOf(domains), pair);
         this.failures = 0;
         this.use(pair, info);
-        log.info("certificate in service", { domains: domains.join(","), expires: new Date(info.notAfter).toISOString() });
+        log.info("certificate in service", { domains: domains.join(","), expires: new Date(info.notAfter).toISOString(), ordered: ordered ? undefined : "by another server" });
       } catch (err) {
+        if (this.stopped) return;
         this.failures += 1;
         this.fail(err, renewing);
       }
     }
     this.schedule();
+  }
+
+  /** The stored certificate when it covers the names and is not due (another server ordered it), else a new order, stored. */
+  private async storedOrOrdered(renewing: boolean) {
+    const { domains, store, now } = this.options;
+    const stored = await this.stored();
+    if (stored?.covers && now() < renewalAt(stored.info)) return { ...stored, ordered: false };
+    log.info(renewing ? "renewing the certificate" : "ordering a certificate", { domains: domains.join(",") });
+    const pair = await this.options.order(domains);
+    const info = certificateInfo(pair.cert);
+    await store.saveCertificate(nameOf(domains), pair);
+    return { pair, info, ordered: true };
   }
 
   private fail(err: unknown, renewing: boolean): void {

@@ -1,6 +1,7 @@
 /**
- * Where certificates and the ACME account key are kept: the data directory (files readable by the server's user
- * only) on one server.
+ * Where certificates, the ACME account key and the challenges of an order in flight are kept: the data directory
+ * (files readable by the server's user only) and memory on one server, PostgreSQL (postgres-store.ts) when several
+ * share a database.
  */
 import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -18,6 +19,11 @@ export interface CertificateStore {
   /** The certificate kept under `name`, or null. */
   certificate(name: string): Promise<CertificatePair | null>;
   saveCertificate(name: string, pair: CertificatePair): Promise<void>;
+  /** An HTTP-01 challenge's key authorization, answered on the plain HTTP port while its order waits for validation. */
+  publishChallenge(token: string, keyAuthorization: string): Promise<void>;
+  withdrawChallenge(token: string): Promise<void>;
+  /** The key authorization of a challenge in flight, or null for an unknown token. */
+  challenge(token: string): Promise<string | null>;
 }
 
 /** Only the server's user may read a private key. */
@@ -40,9 +46,10 @@ async function writePrivate(path: string, text: string): Promise<void> {
   await rename(temporary, path);
 }
 
-/** `<data dir>/tls/`: account.key, and NAME.crt with NAME.key per certificate. */
+/** `<data dir>/tls/`: account.key, and NAME.crt with NAME.key per certificate; the challenges in memory (one server answers them). */
 export function fileCertificateStore(dataDir: string): CertificateStore {
   const dir = join(dataDir, "tls");
+  const challenges = new Map<string, string>();
   const ready = mkdir(dir, { recursive: true, mode: 0o700 });
   const path = (file: string) => join(dir, file);
   return {
@@ -65,5 +72,8 @@ export function fileCertificateStore(dataDir: string): CertificateStore {
       await writePrivate(path(`${name}.key`), pair.key);
       await writePrivate(path(`${name}.crt`), pair.cert);
     },
+    publishChallenge: async (token, keyAuthorization) => void challenges.set(token, keyAuthorization),
+    withdrawChallenge: async (token) => void challenges.delete(token),
+    challenge: async (token) => challenges.get(token) ?? null,
   };
 }
