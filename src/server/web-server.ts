@@ -18,7 +18,7 @@ import { CertificateKeeper } from "../tls/keeper";
 import { plainHttpHandler, STRICT_TRANSPORT_SECURITY } from "../tls/plain-http";
 import { postgresCertificateStore } from "../tls/postgres-store";
 import { fileCertificateStore, type CertificatePair, type CertificateStore } from "../tls/store";
-import { onceAmongServers } from "./cluster";
+import { inTurnAmongServers } from "./cluster";
 import { startHttpServer, webServerOptions, type WebServerOptions } from "./http";
 
 export interface WebServer {
@@ -174,11 +174,10 @@ function certificateStoreOf(app: App): CertificateStore {
   return app.engine.kind === "sqlite" ? fileCertificateStore(app.config.dataDir) : postgresCertificateStore(app.engine.db, app.clock);
 }
 
-/** Runs a certificate check under the job lease: one server orders at a time, each attempt a slot of its own. */
+/** Runs a certificate check under the job lease: one server orders at a time. */
 function exclusiveAmongServers(app: App, signal: AbortSignal) {
-  return async <T>(job: () => Promise<T>): Promise<T> => {
-    const slot = `${new Date(app.clock.now()).toISOString()} ${app.engine.kind === "postgres" ? app.engine.node.id : "here"}`;
-    const outcome = await onceAmongServers(app, "certificate order", slot, job, signal);
+  return async <T>(job: (othersFailedAt: number | null) => Promise<T>): Promise<T> => {
+    const outcome = await inTurnAmongServers(app, "certificate order", job, signal);
     if (outcome === undefined) throw new Error("the certificate order's lease on the shared database was lost");
     return outcome;
   };

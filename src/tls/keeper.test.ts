@@ -1,8 +1,9 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect, spyOn, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { tempDir } from "../../test/support/env";
 import { makeCertificate } from "../../test/support/pebble";
 import { waitFor } from "../../test/support/wait";
+import { log } from "../core/log";
 import { certificateInfo } from "./acme";
 import { explainAcmeFailure } from "./acme-errors";
 import { CertificateKeeper } from "./keeper";
@@ -24,17 +25,28 @@ async function storeWith(kept: Record<string, CertificatePair> = {}): Promise<Ce
   return store;
 }
 
-/** One job at a time, as the job lease runs them among servers. */
-function oneAtATime(): <T>(job: () => Promise<T>) => Promise<T> {
+type Exclusive = <T>(job: (othersFailedAt: number | null) => Promise<T>) => Promise<T>;
+
+/** The job lease among servers: one job at a time, each told when a job of another server last failed. */
+function sharedTurns(): () => Exclusive {
   let last: Promise<unknown> = Promise.resolve();
-  return (job) => {
-    const run = last.then(job, job);
-    last = run.catch(() => {});
-    return run;
+  let failed: { server: number; at: number } | null = null;
+  let servers = 0;
+  return () => {
+    const server = ++servers;
+    return (job) => {
+      const turn = () => job(failed && failed.server !== server ? failed.at : null).catch((err: unknown) => {
+        failed = { server, at: Date.now() };
+        throw err;
+      });
+      const run = last.then(turn, turn);
+      last = run.catch(() => {});
+      return run;
+    };
   };
 }
 
-function keeper(store: CertificateStore, order: () => Promise<CertificatePair>, now: number, exclusive = oneAtATime()) {
+function keeper(store: CertificateStore, order: () => Promise<CertificatePair>, now: number, exclusive: Exclusive = sharedTurns()()) {
   const served: CertificatePair[] = [];
   const state = new CertificateState();
   const kept = new CertificateKeeper({
@@ -81,17 +93,41 @@ describe("the certificate keeper", () => {
   test("servers sharing a store take turns: one orders, the others serve what it stored", async () => {
     const fresh = pairFor("shared");
     const store = await storeWith();
-    const exclusive = oneAtATime();
+    const turns = sharedTurns();
     let orders = 0;
     const order = async () => {
       orders += 1;
       return fresh;
     };
-    const servers = [keeper(store, order, Date.now(), exclusive), keeper(store, order, Date.now(), exclusive), keeper(store, order, Date.now(), exclusive)];
+    const servers = [keeper(store, order, Date.now(), turns()), keeper(store, order, Date.now(), turns()), keeper(store, order, Date.now(), turns())];
     await Promise.all(servers.map((s) => s.kept.start()));
     await waitFor("every server serving", () => servers.every((s) => s.served.length === 1));
     for (const s of servers) s.kept.stop();
     expect(orders).toBe(1);
     expect(servers.map((s) => s.served[0])).toEqual([fresh, fresh, fresh]);
+  });
+
+  test("shortly after another server's attempt failed, the others leave the retry to its backoff", async () => {
+    const turns = sharedTurns();
+    const store = await storeWith();
+    let orders = 0;
+    const order = async () => {
+      orders += 1;
+      throw new Error("DNS problem: NXDOMAIN looking up A for surf.test");
+    };
+    const servers = [keeper(store, order, Date.now(), turns()), keeper(store, order, Date.now(), turns()), keeper(store, order, Date.now(), turns())];
+    const logged = spyOn(log, "error").mockImplementation(() => {});
+    let lines: string[];
+    try {
+      await Promise.all(servers.map((s) => s.kept.start()));
+      await waitFor("every server's attempt", () => logged.mock.calls.length === 3);
+      lines = logged.mock.calls.map((call) => call[0]);
+    } finally {
+      for (const s of servers) s.kept.stop();
+      logged.mockRestore();
+    }
+    expect(orders).toBe(1);
+    expect(lines.filter((l) => l.includes("DNS for surf.test does not point at this server"))).toHaveLength(1);
+    expect(lines.filter((l) => l.includes("another server sharing the database tried just before and failed; check that server's log for the cause; next attempt in 5 min"))).toHaveLength(2);
   });
 });

@@ -8,7 +8,7 @@
 import { log } from "../core/log";
 import type { AcmeFailure } from "./acme-errors";
 import { certificateInfo } from "./acme";
-import { nextCheckIn, renewalAt, type Validity } from "./renewal";
+import { FIRST_RETRY_MS, nextCheckIn, renewalAt, type Validity } from "./renewal";
 import type { CertificateState } from "./state";
 import type { CertificatePair, CertificateStore } from "./store";
 
@@ -16,8 +16,11 @@ export interface KeeperOptions {
   domains: readonly string[];
   store: CertificateStore;
   order(domains: readonly string[]): Promise<CertificatePair>;
-  /** Runs `job` while no other server sharing the store runs it (the job lease); throws when it cannot. */
-  exclusive<T>(job: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `job` while no other server sharing the store runs it (the job lease), telling it when an attempt last
+   * failed on another server (null when none did); throws when it cannot.
+   */
+  exclusive<T>(job: (othersFailedAt: number | null) => Promise<T>): Promise<T>;
   explain(err: unknown): AcmeFailure;
   now(): number;
   state: CertificateState;
@@ -27,6 +30,13 @@ export interface KeeperOptions {
 
 /** The store's name of the certificate: its first domain. */
 const nameOf = (domains: readonly string[]) => domains[0]!;
+
+/**
+ * Another server's attempt failed less than the first retry's wait ago: this one leaves the retry to that server's
+ * backoff instead of doubling its failures (Let's Encrypt counts failed validations per name).
+ */
+class AnotherServerFailed extends Error {}
+const ANOTHER_SERVER_FAILED: AcmeFailure = { cause: "another server sharing the database tried just before and failed", check: "that server's log for the cause" };
 
 const inWords = (ms: number) => (ms >= 3_600_000 ? `${Math.round(ms / 3_600_000)} h` : ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.ceil(ms / 1000)} s`);
 
@@ -76,9 +86,12 @@ export class CertificateKeeper {
     if (this.validity === null || now() >= renewalAt(this.validity)) {
       const renewing = this.validity !== null;
       try {
-        const { pair, info, ordered } = await this.options.exclusive(() => this.storedOrOrdered(renewing));
+        const got = await this.options.exclusive((othersFailedAt) => this.storedOrOrdered(renewing, othersFailedAt));
         // A server stopping while the order ran serves nothing more.
         if (this.stopped) return;
+        // Not thrown inside the turn: the lease records a failure as this server's, which would hold the others back.
+        if (got === null) throw new AnotherServerFailed();
+        const { pair, info, ordered } = got;
         this.failures = 0;
         this.use(pair, info);
         log.info("certificate in service", { domains: domains.join(","), expires: new Date(info.notAfter).toISOString(), ordered: ordered ? undefined : "by another server" });
@@ -91,11 +104,15 @@ export class CertificateKeeper {
     this.schedule();
   }
 
-  /** The stored certificate when it covers the names and is not due (another server ordered it), else a new order, stored. */
-  private async storedOrOrdered(renewing: boolean) {
+  /**
+   * The stored certificate when it covers the names and is not due (another server ordered it), else a new order,
+   * stored; none (null) shortly after another server's attempt failed.
+   */
+  private async storedOrOrdered(renewing: boolean, othersFailedAt: number | null) {
     const { domains, store, now } = this.options;
     const stored = await this.stored();
     if (stored?.covers && now() < renewalAt(stored.info)) return { ...stored, ordered: false };
+    if (othersFailedAt !== null && now() - othersFailedAt < FIRST_RETRY_MS) return null;
     log.info(renewing ? "renewing the certificate" : "ordering a certificate", { domains: domains.join(",") });
     const pair = await this.options.order(domains);
     const info = certificateInfo(pair.cert);
@@ -104,12 +121,12 @@ export class CertificateKeeper {
   }
 
   private fail(err: unknown, renewing: boolean): void {
-    const { cause, check } = this.options.explain(err);
+    const { cause, check } = err instanceof AnotherServerFailed ? ANOTHER_SERVER_FAILED : this.options.explain(err);
     const retry = inWords(nextCheckIn(this.validity, this.failures, this.options.now()));
     const kept = renewing ? "; the current certificate stays in use" : "";
     if (renewing) this.options.state.renewalFailure = cause;
     log.error(`could not get a certificate for ${this.options.domains.join(", ")}: ${cause}${kept}; check ${check}; next attempt in ${retry}`, {
-      detail: err instanceof Error ? err.message : String(err),
+      detail: err instanceof AnotherServerFailed ? undefined : err instanceof Error ? err.message : String(err),
     });
   }
 }
