@@ -17,7 +17,8 @@ import { explainAcmeFailure } from "../tls/acme-errors";
 import { CertificateKeeper } from "../tls/keeper";
 import { plainHttpHandler, STRICT_TRANSPORT_SECURITY } from "../tls/plain-http";
 import { postgresCertificateStore } from "../tls/postgres-store";
-import { fileCertificateStore, type CertificatePair, type CertificateStore } from "../tls/store";
+import { fileCertificateStore } from "../tls/file-store";
+import type { CertificatePair, CertificateStore } from "../tls/store";
 import { inTurnAmongServers } from "./cluster";
 import { startHttpServer, webServerOptions, type WebServerOptions } from "./http";
 

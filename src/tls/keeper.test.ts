@@ -9,7 +9,8 @@ import { explainAcmeFailure } from "./acme-errors";
 import { CertificateKeeper } from "./keeper";
 import { renewalAt } from "./renewal";
 import { CertificateState } from "./state";
-import { fileCertificateStore, type CertificatePair, type CertificateStore } from "./store";
+import { fileCertificateStore } from "./file-store";
+import type { CertificatePair, CertificateStore } from "./store";
 
 const DOMAINS = ["surf.test"];
 
