@@ -27,7 +27,7 @@ export async function inTurnAmongServers<T>(app: App, name: string, job: (others
   if (app.engine.kind === "sqlite") return job(null);
   const { db, node } = app.engine;
   const lease = { name, slot: `${new Date(app.clock.now()).toISOString()} ${node.id}`, node: node.id };
-  const outcome = await runOnce(db, lease, async () => job(await lastFailureElsewhere(db, name, node.id)), { follow: true, signal });
+  const outcome = await runOnce(db, lease, async () => job(await lastFailureElsewhere(db, name, node.id)), { follow: true, signal, clock: app.clock });
   return outcome.ran ? outcome.result : undefined;
 }
 
