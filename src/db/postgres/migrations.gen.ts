@@ -100,5 +100,15 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795845087898,
     "hash": "770e5d34899d27ccafc3452f358409f203b5078ec18e0c5be4643d119e2de300"
+  },
+  {
+    "sql": [
+      "CREATE TABLE \"cluster\".\"acme_account_keys\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"pem\" text NOT NULL,\n\t\"saved_at\" bigint NOT NULL\n);\n",
+      "\nCREATE TABLE \"cluster\".\"acme_challenges\" (\n\t\"token\" text PRIMARY KEY NOT NULL,\n\t\"key_authorization\" text NOT NULL,\n\t\"created_at\" bigint NOT NULL\n);\n",
+      "\nCREATE TABLE \"cluster\".\"tls_certificates\" (\n\t\"name\" text PRIMARY KEY NOT NULL,\n\t\"cert\" text NOT NULL,\n\t\"key\" text NOT NULL,\n\t\"saved_at\" bigint NOT NULL\n);\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795852456062,
+    "hash": "8e5d182845f7b7247de8fcb8eabc4211e005e109f3b5bc5004a3eeb4a3b00514"
   }
 ];
