@@ -14,6 +14,8 @@
  * Without redis-server (or PostgreSQL, see ./postgres.ts) the tests are skipped with one line saying why.
  */
 import { answersPing } from "./redis";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe } from "bun:test";
 import { cli, cliAsync, startServer, type CliResult, type RunningServer } from "./binary";
 import { freePort, tempDir } from "./env";
@@ -155,6 +157,16 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     await close();
     throw err;
   }
+}
+
+/** A `prepare` that imports `spots` as the whole catalog: the only thing in the database before the nodes start. */
+export function importSpots(spots: readonly object[]): (cli: (args: string[]) => CliResult) => void {
+  return (cli) => {
+    const file = join(tempDir("cluster-spots"), "spots.json");
+    writeFileSync(file, JSON.stringify(spots));
+    const imported = cli(["spots", "import", file, "--replace"]);
+    if (imported.code !== 0) throw new Error(`spots import failed: ${imported.stderr}`);
+  };
 }
 
 /** A console command on the cluster's database that must succeed: its output, else an error with its own. */

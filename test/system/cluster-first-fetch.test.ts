@@ -5,10 +5,7 @@
  * and both answer its forecast.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { describeWithCluster, newClusterKey, startCluster, type Cluster } from "../support/cluster";
-import { tempDir } from "../support/env";
+import { describeWithCluster, importSpots, newClusterKey, startCluster, type Cluster } from "../support/cluster";
 import { waitFor } from "../support/wait";
 
 const SPOTS = [
@@ -23,12 +20,7 @@ describeWithCluster("a new spot asked of two servers at once (compiled binary, P
     cluster = await startCluster({
       nodes: 2,
       env: { SURFCAST_REFRESH_SCOPE: "requested" },
-      prepare(cli) {
-        const file = join(tempDir("first-fetch-spots"), "spots.json");
-        writeFileSync(file, JSON.stringify(SPOTS));
-        const imported = cli(["spots", "import", file, "--replace"]);
-        if (imported.code !== 0) throw new Error(`spots import failed: ${imported.stderr}`);
-      },
+      prepare: importSpots(SPOTS),
     });
   }, 90_000);
 

@@ -10,12 +10,9 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { RedisClient } from "bun";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { cliOk, describeWithCluster, newClusterKey, startCluster, type Cluster, type ClusterNode } from "../support/cluster";
+import { cliOk, describeWithCluster, importSpots, newClusterKey, startCluster, type Cluster, type ClusterNode } from "../support/cluster";
 import { startServer } from "../support/binary";
 import { ConsoleClient } from "../support/console-client";
-import { tempDir } from "../support/env";
 import { waitFor } from "../support/wait";
 
 const SPOTS = [
@@ -46,12 +43,7 @@ describeWithCluster("several servers share every limit and fail alike (compiled 
     cluster = await startCluster({
       nodes: 3,
       args: ["--no-scheduler"],
-      prepare(cli) {
-        const file = join(tempDir("cluster-shared-spots"), "spots.json");
-        writeFileSync(file, JSON.stringify(SPOTS));
-        const imported = cli(["spots", "import", file, "--replace"]);
-        if (imported.code !== 0) throw new Error(`spots import failed: ${imported.stderr}`);
-      },
+      prepare: importSpots(SPOTS),
     });
     nodes = cluster.nodes;
   }, 90_000);

@@ -6,10 +6,8 @@
  * away and coming back. One cluster serves the whole file; the tests run in order and each leaves it whole.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
 import { hostname } from "node:os";
-import { join } from "node:path";
-import { cliOk, describeWithCluster, newClusterKey, startCluster, type Balancer, type Cluster, type ClusterNode } from "../support/cluster";
+import { cliOk, describeWithCluster, importSpots, newClusterKey, startCluster, type Balancer, type Cluster, type ClusterNode } from "../support/cluster";
 import { ConsoleClient, text } from "../support/console-client";
 import { BINARY, tempDir } from "../support/env";
 import { waitFor } from "../support/wait";
@@ -123,13 +121,7 @@ describeWithCluster("several servers, one service (compiled binary, PostgreSQL, 
     cluster = await startCluster({
       nodes: 3,
       env: { SURFCAST_REFRESH_SCOPE: "all", SURFCAST_REFRESH_CRON: `${slotSecond} * * * * *` },
-      prepare(cli) {
-        // The catalog is the only thing in the database before the nodes start: no forecast, no account.
-        const file = join(tempDir("cluster-spots"), "spots.json");
-        writeFileSync(file, JSON.stringify(SPOTS));
-        const imported = cli(["spots", "import", file, "--replace"]);
-        if (imported.code !== 0) throw new Error(`spots import failed: ${imported.stderr}`);
-      },
+      prepare: importSpots(SPOTS),
     });
     nodes = cluster.nodes;
     keys.quota = newKey("quota@example.com", ["--plan", "scale", "--daily-limit", "300", "--minute-limit", "1000"]).key;
