@@ -6,8 +6,8 @@ import { HOUR_MS, isoUtc, MINUTE_MS, utcHourStart, type Clock } from "../core/cl
 import type { MaybePromise } from "../core/maybe-promise";
 import type { Spot } from "../spots/types";
 import type { BuoyChoice, NdbcFetcher } from "./fetcher";
-import type { Buoy as BuoyRef } from "./types";
-import { DEFAULT_BUOY_RADIUS_KM, freshLatest, lastDayHours, readingsByHour, type Candidate, type ObservationsReason, type Reading } from "./readings";
+import type { Buoy as BuoyRef, CurrentObservation } from "./types";
+import { DEFAULT_BUOY_RADIUS_KM, freshLatest, shortStationName, lastDayHours, readingsByHour, type Candidate, type ObservationsReason, type Reading } from "./readings";
 
 export const ATTRIBUTION = "Buoy observations by NOAA's National Data Buoy Center (https://www.ndbc.noaa.gov/) and its partners; US government data, in the public domain.";
 
@@ -70,6 +70,8 @@ export function buoyRef(buoy: Candidate): BuoyRef {
 
 const valuesOf = ({ time: _, ...values }: Reading): ObservedValues => values;
 
+const whenOf = (reading: Reading, now: number) => ({ time: isoUtc(reading.time), ageMinutes: Math.floor((now - reading.time) / MINUTE_MS) });
+
 export class ObservationsService {
   readonly radiusKm: number;
   /** A buoy's last 24 hours, kept while its readings and the hour stay the same: every spot near it shares them. */
@@ -105,9 +107,21 @@ export class ObservationsService {
     const { latest } = fresh;
     return {
       ...found,
-      latest: { time: isoUtc(latest.time), ageMinutes: Math.floor((now - latest.time) / MINUTE_MS), ...valuesOf(latest) },
+      latest: { ...whenOf(latest, now), ...valuesOf(latest) },
       forecast: await this.options.forecastAt(spot, Math.round(latest.time / HOUR_MS) * HOUR_MS),
     };
+  }
+
+  /** The spot's buoy and its newest reading in brief, when it is at most 3 hours old; null otherwise. In metric units. */
+  async current(spot: ObservedSpot): Promise<CurrentObservation | null> {
+    const choice = await this.buoyOf(spot);
+    if ("reason" in choice) return null;
+    const now = this.options.clock.now();
+    const fresh = freshLatest(choice.view.readings, now, choice.view.failing);
+    if ("reason" in fresh) return null;
+    const { id, name, distanceKm } = buoyRef(choice.buoy);
+    const { latest } = fresh;
+    return { buoy: { id, name: shortStationName(name), distanceKm }, ...whenOf(latest, now), waveHeight: latest.waveHeight, dominantPeriod: latest.dominantPeriod, waveDirection: latest.waveDirection };
   }
 
   private hoursOf(buoyId: string, readings: readonly Reading[], now: number): readonly HourObservation[] {

@@ -7,9 +7,11 @@ import { createKey, startServer, type RunningServer } from "../support/binary";
 import { startFakeNdbc, type FakeNdbc, type FakeStation } from "../support/fake-ndbc";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../support/fake-open-meteo";
 import { apiFetch } from "../support/http";
+import { feet } from "../../src/core/units";
 import type { ObservationsAnswer } from "../../src/observations/service";
 import type { VerificationResponse } from "../../src/observations/types";
 import type { Spot } from "../../src/spots/types";
+import type { NowResponse } from "../../src/now/types";
 
 type Observations = ObservationsAnswer & { units: string };
 
@@ -161,6 +163,36 @@ describe("GET /v1/spots/{id}/observations", () => {
     const answer = (await res.json()) as Observations;
     expect([answer.buoy, answer.latest, answer.reason]).toEqual([null, null, "observations_off"]);
     expect(ndbc.requests.length).toBe(before);
+  });
+});
+
+describe("/now", () => {
+  test("carries the buoy's fresh reading, the same as the observations answer's latest, in the units asked", async () => {
+    const observations = await ok<Observations>(`/v1/spots/${spots.buoy!.id}/observations`);
+    const metric = await ok<NowResponse>(`/v1/spots/${spots.buoy!.id}/now`);
+    const { latest } = observations;
+    expect(metric.observation).toEqual({
+      buoy: { id: "51201", name: "Buoy 51201", distanceKm: 5 },
+      time: latest!.time,
+      ageMinutes: metric.observation!.ageMinutes,
+      waveHeight: latest!.waveHeight,
+      dominantPeriod: latest!.dominantPeriod,
+      waveDirection: latest!.waveDirection,
+    });
+    expect(Math.abs(metric.observation!.ageMinutes - latest!.ageMinutes)).toBeLessThanOrEqual(1);
+    const imperial = await ok<NowResponse>(`/v1/spots/${spots.buoy!.id}/now?units=imperial`);
+    expect(imperial.observation!.waveHeight).toBe(feet(latest!.waveHeight!));
+    expect(imperial.observation!.buoy.distanceKm).toBe(5);
+    const many = await ok<{ spots: NowResponse[] }>(`/v1/now?spots=${spots.buoy!.id},${spots.stale!.id}`);
+    expect(many.spots.map((s) => s.observation?.buoy.id ?? null)).toEqual(["51201", null]);
+  });
+
+  test("no observation where there is no fresh reading: a stale buoy, none in reach, observations off", async () => {
+    for (const spot of [spots.stale!, spots.none!, spots.html!]) expect(await ok<NowResponse>(`/v1/spots/${spot.id}/now`)).not.toHaveProperty("observation");
+    const offKey = createKey(off.dataDir);
+    const res = await get(off, offKey, `/v1/spots/${spots.buoy!.id}/now`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).not.toHaveProperty("observation");
   });
 });
 
