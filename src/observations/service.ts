@@ -68,6 +68,12 @@ export function buoyRef(buoy: Candidate): BuoyRef {
   return { id: station.id, name: station.name, lat: station.lat, lng: station.lng, distanceKm: Math.round(distanceKm * 10) / 10, owner: station.owner };
 }
 
+/** A reading in brief (`/now` and the texts a model reads): the buoy's short name and the wave figures. */
+export function briefObservation(buoy: BuoyRef, latest: LatestObservation): CurrentObservation {
+  const { time, ageMinutes, waveHeight, dominantPeriod, waveDirection } = latest;
+  return { buoy: { id: buoy.id, name: shortStationName(buoy.name), distanceKm: buoy.distanceKm }, time, ageMinutes, waveHeight, dominantPeriod, waveDirection };
+}
+
 const valuesOf = ({ time: _, ...values }: Reading): ObservedValues => values;
 
 const whenOf = (reading: Reading, now: number) => ({ time: isoUtc(reading.time), ageMinutes: Math.floor((now - reading.time) / MINUTE_MS) });
@@ -119,9 +125,7 @@ export class ObservationsService {
     const now = this.options.clock.now();
     const fresh = freshLatest(choice.view.readings, now, choice.view.failing);
     if ("reason" in fresh) return null;
-    const { id, name, distanceKm } = buoyRef(choice.buoy);
-    const { latest } = fresh;
-    return { buoy: { id, name: shortStationName(name), distanceKm }, ...whenOf(latest, now), waveHeight: latest.waveHeight, dominantPeriod: latest.dominantPeriod, waveDirection: latest.waveDirection };
+    return briefObservation(buoyRef(choice.buoy), { ...whenOf(fresh.latest, now), ...valuesOf(fresh.latest) });
   }
 
   private hoursOf(buoyId: string, readings: readonly Reading[], now: number): readonly HourObservation[] {

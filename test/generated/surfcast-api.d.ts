@@ -656,6 +656,27 @@ export interface components {
             conditions: components["schemas"]["ForecastHour"] | null;
             tide: components["schemas"]["NowTide"] | null;
             sun: components["schemas"]["NowSun"] | null;
+            /** @description Beyond the spec: the nearest wave buoy's newest reading, present only when it is at most 3 hours old (GET /v1/spots/{id}/observations has the rest). */
+            observation?: {
+                buoy: {
+                    /** @description NDBC station id. */
+                    id: string;
+                    /** @description The station's short name (the observations answer has the whole one). */
+                    name: string;
+                    /** @description From the spot, km to a tenth. */
+                    distanceKm: number;
+                };
+                /**
+                 * Format: date-time
+                 * @description When the buoy measured, UTC.
+                 */
+                time: string;
+                /** @description Whole minutes since. */
+                ageMinutes: number;
+                waveHeight: number | null;
+                dominantPeriod: number | null;
+                waveDirection: number | null;
+            };
             /** @description Credits Open-Meteo as the source of the weather inputs, under CC BY 4.0. Show it with the data. */
             attribution: string;
             /**

@@ -8,6 +8,8 @@ import { startFakeNdbc, type FakeNdbc, type FakeStation } from "../support/fake-
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../support/fake-open-meteo";
 import { apiFetch } from "../support/http";
 import { feet } from "../../src/core/units";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { ObservationsAnswer } from "../../src/observations/service";
 import type { VerificationResponse } from "../../src/observations/types";
 import type { Spot } from "../../src/spots/types";
@@ -193,6 +195,49 @@ describe("/now", () => {
     const res = await get(off, offKey, `/v1/spots/${spots.buoy!.id}/now`);
     expect(res.status).toBe(200);
     expect(await res.json()).not.toHaveProperty("observation");
+  });
+});
+
+describe("MCP", () => {
+  let client: Client;
+  beforeAll(async () => {
+    // The SDK client checks every structuredContent against the tool's listed outputSchema.
+    client = new Client({ name: "observations", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { "X-API-Key": key } }, fetch: (url, init) => apiFetch(String(url), init) }));
+    await client.listTools();
+  });
+  afterAll(() => client?.close());
+
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const result = await client.callTool({ name, arguments: args });
+    expect(result.isError).toBeFalsy();
+    return { text: (result.content as { text: string }[])[0]!.text, structured: result.structuredContent as Record<string, unknown> };
+  };
+
+  test("spot_observations: the reading in words beside the forecast and the last 24 h; structuredContent is the /v1 JSON", async () => {
+    const { text, structured } = await call("spot_observations", { spot_id: spots.buoy!.id });
+    const v1 = await ok<Observations>(`/v1/spots/${spots.buoy!.id}/observations`);
+    expect({ ...structured, latest: { ...(structured.latest as object), ageMinutes: 0 } }).toEqual({ ...v1, latest: { ...v1.latest!, ageMinutes: 0 } });
+    const { latest, forecast } = v1;
+    expect(text).toContain(`buoy 51201 Buoy 51201, 5 km: ${latest!.waveHeight} m at ${latest!.dominantPeriod} s from ${latest!.waveDirection}°`);
+    expect(text).toContain(`; forecast ${forecast!.waveHeight} m`);
+    expect(text).toMatch(/Last 24 h, wave height m\/dominant period s: (\d\d:\d\d [\d.]+(\/\d+)?, ){20,}/);
+    expect(text).toContain("National Data Buoy Center");
+    const imperial = await call("spot_observations", { spot_id: spots.buoy!.id, units: "imperial" });
+    expect(imperial.text).toContain(` ${feet(latest!.waveHeight!)} ft`);
+  });
+
+  test("spot_observations says why there is no reading", async () => {
+    expect((await call("spot_observations", { spot_id: spots.none!.id })).text).toContain("no current buoy reading: no wave buoy within reach");
+    expect((await call("spot_observations", { spot_id: spots.stale!.id })).text).toContain("no current buoy reading: buoy 62001 Buoy 62001, 10 km: its newest wave reading is older than 3 hours");
+  });
+
+  test("spot_now says the buoy in words", async () => {
+    const { text, structured } = await call("spot_now", { spot_id: spots.buoy!.id });
+    const now = structured as unknown as NowResponse;
+    const o = now.observation!;
+    expect(text).toContain(`; buoy 51201 Buoy 51201, 5 km: ${o.waveHeight} m at ${o.dominantPeriod} s from ${o.waveDirection}°, ${o.ageMinutes} min ago; forecast ${now.conditions!.waveHeight} m;`);
+    expect((await call("spot_now", { spot_id: spots.stale!.id })).text).not.toContain("buoy");
   });
 });
 
