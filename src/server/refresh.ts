@@ -63,7 +63,10 @@ export async function refreshForecasts(app: App, options: RefreshOptions = {}): 
   }
   app.refreshEvents.emit(summary);
   await recordModelGaps(app, spots, summary);
-  if (!options.onDemand) await recordRun(app, summary, outcome);
+  if (!options.onDemand) {
+    await recordRun(app, summary, outcome);
+    await keepForecastsAtBuoys(app);
+  }
   logSummary(app, summary, outcome);
   return summary;
 }
@@ -79,6 +82,18 @@ async function recordModelGaps(app: App, spots: readonly RefreshSpot[], summary:
     if (JSON.stringify(merged) !== JSON.stringify(stored)) await app.stores.meta.write(MODEL_GAPS_META, Object.keys(merged).length > 0 ? JSON.stringify(merged) : null);
   } catch (err) {
     log.warn("could not record where wave models read no sea", { error: String(err) });
+  }
+}
+
+/** Each model's forecast at the buoys whose verification is in use, kept by lead day (docs/observations.md). */
+async function keepForecastsAtBuoys(app: App): Promise<void> {
+  // Demo data is no forecast to verify; with observations off there is no buoy.
+  if (app.config.demo || !app.config.observations.enabled) return;
+  try {
+    const { kept, failed } = await app.verification.keepForecastsAtBuoys();
+    if (kept + failed > 0) log.info("the models' forecasts at the buoys in use kept for verification by lead day", { buoys: kept, failed });
+  } catch (err) {
+    log.warn("the models' forecasts at the buoys could not be kept for verification by lead day", { error: String(err) });
   }
 }
 

@@ -3,7 +3,7 @@
  * Open-Meteo (past hours included): the buoys are placed around real catalog spots, one scenario per spot.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createKey, startServer, type RunningServer } from "../support/binary";
+import { cliAsync, createKey, startServer, type RunningServer } from "../support/binary";
 import { startFakeNdbc, type FakeNdbc, type FakeStation } from "../support/fake-ndbc";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../support/fake-open-meteo";
 import { apiFetch } from "../support/http";
@@ -25,6 +25,7 @@ let openMeteo: FakeOpenMeteo;
 let server: RunningServer;
 let off: RunningServer;
 let key: string;
+let env: Record<string, string>;
 const spots: Record<string, Spot> = {};
 
 async function get(target: RunningServer, apiKey: string, path: string): Promise<Response> {
@@ -75,7 +76,7 @@ beforeAll(async () => {
       near(AT.allMm, "56001", 10, { files: "all_mm" }),
     ],
   });
-  const env = {
+  env = {
     SURFCAST_NDBC_URL: ndbc.url,
     SURFCAST_OPEN_METEO_MARINE_URL: openMeteo.url,
     SURFCAST_OPEN_METEO_FORECAST_URL: openMeteo.url,
@@ -262,6 +263,16 @@ describe("GET /v1/spots/{id}/verification", () => {
   test("no buoy within reach says why", async () => {
     const answer = await ok<VerificationResponse>(`/v1/spots/${spots.none!.id}/verification`);
     expect([answer.buoy, answer.reason]).toEqual([null, "no_buoy_in_reach"]);
+  });
+
+  test("a refresh keeps each model's forecast at the buoy in use, for byLeadDay", async () => {
+    // Its verification was asked for above: the buoy is in use. The forecasts meet their readings in the days to come.
+    const before = openMeteo.requests.length;
+    const refresh = await cliAsync(server.dataDir, ["refresh", "--spots", spots.buoy!.id], env);
+    expect(refresh.code).toBe(0);
+    expect(refresh.stdout + refresh.stderr).toContain("the models' forecasts at the buoys in use kept for verification by lead day");
+    expect(refresh.stdout + refresh.stderr).toMatch(/buoys=1\b/);
+    expect(openMeteo.requests.slice(before).filter((r) => r.endpoint === "marine" && r.variables === 1)).toHaveLength(1);
   });
 });
 
