@@ -1,5 +1,5 @@
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
-import { DAY_MS, HOUR_MS, ManualClock, isoUtc } from "../core/clock";
+import { DAY_MS, HOUR_MS, MINUTE_MS, ManualClock, isoUtc } from "../core/clock";
 import { startFakeNdbc, type FakeStation } from "../../test/support/fake-ndbc";
 import { NdbcFetcher } from "./fetcher";
 import { MemoryObservationStore } from "./memory-store";
@@ -121,6 +121,25 @@ describe("observations at a spot", () => {
     advance(3 * HOUR_MS);
     expect(await observations.observations(PIPELINE)).toMatchObject({ buoy: { id: "51201" }, latest: null, reason: "source_unavailable" });
   });
+
+  for (const bad of ["html", "all_mm", "missing", "unavailable"] as const) {
+    test(`a good reading survives a later bad file (${bad}), in /now's brief too, and after a restart`, async () => {
+      const { observations, store, clock, advance } = setUp();
+      const good = await observations.observations(PIPELINE);
+      expect(good.latest).toMatchObject({ time: "2026-11-21T12:50:00Z", ageMinutes: 15 });
+      ndbc.setStation("51201", { files: bad });
+      advance(40 * MINUTE_MS); // past the buoy's half hour: its files are asked for again, and answer badly
+      const before = ndbc.requestsFor("/data/realtime2/51201.txt").length;
+      const after = await observations.observations(PIPELINE);
+      expect(ndbc.requestsFor("/data/realtime2/51201.txt").length).toBe(before + 1);
+      expect(after).toMatchObject({ buoy: { id: "51201" }, latest: { ...good.latest, ageMinutes: 55 }, reason: null });
+      expect(await observations.current(PIPELINE)).toMatchObject({ buoy: { id: "51201" }, time: "2026-11-21T12:50:00Z", ageMinutes: 55 });
+      // A server started again on the same store serves the good reading it kept, not the bad file.
+      const fetcher = new NdbcFetcher({ baseUrl: ndbc.url, publicUrl: "https://surf.example", fetch: (url, init) => fetch(url, init), clock, store, logger: { info: () => {}, warn: () => {} } });
+      const restarted = new ObservationsService({ fetcher, clock, enabled: true, forecastAt: () => null });
+      expect((await restarted.observations(PIPELINE)).latest).toEqual(after.latest);
+    });
+  }
 
   test("a buoy whose only file is of MM: the source is unavailable", async () => {
     const { observations } = setUp();
