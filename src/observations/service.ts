@@ -7,7 +7,7 @@ import type { MaybePromise } from "../core/maybe-promise";
 import type { Spot } from "../spots/types";
 import type { BuoyChoice, NdbcFetcher } from "./fetcher";
 import type { Buoy as BuoyRef, CurrentObservation } from "./types";
-import { DEFAULT_BUOY_RADIUS_KM, freshLatest, shortStationName, lastDayHours, readingsByHour, type Candidate, type ObservationsReason, type Reading } from "./readings";
+import { candidateStations, DEFAULT_BUOY_RADIUS_KM, freshLatest, shortStationName, lastDayHours, readingsByHour, type Candidate, type ObservationsReason, type Reading } from "./readings";
 
 export const ATTRIBUTION = "Buoy observations by NOAA's National Data Buoy Center (https://www.ndbc.noaa.gov/) and its partners; US government data, in the public domain.";
 
@@ -91,6 +91,13 @@ export class ObservationsService {
   buoyOf(spot: ObservedSpot): Promise<BuoyChoice | { reason: "observations_off" }> {
     if (!this.options.enabled) return Promise.resolve({ reason: "observations_off" });
     return this.options.fetcher.nearestBuoy(spot.lat, spot.lng, this.radiusKm);
+  }
+
+  /** Whether the station table has a station that may carry waves within `km` of the spot; asks NDBC for no buoy file. */
+  async stationWithin(spot: ObservedSpot, km: number): Promise<boolean> {
+    if (!this.options.enabled) return false;
+    const stations = await this.options.fetcher.stations();
+    return stations !== null && candidateStations(stations, spot.lat, spot.lng, km).length > 0;
   }
 
   async observations(spot: ObservedSpot): Promise<ObservationsAnswer> {

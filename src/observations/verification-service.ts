@@ -10,9 +10,10 @@ import type { BuoyView, Logger } from "./fetcher";
 import type { Candidate, ObservationsReason } from "./readings";
 import { buoyRef, type BuoyRef, type ObservationsService, type ObservedSpot } from "./service";
 import { SharedRuns } from "../core/shared-runs";
-import type { VerificationResponse } from "./types";
+import type { ForecastCorrection, VerificationResponse } from "./types";
+import { shortStationName } from "./readings";
 import type { ObservationStore, StoredHindcast } from "./store";
-import { bestModel, fitCorrection, LEAD_DAYS, leadDayOf, pairUp, scoreByLeadDay, scoreModels, type Correction, type LeadDayScore, type LeadForecast, type ModelHours, type ModelScore, type Pair, type Score } from "./verification";
+import { bestModel, CORRECTION_MAX_KM, fitCorrection, LEAD_DAYS, leadDayOf, pairUp, scoreByLeadDay, scoreModels, type Correction, type LeadDayScore, type LeadForecast, type ModelHours, type ModelScore, type Pair, type Score } from "./verification";
 
 /** `days`: at least a week, at most what NDBC's realtime files hold (45 days); a month unless asked. */
 export const VERIFICATION_DAYS = { min: BOUNDS.verificationDays.minimum, max: BOUNDS.verificationDays.maximum, default: BOUNDS.verificationDays.default } as const;
@@ -88,6 +89,22 @@ export class VerificationService {
     if ("reason" in found) return null;
     const fit = fitCorrection(found.pairs, this.options.models, found.buoy.distanceKm);
     return fit && { ...fit, buoy: buoyRef(found.buoy) };
+  }
+
+  /**
+   * The corrections that hold at these spots, by spot id (SURFCAST_BIAS_CORRECTION): the rule is fitted only where the
+   * station table has a station within CORRECTION_MAX_KM, and kept only where it lowers the held-out error.
+   */
+  async corrections(spots: readonly ObservedSpot[]): Promise<Map<string, ForecastCorrection>> {
+    const held = new Map<string, ForecastCorrection>();
+    for (const spot of spots) {
+      if (!(await this.options.observations.stationWithin(spot, CORRECTION_MAX_KM))) continue;
+      const fit = await this.correction(spot);
+      if (!fit?.applied) continue;
+      const { id, name, distanceKm } = fit.buoy;
+      held.set(spot.id, { buoy: { id, name: shortStationName(name), distanceKm }, ratios: fit.ratios, heldOutRmse: fit.heldOutRmse });
+    }
+    return held;
   }
 
   /** Keeps a refresh's forecasts at a buoy's position by lead day (1..7), for `byLeadDay` as the days pass. */

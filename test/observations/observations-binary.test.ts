@@ -14,6 +14,9 @@ import type { ObservationsAnswer } from "../../src/observations/service";
 import type { VerificationResponse } from "../../src/observations/types";
 import type { Spot } from "../../src/spots/types";
 import type { NowResponse } from "../../src/now/types";
+import type { ForecastResponse } from "../../src/forecast/types";
+import { DEFAULT_WAVE_MODELS } from "../../src/forecast/models";
+import { waitFor } from "../support/wait";
 
 type Observations = ObservationsAnswer & { units: string };
 
@@ -64,13 +67,15 @@ beforeAll(async () => {
   openMeteo = await startFakeOpenMeteo({ firstDay: new Date().toISOString().slice(0, 10) });
   openMeteo.setModel(BIASED_MODEL, { scale: 1.2 });
   const buoy = near(AT.buoy, "51201", 5, { owner: "Pacific Islands Ocean Observing System" });
-  // The sea the buoy measures is the fixture's: a model scaled by 1.2 is 20 % too high there.
+  // The sea the buoys measure is the fixture's: a model scaled by 1.2 is 20 % too high there.
   buoy.waveHeight = (time) => openMeteo.waveHeightAt(buoy.lat, buoy.lng, time) ?? 1.5;
+  const beyond = near(AT.passedOver, "46026", 20);
+  beyond.waveHeight = (time) => openMeteo.waveHeightAt(beyond.lat, beyond.lng, time) ?? 1.5;
   ndbc = await startFakeNdbc({
     stations: [
       buoy,
       near(AT.passedOver, "FTPC1", 1, { type: "fixed", files: "no_waves" }),
-      near(AT.passedOver, "46026", 20),
+      beyond,
       near(AT.stale, "62001", 10, { ageMinutes: 5 * 60 }),
       near(AT.html, "62002", 10, { files: "html" }),
       near(AT.allMm, "56001", 10, { files: "all_mm" }),
@@ -209,6 +214,9 @@ describe("MCP", () => {
   });
   afterAll(() => client?.close());
 
+  /** The fake writes the dominant period on the :50 rows only. */
+  const periodOf = (r: { dominantPeriod: number | null }) => (r.dominantPeriod === null ? "" : ` at ${r.dominantPeriod} s`);
+
   const call = async (name: string, args: Record<string, unknown>) => {
     const result = await client.callTool({ name, arguments: args });
     expect(result.isError).toBeFalsy();
@@ -220,7 +228,7 @@ describe("MCP", () => {
     const v1 = await ok<Observations>(`/v1/spots/${spots.buoy!.id}/observations`);
     expect({ ...structured, latest: { ...(structured.latest as object), ageMinutes: 0 } }).toEqual({ ...v1, latest: { ...v1.latest!, ageMinutes: 0 } });
     const { latest, forecast } = v1;
-    expect(text).toContain(`buoy 51201 Buoy 51201, 5 km: ${latest!.waveHeight} m at ${latest!.dominantPeriod} s from ${latest!.waveDirection}°`);
+    expect(text).toContain(`buoy 51201 Buoy 51201, 5 km: ${latest!.waveHeight} m${periodOf(latest!)} from ${latest!.waveDirection}°`);
     expect(text).toContain(`; forecast ${forecast!.waveHeight} m`);
     expect(text).toMatch(/Last 24 h, wave height m\/dominant period s: (\d\d:\d\d [\d.]+(\/\d+)?, ){20,}/);
     expect(text).toContain("National Data Buoy Center");
@@ -237,7 +245,7 @@ describe("MCP", () => {
     const { text, structured } = await call("spot_now", { spot_id: spots.buoy!.id });
     const now = structured as unknown as NowResponse;
     const o = now.observation!;
-    expect(text).toContain(`; buoy 51201 Buoy 51201, 5 km: ${o.waveHeight} m at ${o.dominantPeriod} s from ${o.waveDirection}°, ${o.ageMinutes} min ago; forecast ${now.conditions!.waveHeight} m;`);
+    expect(text).toContain(`; buoy 51201 Buoy 51201, 5 km: ${o.waveHeight} m${periodOf(o)} from ${o.waveDirection}°, ${o.ageMinutes} min ago; forecast ${now.conditions!.waveHeight} m;`);
     expect((await call("spot_now", { spot_id: spots.stale!.id })).text).not.toContain("buoy");
   });
 });
@@ -273,6 +281,47 @@ describe("GET /v1/spots/{id}/verification", () => {
     expect(refresh.stdout + refresh.stderr).toContain("the models' forecasts at the buoys in use kept for verification by lead day");
     expect(refresh.stdout + refresh.stderr).toMatch(/buoys=1\b/);
     expect(openMeteo.requests.slice(before).filter((r) => r.endpoint === "marine" && r.variables === 1)).toHaveLength(1);
+  });
+});
+
+describe("SURFCAST_BIAS_CORRECTION=on", () => {
+  const CORRECTION = { SURFCAST_BIAS_CORRECTION: "on" };
+  /** A refresh of one spot by the command line (it writes the documents the server serves), then the forecast served after it. */
+  async function refreshed(spot: Spot, extra: Record<string, string> = {}): Promise<ForecastResponse> {
+    const before = (await ok<ForecastResponse>(`/v1/spots/${spot.id}/forecast?days=1`)).updatedAt;
+    const run = await cliAsync(server.dataDir, ["refresh", "--spots", spot.id], { ...env, ...extra });
+    expect(run.code).toBe(0);
+    // The server sees the other process's commit within a second.
+    return waitFor("the refreshed forecast", async () => {
+      const forecast = await ok<ForecastResponse>(`/v1/spots/${spot.id}/forecast?days=1`);
+      return forecast.updatedAt !== before && forecast;
+    });
+  }
+
+  test("one model 20 % high, the median already right: the ratios would not lower the error, nothing changes", async () => {
+    const forecast = await refreshed(spots.buoy!, CORRECTION);
+    expect(forecast.models?.used).toEqual([...DEFAULT_WAVE_MODELS]);
+    expect(forecast.models).not.toHaveProperty("correction");
+  });
+
+  test("every model 20 % high at a buoy 20 km away: the median scaled by the measured ratios, and the answer says so", async () => {
+    for (const model of DEFAULT_WAVE_MODELS) openMeteo.setModel(model, { scale: 1.2 });
+    try {
+      const plain = await refreshed(spots.passedOver!);
+      expect(plain.models).not.toHaveProperty("correction");
+      const corrected = await refreshed(spots.passedOver!, CORRECTION);
+      const correction = corrected.models!.correction!;
+      expect(correction.buoy).toEqual({ id: "46026", name: "Buoy 46026", distanceKm: expect.closeTo(20, 0) });
+      for (const model of DEFAULT_WAVE_MODELS) expect(correction.ratios[model]!).toBeCloseTo(1 / 1.2, 1);
+      expect(correction.heldOutRmse.after).toBeLessThan(correction.heldOutRmse.before);
+      // The served estimate is the corrected median; the swell is not rescaled.
+      const hour = corrected.hours[0]!;
+      const was = plain.hours.find((h) => h.time === hour.time)!;
+      expect(hour.waveHeight).toBeCloseTo(was.waveHeight / 1.2, 1);
+      expect(hour.swellHeight).toBe(was.swellHeight);
+    } finally {
+      for (const model of DEFAULT_WAVE_MODELS) openMeteo.setModel(model, { scale: model === BIASED_MODEL ? 1.2 : 1 });
+    }
   });
 });
 
