@@ -29,6 +29,7 @@ import { clusterSections } from "./cluster";
 import { alertsSection } from "./alerts";
 import { createScaleKeys, fleetCases, fleetSection } from "./fleet";
 import { isolatedFleetSection } from "./fleet-inprocess";
+import { startFakeNdbc } from "../test/support/fake-ndbc";
 
 const quick = process.argv.includes("--quick");
 /** Only what the endpoint tables need (the refresh fills the forecasts); RESULTS.md is left alone. */
@@ -41,6 +42,9 @@ const KEY_COUNT = 64;
 const EMAIL = "bench@example.com";
 
 process.env.SURFCAST_LOG_LEVEL ??= "warn";
+// Every server of the run (in process and the binary) reads its buoys from a fake NDBC: one wave buoy off Pipeline.
+const ndbc = await startFakeNdbc({ stations: [{ id: "51201", name: "Waimea Bay, HI (106)", lat: 21.671, lng: -158.118, owner: "Pacific Islands Ocean Observing System" }] });
+process.env.SURFCAST_NDBC_URL = ndbc.url;
 if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing: run make build (make bench does)`);
 ensureWrk();
 
@@ -55,6 +59,8 @@ function benchCases(spot: { id: string; name: string; lat: number; lng: number }
     { name: "forecast 7 days", path: `/v1/spots/${id}/forecast?days=7`, targetRatio: 0.5 },
     { name: "tides", path: `/v1/spots/${id}/tides?days=7`, targetRatio: 0.6 },
     { name: "now", path: `/v1/spots/${id}/now`, targetRatio: 0.6 },
+    // A buoy's reading beside the forecast: the buoy 51201 of the fake NDBC below, off Pipeline.
+    { name: "observations", path: `/v1/spots/${id}/observations` },
     { name: "usage", path: "/v1/usage", targetRatio: 0.5 },
   ];
 }
@@ -111,3 +117,4 @@ if (!quick && !httpOnly) {
   await Bun.write(join(import.meta.dir, "RESULTS.md"), doc);
   console.log("\nwrote bench/RESULTS.md");
 }
+await ndbc.close();

@@ -279,7 +279,7 @@ export async function openApp(config: Config, clock: Clock = systemClock, busyTi
     spots,
     forecasts,
     tides,
-    now: new NowService(clock, spots, forecasts, tides),
+    now: new NowService(clock, spots, forecasts, tides, observations),
     bestSpots: new BestSpotsService(spots, forecasts, clock),
     summaries: new SurfSummaryService(spots, forecasts, tides),
     embeds: new EmbedService(stores, clock, config, spots, keys, base.changes("embeds"), base.redis ? new SharedViewAllowance(base.redis, DEFAULT_PREFIX) : new ViewAllowance()),

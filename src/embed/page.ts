@@ -56,6 +56,14 @@ function ratingBands(rating: Rating): string {
   )}</ul>`;
 }
 
+/** The nearest wave buoy's fresh reading, one line under the surf now; nothing without one. */
+function buoyLine(p: SpotPicture): string {
+  const o = p.now.observation;
+  if (!o || o.waveHeight === null) return "";
+  const sea = [`${n1(o.waveHeight)} ${UNIT_LABELS[p.units].height}`, ...(o.dominantPeriod === null ? [] : [`at ${n0(o.dominantPeriod)} s`]), ...(o.waveDirection === null ? [] : [`from ${compass(o.waveDirection)}`])];
+  return html`<span class="sub buoy">Buoy now: ${sea.join(" ")}, ${o.ageMinutes} min ago (${o.buoy.name}, ${n0(o.buoy.distanceKm)} km)</span>`;
+}
+
 function nowBlock(p: SpotPicture): string {
   const u = UNIT_LABELS[p.units];
   const c = p.now.conditions;
@@ -67,7 +75,7 @@ function nowBlock(p: SpotPicture): string {
     ? html`<div class="stat"><span class="label">Tide</span><span class="value">${n1(t.height)} ${u.height} ${t.state}</span><span class="sub">high ${n1(t.nextHigh.height)} at ${clockTime(Date.parse(t.nextHigh.time), tz)} &middot; low ${n1(t.nextLow.height)} at ${clockTime(Date.parse(t.nextLow.time), tz)}</span></div>`
     : html`<div class="stat"><span class="label">Tide</span><span class="value">${p.tideless ? "no tide" : "not available"}</span></div>`;
   return html`<div class="now">
-<div class="stat"><span class="label">${c.surf ? "Surf" : "Waves"} now</span><span class="value">!${surf}</span><span class="sub">swell ${n1(c.swellHeight)} ${u.height} &middot; ${n0(c.wavePeriod)} s from ${compass(c.waveDirection)}</span>!${c.confidence ? html`<span class="sub">${c.confidence.models === 1 ? "one wave model" : `${c.confidence.models} wave models ${AGREEMENT_WORDS[c.confidence.level]}`}: ${n1(c.confidence.waveHeight.min)}&ndash;${n1(c.confidence.waveHeight.max)} ${u.height} seas</span>` : ""}</div>
+<div class="stat"><span class="label">${c.surf ? "Surf" : "Waves"} now</span><span class="value">!${surf}</span><span class="sub">swell ${n1(c.swellHeight)} ${u.height} &middot; ${n0(c.wavePeriod)} s from ${compass(c.waveDirection)}</span>!${c.confidence ? html`<span class="sub">${c.confidence.models === 1 ? "one wave model" : `${c.confidence.models} wave models ${AGREEMENT_WORDS[c.confidence.level]}`}: ${n1(c.confidence.waveHeight.min)}&ndash;${n1(c.confidence.waveHeight.max)} ${u.height} seas</span>` : ""}!${buoyLine(p)}</div>
 <div class="stat"><span class="label">Wind</span><span class="value"><span class="wind-type ${c.windDirectionType ?? "unknown"}">${c.windDirectionType ?? ""}</span> ${n0(c.windSpeed)} ${u.speed}</span><span class="sub">from ${compass(c.windDirection)}, gusts ${n0(c.windGust)} &middot; water ${n0(c.waterTemperature)} ${u.temperature}</span></div>
 !${tide}
 !${ratingBands(c.rating)}
@@ -121,7 +129,8 @@ export function spotSection(p: SpotPicture, id: string, week: string): string {
 
 export function credits(pictures: readonly SpotPicture[], publicUrl: string): string {
   const tideSources = [...new Set(pictures.flatMap((p) => (p.tideSource ? [p.tideSource] : [])))];
-  return html`<footer class="credits"><p>Forecast by <a href="${publicUrl}" target="_blank" rel="noopener">Surfcast</a>. Weather and marine data by <a href="https://open-meteo.com/" target="_blank" rel="noopener">Open-Meteo.com</a>, licensed <a href="https://creativecommons.org/licenses/by/4.0/" target="_blank" rel="noopener">CC BY 4.0</a>.!${tideSources.length ? html` Tides: ${tideSources.join("; ")}.` : ""} Predictions, not guarantees: check the sea before you go.</p></footer>`;
+  const buoys = pictures.some((p) => p.now.observation);
+  return html`<footer class="credits"><p>Forecast by <a href="${publicUrl}" target="_blank" rel="noopener">Surfcast</a>. Weather and marine data by <a href="https://open-meteo.com/" target="_blank" rel="noopener">Open-Meteo.com</a>, licensed <a href="https://creativecommons.org/licenses/by/4.0/" target="_blank" rel="noopener">CC BY 4.0</a>.!${tideSources.length ? html` Tides: ${tideSources.join("; ")}.` : ""}!${buoys ? html` Buoy readings by <a href="https://www.ndbc.noaa.gov/" target="_blank" rel="noopener">NOAA's National Data Buoy Center</a>.` : ""} Predictions, not guarantees: check the sea before you go.</p></footer>`;
 }
 
 export const titleOf = (pictures: readonly SpotPicture[]) => `Surf forecast: ${pictures.map((p) => p.spot.name).join(", ")}`;

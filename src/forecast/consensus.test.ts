@@ -84,6 +84,14 @@ describe("one hour from several models", () => {
     expect(hour.confidence.level).toBe("low");
   });
 
+  test("with the bias correction's ratios, each model's height is scaled before the median; a model without one keeps its own", () => {
+    const models = [model("a", { wave: 1.2 }), model("b", { wave: 1.5 }), model("c", { wave: 1.0 })];
+    const hour = estimateHour(spotModels(models, use("a", "b", "c"), { a: 0.5, b: 0.8 }), 0)!;
+    expect(hour.waveHeight).toBe(1.0); // 0.6, 1.2 and 1.0
+    expect(hour.confidence.waveHeight).toEqual({ min: 0.6, median: 1.0, max: 1.2 });
+    expect(hour.swell).toEqual(estimateHour(spotModels(models, use("a", "b", "c")), 0)!.swell); // the swell is not scaled
+  });
+
   test("an even count: the mean of the middle two, rounded to the centimetre", () => {
     expect(estimateHour(spotModels([model("a", { wave: 1.21 }), model("b", { wave: 1.24 })], use("a", "b")), 0)!.waveHeight).toBe(1.23);
   });

@@ -106,20 +106,26 @@ function medianComponent(kind: SwellKind, prefix: string, models: readonly Model
 export interface SpotModels {
   all: readonly ModelSeries[];
   used: readonly ModelSeries[];
+  /** Each model's wave heights are multiplied by its ratio before the median (the bias correction); 1 unless given. */
+  ratios: Readonly<Record<string, number>>;
 }
 
-export function spotModels(series: readonly ModelSeries[], use: ModelUse): SpotModels {
-  return { all: series, used: series.filter((s) => use.used.includes(s.model)) };
+export function spotModels(series: readonly ModelSeries[], use: ModelUse, ratios: Readonly<Record<string, number>> = {}): SpotModels {
+  return { all: series, used: series.filter((s) => use.used.includes(s.model)), ratios };
 }
 
 /**
  * Hour `i` from the used models that have a wave height above zero then (a model past its horizon has none). Null
  * when none has: the hour has no wave figure (served without it: never as 0 m).
  */
-export function estimateHour({ all, used }: SpotModels, i: number): HourEstimate | null {
+export function estimateHour({ all, used, ratios }: SpotModels, i: number): HourEstimate | null {
   const counting = used.filter((s) => (s.values.wave_height?.[i] ?? 0) > 0);
   if (counting.length === 0) return null;
-  const heights = counting.map((s) => s.values.wave_height![i]!);
+  const heights = counting.map((s) => {
+    const height = s.values.wave_height![i]!;
+    const ratio = ratios[s.model];
+    return ratio === undefined ? height : round2(height * ratio);
+  });
   const mid = round2(median(heights));
   const min = Math.min(...heights);
   const max = Math.max(...heights);

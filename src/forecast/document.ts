@@ -10,6 +10,7 @@ import type { DailyWeather, ForecastGrid, ForecastHour, ModelUse } from "./types
 import { haversineKm } from "../core/geo";
 import type { HourTide, TideReference } from "../tides/types";
 import { isoUtc } from "../core/clock";
+import type { ForecastCorrection } from "../observations/types";
 
 /**
  * What forecast_documents.body holds: the whole fetched horizon, sliced from "now" when served, and what its tide
@@ -43,15 +44,15 @@ export const BEST_MATCH_ONLY: MarineModels = { requested: ["best_match"], counte
  * The models' estimates of every hour of a marine cell: they do not depend on the spot (its facing comes after), so
  * the spots sharing a cell (the refresh hands them the same series object) share them.
  */
-const estimatesByCell = new WeakMap<LocationSeries, { models: MarineModels; use: ModelUse; estimates: (HourEstimate | null)[] }>();
+const estimatesByCell = new WeakMap<LocationSeries, { models: MarineModels; ratios: ForecastCorrection["ratios"] | undefined; use: ModelUse; estimates: (HourEstimate | null)[] }>();
 
-function cellEstimates(marine: LocationSeries, models: MarineModels): { use: ModelUse; estimates: (HourEstimate | null)[] } {
+function cellEstimates(marine: LocationSeries, models: MarineModels, ratios?: ForecastCorrection["ratios"]): { use: ModelUse; estimates: (HourEstimate | null)[] } {
   const kept = estimatesByCell.get(marine);
-  if (kept && kept.models === models) return kept;
+  if (kept && kept.models === models && kept.ratios === ratios) return kept;
   const series = modelSeries(marine, models.requested);
   const use = chooseModels(series, models.counted);
-  const prepared = spotModels(series, use);
-  const made = { models, use, estimates: marine.hourly.time.map((_, i) => estimateHour(prepared, i)) };
+  const prepared = spotModels(series, use, ratios);
+  const made = { models, ratios, use, estimates: marine.hourly.time.map((_, i) => estimateHour(prepared, i)) };
   estimatesByCell.set(marine, made);
   return made;
 }
@@ -72,9 +73,9 @@ export function assembleDocument(
   forecast: LocationSeries,
   facing: number | null,
   tides: (times: number[]) => (HourTide | null)[],
-  { spot, models = BEST_MATCH_ONLY }: { spot?: Point; models?: MarineModels } = {},
+  { spot, models = BEST_MATCH_ONLY, correction }: { spot?: Point; models?: MarineModels; correction?: ForecastCorrection } = {},
 ): StoredForecast {
-  const { use, estimates } = cellEstimates(marine, models);
+  const { use, estimates } = cellEstimates(marine, models, correction?.ratios);
   const f = forecast.hourly.values;
   const forecastIndex = new Map(forecast.hourly.time.map((t, i) => [t, i]));
   const kept: { time: number; estimate: HourEstimate; fields: Pick<ForecastHour, "windSpeed" | "windDirection" | "windGust" | "airTemperature" | "weatherCode"> }[] = [];
@@ -126,7 +127,7 @@ export function assembleDocument(
       confidence: estimate.confidence,
     };
   });
-  return { hours, daily: assembleDaily(forecast), models: use, ...(spot ? { grid: gridOf(spot, marine, forecast) } : {}) };
+  return { hours, daily: assembleDaily(forecast), models: correction ? { ...use, correction } : use, ...(spot ? { grid: gridOf(spot, marine, forecast) } : {}) };
 }
 
 /** Days without a UV maximum are dropped (the spec makes uvIndexMax a required number). */

@@ -8,6 +8,7 @@ import { plainPacer, type Pacer } from "../core/pacing";
 import type { MaybePromise } from "../core/maybe-promise";
 import type { DocumentTide, SeaLevelSeries } from "../tides/types";
 import { assembleDocument, BEST_MATCH_ONLY, type MarineModels } from "./document";
+import type { ForecastCorrection } from "../observations/types";
 import { seaLevelOf as modelSeaLevel } from "./consensus";
 import { allNull, modelSeries, UpstreamError, type Endpoint, type LocationSeries, type OpenMeteoClient, type Point } from "./openmeteo";
 import type { LeftOutReason } from "./types";
@@ -160,6 +161,8 @@ export interface RefreshDeps {
   demo?: boolean;
   /** The marine models the client asks for, and the ones that count (default: `best_match` alone). */
   models?: MarineModels;
+  /** The bias correction of each spot where it holds (SURFCAST_BIAS_CORRECTION, docs/forecast.md); none elsewhere. */
+  corrections?: ReadonlyMap<string, ForecastCorrection>;
 }
 
 /** Spots assembled between two yields to the event loop, and two young-generation collections. */
@@ -269,7 +272,7 @@ async function writeBatch(deps: RefreshDeps, pacer: Pacer, batch: Batch, fetched
     if (!m || !f || allNull(m) || allNull(f)) continue; // no data for this point: keep the previous document
     const tide = await deps.tides.forDocument(spot.id, seaLevelOf(m));
     facingOf ??= await facings();
-    const doc = assembleDocument(m, f, facingOf.get(spot.id) ?? null, tide.hourly, { spot, models });
+    const doc = assembleDocument(m, f, facingOf.get(spot.id) ?? null, tide.hourly, { spot, models, correction: deps.corrections?.get(spot.id) });
     const leftOut = doc.models?.leftOut ?? {};
     if (Object.keys(leftOut).length > 0) summary.modelGaps.set(spot.id, { leftOut, sealess: doc.models?.used.length === 0 });
     if (doc.hours.length > 0) documents.push({ spotId: spot.id, body: packDocument(JSON.stringify({ ...doc, ...tide.reference, ...(deps.demo ? { demo: true } : {}) })) });

@@ -1,6 +1,7 @@
 /** The spec's forecast shapes, plus the datum and station of the hours' tide heights, and what we add beyond the spec. */
 import { dateTime, degrees, forMcp, integer, nullable, nullableStringEnum, ref, stringEnum, t, type Static } from "../core/shapes";
 import { TideSchema, TideStationSchema } from "../tides/types";
+import { ForecastCorrectionSchema } from "../observations/types";
 
 /** Why a model's series was not used at a spot. */
 const LEFT_OUT_REASONS = ["zero series", "no data"] as const;
@@ -64,6 +65,7 @@ export const ForecastModelsSchema = t.Object(
       additionalProperties: { type: "string", enum: [...LEFT_OUT_REASONS] },
       description: "Models asked for but not counted here, with why: `zero series` (every wave height 0 where another model sees sea: a cell on land) or `no data` (every value null: no cell near the spot).",
     }),
+    correction: t.Optional(ForecastCorrectionSchema),
   },
   { description: "Beyond the spec: the wave models behind the hours. Absent in forecasts stored before it was recorded." },
 );

@@ -19,8 +19,10 @@ import { ForecastResponseSchema } from "../forecast/types";
 import { SurfSummarySchema } from "../forecast/summary";
 import { TidesResponseSchema } from "../tides/types";
 import { NowResponseSchema } from "../now/types";
+import { CurrentObservationSchema, ObservationsResponseSchema } from "../observations/types";
+import type { ObservationsAnswer } from "../observations/service";
 import { bestSpotsQuery, daysQuery, idParams, nearbyQuery, nowQuery, searchQuery } from "../http/schemas";
-import { mcpOutput } from "./output-schemas";
+import { mcpOutput, NO_SCHEMA_URI } from "./output-schemas";
 
 /**
  * The JSON Schema keywords of a /v1 parameter that tools/list shows: type, enum, bounds and default. A pattern
@@ -43,7 +45,7 @@ function argument(parameter: TSchema, description: string, overrides: Record<str
  * An argument object; `required` is documentation only (missing arguments get the parser's message), and so is
  * `additionalProperties: false`: unknown arguments are refused before the SDK sees them (arguments.ts, server.ts).
  */
-const args = <S extends z.ZodRawShape>(shape: S, required: (keyof S & string)[]) => z.object(shape).meta({ required, additionalProperties: false });
+const args = <S extends z.ZodRawShape>(shape: S, required: (keyof S & string)[]) => z.object(shape).meta({ required, additionalProperties: false, ...NO_SCHEMA_URI });
 
 const limitArg = argument(nearbyQuery.properties.limit, "Most spots to return.");
 const spotIdArg = argument(idParams.properties.id, "Spot id from search_spots or spots_nearby (slug such as 'pipeline', or 16-hex id).");
@@ -94,6 +96,22 @@ export const tidesOutput = mcpOutput(TidesResponseSchema);
 export const nowOutput = mcpOutput(NowResponseSchema);
 
 export const surfSummaryOutput = mcpOutput(SurfSummarySchema);
+
+const { buoy: briefBuoy, ...briefReading } = CurrentObservationSchema.properties;
+/**
+ * Kept small (tools/list goes into a model's context whole): the buoy and its latest reading in brief, or why none.
+ * The result is the whole /v1 answer (objects stay open): the forecast beside it, every figure and the hours.
+ */
+const ObservationsViewSchema = t.Object({
+  buoy: nullable(briefBuoy),
+  latest: nullable(t.Object(briefReading)),
+  reason: ObservationsResponseSchema.properties.reason,
+});
+
+export const observationsOutput = mcpOutput(ObservationsViewSchema);
+
+/** Compile-time tie: the observations answer fits the view. */
+export type ObservationsViewMatchesService = Serves<typeof ObservationsViewSchema, ObservationsAnswer>;
 
 /** Kept small (tools/list goes into a model's context whole): the ids and windows; every field is in docs/alerts.md. */
 const AlertListSchema = t.Object({

@@ -32,9 +32,10 @@ const INSTRUCTIONS =
   "Surfcast serves surf spots worldwide, hourly surf forecasts with 1..5 ratings per surfer level, and tide times. " +
   "Find a spot's id with search_spots (by name or country) or spots_nearby (by coordinates), then call get_forecast " +
   "or get_tides with it. For 'where should I surf' use best_spots (by coordinates); for a week's outlook of one spot in a few " +
-  "hundred tokens use surf_summary; for the state at a spot right now (surf, wind, the tide rising or falling, the next high and low) use spot_now. Units are metric; times are UTC. Forecast data is from Open-Meteo (CC BY 4.0): keep its attribution.";
+  "hundred tokens use surf_summary; for the state at a spot right now (surf, wind, the tide rising or falling, the next high and low) use spot_now; for what the nearest wave buoy measures now, spot_observations. Units are metric; times are UTC. Forecast data is from Open-Meteo (CC BY 4.0): keep its attribution.";
 
-const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+/** Every tool only reads; MCP gives destructiveHint and idempotentHint meaning only for tools that write. */
+const READ_ONLY = { readOnlyHint: true, openWorldHint: false };
 
 const CORS = { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": CORS_EXPOSE };
 
@@ -118,11 +119,13 @@ async function readMessage(req: Request): Promise<Message | Response> {
 function buildServer(app: App, context: ToolContext): McpServer {
   const server = new McpServer({ name: "surfcast", title: "Surfcast", version }, { instructions: INSTRUCTIONS });
   for (const tool of TOOLS) {
-    server.registerTool(
+    const registered = server.registerTool(
       tool.name,
       { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: READ_ONLY },
       (args: Record<string, unknown>) => callTool(app, tool, args, context),
     );
+    // The SDK writes MCP's default, taskSupport "forbidden", into every tool of tools/list (41 bytes each): left out.
+    registered.execution = undefined;
   }
   return server;
 }

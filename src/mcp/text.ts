@@ -16,6 +16,9 @@ import { describeCondition } from "../alerts/condition";
 import { alertState, type KeyAlert } from "../alerts/service";
 import { HOUR_MS } from "../core/clock";
 import { LocalClock, weekdayOf, type LocalInstant } from "../core/local-time";
+import { briefObservation, type ObservationsAnswer } from "../observations/service";
+import { buoyPhrase } from "../observations/summary";
+import type { Units } from "../core/units";
 
 /** Every tool's text stays within this many bytes (UTF-8): never more than ~4,000–5,500 tokens. */
 export const TEXT_LIMIT = 16 * 1024;
@@ -216,6 +219,52 @@ export function tidesText(t: TidesResponse, spot: Pick<Spot, "id" | "name" | "co
   }
   const body = [...byDate].map(([date, list]) => `${clock.at(list[0]!.time).weekday} ${date}: ${extremesText(list, clock)}`);
   return fitText(head, body, ["UTC times and heights to the millimetre are in structuredContent (the /v1 tides JSON)."]);
+}
+
+// ---- spot_observations ----
+
+const NO_READING: Record<NonNullable<ObservationsAnswer["reason"]>, string> = {
+  no_buoy_in_reach: "no wave buoy within reach (NDBC's buoys are mostly off US coasts)",
+  stale: "its newest wave reading is older than 3 hours",
+  source_unavailable: "NDBC cannot be read just now",
+  observations_off: "buoy observations are switched off on this server",
+};
+
+/** "label figure unit", only for the figures the buoy has. */
+const figures = (parts: readonly [string, number | null, string][]) => parts.flatMap(([label, value, unit]) => (value === null ? [] : [`${label} ${value}${unit}`])).join(", ");
+
+export function observationsText(o: ObservationsAnswer & { units: Units }): string {
+  const imperial = o.units === "imperial";
+  const [length, speed, degrees] = [imperial ? "ft" : "m", imperial ? "mph" : "km/h", imperial ? "°F" : "°C"] as const;
+  const clock = new LocalClock(o.spot.timezone, spanOf([o.hours[0]?.time, o.latest?.time ?? o.hours.at(-1)?.time]));
+  const measured = o.latest?.time ?? o.hours.at(-1)?.time;
+  const head = `${o.spot.name} (${o.spot.id})${measured ? `, times local (${clock.describe(measured)})` : ""}: `;
+  const lines: string[] = [];
+  if (o.buoy && o.latest) {
+    lines.push(`${head}${buoyPhrase(briefObservation(o.buoy, o.latest), o.forecast?.waveHeight ?? null, length)}. Measured at ${clock.at(o.latest.time).time}.`);
+    const l = o.latest;
+    const more = figures([
+      ["swell", l.swellHeight, ` ${length}`],
+      ["swell period", l.swellPeriod, " s"],
+      ["swell from", l.swellDirection, "°"],
+      ["wind sea", l.windWaveHeight, ` ${length}`],
+      ["wind", l.windSpeed, ` ${speed}`],
+      ["gusts", l.windGust, ` ${speed}`],
+      ["wind from", l.windDirection, "°"],
+      ["water", l.waterTemperature, ` ${degrees}`],
+      ["air", l.airTemperature, ` ${degrees}`],
+    ]);
+    if (more) lines.push(`Also: ${more}.`);
+  } else {
+    const buoy = o.buoy ? `buoy ${o.buoy.id} ${o.buoy.name}, ${o.buoy.distanceKm} km: ` : "";
+    lines.push(`${head}no current buoy reading: ${buoy}${NO_READING[o.reason ?? "source_unavailable"]}.`);
+  }
+  if (o.hours.length > 0) {
+    const hour = (h: ObservationsAnswer["hours"][number]) => `${clock.at(h.time).time} ${h.waveHeight}${h.dominantPeriod === null ? "" : `/${h.dominantPeriod}`}`;
+    lines.push(`Last 24 h, wave height ${length}/dominant period s: ${o.hours.map(hour).join(", ")}.`);
+  }
+  lines.push(`${o.attribution} Every figure, UTC times: structuredContent (the /v1 JSON).`);
+  return lines.join("\n");
 }
 
 // ---- search_spots, spots_nearby, best_spots ----

@@ -19,6 +19,7 @@ import {
   nearbyInput,
   nearbyListOutput,
   nowOutput,
+  observationsOutput,
   searchInput,
   spotDaysInput,
   spotListOutput,
@@ -29,7 +30,8 @@ import {
   listAlertsInput,
   listAlertsOutput,
 } from "./schemas";
-import { alertsText, bestSpotsText, forecastText, nearbyText, searchText, tidesText, withDemoBanner } from "./text";
+import { alertsText, bestSpotsText, forecastText, nearbyText, observationsText, searchText, tidesText, withDemoBanner } from "./text";
+import { observationsIn } from "../observations/units";
 import { parseNowParams } from "../now/params";
 import { nowSummary } from "../now/summary";
 import type { McpToolName } from "../core/endpoints";
@@ -192,6 +194,23 @@ export const TOOLS: readonly ToolDefinition[] = [
       await app.demand.ready(() => app.bestSpots.candidates(params));
       const spots = await app.bestSpots.find(params);
       return { text: bestSpotsText(params, spots, isDemo(app, {})), structured: { spots } };
+    },
+  },
+  {
+    name: "spot_observations",
+    title: "Buoy reading at a spot",
+    description:
+      "What the nearest wave buoy (NOAA NDBC, mostly US coasts) measures now, beside the forecast, and its last 24 h; or why " +
+      `none. ${STRUCTURED} (UTC).`,
+    input: spotNowInput,
+    output: observationsOutput,
+    async run(app, args) {
+      const spotId = parseSpotId(args.spot_id);
+      const { units } = parseNowParams({ units: args.units });
+      // The reading stands beside the forecast served for its hour.
+      await app.demand.ready([spotId]);
+      const answer = observationsIn(await app.observations.observations(app.spots.get(spotId)), units);
+      return { text: observationsText(answer), structured: { ...answer } };
     },
   },
   {

@@ -15,6 +15,8 @@ import type { SpotService } from "../spots/service";
 import type { Spot } from "../spots/types";
 import { timezoneAt } from "../spots/timezone";
 import type { TideService } from "../tides/service";
+import type { ObservationsService } from "../observations/service";
+import type { CurrentObservation } from "../observations/types";
 import type { NowResponse, NowTide } from "./types";
 import { heightIn, type Units } from "../core/units";
 import { hourIn } from "../forecast/units";
@@ -60,6 +62,7 @@ export class NowService {
     private readonly spots: Pick<SpotService, "get" | "find">,
     private readonly forecasts: ForecastService,
     private readonly tides: TideService,
+    private readonly observations: Pick<ObservationsService, "current">,
   ) {}
 
   /** One spot now. Throws `not_found` for an unknown spot. A kept answer or forecast document answers at once. */
@@ -109,8 +112,10 @@ export class NowService {
   }
 
   private build(spot: Spot, minute: number, units: Units): MaybePromise<NowResponse> {
+    // Asked at once with the rest: the buoy's files may be due for a fetch.
+    const observation = this.observation(spot, units);
     return andThen(this.forecasts.current(spot.id, minute), (forecast) =>
-      andThen(this.tide(spot.id, minute, units), (tide) => ({
+      andThen(this.tide(spot.id, minute, units), (tide) => observation.then((observation) => ({
         spot: { id: spot.id, name: spot.name, country: spot.country, timezone: timezoneAt(spot.lat, spot.lng) },
         time: isoUtc(minute),
         updatedAt: forecast?.updatedAt ?? null,
@@ -118,10 +123,17 @@ export class NowService {
         conditions: forecast?.hour ? hourIn(forecast.hour, units) : null,
         tide,
         sun: forecast ? sunAt(forecast.daily, minute) : null,
+        ...(observation ? { observation } : {}),
         attribution: forecast?.demo ? DEMO_ATTRIBUTION : NOW_ATTRIBUTION,
         ...(forecast?.demo ? { demo: true as const } : {}),
-      })),
+      }))),
     );
+  }
+
+  /** The buoy's fresh reading, when the spot has one, its wave height in `units`. */
+  private async observation(spot: Spot, units: Units): Promise<CurrentObservation | null> {
+    const current = await this.observations.current(spot);
+    return current && { ...current, waveHeight: current.waveHeight === null ? null : heightIn(current.waveHeight, units) };
   }
 
   private tide(spotId: string, minute: number, units: Units): MaybePromise<NowTide | null> {

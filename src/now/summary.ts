@@ -5,6 +5,7 @@
 import type { NowResponse } from "./types";
 import { AGREEMENT_WORDS } from "../forecast/consensus";
 import { clockTime as clock } from "../core/local-time";
+import { buoyPhrase } from "../observations/summary";
 
 const LEVELS = "beginner/intermediate/advanced";
 
@@ -46,6 +47,7 @@ export function nowSummary(r: NowResponse): string {
         `water ${c.waterTemperature} ${degrees}`,
     );
   } else parts.push("no forecast stored yet");
+  if (r.observation) parts.push(buoyPhrase(r.observation, c?.waveHeight ?? null, length));
   const t = r.tide;
   if (t) {
     const next = t.nextEvent;

@@ -4,6 +4,7 @@ import { ForecastHourSchema } from "../forecast/types";
 import { NowSunSchema } from "../forecast/sun";
 import { TideStationSchema } from "../tides/types";
 import { UNITS } from "../core/units";
+import { CurrentObservationSchema } from "../observations/types";
 
 const nowExtreme = (description: string) =>
   t.Object({ time: dateTime(), height: t.Number({ description: "Meters (feet with `units=imperial`) above the datum." }) }, { description });
@@ -43,6 +44,7 @@ export const NowResponseSchema = t.Object(
     conditions: forMcp(nullable(ref("ForecastHour", ForecastHourSchema)), { description: "The current hour, in `units`; null without a forecast." }),
     tide: nullable(ref("NowTide", NowTideSchema)),
     sun: nullable(ref("NowSun", NowSunSchema)),
+    observation: t.Optional(CurrentObservationSchema),
     attribution: t.String({ description: "Credits Open-Meteo as the source of the weather inputs, under CC BY 4.0. Show it with the data." }),
     demo: t.Optional(t.Literal(true, { description: "Beyond the spec: present only on synthetic demo data (`surfcast serve --demo`); the attribution then says so." })),
   },

@@ -71,6 +71,12 @@ function due(attempts: Attempts, now: number, intervalMs: number, floorMs: numbe
   return now - attempts.checkedAt >= wait;
 }
 
+const tableDue = (attempts: Attempts, now: number) => due(attempts, now, TABLE_INTERVAL_MS, 0);
+
+/** A buoy is due after its interval, a day for a station whose files carry no waves (passed over meanwhile). */
+const buoyDue = (attempts: Attempts, state: CandidateState, now: number) =>
+  due(attempts, now, state === "no_waves" && !attempts.failure ? NO_WAVES_INTERVAL_MS : BUOY_INTERVAL_MS, BUOY_INTERVAL_MS);
+
 type Answer = { kind: "body"; text: string; validators: Validators } | { kind: "unchanged" } | { kind: "missing" } | { kind: "failed"; problem: string };
 
 /** A file's next state from an answer: a new good file, the old one kept, or the old one kept with the problem. */
@@ -88,6 +94,13 @@ export class NdbcFetcher {
   private readonly headers: Record<string, string>;
   /** One request per source at a time: callers asking at once share it. */
   private readonly requests = new SharedRuns();
+  /**
+   * What this process last read or stored of the station table and of each buoy: served without reading the store
+   * again (a buoy's 45 days are ~1.6 MB of JSON) until the source is due, when the store is read first, since another
+   * server may have fetched it meanwhile.
+   */
+  private knownTable: (Attempts & { stations: Station[] | null }) | null = null;
+  private readonly knownBuoys = new Map<string, Attempts & { view: BuoyView }>();
   /** The merged readings of a buoy's stored files, kept until either file changes. */
   private readonly merged = new Map<string, { met: number | null; spec: number | null; readings: Reading[] }>();
 
@@ -98,11 +111,13 @@ export class NdbcFetcher {
 
   /** The station table, fetched again when a day old; null while none was ever read. */
   async stations(): Promise<Station[] | null> {
+    const known = this.knownTable;
+    if (known && !tableDue(known, this.options.clock.now())) return known.stations;
     const stored = await this.requests.run("stations", async () => {
       const { store } = this.options;
       const old = await store.stationTable();
       const now = this.options.clock.now();
-      if (old && !due(old, now, TABLE_INTERVAL_MS, 0)) return old;
+      if (old && !tableDue(old, now)) return old;
       return this.inTurn("stations", old, () => store.stationTable(), async () => {
         const answer = await this.get("/activestations.xml", old?.table ?? null, "utf-8");
         const { file, problem } = nextFile(old?.table ?? null, answer, (text) => {
@@ -114,18 +129,21 @@ export class NdbcFetcher {
         return next;
       });
     });
-    return stored?.table?.rows ?? null;
+    const stations = stored?.table?.rows ?? null;
+    if (stored) this.knownTable = { checkedAt: stored.checkedAt, failure: stored.failure, stations };
+    return stations;
   }
 
   /** A buoy's readings, its files asked for again when due. `id` as the table spells it, in any case. */
   async buoy(stationId: string): Promise<BuoyView> {
     const id = stationId.toUpperCase();
+    const known = this.knownBuoys.get(id);
+    if (known && !buoyDue(known, known.view.state, this.options.clock.now())) return known.view;
     const stored = await this.requests.run(`buoy ${id}`, async () => {
       const { store } = this.options;
       const old = await store.buoy(id);
       const now = this.options.clock.now();
-      const noWaves = old !== null && viewOf(old, []).state === "no_waves" && !old.failure;
-      if (old && !due(old, now, noWaves ? NO_WAVES_INTERVAL_MS : BUOY_INTERVAL_MS, BUOY_INTERVAL_MS)) return old;
+      if (old && !buoyDue(old, viewOf(old, []).state, now)) return old;
       return this.inTurn(`buoy ${id}`, old, () => store.buoy(id), async () => {
         const [metAnswer, specAnswer] = await Promise.all([
           this.get(`/data/realtime2/${id}.txt`, old?.met ?? null, "latin1"),
@@ -141,7 +159,10 @@ export class NdbcFetcher {
       });
     });
     // Nothing stored after another server's turn: its fetch failed before it could store anything.
-    return stored ? viewOf(stored, this.readingsOf(stored)) : { readings: [], state: "unavailable", failing: true };
+    if (!stored) return { readings: [], state: "unavailable", failing: true };
+    const view = viewOf(stored, this.readingsOf(stored));
+    this.knownBuoys.set(id, { checkedAt: stored.checkedAt, failure: stored.failure, view });
+    return view;
   }
 
   /**

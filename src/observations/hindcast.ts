@@ -7,8 +7,6 @@ import type { FetchFunction } from "./fetcher";
 import type { ModelHours } from "./verification";
 import type { HindcastRequest, HindcastSource } from "./verification-service";
 
-/** The hours ahead asked for beside the past ones: the issued forecasts' lead days are verified from the refresh's. */
-const FORECAST_DAYS = 1;
 const TIMEOUT_MS = 30_000;
 
 export interface OpenMeteoHindcastOptions {
@@ -26,7 +24,7 @@ export function hindcastQuery(request: HindcastRequest, apiKey?: string): URLSea
     hourly: "wave_height",
     models: request.models.join(","),
     past_days: String(request.pastDays),
-    forecast_days: String(FORECAST_DAYS),
+    forecast_days: String(request.forecastDays),
     cell_selection: "sea",
     timezone: "GMT",
     timeformat: "unixtime",

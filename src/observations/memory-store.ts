@@ -30,6 +30,9 @@ export class MemoryObservationStore implements ObservationStore {
   async saveHindcast(buoyId: string, hindcast: StoredHindcast): Promise<void> {
     this.hindcasts.set(buoyId, hindcast);
   }
+  async hindcastBuoys(since: number): Promise<string[]> {
+    return [...this.hindcasts].filter(([, h]) => h.checkedAt >= since).map(([id]) => id).sort();
+  }
   async addLeadForecasts(buoyId: string, forecasts: readonly LeadForecast[], keepFrom: number): Promise<void> {
     const kept = this.issued.get(buoyId) ?? new Map<string, LeadForecast>();
     for (const f of forecasts) kept.set(`${f.model}/${f.issuedAt}/${f.time}`, f);

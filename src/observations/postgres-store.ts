@@ -4,7 +4,7 @@
  * forecasts and the drop of the old ones are one transaction, its rows upserted in key order so that two servers
  * writing the same buoy wait for each other instead of deadlocking.
  */
-import { and, asc, eq, gte, lt, sql } from "drizzle-orm";
+import { and, asc, eq, gte, like, lt, sql } from "drizzle-orm";
 import { insertChunks, upsertRows } from "../db/postgres/batch-rows";
 import { buoyLeadForecasts, observationSources } from "../db/postgres/schema";
 import { inTransaction, type PgQueryable } from "../db/postgres/transaction";
@@ -27,6 +27,9 @@ export function postgresObservationStore(db: PgQueryable): ObservationStore {
           .values({ key, body, checkedAt })
           .onConflictDoUpdate({ target: observationSources.key, set: excludedAll({ body: observationSources.body, checkedAt: observationSources.checkedAt }) });
       },
+      // The prefixes are fixed words (store.ts SOURCE_KEYS): no LIKE wildcard in them.
+      keysCheckedSince: async (prefix, since) =>
+        (await db.select({ key: observationSources.key }).from(observationSources).where(and(like(observationSources.key, `${prefix}%`), gte(observationSources.checkedAt, since)))).map((row) => row.key),
     }),
     addLeadForecasts: (buoyId, forecasts, keepFrom) =>
       inTransaction(db, async (tx) => {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { HOUR_MS, MINUTE_MS } from "../core/clock";
 import { NDBC_FIXTURES } from "../../test/support/env";
 import { parseMetFile, parseSpecFile, parseStationTable, type SpecRow } from "./ndbc";
-import { candidateStations, chooseBuoy, freshLatest, lastDayHours, latestWaveReading, mergeReadings, readingsByHour, type CandidateState, type Reading } from "./readings";
+import { candidateStations, chooseBuoy, freshLatest, lastDayHours, latestWaveReading, mergeReadings, readingsByHour, shortStationName, type CandidateState, type Reading } from "./readings";
 
 const real = (name: string) => readFileSync(join(NDBC_FIXTURES, name), "utf8");
 const rows = <T>(parsed: { ok: true; rows: T[] } | { ok: false }) => (parsed.ok ? parsed.rows : []);
@@ -146,4 +146,15 @@ describe("fresh or stale", () => {
     expect(freshLatest([], now, false)).toEqual({ reason: "stale" });
     expect(freshLatest([], now + HOUR_MS, true)).toEqual({ reason: "source_unavailable" });
   });
+});
+
+describe("a station's short name", () => {
+  const cases: [string, string][] = [
+    ["SD 1077 - 24 NM SSW of San Francisco, CA (Site of 46012)", "SD 1077"],
+    ["NORTHWESTERN HAWAII TWO - 186 NM NW of Kauai Is., HI   ", "NORTHWESTERN HAWAII TWO"],
+    ["Waimea Bay, HI (106)", "Waimea Bay, HI (106)"],
+    ["Point Reyes Offshore Wave Measuring Station, California", "Point Reyes Offshore Wave Measu…"],
+    ["", ""],
+  ];
+  for (const [name, short] of cases) test(JSON.stringify(name), () => expect(shortStationName(name)).toBe(short));
 });

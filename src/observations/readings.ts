@@ -114,6 +114,18 @@ export function lastDayHours(now: number): number[] {
   return Array.from({ length: 24 }, (_, i) => newest - (23 - i) * HOUR_MS);
 }
 
+/** A station's short name is at most this long. */
+const SHORT_NAME_MAX = 32;
+
+/**
+ * A station's name for a one-line answer: NDBC's names are often "SHORT NAME - where it is"; the part before the dash,
+ * cut at SHORT_NAME_MAX characters (`/now` keeps each spot's answer small). The whole name is in the observations answer.
+ */
+export function shortStationName(name: string): string {
+  const short = name.split(" - ")[0]!.trim();
+  return short.length <= SHORT_NAME_MAX ? short : `${short.slice(0, SHORT_NAME_MAX - 1).trimEnd()}…`;
+}
+
 export interface Candidate {
   station: Station;
   distanceKm: number;

@@ -1,5 +1,5 @@
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
-import { DAY_MS, HOUR_MS, ManualClock, isoUtc } from "../core/clock";
+import { DAY_MS, HOUR_MS, MINUTE_MS, ManualClock, isoUtc } from "../core/clock";
 import { startFakeNdbc, type FakeStation } from "../../test/support/fake-ndbc";
 import { NdbcFetcher } from "./fetcher";
 import { MemoryObservationStore } from "./memory-store";
@@ -28,16 +28,19 @@ beforeEach(() => {
   fakeNow = T0;
 });
 
-/** Each model's hourly heights at a buoy: the sea × its scale, 45 days back and 7 ahead of the clock's day. */
+/** Each model's hourly heights at a buoy: the sea × its scale, the days asked back and ahead of the clock's day. */
 function hindcastOf(clock: ManualClock, scales: Record<string, number>) {
   const calls: HindcastRequest[] = [];
+  /** While set, every request fails as an Open-Meteo outage does. */
+  const outage = { on: false };
   const source = async (request: HindcastRequest): Promise<ModelHours> => {
     calls.push(request);
+    if (outage.on) throw new Error("Open-Meteo: http 503, not JSON");
     const first = Math.floor(clock.now() / DAY_MS) * DAY_MS - request.pastDays * DAY_MS;
-    const time = Array.from({ length: (request.pastDays + 7) * 24 }, (_, i) => first + i * HOUR_MS);
+    const time = Array.from({ length: (request.pastDays + request.forecastDays) * 24 }, (_, i) => first + i * HOUR_MS);
     return { time, waveHeight: Object.fromEntries(request.models.map((m) => [m, time.map((t) => Math.round(sea(t) * scales[m]! * 100) / 100)])) };
   };
-  return { calls, source };
+  return { calls, source, outage };
 }
 
 function setUp(options: { enabled?: boolean; scales?: Record<string, number> } = {}) {
@@ -119,6 +122,25 @@ describe("observations at a spot", () => {
     expect(await observations.observations(PIPELINE)).toMatchObject({ buoy: { id: "51201" }, latest: null, reason: "source_unavailable" });
   });
 
+  for (const bad of ["html", "all_mm", "missing", "unavailable"] as const) {
+    test(`a good reading survives a later bad file (${bad}), in /now's brief too, and after a restart`, async () => {
+      const { observations, store, clock, advance } = setUp();
+      const good = await observations.observations(PIPELINE);
+      expect(good.latest).toMatchObject({ time: "2026-11-21T12:50:00Z", ageMinutes: 15 });
+      ndbc.setStation("51201", { files: bad });
+      advance(40 * MINUTE_MS); // past the buoy's half hour: its files are asked for again, and answer badly
+      const before = ndbc.requestsFor("/data/realtime2/51201.txt").length;
+      const after = await observations.observations(PIPELINE);
+      expect(ndbc.requestsFor("/data/realtime2/51201.txt").length).toBe(before + 1);
+      expect(after).toMatchObject({ buoy: { id: "51201" }, latest: { ...good.latest, ageMinutes: 55 }, reason: null });
+      expect(await observations.current(PIPELINE)).toMatchObject({ buoy: { id: "51201" }, time: "2026-11-21T12:50:00Z", ageMinutes: 55 });
+      // A server started again on the same store serves the good reading it kept, not the bad file.
+      const fetcher = new NdbcFetcher({ baseUrl: ndbc.url, publicUrl: "https://surf.example", fetch: (url, init) => fetch(url, init), clock, store, logger: { info: () => {}, warn: () => {} } });
+      const restarted = new ObservationsService({ fetcher, clock, enabled: true, forecastAt: () => null });
+      expect((await restarted.observations(PIPELINE)).latest).toEqual(after.latest);
+    });
+  }
+
   test("a buoy whose only file is of MM: the source is unavailable", async () => {
     const { observations } = setUp();
     ndbc.setStation("51201", { files: "all_mm" });
@@ -151,7 +173,7 @@ describe("verification", () => {
     const { verification, hindcast, advance } = setUp();
     await verification.verification(PIPELINE, 7);
     await Promise.all([verification.verification(PIPELINE, 45), verification.verification(PIPELINE)]);
-    expect(hindcast.calls).toEqual([{ lat: 21.671, lng: -158.118, models: ["meteofrance_wave", "ecmwf_wam025", "ncep_gfswave025"], pastDays: 45 }]);
+    expect(hindcast.calls).toEqual([{ lat: 21.671, lng: -158.118, models: ["meteofrance_wave", "ecmwf_wam025", "ncep_gfswave025"], pastDays: 45, forecastDays: 1 }]);
     advance(DAY_MS);
     await verification.verification(PIPELINE);
     expect(hindcast.calls).toHaveLength(2);
@@ -202,6 +224,40 @@ describe("verification", () => {
     const percent = answer.byLeadDay.map((d) => d.models.find((m) => m.model === "ecmwf_wam025")!.biasPercent!);
     expect(percent.every((p, i) => Math.abs(p - 5 * (i + 1)) < 2)).toBe(true);
     expect(answer.byLeadDay[0]!.models.find((m) => m.model === "meteofrance_wave")!.n).toBe(0);
+  });
+});
+
+describe("issued forecasts from each refresh", () => {
+  test("kept at the buoys in use only; byLeadDay fills as the days pass", async () => {
+    const { verification, hindcast, advance } = setUp();
+    expect(await verification.keepForecastsAtBuoys()).toEqual({ kept: 0, failed: 0 }); // no verification asked yet
+    expect(hindcast.calls).toHaveLength(0);
+    expect((await verification.verification(PIPELINE, 7)).byLeadDay).toEqual([]);
+    // A refresh a day, the clock and the buoy moving on between them.
+    for (let day = 0; day < 3; day++) {
+      expect(await verification.keepForecastsAtBuoys()).toEqual({ kept: 1, failed: 0 });
+      advance(DAY_MS);
+    }
+    expect(hindcast.calls.filter((c) => c.pastDays === 0)).toEqual(Array(3).fill({ lat: 21.671, lng: -158.118, models: ["meteofrance_wave", "ecmwf_wam025", "ncep_gfswave025"], pastDays: 0, forecastDays: 8 }));
+    const { byLeadDay } = await verification.verification(PIPELINE, 7);
+    // Lead day 1 of three issues has met its readings, day 2 of two, day 3 of one.
+    expect(byLeadDay.map((d) => d.day)).toEqual([1, 2, 3]);
+    expect(byLeadDay.map((d) => d.models[0]!.n)).toEqual([3 * 24, 2 * 24, 24].map((n) => expect.closeTo(n, -1)));
+    for (const d of byLeadDay) {
+      expect(d.models.map((m) => m.model)).toEqual(["meteofrance_wave", "ecmwf_wam025", "ncep_gfswave025"]);
+      expect(d.models[0]!.biasPercent!).toBeGreaterThan(17); // meteofrance_wave 20 % high
+      expect(d.models[0]!.biasPercent!).toBeLessThan(23);
+    }
+  });
+
+  test("a buoy whose forecast request fails is skipped, with a warning, and kept at the next refresh", async () => {
+    const { verification, hindcast, warnings } = setUp();
+    await verification.verification(PIPELINE, 7);
+    hindcast.outage.on = true;
+    expect(await verification.keepForecastsAtBuoys()).toEqual({ kept: 0, failed: 1 });
+    expect(warnings).toEqual(["the models' forecast at a buoy could not be kept for verification by lead day"]);
+    hindcast.outage.on = false;
+    expect(await verification.keepForecastsAtBuoys()).toEqual({ kept: 1, failed: 0 });
   });
 });
 

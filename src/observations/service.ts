@@ -6,8 +6,8 @@ import { HOUR_MS, isoUtc, MINUTE_MS, utcHourStart, type Clock } from "../core/cl
 import type { MaybePromise } from "../core/maybe-promise";
 import type { Spot } from "../spots/types";
 import type { BuoyChoice, NdbcFetcher } from "./fetcher";
-import type { Buoy as BuoyRef } from "./types";
-import { DEFAULT_BUOY_RADIUS_KM, freshLatest, lastDayHours, readingsByHour, type Candidate, type ObservationsReason, type Reading } from "./readings";
+import type { Buoy as BuoyRef, CurrentObservation } from "./types";
+import { candidateStations, DEFAULT_BUOY_RADIUS_KM, freshLatest, shortStationName, lastDayHours, readingsByHour, type Candidate, type ObservationsReason, type Reading } from "./readings";
 
 export const ATTRIBUTION = "Buoy observations by NOAA's National Data Buoy Center (https://www.ndbc.noaa.gov/) and its partners; US government data, in the public domain.";
 
@@ -68,7 +68,15 @@ export function buoyRef(buoy: Candidate): BuoyRef {
   return { id: station.id, name: station.name, lat: station.lat, lng: station.lng, distanceKm: Math.round(distanceKm * 10) / 10, owner: station.owner };
 }
 
+/** A reading in brief (`/now` and the texts a model reads): the buoy's short name and the wave figures. */
+export function briefObservation(buoy: BuoyRef, latest: LatestObservation): CurrentObservation {
+  const { time, ageMinutes, waveHeight, dominantPeriod, waveDirection } = latest;
+  return { buoy: { id: buoy.id, name: shortStationName(buoy.name), distanceKm: buoy.distanceKm }, time, ageMinutes, waveHeight, dominantPeriod, waveDirection };
+}
+
 const valuesOf = ({ time: _, ...values }: Reading): ObservedValues => values;
+
+const whenOf = (reading: Reading, now: number) => ({ time: isoUtc(reading.time), ageMinutes: Math.floor((now - reading.time) / MINUTE_MS) });
 
 export class ObservationsService {
   readonly radiusKm: number;
@@ -83,6 +91,13 @@ export class ObservationsService {
   buoyOf(spot: ObservedSpot): Promise<BuoyChoice | { reason: "observations_off" }> {
     if (!this.options.enabled) return Promise.resolve({ reason: "observations_off" });
     return this.options.fetcher.nearestBuoy(spot.lat, spot.lng, this.radiusKm);
+  }
+
+  /** Whether the station table has a station that may carry waves within `km` of the spot; asks NDBC for no buoy file. */
+  async stationWithin(spot: ObservedSpot, km: number): Promise<boolean> {
+    if (!this.options.enabled) return false;
+    const stations = await this.options.fetcher.stations();
+    return stations !== null && candidateStations(stations, spot.lat, spot.lng, km).length > 0;
   }
 
   async observations(spot: ObservedSpot): Promise<ObservationsAnswer> {
@@ -105,9 +120,19 @@ export class ObservationsService {
     const { latest } = fresh;
     return {
       ...found,
-      latest: { time: isoUtc(latest.time), ageMinutes: Math.floor((now - latest.time) / MINUTE_MS), ...valuesOf(latest) },
+      latest: { ...whenOf(latest, now), ...valuesOf(latest) },
       forecast: await this.options.forecastAt(spot, Math.round(latest.time / HOUR_MS) * HOUR_MS),
     };
+  }
+
+  /** The spot's buoy and its newest reading in brief, when it is at most 3 hours old; null otherwise. In metric units. */
+  async current(spot: ObservedSpot): Promise<CurrentObservation | null> {
+    const choice = await this.buoyOf(spot);
+    if ("reason" in choice) return null;
+    const now = this.options.clock.now();
+    const fresh = freshLatest(choice.view.readings, now, choice.view.failing);
+    if ("reason" in fresh) return null;
+    return briefObservation(buoyRef(choice.buoy), { ...whenOf(fresh.latest, now), ...valuesOf(fresh.latest) });
   }
 
   private hoursOf(buoyId: string, readings: readonly Reading[], now: number): readonly HourObservation[] {

@@ -2,7 +2,7 @@
  * The observation store (./store.ts) on SQLite. A source is one row, replaced whole by one upsert; a refresh's issued
  * forecasts and the drop of the old ones are one write transaction.
  */
-import { and, eq, gte, lt, sql } from "drizzle-orm";
+import { and, eq, gte, like, lt, sql } from "drizzle-orm";
 import { writeTransaction, type Db } from "../db";
 import { buoyLeadForecasts, observationSources } from "../db/schema";
 import { columnsOf, excludedAll, placeholders } from "../db/statements";
@@ -19,6 +19,11 @@ export function sqliteObservationStore(db: Db): ObservationStore {
       .insert(observationSources)
       .values({ key: sql.placeholder("key"), ...placeholders(sourceColumns) })
       .onConflictDoUpdate({ target: observationSources.key, set: excludedAll(sourceColumns) })
+      .prepare(),
+    keysCheckedSince: db
+      .select({ key: observationSources.key })
+      .from(observationSources)
+      .where(and(like(observationSources.key, sql.placeholder("pattern")), gte(observationSources.checkedAt, sql.placeholder("since"))))
       .prepare(),
     leadForecasts: db
       .select(leadColumns)
@@ -37,6 +42,8 @@ export function sqliteObservationStore(db: Db): ObservationStore {
     ...sourcesOver({
       read: async (key) => q.source.get({ key })?.body ?? null,
       write: async (key, body, checkedAt) => void q.putSource.run({ key, body, checkedAt }),
+      // The prefixes are fixed words (store.ts SOURCE_KEYS): no LIKE wildcard in them.
+      keysCheckedSince: async (prefix, since) => q.keysCheckedSince.all({ pattern: `${prefix}%`, since }).map((row) => row.key),
     }),
     addLeadForecasts: async (buoyId, forecasts, keepFrom) =>
       writeTransaction(db, () => {

@@ -51,6 +51,8 @@ export interface StoredBuoy extends Attempts {
 
 /** The models' recent hours at a buoy's position (one Open-Meteo request a day). */
 export interface StoredHindcast {
+  /** The buoy's position, where each refresh asks for the models' forecasts too (`keepForecastsAtBuoys`). */
+  position: { lat: number; lng: number };
   /** The last attempt, epoch ms. */
   checkedAt: number;
   /** The last good answer, or null when none came yet. */
@@ -65,6 +67,8 @@ export interface ObservationStore {
   saveBuoy(buoy: StoredBuoy): Promise<void>;
   hindcast(buoyId: string): Promise<StoredHindcast | null>;
   saveHindcast(buoyId: string, hindcast: StoredHindcast): Promise<void>;
+  /** The buoys whose hindcast was attempted since `since` (epoch ms): the buoys verification is in use for. */
+  hindcastBuoys(since: number): Promise<string[]>;
   /**
    * Keeps issued forecasts at a buoy, one per model, issue and hour (the same again replaces it), and drops those of
    * hours before `keepFrom`.
@@ -75,13 +79,15 @@ export interface ObservationStore {
 }
 
 /** The functions of the store that keep a source whole: the station table, a buoy, a buoy's hindcast. */
-export type SourceFunctions = Pick<ObservationStore, "stationTable" | "saveStationTable" | "buoy" | "saveBuoy" | "hindcast" | "saveHindcast">;
+export type SourceFunctions = Pick<ObservationStore, "stationTable" | "saveStationTable" | "buoy" | "saveBuoy" | "hindcast" | "saveHindcast" | "hindcastBuoys">;
 
 /** A source's stored JSON under its key, as each engine keeps it (observation_sources). */
 export interface SourceRows {
   read(key: string): Promise<string | null>;
   /** Replaces the key's JSON; `checkedAt` is the source's last attempt, kept beside it for the operator. */
   write(key: string, body: string, checkedAt: number): Promise<void>;
+  /** The keys starting with `prefix` whose source was attempted since `since`. */
+  keysCheckedSince(prefix: string, since: number): Promise<string[]>;
 }
 
 /** Each source's key: the station table is one, a buoy and its hindcast are one each per station id. */
@@ -90,6 +96,7 @@ export const SOURCE_KEYS = {
   buoy: (id: string) => `buoy:${id}`,
   hindcast: (buoyId: string) => `hindcast:${buoyId}`,
 } as const;
+const HINDCAST_PREFIX = SOURCE_KEYS.hindcast("");
 
 /** The source functions over an engine's rows, each source kept whole as JSON. */
 export function sourcesOver(rows: SourceRows): SourceFunctions {
@@ -105,6 +112,7 @@ export function sourcesOver(rows: SourceRows): SourceFunctions {
     saveBuoy: (buoy) => write(SOURCE_KEYS.buoy(buoy.id), buoy),
     hindcast: (buoyId) => read(SOURCE_KEYS.hindcast(buoyId)),
     saveHindcast: (buoyId, hindcast) => write(SOURCE_KEYS.hindcast(buoyId), hindcast),
+    hindcastBuoys: async (since) => (await rows.keysCheckedSince(HINDCAST_PREFIX, since)).map((key) => key.slice(HINDCAST_PREFIX.length)).sort(),
   };
 }
 

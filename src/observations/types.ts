@@ -63,6 +63,36 @@ export const ObservationsResponseSchema = t.Object(
   { description: "What the sea is doing now at the spot's nearest wave buoy, beside what this API serves for that hour." },
 );
 
+/** The latest reading in brief, beside the current forecast hour (`/now`, `spot_now`). */
+export const CurrentObservationSchema = t.Object(
+  {
+    buoy: t.Object({ id: t.String({ description: "NDBC station id." }), name: t.String({ description: "The station's short name (the observations answer has the whole one)." }), distanceKm: t.Number({ minimum: 0, description: "From the spot, km to a tenth." }) }),
+    time: dateTime("When the buoy measured, UTC."),
+    ageMinutes: integer({ minimum: 0, description: "Whole minutes since." }),
+    waveHeight: readingFields.waveHeight,
+    dominantPeriod: readingFields.dominantPeriod,
+    waveDirection: readingFields.waveDirection,
+  },
+  { description: "Beyond the spec: the nearest wave buoy's newest reading, present only when it is at most 3 hours old (GET /v1/spots/{id}/observations has the rest)." },
+);
+
+/** The correction of a spot's wave heights by its buoy's measured ratios, where the rule holds (docs/forecast.md). */
+export const ForecastCorrectionSchema = t.Object(
+  {
+    buoy: CurrentObservationSchema.properties.buoy,
+    ratios: t.Unsafe<Record<string, number>>({
+      type: "object",
+      additionalProperties: { type: "number" },
+      description: "Each model's mean(observed) / mean(model) over the older two thirds of the last 30 days' hourly pairs: its wave heights are multiplied by it before the median.",
+    }),
+    heldOutRmse: t.Object(
+      { before: t.Number({ description: "Without the ratios, m." }), after: t.Number({ description: "With them, m: lower, or there is no correction." }) },
+      { description: "The served median's RMSE against the buoy over the newest third of the pairs, held out of the fit." },
+    ),
+  },
+  { description: "Beyond the spec (SURFCAST_BIAS_CORRECTION=on): present only where the buoy's ratios are shown to lower the error; `waveHeight` is then the corrected median." },
+);
+
 const scoreFields = {
   n: integer({ minimum: 0, description: "Hourly pairs counted." }),
   bias: nullable(t.Number({ description: "mean(model − observed), meters." })),
@@ -99,6 +129,8 @@ export const VerificationResponseSchema = t.Object(
 );
 
 export type Buoy = Static<typeof BuoySchema>;
+export type CurrentObservation = Static<typeof CurrentObservationSchema>;
+export type ForecastCorrection = Static<typeof ForecastCorrectionSchema>;
 export type Score = Static<typeof VerificationScoreSchema>;
 export type ModelScore = Static<typeof ModelScoreSchema>;
 export type LeadDayScore = Static<typeof LeadDayScoreSchema>;

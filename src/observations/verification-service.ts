@@ -10,21 +10,32 @@ import type { BuoyView, Logger } from "./fetcher";
 import type { Candidate, ObservationsReason } from "./readings";
 import { buoyRef, type BuoyRef, type ObservationsService, type ObservedSpot } from "./service";
 import { SharedRuns } from "../core/shared-runs";
-import type { VerificationResponse } from "./types";
+import type { ForecastCorrection, VerificationResponse } from "./types";
+import { shortStationName } from "./readings";
 import type { ObservationStore, StoredHindcast } from "./store";
-import { bestModel, fitCorrection, leadDayOf, pairUp, scoreByLeadDay, scoreModels, type Correction, type LeadDayScore, type LeadForecast, type ModelHours, type ModelScore, type Pair, type Score } from "./verification";
+import { bestModel, CORRECTION_MAX_KM, fitCorrection, LEAD_DAYS, leadDayOf, pairUp, scoreByLeadDay, scoreModels, type Correction, type LeadDayScore, type LeadForecast, type ModelHours, type ModelScore, type Pair, type Score } from "./verification";
 
 /** `days`: at least a week, at most what NDBC's realtime files hold (45 days); a month unless asked. */
 export const VERIFICATION_DAYS = { min: BOUNDS.verificationDays.minimum, max: BOUNDS.verificationDays.maximum, default: BOUNDS.verificationDays.default } as const;
 /** A failed hindcast request is tried again after this (a good one is kept a day). */
 const HINDCAST_RETRY_MS = HOUR_MS;
+/** The hindcast asks for the current day ahead (its hours are verified as they pass)… */
+const HINDCAST_FORECAST_DAYS = 1;
+/** …a refresh's forecasts at a buoy cover every lead day from the issue. */
+const ISSUED_FORECAST_DAYS = LEAD_DAYS + 1;
+/** A buoy whose verification was asked for within this long is in use: each refresh keeps the forecasts at it. */
+const IN_USE_MS = 2 * DAY_MS;
 
-/** One Open-Meteo Marine request at a buoy's position: each model's hourly wave height over the past `pastDays` days. */
+/**
+ * One Open-Meteo Marine request at a buoy's position: each model's hourly wave height over the past `pastDays` days
+ * and `forecastDays` from today.
+ */
 export interface HindcastRequest {
   lat: number;
   lng: number;
   models: readonly string[];
   pastDays: number;
+  forecastDays: number;
 }
 
 export type HindcastSource = (request: HindcastRequest) => Promise<ModelHours>;
@@ -80,6 +91,22 @@ export class VerificationService {
     return fit && { ...fit, buoy: buoyRef(found.buoy) };
   }
 
+  /**
+   * The corrections that hold at these spots, by spot id (SURFCAST_BIAS_CORRECTION): the rule is fitted only where the
+   * station table has a station within CORRECTION_MAX_KM, and kept only where it lowers the held-out error.
+   */
+  async corrections(spots: readonly ObservedSpot[]): Promise<Map<string, ForecastCorrection>> {
+    const held = new Map<string, ForecastCorrection>();
+    for (const spot of spots) {
+      if (!(await this.options.observations.stationWithin(spot, CORRECTION_MAX_KM))) continue;
+      const fit = await this.correction(spot);
+      if (!fit?.applied) continue;
+      const { id, name, distanceKm } = fit.buoy;
+      held.set(spot.id, { buoy: { id, name: shortStationName(name), distanceKm }, ratios: fit.ratios, heldOutRmse: fit.heldOutRmse });
+    }
+    return held;
+  }
+
   /** Keeps a refresh's forecasts at a buoy's position by lead day (1..7), for `byLeadDay` as the days pass. */
   async keepIssuedForecasts(buoyId: string, issuedAt: number, hours: ModelHours): Promise<void> {
     const forecasts: LeadForecast[] = [];
@@ -90,6 +117,30 @@ export class VerificationService {
       });
     }
     await this.options.store.addLeadForecasts(buoyId.toUpperCase(), forecasts, issuedAt - VERIFICATION_DAYS.max * DAY_MS);
+  }
+
+  /**
+   * After a refresh: each model's forecast at each buoy in use (its verification asked for within IN_USE_MS), asked
+   * of Open-Meteo at the buoy's position and kept by lead day, so that `byLeadDay` fills as the days pass. A buoy
+   * whose request fails is skipped until the next refresh. Returns how many buoys were kept, and how many failed.
+   */
+  async keepForecastsAtBuoys(): Promise<{ kept: number; failed: number }> {
+    const { store, clock, hindcast, models, logger } = this.options;
+    const issuedAt = clock.now();
+    let kept = 0;
+    let failed = 0;
+    for (const buoyId of await store.hindcastBuoys(issuedAt - IN_USE_MS)) {
+      const position = (await store.hindcast(buoyId))?.position;
+      if (!position) continue;
+      try {
+        await this.keepIssuedForecasts(buoyId, issuedAt, await hindcast({ ...position, models, pastDays: 0, forecastDays: ISSUED_FORECAST_DAYS }));
+        kept++;
+      } catch (error) {
+        failed++;
+        logger.warn("the models' forecast at a buoy could not be kept for verification by lead day", { buoy: buoyId, error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    return { kept, failed };
   }
 
   private async pairsAt(spot: ObservedSpot, window: Window): Promise<PairsAtBuoy> {
@@ -106,14 +157,15 @@ export class VerificationService {
     const old = await store.hindcast(station.id);
     const now = clock.now();
     const lastGood = old !== null && old.fetchedAt === old.checkedAt;
+    const position = { lat: station.lat, lng: station.lng };
     if (old && now - old.checkedAt < (lastGood ? DAY_MS : HINDCAST_RETRY_MS)) return old;
     let next: StoredHindcast;
     try {
-      const hours = await hindcast({ lat: station.lat, lng: station.lng, models, pastDays: VERIFICATION_DAYS.max });
-      next = { checkedAt: now, fetchedAt: now, hours };
+      const hours = await hindcast({ ...position, models, pastDays: VERIFICATION_DAYS.max, forecastDays: HINDCAST_FORECAST_DAYS });
+      next = { position, checkedAt: now, fetchedAt: now, hours };
     } catch (error) {
       if (old === null || lastGood) logger.warn("model hindcast at a buoy failed; verification uses what it had", { buoy: station.id, error: error instanceof Error ? error.message : String(error) });
-      next = { checkedAt: now, fetchedAt: old?.fetchedAt ?? null, hours: old?.hours ?? null };
+      next = { position, checkedAt: now, fetchedAt: old?.fetchedAt ?? null, hours: old?.hours ?? null };
     }
     await store.saveHindcast(station.id, next);
     return next;

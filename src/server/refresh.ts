@@ -12,6 +12,7 @@ import { ensureFacings, loadFacings } from "../forecast/facings";
 import { mergeModelGaps, MODEL_GAPS_META, parseModelGaps } from "../forecast/model-gaps";
 import { requestedModels } from "../forecast/models";
 import { OpenMeteoClient, type OpenMeteoOptions } from "../forecast/openmeteo";
+import type { ForecastCorrection } from "../observations/types";
 import { outcomeOf, runForecastRefresh, summaryFields, type RefreshProgress, type RefreshSpot, type RefreshSummary } from "../forecast/refresh";
 
 export interface RefreshOptions {
@@ -35,8 +36,10 @@ export async function refreshForecasts(app: App, options: RefreshOptions = {}): 
   const models = { requested: requestedModels(app.config.openMeteo.waveModels), counted: app.config.openMeteo.waveModels };
   const client = new OpenMeteoClient({ ...app.config.openMeteo, marineModels: models.requested, ...options.client, ...(app.config.demo ? { fetch: demoFetch } : {}) });
   if (app.config.demo) log.warn("forecast refresh uses DEMO data: synthetic values made inside the binary, not a real forecast", { spots: spots.length });
+  const corrections = await correctionsAt(app, spots);
   const summary = await runForecastRefresh(
     {
+      corrections,
       forecasts: app.stores.forecasts,
       clock: app.clock,
       client,
@@ -64,7 +67,10 @@ export async function refreshForecasts(app: App, options: RefreshOptions = {}): 
   }
   app.refreshEvents.emit(summary);
   await recordModelGaps(app, spots, summary);
-  if (!options.onDemand) await recordRun(app, summary, outcome);
+  if (!options.onDemand) {
+    await recordRun(app, summary, outcome);
+    await keepForecastsAtBuoys(app);
+  }
   logSummary(app, summary, outcome);
   return summary;
 }
@@ -80,6 +86,32 @@ async function recordModelGaps(app: App, spots: readonly RefreshSpot[], summary:
     if (JSON.stringify(merged) !== JSON.stringify(stored)) await app.stores.meta.write(MODEL_GAPS_META, Object.keys(merged).length > 0 ? JSON.stringify(merged) : null);
   } catch (err) {
     log.warn("could not record where wave models read no sea", { error: String(err) });
+  }
+}
+
+/** The bias correction at the spots where it holds (SURFCAST_BIAS_CORRECTION=on); none when it is off or cannot be had. */
+async function correctionsAt(app: App, spots: readonly RefreshSpot[]): Promise<ReadonlyMap<string, ForecastCorrection> | undefined> {
+  const { observations, demo } = app.config;
+  if (!observations.biasCorrection || !observations.enabled || demo) return undefined;
+  try {
+    const corrections = await app.verification.corrections(spots.flatMap((s) => app.spots.find(s.id) ?? []));
+    if (corrections.size > 0) log.info("bias correction: wave heights scaled by the buoys' measured ratios where that lowers the error", { spots: corrections.size });
+    return corrections;
+  } catch (err) {
+    log.warn("bias correction unavailable for this refresh: wave heights stay uncorrected", { error: String(err) });
+    return undefined;
+  }
+}
+
+/** Each model's forecast at the buoys whose verification is in use, kept by lead day (docs/observations.md). */
+async function keepForecastsAtBuoys(app: App): Promise<void> {
+  // Demo data is no forecast to verify; with observations off there is no buoy.
+  if (app.config.demo || !app.config.observations.enabled) return;
+  try {
+    const { kept, failed } = await app.verification.keepForecastsAtBuoys();
+    if (kept + failed > 0) log.info("the models' forecasts at the buoys in use kept for verification by lead day", { buoys: kept, failed });
+  } catch (err) {
+    log.warn("the models' forecasts at the buoys could not be kept for verification by lead day", { error: String(err) });
   }
 }
 

@@ -115,7 +115,8 @@ const buoy = (id: string, checkedAt = T0): StoredBuoy => ({
   missing: false,
 });
 
-const hindcast: StoredHindcast = { checkedAt: T0, fetchedAt: T0, hours: { time: [T0, T0 + HOUR], waveHeight: { ecmwf_wam025: [1.5, null], gfs_wave025: [1.7, 1.8] } } };
+const position = { lat: 21.671, lng: -158.118 };
+const hindcast: StoredHindcast = { position, checkedAt: T0, fetchedAt: T0, hours: { time: [T0, T0 + HOUR], waveHeight: { ecmwf_wam025: [1.5, null], gfs_wave025: [1.7, 1.8] } } };
 
 const forecast = (model: string, issuedAt: number, time: number, waveHeight: number): LeadForecast => ({ model, issuedAt, time, waveHeight });
 /** Neither store promises an order. */
@@ -146,10 +147,14 @@ for (const engine of engines) {
       const failed: StoredStationTable = { ...table, checkedAt: T0 + HOUR, failure: { since: T0 + HOUR, failures: 1, problem: "html" } };
       await store.saveStationTable(failed);
       await store.saveBuoy({ id: "51201", checkedAt: T0 + HOUR, failure: null, met: null, spec: null, missing: true });
-      await store.saveHindcast("51201", { checkedAt: T0 + HOUR, fetchedAt: null, hours: null });
+      await store.saveHindcast("51201", { position, checkedAt: T0 + HOUR, fetchedAt: null, hours: null });
       expect(await store.stationTable()).toEqual(failed);
       expect(await store.buoy("51201")).toEqual({ id: "51201", checkedAt: T0 + HOUR, failure: null, met: null, spec: null, missing: true });
-      expect(await store.hindcast("51201")).toEqual({ checkedAt: T0 + HOUR, fetchedAt: null, hours: null });
+      expect(await store.hindcast("51201")).toEqual({ position, checkedAt: T0 + HOUR, fetchedAt: null, hours: null });
+      // The buoys in use: those whose hindcast was attempted since a time; a source of another kind is none.
+      await store.saveHindcast("46026", { ...hindcast, checkedAt: T0 - 3 * HOUR });
+      expect(await store.hindcastBuoys(T0)).toEqual(["51201"]);
+      expect(await store.hindcastBuoys(T0 - 3 * HOUR)).toEqual(["46026", "51201"]);
       expect((await store.buoy("51202"))?.id).toBe("51202");
     });
 

@@ -11,6 +11,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { ManualClock, startTestServer, type TestServer } from "../support/inprocess";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../support/fake-open-meteo";
+import { startFakeNdbc, type FakeNdbc } from "../support/fake-ndbc";
 import { launchBrowser, seriousViolations, smallText } from "../support/browser";
 import { ROOT } from "../support/env";
 import { refreshForecasts } from "../../src/server/refresh";
@@ -22,6 +23,7 @@ declare const document: { documentElement: { scrollWidth: number }; querySelecto
 const clock = new ManualClock(Date.now());
 let browser: Browser;
 let fake: FakeOpenMeteo;
+let ndbc: FakeNdbc;
 let server: TestServer;
 let allowed: ReturnType<typeof Bun.serve>;
 let other: ReturnType<typeof Bun.serve>;
@@ -37,7 +39,9 @@ const parent = () =>
 
 beforeAll(async () => {
   [browser, fake] = await Promise.all([launchBrowser(), startFakeOpenMeteo()]);
-  server = await startTestServer({ clock, env: { SURFCAST_OPEN_METEO_MARINE_URL: fake.url, SURFCAST_OPEN_METEO_FORECAST_URL: fake.url } });
+  // A wave buoy off Pipeline: its section shows the buoy now line, the others none.
+  ndbc = await startFakeNdbc({ stations: [{ id: "51201", name: "Waimea Bay, HI (106)", lat: 21.671, lng: -158.118 }], now: () => clock.now() });
+  server = await startTestServer({ clock, env: { SURFCAST_OPEN_METEO_MARINE_URL: fake.url, SURFCAST_OPEN_METEO_FORECAST_URL: fake.url, SURFCAST_NDBC_URL: ndbc.url } });
   const nearest = (lat: number, lng: number) => server.app.spots.nearby({ lat, lng, radius: 50, limit: 1 })[0]!;
   const spots = [nearest(39.344, -9.363), server.app.spots.get("pipeline"), nearest(43.48, -1.56)];
   expect((await refreshForecasts(server.app, { spots })).failedBatches).toBe(0);
@@ -57,6 +61,7 @@ afterAll(async () => {
   await other?.stop(true);
   await server?.close();
   await fake?.close();
+  await ndbc?.close();
 });
 
 async function open(url: string, width: number, height: number, javaScript = true): Promise<Page> {
@@ -71,6 +76,9 @@ async function open(url: string, width: number, height: number, javaScript = tru
 test("the page at 390, 1280 and 1920 px and in print: accessible, no sideways scrolling", async () => {
   const page = await open(embedUrl, 1280, 900);
   expect(await page.locator("section.spot").count()).toBe(3);
+  expect(await page.locator(".buoy").count()).toBe(1);
+  expect(await page.locator(`#${await page.locator("section.spot").nth(1).getAttribute("id")} .buoy`).textContent()).toMatch(/^Buoy now: \d+\.\d m at \d+ s from [NESW]+, \d+ min ago \(Waimea Bay, HI \(106\), \d+ km\)$/);
+  expect(await page.locator(".credits").textContent()).toContain("National Data Buoy Center");
   expect(await seriousViolations(page)).toEqual([]);
   for (const width of [390, 1280, 1920]) {
     await page.setViewportSize({ width, height: 900 });

@@ -14,7 +14,7 @@ const series = (values: Record<string, (number | null)[]>) => values;
 /** The components one model gives hour `i`, as a document reads them (its total sea counts the model: 1 m, 8 s, 270°). */
 function swellsAt(values: Record<string, (number | null)[]>, i: number) {
   const model = [{ model: "one", values: { wave_height: [1, 1], wave_period: [8, 8], wave_direction: [270, 270], ...values } }];
-  return estimateHour({ all: model, used: model }, i)!.components;
+  return estimateHour({ all: model, used: model, ratios: {} }, i)!.components;
 }
 
 describe("one model's wave components", () => {

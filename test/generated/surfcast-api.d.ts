@@ -497,6 +497,28 @@ export interface components {
             leftOut: {
                 [key: string]: "zero series" | "no data";
             };
+            /** @description Beyond the spec (SURFCAST_BIAS_CORRECTION=on): present only where the buoy's ratios are shown to lower the error; `waveHeight` is then the corrected median. */
+            correction?: {
+                buoy: {
+                    /** @description NDBC station id. */
+                    id: string;
+                    /** @description The station's short name (the observations answer has the whole one). */
+                    name: string;
+                    /** @description From the spot, km to a tenth. */
+                    distanceKm: number;
+                };
+                /** @description Each model's mean(observed) / mean(model) over the older two thirds of the last 30 days' hourly pairs: its wave heights are multiplied by it before the median. */
+                ratios: {
+                    [key: string]: number;
+                };
+                /** @description The served median's RMSE against the buoy over the newest third of the pairs, held out of the fit. */
+                heldOutRmse: {
+                    /** @description Without the ratios, m. */
+                    before: number;
+                    /** @description With them, m: lower, or there is no correction. */
+                    after: number;
+                };
+            };
         };
         /** @description Beyond the spec: the grid cells the wave (`marine`) and weather inputs came from, so a beach forecast from a cell far offshore shows. Absent in forecasts stored before it was recorded. */
         ForecastGrid: {
@@ -656,6 +678,27 @@ export interface components {
             conditions: components["schemas"]["ForecastHour"] | null;
             tide: components["schemas"]["NowTide"] | null;
             sun: components["schemas"]["NowSun"] | null;
+            /** @description Beyond the spec: the nearest wave buoy's newest reading, present only when it is at most 3 hours old (GET /v1/spots/{id}/observations has the rest). */
+            observation?: {
+                buoy: {
+                    /** @description NDBC station id. */
+                    id: string;
+                    /** @description The station's short name (the observations answer has the whole one). */
+                    name: string;
+                    /** @description From the spot, km to a tenth. */
+                    distanceKm: number;
+                };
+                /**
+                 * Format: date-time
+                 * @description When the buoy measured, UTC.
+                 */
+                time: string;
+                /** @description Whole minutes since. */
+                ageMinutes: number;
+                waveHeight: number | null;
+                dominantPeriod: number | null;
+                waveDirection: number | null;
+            };
             /** @description Credits Open-Meteo as the source of the weather inputs, under CC BY 4.0. Show it with the data. */
             attribution: string;
             /**

@@ -8,6 +8,7 @@ import { sqliteDb } from "../support/inprocess";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ManualClock, startTestServer, type TestServer } from "../support/inprocess";
 import { startFakeOpenMeteo, type FakeOpenMeteo } from "../support/fake-open-meteo";
+import { startFakeNdbc, type FakeNdbc } from "../support/fake-ndbc";
 import { refreshForecasts } from "../../src/server/refresh";
 import type { ForecastResponse } from "../../src/forecast/types";
 import type { TidesResponse } from "../../src/tides/types";
@@ -24,6 +25,9 @@ type Json = Record<string, any>;
 const START = Date.parse("2026-11-21T13:25:00Z");
 const clock = new ManualClock(START);
 let fake: FakeOpenMeteo;
+let ndbc: FakeNdbc;
+/** A wave buoy near the longest-named spot, with a name as long as NDBC's longest, far and high: the largest `observation`. */
+const LONG_BUOY = { id: "46012", name: "SD 1077 - 24 NM SSW of San Francisco, CA (Site of 46012)", waveHeight: () => 12.3, ageMinutes: 100 };
 let server: TestServer;
 let key: string;
 /** Supertubos (Portugal, LAT), Pipeline (Hawaii, NOAA), a Great Lakes spot (tideless), the longest-named spot. */
@@ -36,7 +40,9 @@ let bare: Spot;
 
 beforeAll(async () => {
   fake = await startFakeOpenMeteo({ firstDay: "2026-11-21" }); // the day of the tests' clock
-  server = await startTestServer({ clock, env: { SURFCAST_OPEN_METEO_MARINE_URL: fake.url, SURFCAST_OPEN_METEO_FORECAST_URL: fake.url } });
+  // The buoy is placed once the longest-named spot is known (the station table is read at the first answer).
+  ndbc = await startFakeNdbc({ stations: [{ ...LONG_BUOY, lat: 0, lng: 0 }], now: () => clock.now() });
+  server = await startTestServer({ clock, env: { SURFCAST_OPEN_METEO_MARINE_URL: fake.url, SURFCAST_OPEN_METEO_FORECAST_URL: fake.url, SURFCAST_NDBC_URL: ndbc.url } });
   key = await server.key("pro");
   const nearest = (lat: number, lng: number) => server.app.spots.nearby({ lat, lng, radius: 50, limit: 1 })[0]!;
   tidal = nearest(39.344, -9.363);
@@ -44,6 +50,7 @@ beforeAll(async () => {
   lake = server.app.spots.search({ q: "Sheboygan", limit: 50 }).find((s) => /Great Lakes/.test(`${s.country}, ${s.region}`))!;
   longest = [...server.app.spots.all()].sort((a, b) => b.name.length - a.name.length || a.id.localeCompare(b.id))[0]!;
   bare = nearest(43.48, -1.56);
+  ndbc.setStation(LONG_BUOY.id, { lat: longest.lat + 99.4 / 111.2, lng: longest.lng });
   const summary = await refreshForecasts(server.app, { spots: [tidal, hawaii, lake, longest] });
   expect(summary.failedBatches).toBe(0);
 }, 60_000);
@@ -51,7 +58,18 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await fake?.close();
+  await ndbc?.close();
 });
+
+const bytes = (text: string) => new TextEncoder().encode(text).length;
+
+/** At most 1.5 KB, and the buoy's reading at most 0.25 KB more when there is one. */
+function expectWithinBound(body: string) {
+  const { observation } = JSON.parse(body) as NowResponse;
+  const observationBytes = observation ? bytes(`,"observation":${JSON.stringify(observation)}`) : 0;
+  expect(observationBytes).toBeLessThanOrEqual(256);
+  expect(bytes(body) - observationBytes).toBeLessThanOrEqual(1536);
+}
 
 async function now(path: string, headers: Record<string, string> = {}): Promise<{ res: Response; body: NowResponse }> {
   const res = await server.get(path, key, headers);
@@ -215,12 +233,12 @@ describe("GET /v1/spots/{id}/now", () => {
     expect(after.body).toBe(first.body); // the same documents: the same answer
   });
 
-  test("at most 1.5 KB, metric and imperial, the longest spot name included", async () => {
+  test("at most 1.5 KB (and a buoy reading of at most 0.25 KB), metric and imperial, the longest spot name included", async () => {
     for (const spot of [tidal, hawaii, lake, longest, bare]) {
       for (const units of ["metric", "imperial"]) {
         const res = await server.get(`/v1/spots/${spot.id}/now?units=${units}`, key);
         expect(res.status).toBe(200);
-        expect((await res.arrayBuffer()).byteLength).toBeLessThanOrEqual(1536);
+        expectWithinBound(await res.text());
       }
     }
   });
@@ -245,7 +263,8 @@ describe("GET /v1/spots/{id}/now", () => {
         expect((imperial.response.conditions as unknown as Json).surf).toEqual({ min: feet(1.25), max: feet(1.75) });
         expect((imperial.response.conditions as unknown as Json).swells[0]).toEqual({ kind: "primary", height: feet(2.25), period: 13.25, direction: 287 });
         expect((imperial.response.conditions as unknown as Json).confidence).toEqual({ level: "medium", models: 4, waveHeight: { min: feet(10.25), median: feet(11.25), max: feet(12.75) } });
-        for (const served of [metric, imperial]) expect(new TextEncoder().encode(served.body).length).toBeLessThanOrEqual(1536);
+        if (spot === longest) expect([metric.response.observation?.buoy.distanceKm, imperial.response.observation?.waveHeight]).toEqual([99.4, feet(12.3)]);
+        for (const served of [metric, imperial]) expectWithinBound(served.body);
       } finally {
         writeDocuments(sqliteDb(server.app), row.updatedAt, [{ spotId: spot.id, body: row.body }]);
         server.app.forecasts.invalidate();

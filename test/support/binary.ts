@@ -48,7 +48,7 @@ export async function startServer(opts: { dataDir?: string; env?: Record<string,
   const dataDir = opts.dataDir ?? tempDir("server");
   const port = opts.port === null ? [] : ["--port", String(opts.port ?? 0)];
   const proc = Bun.spawn([BINARY, "--data-dir", dataDir, "serve", ...port, "--host", "127.0.0.1", ...(opts.args ?? ["--no-scheduler"])], {
-    env: { ...process.env, SURFCAST_OPEN_METEO_MARINE_URL: "http://127.0.0.1:9", SURFCAST_OPEN_METEO_FORECAST_URL: "http://127.0.0.1:9", ...opts.env },
+    env: { SURFCAST_NDBC_URL: "http://127.0.0.1:9", ...process.env, SURFCAST_OPEN_METEO_MARINE_URL: "http://127.0.0.1:9", SURFCAST_OPEN_METEO_FORECAST_URL: "http://127.0.0.1:9", ...opts.env },
     stdout: "pipe",
     stderr: "pipe",
   });

@@ -25,7 +25,7 @@ let counter = 0;
 
 export async function startTestServer(opts: { clock?: Clock; dataDir?: string; env?: Record<string, string> } = {}): Promise<TestServer> {
   const clock = opts.clock ?? systemClock;
-  const config: Config = loadConfig({ dataDir: opts.dataDir ?? tempDir("inproc"), port: 0, host: "127.0.0.1", scheduler: false }, { ...process.env, ...opts.env });
+  const config: Config = loadConfig({ dataDir: opts.dataDir ?? tempDir("inproc"), port: 0, host: "127.0.0.1", scheduler: false }, { SURFCAST_NDBC_URL: "http://127.0.0.1:9", ...process.env, ...opts.env });
   const app = await openApp(config, clock);
   const server = startHttpServer(app, 0, "127.0.0.1");
   const url = `http://127.0.0.1:${server.port}`;
