@@ -39,8 +39,8 @@ export const UNIT_LABELS: Record<Units, { height: string; speed: string; tempera
   imperial: { height: "ft", speed: "mph", temperature: "°F" },
 };
 
-/** Feet → meters, to the millimetre: what a threshold given in feet is stored as. */
-export const metersOfFeet = (ft: number) => round(ft * 0.3048, 3);
+/** Feet → meters, to a tenth of a millimetre (the exact value without float noise): what a threshold given in feet is stored as. */
+export const metersOfFeet = (ft: number) => round(ft * 0.3048, 4);
 
 /** A height in meters, in `units`. */
 export const heightIn = (meters: number, units: Units) => (units === "metric" ? meters : feet(meters));

@@ -105,8 +105,9 @@ describe("alerts page over HTTP", () => {
     const before = (await server.app.alerts.list(OWNER)).length;
     const cases: [Record<string, string>, string][] = [
       [{ target: "http://10.1.2.3/hook" }, "The webhook URL cannot be used: 10.1.2.3 is a private address; allow it with SURFCAST_WEBHOOK_ALLOWED_NETWORKS."],
-      [{ minWave: "lots" }, "The minimum wave height must be a number of metres, like 1.5."],
+      [{ minWave: "lots" }, "The minimum wave height must be a number, like 1.5 (metres) or 4 (feet)."],
       [{ minWave: "31" }, "The minimum wave height must be a number of metres from 0 to 30."],
+      [{ minWave: "99", units: "imperial" }, "The minimum wave height must be a number of feet from 0 to 98.43."],
       [{ minWave: "2", maxWave: "1" }, "The maximum wave height must be at least the minimum wave height (2 m)."],
       [{ spot: "no-such-spot" }, 'There is no spot with the id "no-such-spot": find it with GET /v1/spots?q=NAME.'],
       [{ spot: "" }, "Choose the spot to watch: find it by name and pick it, or type its id."],

@@ -15,6 +15,7 @@ import { spotOption } from "./embeds";
 import { CONFIDENCE_LEVELS } from "../../forecast/best";
 import { DELIVERY_LOG_MS } from "../../alerts/limits";
 import { DAY_MS } from "../../core/clock";
+import { feet } from "../../core/units";
 
 /** What the owner typed and ticked, kept when the form comes back (a refusal, or a search for the spot). */
 export interface AlertForm {
@@ -30,6 +31,8 @@ export interface AlertForm {
   name: string;
   minWave: string;
   maxWave: string;
+  /** The unit of the wave heights typed: metric or imperial. */
+  units: string;
   minRating: string;
   level: string;
   wind: string[];
@@ -51,6 +54,7 @@ export function readAlertForm(form: URLSearchParams): AlertForm & { find: boolea
     name: field("name"),
     minWave: field("minWave"),
     maxWave: field("maxWave"),
+    units: field("units"),
     minRating: field("minRating"),
     level: field("level"),
     wind: form.getAll("wind"),
@@ -59,11 +63,11 @@ export function readAlertForm(form: URLSearchParams): AlertForm & { find: boolea
   };
 }
 
-/** A height in metres as typed ("1.5", "1,5"); undefined when left empty. */
-function metres(raw: string, label: string): number | undefined {
+/** A height as typed ("1.5", "1,5"), in the unit chosen beside it; undefined when left empty. */
+function waveHeight(raw: string, label: string): number | undefined {
   if (raw === "") return undefined;
   const value = Number(raw.replace(",", "."));
-  if (!/^\d+([.,]\d+)?$/.test(raw) || !Number.isFinite(value)) throw new UserError(`${label} must be a number of metres, like 1.5.`);
+  if (!/^\d+([.,]\d+)?$/.test(raw) || !Number.isFinite(value)) throw new UserError(`${label} must be a number, like 1.5 (metres) or 4 (feet).`);
   return value;
 }
 
@@ -73,7 +77,7 @@ export function alertRequestOf(f: AlertForm): AlertRequest {
   if (spotId === "") throw new UserError("Choose the spot to watch: find it by name and pick it, or type its id.");
   if (f.target === "") throw new UserError(f.delivery === "email" ? "Give the e-mail address to send to." : "Give the webhook URL to send to.");
   // Left empty, the minimum is the service's default (0 m): every height.
-  const minWave = metres(f.minWave, "The minimum wave height");
+  const minWave = waveHeight(f.minWave, "The minimum wave height");
   const minRating = f.minRating === "" ? undefined : Number(f.minRating);
   return {
     spotId,
@@ -81,7 +85,8 @@ export function alertRequestOf(f: AlertForm): AlertRequest {
     name: f.name === "" ? undefined : f.name,
     condition: {
       minWave,
-      maxWave: metres(f.maxWave, "The maximum wave height"),
+      maxWave: waveHeight(f.maxWave, "The maximum wave height"),
+      units: f.units === "" ? undefined : f.units,
       minRating,
       level: minRating === undefined ? undefined : f.level,
       wind: f.wind.length === 0 ? undefined : f.wind,
@@ -96,7 +101,7 @@ function chosenSpot(f: AlertForm): string {
   return f.spot || f.spotId;
 }
 
-const EMPTY_FORM: AlertForm = { keyId: "", spot: "", spotId: "", q: "", delivery: "webhook", target: "", name: "", minWave: "", maxWave: "", minRating: "", level: "intermediate", wind: [], daylight: false, minConfidence: "" };
+const EMPTY_FORM: AlertForm = { keyId: "", spot: "", spotId: "", q: "", delivery: "webhook", target: "", name: "", minWave: "", maxWave: "", units: "metric", minRating: "", level: "intermediate", wind: [], daylight: false, minConfidence: "" };
 
 /** `2026-11-26 09:00` of an ISO UTC time. */
 const minuteOf = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
@@ -201,10 +206,11 @@ function alertFormHtml(csrf: string, keys: readonly KeyView[], f: AlertForm, pic
   <fieldset class="spots">
   <legend>When <span class="hint">Hours that meet every line below make a window; each window is sent once.</span></legend>
   <div class="inline-form">
-  <div><label for="alert-min-wave">Min wave (m, optional)</label><input id="alert-min-wave" name="minWave" type="text" inputmode="decimal" value="${f.minWave}" placeholder="0" aria-describedby="alert-wave-hint"></div>
-  <div><label for="alert-max-wave">Max wave (m, optional)</label><input id="alert-max-wave" name="maxWave" type="text" inputmode="decimal" value="${f.maxWave}" aria-describedby="alert-wave-hint"></div>
+  <div><label for="alert-min-wave">Min wave (optional)</label><input id="alert-min-wave" name="minWave" type="text" inputmode="decimal" value="${f.minWave}" placeholder="0" aria-describedby="alert-wave-hint"></div>
+  <div><label for="alert-max-wave">Max wave (optional)</label><input id="alert-max-wave" name="maxWave" type="text" inputmode="decimal" value="${f.maxWave}" aria-describedby="alert-wave-hint"></div>
+  <div><label for="alert-units">in</label><select id="alert-units" name="units">!${[option("metric", "metres", f.units), option("imperial", "feet", f.units)]}</select></div>
   </div>
-  <p class="hint" id="alert-wave-hint">Significant wave height, 0 to ${MAX_WAVE_M} m, like 1.5; no minimum when left empty.</p>
+  <p class="hint" id="alert-wave-hint">Significant wave height, 0 to ${MAX_WAVE_M} m (${feet(MAX_WAVE_M)} ft), like 1.5 m or 4 ft; no minimum when left empty. Shown back in the unit chosen.</p>
   <div class="inline-form">
   <div><label for="alert-min-rating">Min rating (optional)</label><select id="alert-min-rating" name="minRating">!${[option("", "any", f.minRating), ...[1, 2, 3, 4, 5].map((r) => option(String(r), `${r} or better`, f.minRating))]}</select></div>
   <div><label for="alert-level">for the level</label><select id="alert-level" name="level">!${LEVELS.map((l) => option(l, l, f.level))}</select></div>
