@@ -105,6 +105,7 @@ export type RuleField =
   | "spots"
   | "units"
   | "theme"
+  | "lang"
   | "minWave"
   | "maxWave"
   | "minRating"

@@ -13,6 +13,7 @@ import { EMBED_LIMITS, MAX_EMBEDS_MADE, type PlanName } from "../access/plans";
 import type { KeyRegistry, Principal } from "../access/registry";
 import type { SpotService } from "../spots/service";
 import { UNITS, type Units } from "../core/units";
+import { EMBED_LANGS } from "./lang";
 import type { EmbedRecord, EmbedStore, Theme } from "./store";
 import { originOf } from "./origin";
 import { ViewAllowance, type ViewVerdict } from "./allowance";
@@ -31,6 +32,7 @@ export interface EmbedRequest {
   origins?: readonly string[];
   units?: string;
   theme?: string;
+  lang?: string;
 }
 
 /** The embed limits of a plan (docs/embeds.md, "Counting" and "Limits per account"). */
@@ -103,6 +105,7 @@ export class EmbedService {
       origins: [...new Set(origins.map(originOf))],
       units: this.choice(request.units ?? "metric", UNITS, "units"),
       theme: this.choice(request.theme ?? "light", THEMES, "theme"),
+      lang: this.choice(request.lang ?? "en", EMBED_LANGS, "lang"),
       createdAt: this.clock.now(),
       revokedAt: null,
     };

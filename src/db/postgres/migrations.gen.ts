@@ -100,5 +100,13 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795845087898,
     "hash": "770e5d34899d27ccafc3452f358409f203b5078ec18e0c5be4643d119e2de300"
+  },
+  {
+    "sql": [
+      "ALTER TABLE \"embeds\" ADD COLUMN \"lang\" text DEFAULT 'en' NOT NULL;"
+    ],
+    "bps": true,
+    "folderMillis": 1795854099474,
+    "hash": "7c8b78f03a800b79eb76e3b916eb26b267aee0f43f8250d7b0682c75b8334bd3"
   }
 ];
