@@ -40,6 +40,8 @@ export const embedLimitsOf = (plan: PlanName) => EMBED_LIMITS[plan];
 
 /** An embed as the CLI and the console show it. */
 export interface EmbedView extends Omit<EmbedRecord, "createdAt" | "revokedAt"> {
+  /** The spots' names, in the order shown (an id the catalog no longer has stands for its spot). */
+  spotNames: string[];
   url: string;
   createdAt: string;
   revokedAt: string | null;
@@ -81,7 +83,7 @@ export class EmbedService {
     private readonly stores: { embeds: EmbedStore; access: AccountStore },
     private readonly clock: Clock,
     private readonly config: { readonly publicUrl: string },
-    private readonly spots: Pick<SpotService, "get">,
+    private readonly spots: Pick<SpotService, "get" | "find">,
     private readonly keys: KeyRegistry,
     private readonly changed: () => boolean,
   ) {}
@@ -182,7 +184,7 @@ export class EmbedService {
   }
 
   private view(e: EmbedRecord): EmbedView {
-    return { ...e, url: this.urlOf(e.id), createdAt: new Date(e.createdAt).toISOString(), revokedAt: e.revokedAt === null ? null : new Date(e.revokedAt).toISOString() };
+    return { ...e, spotNames: e.spots.map((id) => this.spots.find(id)?.name ?? id), url: this.urlOf(e.id), createdAt: new Date(e.createdAt).toISOString(), revokedAt: e.revokedAt === null ? null : new Date(e.revokedAt).toISOString() };
   }
 
   private spotIds(requested: readonly string[]): string[] {

@@ -15,7 +15,8 @@ import { escapeControls } from "../core/log";
 import { describeCondition } from "../alerts/condition";
 import { alertState, type KeyAlert } from "../alerts/service";
 import { HOUR_MS } from "../core/clock";
-import { LocalClock, weekdayOf, type LocalInstant } from "../core/local-time";
+import { LocalClock, weekdayOf, zonedDateTime, zonedTime, type LocalInstant } from "../core/local-time";
+import { windowSpan } from "../alerts/delivery/wording";
 import { UNIT_LABELS, type Units } from "../core/units";
 
 /** Every tool's text stays within this many bytes (UTF-8): never more than ~4,000–5,500 tokens. */
@@ -150,7 +151,7 @@ export function forecastText(f: ForecastResponse, spot: Pick<Spot, "id" | "name"
   const unit = UNIT_LABELS[f.units];
   const head = [
     ...demoLines(f.demo === true),
-    `${spot.name}, ${spot.country} (${spot.id}): surf forecast, updated ${f.updatedAt.slice(0, 16).replace("T", " ")} UTC. ` +
+    `${spot.name}, ${spot.country} (${spot.id}): surf forecast, updated ${zonedDateTime(f.updatedAt, spot.timezone)}. ` +
       `Times are local (${clock.describe(f.hours[0]?.time ?? f.updatedAt)}).`,
     `Each day: sun, weather, air and water ${unit.temperature}, UV; best = rating 1-5 and window per level (B beginner, I intermediate, A advanced; - = nothing above 1); tides = high (H) and low (L) waters, ${unit.height}${datum}.`,
     `Then one row per daylight hour: time | surf ${unit.height} (breaking face height at the beach; ~ = sea wave height; flat = none) | swell ${unit.height}, period, from | wind ${unit.speed}, gust, from, type | rating B/I/A 1-5` +
@@ -272,10 +273,9 @@ export function bestSpotsText(p: { lat: number; lng: number; radius: number; lev
   return fitText(head, body, ["Coordinates, UTC window times and every spot field are in structuredContent (the /v1 JSON), as {spots: [...]}."]);
 }
 
-/** The calling key's alerts, each with its condition and its next windows (times UTC). */
+/** The calling key's alerts, each with its condition and its next windows in the spot's local time. */
 export function alertsText(alerts: readonly KeyAlert[]): string {
   if (alerts.length === 0) return "This key has no alerts. Its owner makes them in the developer console (Alerts page).";
-  const hhmm = (time: string) => time.slice(0, 16).replace("T", " ") + "Z";
   const body = alerts.flatMap((a) => {
     // A name stored before the one-line rule may hold control characters: escaped, it cannot start a line of its own.
     const head = `${a.id} | ${escapeControls(a.name)} | ${a.spot.name} (${a.spot.id}) | ${describeCondition(a.condition)} | by ${a.delivery} | ${alertState(a)}`;
@@ -284,9 +284,9 @@ export function alertsText(alerts: readonly KeyAlert[]): string {
     return [
       head,
       ...a.nextWindows.map(
-        (w) => `  ${hhmm(w.start)} to ${hhmm(w.end)}; best ${hhmm(w.best.time)}: ${w.best.waveHeight} m, ${w.best.wavePeriod} s, wind ${w.best.windSpeed} km/h ${w.best.windDirectionType ?? "?"}, rating ${w.best.rating}`,
+        (w) => `  ${windowSpan(w.start, w.end, a.spot.timezone)}; best ${zonedTime(w.best.time, a.spot.timezone)}: ${w.best.waveHeight} m, ${w.best.wavePeriod} s, wind ${w.best.windSpeed} km/h ${w.best.windDirectionType ?? "?"}, rating ${w.best.rating}`,
       ),
     ];
   });
-  return fitText([`${alerts.length} alert${alerts.length === 1 ? "" : "s"} of this key (id | name | spot | condition | delivery | state), then each one's next windows (UTC):`], body, []);
+  return fitText([`${alerts.length} alert${alerts.length === 1 ? "" : "s"} of this key (id | name | spot | condition | delivery | state), then each one's next windows in the spot's local time:`], body, []);
 }

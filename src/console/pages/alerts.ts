@@ -16,6 +16,8 @@ import { CONFIDENCE_LEVELS } from "../../forecast/best";
 import { DELIVERY_LOG_MS } from "../../alerts/limits";
 import { DAY_MS } from "../../core/clock";
 import { feet } from "../../core/units";
+import { zonedDateTime } from "../../core/local-time";
+import { windowSpan } from "../../alerts/delivery/wording";
 
 /** What the owner typed and ticked, kept when the form comes back (a refusal, or a search for the spot). */
 export interface AlertForm {
@@ -103,22 +105,18 @@ function chosenSpot(f: AlertForm): string {
 
 const EMPTY_FORM: AlertForm = { keyId: "", spot: "", spotId: "", q: "", delivery: "webhook", target: "", name: "", minWave: "", maxWave: "", units: "metric", minRating: "", level: "intermediate", wind: [], daylight: false, minConfidence: "" };
 
-/** `2026-11-26 09:00` of an ISO UTC time. */
-const minuteOf = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
-const clockOf = (iso: string) => iso.slice(11, 16);
-
-function windowLine(w: AlertWindow): string {
-  const sameDay = w.start.slice(0, 10) === w.end.slice(0, 10);
+/** A window in the spot's local time, its zone named (`Thu 27 Nov 06:00–10:00 WET`), with its best hour. */
+function windowLine(w: AlertWindow, timeZone: string): string {
   const best = w.best;
-  return html`<li>${minuteOf(w.start)}&ndash;${sameDay ? clockOf(w.end) : minuteOf(w.end)} UTC <span class="muted">&middot; best ${best.waveHeight.toFixed(1)} m at ${Math.round(best.wavePeriod)} s, ${best.windDirectionType ?? "unknown"} wind, rating ${best.rating}</span></li>`;
+  return html`<li>${windowSpan(w.start, w.end, timeZone)} <span class="muted">&middot; best ${best.waveHeight.toFixed(1)} m at ${Math.round(best.wavePeriod)} s, ${best.windDirectionType ?? "unknown"} wind, rating ${best.rating}</span></li>`;
 }
 
 /** The next windows, three at most. */
-function nextWindows(windows: AlertWindow[] | null): string {
+function nextWindows(windows: AlertWindow[] | null, timeZone: string): string {
   if (windows === null) return html`<p class="muted">Next windows: none known yet (the spot's forecast has not been fetched).</p>`;
   if (windows.length === 0) return html`<p class="muted">Next windows: none in the current forecast.</p>`;
   const more = windows.length > 3 ? html`<li class="muted">and ${windows.length - 3} more</li>` : "";
-  return html`<p class="found-title">Next windows:</p><ul class="windows">!${windows.slice(0, 3).map(windowLine)}!${more}</ul>`;
+  return html`<p class="found-title">Next windows:</p><ul class="windows">!${windows.slice(0, 3).map((w) => windowLine(w, timeZone))}!${more}</ul>`;
 }
 
 function status(a: AlertWithWindows): string {
@@ -142,7 +140,7 @@ function alertCard(a: AlertWithWindows, keys: readonly KeyView[], csrf: string):
 <p>${a.spot.name} <span class="muted">(<code>${a.spot.id}</code>) &middot; key ${key?.name ?? a.keyId}${key?.revokedAt ? " (revoked)" : ""} &middot; created ${formatDay(a.createdAt)}</span></p>
 <p>When: ${describeCondition(a.condition)}</p>
 <p class="target">To: ${a.delivery === "webhook" ? "webhook" : "e-mail"} <code>${a.target}</code></p>
-!${nextWindows(a.nextWindows)}
+!${nextWindows(a.nextWindows, a.spot.timezone)}
 <div class="actions">
   !${sendButton(a, csrf)}
   <a href="/console/alerts/${a.id}">Delivery log<span class="visually-hidden"> of ${a.name}</span></a>
@@ -256,11 +254,12 @@ const OUTCOME_WORDS: Record<DeliveryLogRow["outcome"], string> = {
 
 const EVENT_WORDS: Record<DeliveryLogRow["event"], string> = { window: "window", test: "test", confirmation: "confirmation e-mail" };
 
-function deliveryRow(d: DeliveryLogRow, alertId: string, csrf: string): string {
+function deliveryRow(d: DeliveryLogRow, alertId: string, csrf: string, timeZone: string): string {
+  const at = zonedDateTime(d.at, timeZone);
   const again = d.canSendAgain
-    ? html`<form method="post" action="/console/alerts/${alertId}/deliveries/${d.id}/send-again">!${csrfField(csrf)}<button type="submit" class="secondary">Send again<span class="visually-hidden"> attempt ${d.attempt} of ${minuteOf(d.at)}</span></button></form>`
+    ? html`<form method="post" action="/console/alerts/${alertId}/deliveries/${d.id}/send-again">!${csrfField(csrf)}<button type="submit" class="secondary">Send again<span class="visually-hidden"> attempt ${d.attempt} of ${at}</span></button></form>`
     : "";
-  return html`<tr><td>${minuteOf(d.at)}</td><td>${EVENT_WORDS[d.event]}</td><td>${d.window?.local ?? ""}</td><td class="num">${d.attempt}</td><td>${OUTCOME_WORDS[d.outcome]}</td><td class="num">${d.statusCode ?? ""}</td><td>${d.error ?? ""}</td><td>!${again}</td></tr>`;
+  return html`<tr><td>${at}</td><td>${EVENT_WORDS[d.event]}</td><td>${d.window?.local ?? ""}</td><td class="num">${d.attempt}</td><td>${OUTCOME_WORDS[d.outcome]}</td><td class="num">${d.statusCode ?? ""}</td><td>${d.error ?? ""}</td><td>!${again}</td></tr>`;
 }
 
 /** One alert with its delivery log, newest first. */
@@ -276,12 +275,12 @@ export function alertLogPage(p: OwnerPage, o: { alert: AlertWithWindows; deliver
 !${sendButton(a, p.viewer.csrf, "actions")}
 </div>
 <h2 id="log-title">Delivery log</h2>
-<p class="muted">Times are UTC; each event's window is in the spot's time (${o.deliveries.find((d) => d.window)?.window?.timeZone ?? "its time zone"}). A new alert sends one event per window of the week at once, then one per new window. A failed delivery is retried on its own for a while; &ldquo;Send again&rdquo; tries it once more now. The log keeps ${DELIVERY_LOG_MS / DAY_MS} days.</p>
+<p class="muted">Times are the spot's local time (${a.spot.timezone}), each with its zone's abbreviation. A new alert sends one event per window of the week at once, then one per new window. A failed delivery is retried on its own for a while; &ldquo;Send again&rdquo; tries it once more now. The log keeps ${DELIVERY_LOG_MS / DAY_MS} days.</p>
 !${o.deliveries.length > 0 ? html`<p class="scroll-hint" id="log-hint">Swipe the table sideways for every column &rarr;</p>` : ""}
 <div class="table-wrap wide" role="region" aria-labelledby="log-title"!${o.deliveries.length > 0 ? ' aria-describedby="log-hint"' : ""} tabindex="0">
 <table>
 <thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">Window</th><th scope="col">Attempt</th><th scope="col">Outcome</th><th scope="col">Status</th><th scope="col">Error</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-<tbody>!${o.deliveries.length > 0 ? o.deliveries.map((d) => deliveryRow(d, a.id, p.viewer.csrf)) : html`<tr><td colspan="8">Nothing sent yet.</td></tr>`}</tbody>
+<tbody>!${o.deliveries.length > 0 ? o.deliveries.map((d) => deliveryRow(d, a.id, p.viewer.csrf, a.spot.timezone)) : html`<tr><td colspan="8">Nothing sent yet.</td></tr>`}</tbody>
 </table>
 </div>`,
   );

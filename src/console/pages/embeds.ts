@@ -85,10 +85,10 @@ export function iframeSnippet(e: Pick<EmbedView, "url" | "spots">): string {
 function embedCard(e: EmbedView, keys: readonly KeyView[]): string {
   const key = keys.find((k) => k.id === e.keyId);
   return html`<li class="card">
-<p><strong>${e.spots.join(", ")}</strong> <span class="muted">&middot; key ${key?.name ?? e.keyId} &middot; ${e.units}, ${e.theme}, ${LANGUAGE_NAMES[e.lang] ?? e.lang} &middot; created ${formatDay(e.createdAt)}</span></p>
+<p><strong>${e.spotNames.join(", ")}</strong> <span class="muted">&middot; key ${key?.name ?? e.keyId} &middot; ${e.units}, ${e.theme}, ${LANGUAGE_NAMES[e.lang] ?? e.lang} &middot; created ${formatDay(e.createdAt)}</span></p>
 <p class="muted">May be framed by: ${e.origins.length > 0 ? e.origins.join(", ") : "pages of this server only"}</p>
 !${copyBlock(`embed-${e.id}`, iframeSnippet(e), "iframe snippet", true)}
-<p><a href="${e.url}" target="_blank" rel="noopener">Open the page</a> &middot; <a href="${e.url}?mode=screen" target="_blank" rel="noopener">Shop TV layout</a> &middot; <a href="/console/embeds/${e.id}/revoke">Switch off<span class="visually-hidden"> the picture of ${e.spots.join(", ")}</span></a></p>
+<p><a href="${e.url}" target="_blank" rel="noopener">Open the page</a> &middot; <a href="${e.url}?mode=screen" target="_blank" rel="noopener">Shop TV layout</a> &middot; <a href="/console/embeds/${e.id}/revoke">Switch off<span class="visually-hidden"> the picture of ${e.spotNames.join(", ")}</span></a></p>
 </li>`;
 }
 
@@ -130,7 +130,7 @@ export function revokeEmbedPage(p: OwnerPage, e: EmbedView): string {
     { title: "Switch off forecast picture", viewer: p.viewer, section: "keys", assetVersion: p.assetVersion },
     confirmCard(
       p.viewer.csrf,
-      html`Switch off the forecast picture of <strong>${e.spots.join(", ")}</strong>? Its page answers &ldquo;not available&rdquo; within a second, on your site and on your shop TV. This cannot be undone; you can create a new one.`,
+      html`Switch off the forecast picture of <strong>${e.spotNames.join(", ")}</strong>? Its page answers &ldquo;not available&rdquo; within a second, on your site and on your shop TV. This cannot be undone; you can create a new one.`,
       `/console/embeds/${e.id}/revoke`,
       "Switch off",
       "/console/keys#embeds",
