@@ -219,7 +219,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: "Your surf alerts",
     description:
       "The calling key's surf alerts (made in the console): conditions and next windows, runs of forecast hours " +
-      "meeting them (local times; structuredContent: {alerts: [...]}, UTC).",
+      "meeting them, local times. structuredContent: {alerts: [...]}.",
     input: listAlertsInput,
     output: listAlertsOutput,
     async run(_app, _args, { principal, alerts }) {
