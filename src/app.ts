@@ -294,7 +294,7 @@ export async function openApp(config: Config, clock: Clock = systemClock, busyTi
       const unwritten = (what: string) => (err: unknown) => log.error(`${what} could not be written before closing`, { error: String(err) });
       await app.demand.flush().catch(unwritten("forecast demand"));
       tides.close();
-      await meter.flush().catch(unwritten("usage counts"));
+      await meter.close().catch(unwritten("usage counts"));
       await spots.settled();
       await base.close();
     },

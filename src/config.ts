@@ -187,7 +187,7 @@ function directoryUrlFrom(value: string | undefined): string {
   return value.trim();
 }
 
-function tlsFrom(flags: TlsFlags & { port?: number; databaseUrl?: string }, env: Env, databaseUrl: string | undefined): TlsConfig {
+function tlsFrom(flags: TlsFlags & { port?: number }, env: Env): TlsConfig {
   const httpsFrom = flags.https !== undefined ? "--https" : "SURFCAST_HTTPS_DOMAINS";
   const https = flags.https ?? (env.SURFCAST_HTTPS_DOMAINS || undefined);
   if (https !== undefined && (flags.tlsCert !== undefined || flags.tlsKey !== undefined)) {
@@ -195,7 +195,6 @@ function tlsFrom(flags: TlsFlags & { port?: number; databaseUrl?: string }, env:
   }
   if (https !== undefined) {
     if (flags.port !== undefined) throw new UserError("--port is not used with --https: it listens on --https-port (default 443) and --http-port (default 80)");
-    if (databaseUrl !== undefined) throw new UserError(`${httpsFrom} keeps its certificates in the data directory, one server only: with a shared database (--database-url), terminate TLS at the load balancer or give each server --tls-cert/--tls-key`);
     const httpsPort = flags.httpsPort ?? 443;
     const httpPort = flags.httpPort ?? 80;
     if (httpsPort === httpPort) throw new UserError(`--https-port and --http-port must differ (both are ${httpsPort})`);
@@ -264,7 +263,7 @@ export function loadConfig(flags: Partial<{ dataDir: string; port: number; host:
   const level = (env.SURFCAST_LOG_LEVEL ?? "info") as Config["logLevel"];
   const port = flags.port ?? portFrom(env.PORT, 8080, "PORT");
   const databaseUrl = serviceUrlFrom(flags.databaseUrl, "--database-url", env.SURFCAST_DATABASE_URL, "SURFCAST_DATABASE_URL", DATABASE_URL_PROTOCOLS);
-  const tls = tlsFrom(flags, env, databaseUrl);
+  const tls = tlsFrom(flags, env);
   const publicUrl = publicUrlFrom(env.SURFCAST_PUBLIC_URL, port, tls);
   return {
     dataDir: resolve(flags.dataDir ?? env.SURFCAST_DATA_DIR ?? (flags.demo ? "./var-demo" : "./var")),

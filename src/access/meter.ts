@@ -115,6 +115,8 @@ export interface Meter {
   record(principal: Principal, endpoint: (typeof UNMETERED)[number], weight?: number): MaybePromise<void>;
   /** Writes pending counts to the database; resolves once they are stored. */
   flush(): Promise<void>;
+  /** The last flush, at stop: also gives back whatever the meter holds for later (SharedUsageMeter's slices). */
+  close(): Promise<void>;
   report(principal: Principal): Promise<UsageReport>;
   /** The report as JSON text; synchronously when it is at hand. */
   reportText(principal: Principal): MaybePromise<string>;
@@ -258,6 +260,11 @@ export class UsageMeter implements Meter {
   }
 
   /** Writes pending counts and changed windows in one transaction; resolves once they are stored. */
+  /** Nothing is held for later on one box: the last flush is a flush. */
+  close(): Promise<void> {
+    return this.flush();
+  }
+
   flush(): Promise<void> {
     return this.turns.run(async () => {
       const now = this.clock.now();

@@ -53,6 +53,11 @@ export class RedisConnection {
     this.connect();
   }
 
+  /** Whether the connection is open now (it may still fail the next command). */
+  get connected(): boolean {
+    return this.client.connected;
+  }
+
   /** Resolves once connected (for start-up: the first requests should not be 503s), else RedisUnavailable. */
   async ready(timeoutMs = CONNECT_TIMEOUT_MS): Promise<void> {
     if (this.client.connected) return;

@@ -1,8 +1,9 @@
 /**
- * The usage meter of several servers: each admission is decided and counted in Redis (RedisLimits: one round trip),
+ * The usage meter of several servers: admissions are decided and counted in Redis (RedisLimits: one round trip),
  * so a key's quota and burst window are exact across the servers, and its rate-limit headers come from the counts
- * Redis returned. Redis not answering rejects the admission with an Outage: the request gets a 503, never an
- * uncounted answer.
+ * Redis returned. A key far from its limits gets a slice reserved beside such an admission, and its next requests
+ * are admitted from it here, without a round trip (quota-lease.ts); near a limit every request goes to Redis.
+ * Redis not answering rejects the admission with an Outage: the request gets a 503, never an uncounted answer.
  *
  * Each server also adds what it admitted to the database's usage counts (flushed like UsageMeter's, every half
  * second and on stop): the lasting record, which `surfcast migrate` filled with the single box's history and which
@@ -12,12 +13,14 @@
 import { DAY_MS, utcDay, type Clock } from "../core/clock";
 import type { UsageKey } from "../core/endpoints";
 import { Serial } from "../core/serial";
-import { varyingHeadersOfCounts } from "./limiter";
+import type { MaybePromise } from "../core/maybe-promise";
+import { varyingHeadersOfCounts, type Verdict } from "./limiter";
 import { dayHeaders, usageReport, type DayCount, type Meter, type Metered, type UNMETERED, type UsageReport } from "./meter";
 import { PendingCounts } from "./pending-counts";
+import { NO_SLICE, SLICE_RULE, Slices, type Giveback, type SliceRule } from "./quota-lease";
 import type { RedisLimits } from "./redis-limits";
 import type { Principal } from "./registry";
-import type { UsageStore } from "./store";
+import type { UsageCount, UsageStore } from "./store";
 
 /** A key's day-fixed headers, rebuilt when the day or the key's limits change. */
 interface FixedHeaders {
@@ -27,8 +30,24 @@ interface FixedHeaders {
   headers: Headers;
 }
 
+const ALLOWED: Verdict = Object.freeze({ allowed: true });
+
+/** One call of the settle script: a key's day of uses admitted from slices, and units of one slice given back. */
+interface Settlement {
+  keyId: string;
+  day: string;
+  back: number;
+  second: number;
+  uses: [string, number][];
+}
+
 export class SharedUsageMeter implements Meter {
   private pending = new PendingCounts();
+  private readonly slices: Slices;
+  /** Uses admitted from slices and not yet added to Redis's usage counts. */
+  private sliceUses = new PendingCounts();
+  /** A key's admission in Redis that may bring a slice: the key's other requests meanwhile wait for it. */
+  private leading = new Map<string, Promise<unknown>>();
   private fixed = new Map<string, FixedHeaders>();
   private readonly turns = new Serial();
   readonly refusals = { daily: 0, burst: 0 };
@@ -39,20 +58,57 @@ export class SharedUsageMeter implements Meter {
     private readonly limits: RedisLimits,
     private readonly store: UsageStore,
     private readonly clock: Clock,
-  ) {}
+    private readonly rule: SliceRule = SLICE_RULE,
+  ) {
+    this.slices = new Slices(rule);
+  }
 
   /** Nothing to load: Redis holds every key's counts. */
   ready(): null {
     return null;
   }
 
-  async admit(principal: Principal, endpoint: UsageKey | null, weight = 1): Promise<Metered> {
+  admit(principal: Principal, endpoint: UsageKey | null, weight = 1): MaybePromise<Metered> {
     const now = this.clock.now();
-    const counted = await this.limits.admit(principal.keyId, principal, endpoint, weight, now);
-    const { verdict } = counted;
-    if (!verdict.allowed) this.refusals[verdict.blockedBy]++;
-    else if (endpoint !== null) this.count(principal.keyId, now, endpoint, weight);
-    const varying = varyingHeadersOfCounts(principal, counted.usedToday, counted.windowUsed, counted.burstResetSeconds, now);
+    // Slices only while Redis is connected: a Redis that went away refuses every request at once (503), slice or not.
+    if (endpoint !== null && this.limits.connected) {
+      const fromSlice = this.slices.take(principal.keyId, principal, weight, now);
+      if (fromSlice) {
+        this.count(principal.keyId, now, endpoint, weight);
+        this.sliceUses.add(PendingCounts.keyOf(principal.keyId, utcDay(now), endpoint), weight);
+        return this.metered(principal, ALLOWED, fromSlice.usedToday, fromSlice.windowUsed, fromSlice.burstResetSeconds, now);
+      }
+      const leading = this.leading.get(principal.keyId);
+      if (leading) return leading.then(() => this.admit(principal, endpoint, weight));
+    }
+    return this.admitInRedis(principal, endpoint, weight, now);
+  }
+
+  private admitInRedis(principal: Principal, endpoint: UsageKey | null, weight: number, now: number): Promise<Metered> {
+    const leads = endpoint !== null && this.slices.worthAsking(principal.keyId, principal, now);
+    const decided = this.limits.admit(principal.keyId, principal, endpoint, weight, now, leads ? this.rule : NO_SLICE).then((counted) => {
+      const { verdict, slice } = counted;
+      if (!verdict.allowed) this.refusals[verdict.blockedBy]++;
+      else if (endpoint !== null) this.count(principal.keyId, now, endpoint, weight);
+      if (leads) this.slices.grant(principal.keyId, principal, slice, counted.usedToday, counted.windowUsed, now);
+      // This request's own counts: the slice reserved with it is used by the ones after it.
+      return this.metered(principal, verdict, counted.usedToday - slice, counted.windowUsed - slice, counted.burstResetSeconds, now);
+    });
+    if (leads) {
+      const settled = decided.then(
+        () => undefined,
+        () => undefined,
+      );
+      this.leading.set(principal.keyId, settled);
+      void settled.then(() => {
+        if (this.leading.get(principal.keyId) === settled) this.leading.delete(principal.keyId);
+      });
+    }
+    return decided;
+  }
+
+  private metered(principal: Principal, verdict: Verdict, usedToday: number, windowUsed: number, burstResetSeconds: number, now: number): Metered {
+    const varying = varyingHeadersOfCounts(principal, usedToday, windowUsed, burstResetSeconds, now);
     return { verdict, headers: { shared: this.fixedHeaders(principal, now), own: { "X-RateLimit-Remaining": varying.remaining, RateLimit: varying.rateLimit } } };
   }
 
@@ -76,21 +132,54 @@ export class SharedUsageMeter implements Meter {
     return headers;
   }
 
-  /** Adds this server's counts to the database's; kept for the next flush when the database does not answer. */
+  /**
+   * Adds this server's counts to the database's, and to Redis's usage what it admitted from slices, giving back
+   * the slices that ended; what does not get through is kept for the next flush.
+   */
   flush(): Promise<void> {
+    return this.settleAndStore(false);
+  }
+
+  /** The last flush: every slice ends and gives back what it holds. */
+  close(): Promise<void> {
+    return this.settleAndStore(true);
+  }
+
+  private settleAndStore(endEverySlice: boolean): Promise<void> {
     return this.turns.run(async () => {
       const now = this.clock.now();
-      const counts = this.pending.take();
-      if (counts.length > 0) {
-        try {
-          await this.store.saveUsage(counts, []);
-        } catch (err) {
-          this.pending.restore(counts);
-          throw err;
-        }
-      }
-      this.lastFlushAt = now;
+      const [settled, stored] = await Promise.allSettled([this.settle(now, endEverySlice), this.storeCounts(now)]);
+      for (const result of [settled, stored]) if (result.status === "rejected") throw result.reason;
     });
+  }
+
+  private async storeCounts(now: number): Promise<void> {
+    const counts = this.pending.take();
+    if (counts.length > 0) {
+      try {
+        await this.store.saveUsage(counts, []);
+      } catch (err) {
+        this.pending.restore(counts);
+        throw err;
+      }
+    }
+    this.lastFlushAt = now;
+  }
+
+  private async settle(now: number, endEverySlice: boolean): Promise<void> {
+    const givebacks = this.slices.takeEnded(now, endEverySlice);
+    const uses = this.sliceUses.take();
+    const settlements = settlementsOf(givebacks, uses);
+    const results = await Promise.allSettled(settlements.map((s) => this.limits.settle(s.keyId, s.day, s.back, s.second, s.uses)));
+    let failure: unknown = null;
+    results.forEach((result, i) => {
+      if (result.status === "fulfilled") return;
+      const s = settlements[i]!;
+      failure ??= result.reason;
+      if (s.back > 0) this.slices.restore([{ keyId: s.keyId, day: s.day, second: s.second, units: s.back }]);
+      this.sliceUses.restore(s.uses.map(([endpoint, count]) => ({ keyId: s.keyId, day: s.day, endpoint, count })));
+    });
+    if (failure !== null) throw failure;
   }
 
   async report(principal: Principal): Promise<UsageReport> {
@@ -116,4 +205,23 @@ export class SharedUsageMeter implements Meter {
   async reportText(principal: Principal): Promise<string> {
     return JSON.stringify(await this.report(principal));
   }
+}
+
+/** One settlement per key and day, carrying its uses and its first giveback; further givebacks of it ride alone. */
+function settlementsOf(givebacks: readonly Giveback[], uses: readonly UsageCount[]): Settlement[] {
+  const byKeyDay = new Map<string, Settlement>();
+  const alone: Settlement[] = [];
+  const of = (keyId: string, day: string) => {
+    const id = `${keyId} ${day}`;
+    let s = byKeyDay.get(id);
+    if (!s) byKeyDay.set(id, (s = { keyId, day, back: 0, second: 0, uses: [] }));
+    return s;
+  };
+  for (const use of uses) of(use.keyId, use.day).uses.push([use.endpoint, use.count]);
+  for (const g of givebacks) {
+    const s = of(g.keyId, g.day);
+    if (s.back === 0) Object.assign(s, { back: g.units, second: g.second });
+    else alone.push({ keyId: g.keyId, day: g.day, back: g.units, second: g.second, uses: [] });
+  }
+  return [...byKeyDay.values(), ...alone];
 }

@@ -5,7 +5,7 @@
  */
 import type { App } from "../app";
 import { log } from "../core/log";
-import { runOnce } from "../db/postgres/lease";
+import { lastFailureElsewhere, runOnce } from "../db/postgres/lease";
 import { NodeHeartbeat } from "../db/postgres/nodes";
 
 /** The job's result, or undefined when another server ran the slot (or this one was stopped first). */
@@ -15,6 +15,20 @@ export async function onceAmongServers<T>(app: App, name: string, slot: string, 
   if (outcome.ran) return outcome.result;
   if (outcome.reason === "done-elsewhere") log.info(`${name}: ${slot} was done by another server`, { by: outcome.by });
   return undefined;
+}
+
+/**
+ * Runs `job` when no other server runs the job `name`, waiting for the turn; it is told when a run last failed on
+ * another server (null when none did, and on one box), to leave a retry to that server's backoff. Each call is
+ * a run of its own, not a slot shared with the other servers. Undefined when this server was stopped first or lost its
+ * lease.
+ */
+export async function inTurnAmongServers<T>(app: App, name: string, job: (othersFailedAt: number | null) => Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (app.engine.kind === "sqlite") return job(null);
+  const { db, node } = app.engine;
+  const lease = { name, slot: `${new Date(app.clock.now()).toISOString()} ${node.id}`, node: node.id };
+  const outcome = await runOnce(db, lease, async () => job(await lastFailureElsewhere(db, name, node.id)), { follow: true, signal, clock: app.clock });
+  return outcome.ran ? outcome.result : undefined;
 }
 
 /**

@@ -12,11 +12,14 @@ import type { Config, TlsConfig } from "../config";
 import { UserError } from "../core/errors";
 import { log } from "../core/log";
 import type { Metrics } from "../ops/metrics";
-import { acmeOrderer, certificateInfo, ChallengeResponses } from "../tls/acme";
+import { acmeOrderer, certificateInfo } from "../tls/acme";
 import { explainAcmeFailure } from "../tls/acme-errors";
 import { CertificateKeeper } from "../tls/keeper";
 import { plainHttpHandler, STRICT_TRANSPORT_SECURITY } from "../tls/plain-http";
-import { fileCertificateStore, type CertificatePair } from "../tls/store";
+import { postgresCertificateStore } from "../tls/postgres-store";
+import { fileCertificateStore } from "../tls/file-store";
+import type { CertificatePair, CertificateStore } from "../tls/store";
+import { inTurnAmongServers } from "./cluster";
 import { startHttpServer, webServerOptions, type WebServerOptions } from "./http";
 
 export interface WebServer {
@@ -167,21 +170,36 @@ async function filesServer(app: App, options: WebServerOptions, tls: Extract<Tls
   };
 }
 
+/** Where the certificates live: the data directory on one server, the shared database when several share one. */
+function certificateStoreOf(app: App): CertificateStore {
+  return app.engine.kind === "sqlite" ? fileCertificateStore(app.config.dataDir) : postgresCertificateStore(app.engine.db, app.clock);
+}
+
+/** Runs a certificate check under the job lease: one server orders at a time. */
+function exclusiveAmongServers(app: App, signal: AbortSignal) {
+  return async <T>(job: (othersFailedAt: number | null) => Promise<T>): Promise<T> => {
+    const outcome = await inTurnAmongServers(app, "certificate order", job, signal);
+    if (outcome === undefined) throw new Error("the certificate order's lease on the shared database was lost");
+    return outcome;
+  };
+}
+
 async function acmeServer(app: App, options: WebServerOptions, tls: Extract<TlsConfig, { mode: "acme" }>): Promise<WebServer> {
   const { host } = app.config;
   const listener = new TlsListener(options, tls.httpsPort, host);
-  const challenges = new ChallengeResponses();
+  const store = certificateStoreOf(app);
   const plain = bound(
-    () => Bun.serve({ port: tls.httpPort, hostname: host, fetch: plainHttpHandler({ challenges, domains: tls.domains, httpsPort: tls.httpsPort, httpsReady: () => listener.listening }), idleTimeout: 30 }),
+    () => Bun.serve({ port: tls.httpPort, hostname: host, fetch: plainHttpHandler({ challenges: store, domains: tls.domains, httpsPort: tls.httpsPort, httpsReady: () => listener.listening }), idleTimeout: 30 }),
     host,
     tls.httpPort,
     "--http-port",
   );
-  const store = fileCertificateStore(app.config.dataDir);
+  const stopping = new AbortController();
   const keeper = new CertificateKeeper({
     domains: tls.domains,
     store,
-    order: acmeOrderer(tls, store, challenges),
+    order: acmeOrderer(tls, store),
+    exclusive: exclusiveAmongServers(app, stopping.signal),
     explain: (err) => explainAcmeFailure(err, { domains: tls.domains, directoryUrl: tls.directoryUrl, httpPort: tls.httpPort }),
     now: () => app.clock.now(),
     state: app.certificate,
@@ -201,6 +219,7 @@ async function acmeServer(app: App, options: WebServerOptions, tls: Extract<TlsC
     address: `${shownAddress("https", host, tls.httpsPort)} (plain HTTP on port ${plain.port}: the ACME challenge and a redirect to https)`,
     async stop() {
       keeper.stop();
+      stopping.abort();
       await Promise.all([listener.stop(), plain.stop(false)]);
     },
   };

@@ -1,6 +1,6 @@
 /**
- * Certificates ordered by ACME (RFC 8555) with the HTTP-01 challenge, through acme-client; the tokens the plain
- * HTTP listener answers while an order waits for validation.
+ * Certificates ordered by ACME (RFC 8555) with the HTTP-01 challenge, through acme-client; the challenges it
+ * publishes in the store, for the plain HTTP listener to answer while the order waits for validation.
  */
 import * as acme from "acme-client";
 import { Agent } from "node:https";
@@ -17,26 +17,9 @@ export interface AcmeSettings {
 const REQUEST_TIMEOUT_MS = 30_000;
 const CHALLENGE_PREFIX = "/.well-known/acme-challenge/";
 
-/** The key authorizations of the challenges in flight, by token. */
-export class ChallengeResponses {
-  private readonly byToken = new Map<string, string>();
-
-  set(token: string, keyAuthorization: string): void {
-    this.byToken.set(token, keyAuthorization);
-  }
-
-  delete(token: string): void {
-    this.byToken.delete(token);
-  }
-
-  isChallengePath(path: string): boolean {
-    return path.startsWith(CHALLENGE_PREFIX);
-  }
-
-  /** The key authorization a challenge's path asks for, or undefined for an unknown token. */
-  answer(path: string): string | undefined {
-    return this.byToken.get(path.slice(CHALLENGE_PREFIX.length));
-  }
+/** The token a request's path asks a challenge for, or undefined when it is not a challenge's path. */
+export function challengeToken(path: string): string | undefined {
+  return path.startsWith(CHALLENGE_PREFIX) ? path.slice(CHALLENGE_PREFIX.length) : undefined;
 }
 
 /** A certificate's validity and the names it covers, read from its PEM (the first certificate of a chain). */
@@ -46,7 +29,7 @@ export function certificateInfo(certPem: string): Validity & { names: string[] }
 }
 
 /** Orders certificates for a list of names, with the account key kept in `store` (made on the first order). */
-export function acmeOrderer(settings: AcmeSettings, store: CertificateStore, challenges: ChallengeResponses): (domains: readonly string[]) => Promise<CertificatePair> {
+export function acmeOrderer(settings: AcmeSettings, store: CertificateStore): (domains: readonly string[]) => Promise<CertificatePair> {
   // acme-client talks through its one axios instance: the extra roots are trusted for the ACME server only.
   if (settings.caPem !== undefined) acme.axios.defaults.httpsAgent = new Agent({ ca: settings.caPem });
   // A request that hangs would hold the renewal checks with it; acme-client polls an order with requests of its own.
@@ -69,8 +52,8 @@ export function acmeOrderer(settings: AcmeSettings, store: CertificateStore, cha
       // acme-client's own check fetches the challenge through public DNS and port 80 before the ACME server does:
       // behind NAT or on another port it fails where the real validation works. The ACME server's answer is the one that counts.
       skipChallengeVerification: true,
-      challengeCreateFn: async (_authz, challenge, keyAuthorization) => challenges.set(challenge.token, keyAuthorization),
-      challengeRemoveFn: async (_authz, challenge) => challenges.delete(challenge.token),
+      challengeCreateFn: (_authz, challenge, keyAuthorization) => store.publishChallenge(challenge.token, keyAuthorization),
+      challengeRemoveFn: (_authz, challenge) => store.withdrawChallenge(challenge.token),
     });
     return { cert, key: key.toString() };
   };

@@ -1,9 +1,7 @@
 /**
- * Where certificates and the ACME account key are kept: the data directory (files readable by the server's user
- * only) on one server.
+ * Where certificates, the ACME account key and the challenges of an order in flight are kept: the data directory
+ * and memory on one server (file-store.ts), PostgreSQL (postgres-store.ts) when several share a database.
  */
-import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 
 /** A certificate chain and its private key, both PEM. */
 export interface CertificatePair {
@@ -18,52 +16,9 @@ export interface CertificateStore {
   /** The certificate kept under `name`, or null. */
   certificate(name: string): Promise<CertificatePair | null>;
   saveCertificate(name: string, pair: CertificatePair): Promise<void>;
-}
-
-/** Only the server's user may read a private key. */
-const PRIVATE = 0o600;
-
-async function readOrNull(path: string): Promise<string | null> {
-  try {
-    return await readFile(path, "utf8");
-  } catch (err) {
-    if ((err as { code?: string }).code === "ENOENT") return null;
-    throw err;
-  }
-}
-
-/** Written beside and renamed over: a reader (or a crash) never sees half a file. */
-async function writePrivate(path: string, text: string): Promise<void> {
-  const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, text, { mode: PRIVATE });
-  await chmod(temporary, PRIVATE);
-  await rename(temporary, path);
-}
-
-/** `<data dir>/tls/`: account.key, and NAME.crt with NAME.key per certificate. */
-export function fileCertificateStore(dataDir: string): CertificateStore {
-  const dir = join(dataDir, "tls");
-  const ready = mkdir(dir, { recursive: true, mode: 0o700 });
-  const path = (file: string) => join(dir, file);
-  return {
-    async accountKey() {
-      await ready;
-      return readOrNull(path("account.key"));
-    },
-    async saveAccountKey(pem) {
-      await ready;
-      await writePrivate(path("account.key"), pem);
-    },
-    async certificate(name) {
-      await ready;
-      const [cert, key] = await Promise.all([readOrNull(path(`${name}.crt`)), readOrNull(path(`${name}.key`))]);
-      return cert !== null && key !== null ? { cert, key } : null;
-    },
-    async saveCertificate(name, pair) {
-      await ready;
-      // The key first: a certificate on disk always has its key beside it.
-      await writePrivate(path(`${name}.key`), pair.key);
-      await writePrivate(path(`${name}.crt`), pair.cert);
-    },
-  };
+  /** An HTTP-01 challenge's key authorization, answered on the plain HTTP port while its order waits for validation. */
+  publishChallenge(token: string, keyAuthorization: string): Promise<void>;
+  withdrawChallenge(token: string): Promise<void>;
+  /** The key authorization of a challenge in flight, or null for an unknown token. */
+  challenge(token: string): Promise<string | null>;
 }

@@ -40,12 +40,13 @@ describe("pure parts", () => {
   test("the admit script's reply becomes a verdict and the header counts; anything else is RedisUnavailable", () => {
     const now = day("2026-11-21T23:59:30.400Z");
     const cases: [unknown, Admission | "fault"][] = [
-      [[0, 0, 7, 3, 59], { verdict: { allowed: true }, usedToday: 7, windowUsed: 3, burstResetSeconds: 59 }],
-      [[1, 0, 500, 3, 12], { verdict: { allowed: false, blockedBy: "daily", retryAfterSeconds: 30 }, usedToday: 500, windowUsed: 3, burstResetSeconds: 12 }],
-      [[2, 41, 9, 60, 60], { verdict: { allowed: false, blockedBy: "burst", retryAfterSeconds: 41 }, usedToday: 9, windowUsed: 60, burstResetSeconds: 60 }],
-      [[3, 0, 0, 0, 0], "fault"],
-      [[0, 0, 7, 3], "fault"],
-      [[0, 0, "7", 3, 59], "fault"],
+      [[0, 0, 7, 3, 59, 0], { verdict: { allowed: true }, usedToday: 7, windowUsed: 3, burstResetSeconds: 59, slice: 0 }],
+      [[0, 0, 71, 67, 59, 64], { verdict: { allowed: true }, usedToday: 71, windowUsed: 67, burstResetSeconds: 59, slice: 64 }],
+      [[1, 0, 500, 3, 12, 0], { verdict: { allowed: false, blockedBy: "daily", retryAfterSeconds: 30 }, usedToday: 500, windowUsed: 3, burstResetSeconds: 12, slice: 0 }],
+      [[2, 41, 9, 60, 60, 0], { verdict: { allowed: false, blockedBy: "burst", retryAfterSeconds: 41 }, usedToday: 9, windowUsed: 60, burstResetSeconds: 60, slice: 0 }],
+      [[3, 0, 0, 0, 0, 0], "fault"],
+      [[0, 0, 7, 3, 59], "fault"],
+      [[0, 0, "7", 3, 59, 0], "fault"],
       [null, "fault"],
       ["OK", "fault"],
     ];
@@ -187,7 +188,7 @@ describe.skipIf(!available)("the same arithmetic as the in-memory limiter", () =
         const want = memory.admit(endpoint, weight, now);
         const got = await limits.admit(keyId, keyLimits, endpoint, weight, now);
         const context = `seed ${seed} (REDIS_LIMITS_SEED), sequence ${sequence}, step ${step}, now ${new Date(now).toISOString()}`;
-        expect({ ...got, headers: varyingHeadersOfCounts(keyLimits, got.usedToday, got.windowUsed, got.burstResetSeconds, now) }, context).toEqual(want);
+        expect({ ...got, headers: varyingHeadersOfCounts(keyLimits, got.usedToday, got.windowUsed, got.burstResetSeconds, now) }, context).toEqual({ ...want, slice: 0 });
 
         if (want.verdict.allowed) seen.allowed++;
         else seen[want.verdict.blockedBy]++;
@@ -238,7 +239,7 @@ describe.skipIf(!available)("exact across nodes", () => {
     const refusal = decide(limits, 50, full, now);
     expect(refusal).toMatchObject({ allowed: false, blockedBy: "burst" });
     for (const refused of results.filter((a) => !a.verdict.allowed)) {
-      expect(refused).toEqual({ verdict: refusal, usedToday: 50, windowUsed: 50, burstResetSeconds: full.resetSeconds(now) });
+      expect(refused).toEqual({ verdict: refusal, usedToday: 50, windowUsed: 50, burstResetSeconds: full.resetSeconds(now), slice: 0 });
     }
   });
 });
@@ -254,6 +255,7 @@ describe.skipIf(!available)("days and lifetimes on a driven clock", () => {
       usedToday: 3,
       windowUsed: 3,
       burstResetSeconds: 60,
+      slice: 0,
     });
     // GET /v1/usage passes the window but never uses the quota: admitted although the quota is spent.
     expect(await limits.admit("key_day", keyLimits, null, 1, evening + 200)).toMatchObject({ verdict: { allowed: true }, usedToday: 3, windowUsed: 4 });
@@ -264,6 +266,7 @@ describe.skipIf(!available)("days and lifetimes on a driven clock", () => {
       usedToday: 2,
       windowUsed: 6,
       burstResetSeconds: 60,
+      slice: 0,
     });
     await limits.record("key_day", "embed", 5, morning);
     expect(await limits.usage("key_day", 3, morning)).toEqual([

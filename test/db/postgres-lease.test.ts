@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { ManualClock } from "../../src/core/clock";
 import { closePostgres, openPostgres, type PgDb } from "../../src/db/postgres";
-import { runOnce, type Lease, type LeaseOutcome } from "../../src/db/postgres/lease";
+import { lastFailureElsewhere, runOnce, type Lease, type LeaseOutcome } from "../../src/db/postgres/lease";
 import { createTestDatabase, describeWithPostgres, type TestDatabase } from "../support/postgres";
 import { waitFor } from "../support/wait";
 
@@ -146,6 +146,20 @@ describeWithPostgres("job leases", () => {
     expect((await slotRows("failing"))[0]).toMatchObject({ node: "node-1", outcome: "failed" });
     expect(await runOnce(nodes[1]!, lease("failing", "slot", 2), async () => "retry")).toEqual({ ran: false, reason: "done-elsewhere", by: "node-1" });
     expect(await leaseHolders()).toEqual([]);
+  });
+
+  test("a job's last failure on another server: its time for the others, none for the server that failed, and later successes do not hide it", async () => {
+    const clock = new ManualClock(T0);
+    const fail = async () => {
+      throw new Error("order refused");
+    };
+    await runOnce(nodes[0]!, lease("order", "first", 1), fail, { clock }).catch(() => {});
+    clock.advance(1000);
+    await runOnce(nodes[1]!, lease("order", "second", 2), async () => "declined", { clock });
+    expect(await lastFailureElsewhere(nodes[2]!, "order", "node-3")).toBe(T0);
+    expect(await lastFailureElsewhere(nodes[2]!, "order", "node-2")).toBe(T0);
+    expect(await lastFailureElsewhere(nodes[2]!, "order", "node-1")).toBeNull();
+    expect(await lastFailureElsewhere(nodes[2]!, "another job", "node-3")).toBeNull();
   });
 
   test("a caller that stops mid-job leaves the slot unfinished and the lock free: the next server runs it", async () => {

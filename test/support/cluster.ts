@@ -81,6 +81,8 @@ export interface ClusterOptions {
   env?: Record<string, string>;
   /** serve's flags after --port and --host (default none: the scheduler runs). */
   args?: string[];
+  /** A node's listening flags in place of `--port` (e.g. `--https` with its ports), and the URL it then answers at. */
+  listen?: (name: string) => { args: string[]; url: string };
   /** Runs once the database, Redis and the fake upstream are up, before any node starts (e.g. importing spots). */
   prepare?: (cli: (args: string[]) => CliResult) => void | Promise<void>;
 }
@@ -129,7 +131,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const run = (args: string[]) => cli(cliDir, args, env);
     await options.prepare?.(run);
 
-    const nodes = Array.from({ length: options.nodes }, (_, i) => clusterNode(String.fromCharCode(97 + i), nodeEnv, options.args ?? []));
+    const nodes = Array.from({ length: options.nodes }, (_, i) => clusterNode(String.fromCharCode(97 + i), nodeEnv, options.args ?? [], options.listen));
     teardown.push(() => Promise.all(nodes.map((node) => stopOrKill(node))).then(() => undefined));
     // Together, as a fleet starts: the migrations and the start-up jobs meet on the empty database.
     await Promise.all(nodes.map((node) => node.start()));
@@ -163,8 +165,9 @@ async function stopOrKill(node: ClusterNode): Promise<void> {
   clearTimeout(killer);
 }
 
-function clusterNode(name: string, env: Record<string, string>, args: string[]): ClusterNode {
-  const port = freePort();
+function clusterNode(name: string, env: Record<string, string>, args: string[], listen?: ClusterOptions["listen"]): ClusterNode {
+  const own = listen?.(name);
+  const port = own ? Number(new URL(own.url).port) : freePort();
   const dataDir = tempDir(`cluster-${name}`);
   let current: RunningServer | null = null;
   const earlier: string[] = [];
@@ -175,13 +178,13 @@ function clusterNode(name: string, env: Record<string, string>, args: string[]):
   return {
     name,
     port,
-    url: `http://127.0.0.1:${port}`,
+    url: own?.url ?? `http://127.0.0.1:${port}`,
     dataDir,
     process: () => current,
     output: () => [...earlier, current?.output() ?? ""].join(""),
     async start() {
       if (current) throw new Error(`node ${name} is already running`);
-      current = await startServer({ dataDir, env, args, port });
+      current = await startServer({ dataDir, env, args: [...(own?.args ?? []), ...args], port: own ? null : port });
     },
     async stop() {
       if (!current) throw new Error(`node ${name} is not running`);

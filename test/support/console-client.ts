@@ -19,7 +19,8 @@ export class ConsoleClient {
   /** The CSRF token of the last page fetched. */
   csrf = "";
 
-  constructor(readonly base: string) {}
+  /** `connection`: what every request adds, such as the roots to trust over TLS (`{ tls: { ca } }`). */
+  constructor(readonly base: string, private readonly connection: BunFetchRequestInit = {}) {}
 
   private remember(res: Response): void {
     for (const line of res.headers.getSetCookie()) {
@@ -43,7 +44,7 @@ export class ConsoleClient {
   async request(path: string, init: RequestInit = {}): Promise<PageResponse> {
     const headers = new Headers(init.headers);
     if (this.cookies.size > 0) headers.set("Cookie", this.cookieHeader());
-    const res = await fetch(path.startsWith("http") ? path : this.base + path, { ...init, headers, redirect: "manual" });
+    const res = await fetch(path.startsWith("http") ? path : this.base + path, { ...this.connection, ...init, headers, redirect: "manual" });
     this.remember(res);
     const body = await res.text();
     const csrf = /name="csrf" value="([^"]+)"/.exec(body);

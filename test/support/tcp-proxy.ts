@@ -1,6 +1,7 @@
 /**
  * A TCP relay in front of a server that a test can cut (every connection through it dropped, new ones closed at once)
  * and restore: the server goes away for the clients behind the relay only, not for the other tests sharing it.
+ * Given several servers, it hands connections to each in turn, as a TCP load balancer in front of a fleet does.
  */
 import { connect, createServer, type Socket } from "node:net";
 
@@ -13,7 +14,11 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
-export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+type Target = { host: string; port: number };
+
+export async function startTcpProxy(targets: Target | Target[]): Promise<TcpProxy> {
+  const turn = [targets].flat();
+  let next = 0;
   const open = new Set<Socket>();
   let cut = false;
   let refused = 0;
@@ -24,6 +29,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   };
   const server = createServer((client) => {
     if (cut) return void (refused++, client.destroy());
+    const target = turn[next++ % turn.length]!;
     const upstream = connect(target.port, target.host);
     track(client);
     track(upstream);

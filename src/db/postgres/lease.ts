@@ -7,7 +7,7 @@
  * started but unfinished (its runner died) runs it again.
  */
 import type { ReservedSQL } from "bun";
-import { and, eq, isNotNull, lt } from "drizzle-orm";
+import { and, desc, eq, isNotNull, lt, ne } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/bun-sql";
 import { systemClock, type Clock } from "../../core/clock";
 import type { PgDb } from "./index";
@@ -72,6 +72,17 @@ export async function runOnce<T>(db: PgDb, lease: Lease, job: (signal: AbortSign
     if (outcome.ran || outcome.reason !== "held-elsewhere" || !options.follow) return outcome;
     if (!(await pause(checkMs, options.signal))) return outcome;
   }
+}
+
+/** When a run of the job last failed on another server than `node` (ms), or null when none did (in the runs kept). */
+export async function lastFailureElsewhere(db: PgDb, name: string, node: string): Promise<number | null> {
+  const [run] = await db
+    .select({ finishedAt: jobRuns.finishedAt })
+    .from(jobRuns)
+    .where(and(eq(jobRuns.name, name), ne(jobRuns.node, node), eq(jobRuns.outcome, "failed")))
+    .orderBy(desc(jobRuns.finishedAt))
+    .limit(1);
+  return run?.finishedAt ?? null;
 }
 
 interface Settings {

@@ -103,10 +103,20 @@ export const migrations: MigrationMeta[] = [
   },
   {
     "sql": [
+      "CREATE TABLE \"cluster\".\"acme_account_keys\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"pem\" text NOT NULL,\n\t\"saved_at\" bigint NOT NULL\n);\n",
+      "\nCREATE TABLE \"cluster\".\"acme_challenges\" (\n\t\"token\" text PRIMARY KEY NOT NULL,\n\t\"key_authorization\" text NOT NULL,\n\t\"created_at\" bigint NOT NULL\n);\n",
+      "\nCREATE TABLE \"cluster\".\"tls_certificates\" (\n\t\"name\" text PRIMARY KEY NOT NULL,\n\t\"cert\" text NOT NULL,\n\t\"key\" text NOT NULL,\n\t\"saved_at\" bigint NOT NULL\n);\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795852456062,
+    "hash": "8e5d182845f7b7247de8fcb8eabc4211e005e109f3b5bc5004a3eeb4a3b00514"
+  },
+  {
+    "sql": [
       "ALTER TABLE \"embeds\" ADD COLUMN \"lang\" text DEFAULT 'en' NOT NULL;"
     ],
     "bps": true,
-    "folderMillis": 1795854099474,
+    "folderMillis": 1795856432729,
     "hash": "7c8b78f03a800b79eb76e3b916eb26b267aee0f43f8250d7b0682c75b8334bd3"
   }
 ];

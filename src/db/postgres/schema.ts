@@ -311,8 +311,8 @@ export const meta = pgTable("meta", {
 // ── cluster ─────────────────────────────────────────────────────────────────────────────────────
 /**
  * What only several servers on one database need to cooperate (docs/postgres.md, "Several servers"): the state of
- * the running processes, not data. Its own PostgreSQL schema, so `public` stays the mirror of the SQLite tables
- * that `surfcast migrate` copies.
+ * the running processes and what one server keeps in its data directory (the certificates of `serve --https`), not
+ * data. Its own PostgreSQL schema, so `public` stays the mirror of the SQLite tables that `surfcast migrate` copies.
  */
 export const cluster = pgSchema("cluster");
 
@@ -346,4 +346,27 @@ export const nodes = cluster.table("nodes", {
   startedAt: int64("started_at").notNull(),
   seenAt: int64("seen_at").notNull(),
   address: text("address"),
+});
+
+// ── tls: `serve --https` on several servers (tls/postgres-store.ts; one server keeps these in <data dir>/tls/) ──
+/** The certificates ordered by ACME, by name (their first domain), each with its private key (PEM). */
+export const tlsCertificates = cluster.table("tls_certificates", {
+  name: text("name").primaryKey(),
+  cert: text("cert").notNull(),
+  key: text("key").notNull(),
+  savedAt: int64("saved_at").notNull(),
+});
+
+/** The ACME account's private key (PEM): one row, made by the first order. */
+export const acmeAccountKeys = cluster.table("acme_account_keys", {
+  id: text("id").primaryKey(),
+  pem: text("pem").notNull(),
+  savedAt: int64("saved_at").notNull(),
+});
+
+/** The HTTP-01 challenges of an order in flight: the ACME server may fetch one from any of the servers. */
+export const acmeChallenges = cluster.table("acme_challenges", {
+  token: text("token").primaryKey(),
+  keyAuthorization: text("key_authorization").notNull(),
+  createdAt: int64("created_at").notNull(),
 });

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../../test/support/env";
-import { fileCertificateStore } from "./store";
+import { fileCertificateStore } from "./file-store";
 
 describe("data directory certificate store", () => {
   test("keeps the account key and certificates, readable by the server's user only", async () => {
