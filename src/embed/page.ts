@@ -30,7 +30,7 @@ export interface PageShell {
 }
 
 /** A direction in degrees (coming from) as a 16-point compass name in the page's language. */
-export const compass = (degrees: number, s: Strings) => s.compass.split(" ")[Math.round((((degrees % 360) + 360) % 360) / 22.5) % 16]!;
+const compass = (degrees: number, s: Strings) => s.compass.split(" ")[Math.round((((degrees % 360) + 360) % 360) / 22.5) % 16]!;
 
 const WIND_WORDS: Record<WindDirectionType, keyof Strings> = { offshore: "offshore", onshore: "onshore", cross: "cross" };
 const AGREEMENT: Record<ConfidenceLevel, keyof Strings> = { high: "modelsAgreeWell", medium: "modelsBroadlyAgree", low: "modelsDisagree" };
