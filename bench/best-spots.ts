@@ -50,7 +50,7 @@ export function bestSpotsSection(app: App, quick: boolean): Section {
   const levels = BOUNDS.level.values;
   const queries = Array.from({ length: calls }, () => {
     const s = rng.pick(spots);
-    return { lat: s.lat, lng: s.lng, radius: 100, limit: 10, level: rng.pick(levels), hours: rng.int(1, 72) };
+    return { lat: s.lat, lng: s.lng, radius: 100, limit: 10, level: rng.pick(levels), hours: rng.int(1, 72), units: "metric" as const };
   });
   const inRangeOf = (q: (typeof queries)[number]) => app.spots.nearby({ ...q, limit: Infinity }).length;
   const counts = queries.map(inRangeOf);

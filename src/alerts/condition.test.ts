@@ -42,6 +42,8 @@ describe("parseCondition", () => {
     ["wind types in one order, each once", { wind: ["Cross", "offshore", "cross"] }, { minWave: 0, daylight: false, wind: ["offshore", "cross"] }],
     ["confidence", { minConfidence: "high" }, { minWave: 0, daylight: false, minConfidence: "high" }],
     ["max equal to min", { minWave: 2, maxWave: 2 }, { minWave: 2, maxWave: 2, daylight: false }],
+    ["feet: stored in metres, the unit kept", { minWave: 4, maxWave: 10, units: "imperial" }, { minWave: 1.2192, maxWave: 3.048, daylight: false, units: "imperial" }],
+    ["metric said: stored as without units", { minWave: 1.5, units: "metric" }, { minWave: 1.5, daylight: false }],
   ];
   for (const [name, input, expected] of ok) test(name, () => expect(parseCondition(input)).toEqual(expected));
 
@@ -49,6 +51,9 @@ describe("parseCondition", () => {
     ["negative wave", { minWave: -1 }, "minWave", "must be a number of metres from 0 to 30"],
     ["not a number", { minWave: Number.NaN }, "minWave", "must be a number of metres from 0 to 30"],
     ["max below min", { minWave: 2, maxWave: 1 }, "maxWave", "must be at least the minimum wave height (2 m)"],
+    ["feet above the bound", { minWave: 99, units: "imperial" }, "minWave", "must be a number of feet from 0 to 98.43"],
+    ["max below min in feet", { minWave: 4, maxWave: 3, units: "imperial" }, "maxWave", "must be at least the minimum wave height (4 ft)"],
+    ["unknown units", { minWave: 4, units: "furlongs" }, "units", 'must be metric or imperial, got "furlongs"'],
     ["rating without level", { minRating: 3 }, "level", "goes with a minimum rating: give both or neither"],
     ["level without rating", { level: "beginner" }, "minRating", "goes with a level: give both or neither"],
     ["rating out of range", { minRating: 6, level: "beginner" }, "minRating", "must be an integer from 1 to 5"],
@@ -179,5 +184,19 @@ describe("describeCondition", () => {
     expect(describeCondition({ minWave: 1, maxWave: 2.5, rating: { min: 4, level: "advanced" }, wind: ["offshore", "cross"], daylight: true, minConfidence: "high" })).toBe(
       "wave 1–2.5 m, advanced rating ≥ 4, wind offshore or cross, daylight, confidence ≥ high",
     );
+  });
+
+  test("in the unit it was made in: feet given come back as the same feet", () => {
+    for (const ft of [1, 2.5, 3, 4, 6.5, 10, 15, 33]) expect(describeCondition(parseCondition({ minWave: ft, units: "imperial" }))).toBe(`wave ≥ ${ft} ft`);
+    expect(describeCondition(parseCondition({ minWave: 3, maxWave: 8, units: "imperial" }))).toBe("wave 3–8 ft");
+  });
+
+  test("a condition made in feet matches the same hours as its metric twin", () => {
+    const hours = [0.9, 1.2, 1.2192, 1.22, 1.5, 3.04, 3.048, 3.06].map((waveHeight, i) => hour(i, { waveHeight }));
+    const matching = (c: AlertCondition) => hours.filter((h) => hourMatches(c, h, () => true)).map((h) => h.time);
+    const feet = parseCondition({ minWave: 4, maxWave: 10, units: "imperial" });
+    const metric = parseCondition({ minWave: 4 * 0.3048, maxWave: 10 * 0.3048 });
+    expect(matching(feet)).toEqual(matching(metric));
+    expect(matching(feet)).toEqual([iso(2), iso(3), iso(4), iso(5), iso(6)]);
   });
 });

@@ -8,6 +8,7 @@ import { RuleError } from "../core/errors";
 import { CONFIDENCE_LEVELS, CONFIDENCE_SCORE, confidenceScore, daylightOf, inDaylight, LEVELS } from "../forecast/best";
 import { isoUtc } from "../core/clock";
 import type { ConfidenceLevel, DailyWeather, ForecastHour, Level, WindDirectionType } from "../forecast/types";
+import { feet, metersOfFeet, UNIT_LABELS, UNITS, type Units } from "../core/units";
 
 export const WIND_TYPES: readonly WindDirectionType[] = ["offshore", "cross", "onshore"];
 
@@ -16,7 +17,7 @@ export const MAX_WAVE_M = 30;
 
 /** What an alert waits for. Absent fields do not filter. */
 export interface AlertCondition {
-  /** Wave height (significant, m) at least this. */
+  /** Wave height (significant, m) at least this: always metres, whatever unit it was given in. */
   minWave: number;
   /** Wave height at most this. */
   maxWave?: number;
@@ -28,12 +29,17 @@ export interface AlertCondition {
   daylight: boolean;
   /** The forecast's confidence at least this; an hour that does not say counts as "medium". */
   minConfidence?: ConfidenceLevel;
+  /** The unit the wave heights were given in, and are shown back in; absent: metric (alerts made before units). */
+  units?: Units;
 }
 
 /** A condition as given (CLI flags, console form), before the rules. */
 export interface ConditionInput {
+  /** In `units`. */
   minWave?: number;
   maxWave?: number;
+  /** The unit of the wave heights: metric (the default) or imperial (feet). */
+  units?: string;
   minRating?: number;
   level?: string;
   wind?: readonly string[];
@@ -60,17 +66,27 @@ export interface AlertWindow {
   best: BestHour;
 }
 
-function waveBound(value: number, field: "minWave" | "maxWave"): number {
-  if (!Number.isFinite(value) || value < 0 || value > MAX_WAVE_M) throw new RuleError("out_of_range", `must be a number of metres from 0 to ${MAX_WAVE_M}`, field);
-  return value;
+const UNIT_WORDS: Record<Units, string> = { metric: "metres", imperial: "feet" };
+
+/** A wave height given in `units`, in metres, within the bound (said in the unit it was given in). */
+function waveBound(value: number, field: "minWave" | "maxWave", units: Units): number {
+  const metres = units === "metric" ? value : metersOfFeet(value);
+  if (!Number.isFinite(value) || value < 0 || metres > MAX_WAVE_M) throw new RuleError("out_of_range", `must be a number of ${UNIT_WORDS[units]} from 0 to ${waveIn(MAX_WAVE_M, units)}`, field);
+  return metres;
 }
+
+/** A wave height stored in metres, in `units` as a condition shows it. */
+const waveIn = (metres: number, units: Units) => (units === "metric" ? metres : feet(metres));
 
 /** The condition a request describes, once it passes the rules (each refusal names its field). */
 export function parseCondition(input: ConditionInput): AlertCondition {
-  const condition: AlertCondition = { minWave: waveBound(input.minWave ?? 0, "minWave"), daylight: input.daylight ?? false };
+  const units = input.units ?? "metric";
+  if (!(UNITS as readonly string[]).includes(units)) throw new RuleError("not_one_of", `must be ${UNITS.join(" or ")}, got "${units}"`, "units");
+  const inUnits = units as Units;
+  const condition: AlertCondition = { minWave: waveBound(input.minWave ?? 0, "minWave", inUnits), daylight: input.daylight ?? false };
   if (input.maxWave !== undefined) {
-    condition.maxWave = waveBound(input.maxWave, "maxWave");
-    if (condition.maxWave < condition.minWave) throw new RuleError("out_of_range", `must be at least the minimum wave height (${condition.minWave} m)`, "maxWave");
+    condition.maxWave = waveBound(input.maxWave, "maxWave", inUnits);
+    if (condition.maxWave < condition.minWave) throw new RuleError("out_of_range", `must be at least the minimum wave height (${waveIn(condition.minWave, inUnits)} ${UNIT_LABELS[inUnits].height})`, "maxWave");
   }
   if (input.minRating !== undefined || input.level !== undefined) {
     if (input.minRating === undefined) throw new RuleError("required", "goes with a level: give both or neither", "minRating");
@@ -90,6 +106,8 @@ export function parseCondition(input: ConditionInput): AlertCondition {
     if (!(CONFIDENCE_LEVELS as readonly string[]).includes(input.minConfidence)) throw new RuleError("not_one_of", `must be ${CONFIDENCE_LEVELS.join(", ")}, got "${input.minConfidence}"`, "minConfidence");
     condition.minConfidence = input.minConfidence as ConfidenceLevel;
   }
+  // Metric conditions are stored as they always were; a unit is recorded only when it is not the default.
+  if (inUnits !== "metric") condition.units = inUnits;
   return condition;
 }
 
@@ -169,9 +187,11 @@ export function fireOnce<W extends Span>(announced: readonly Span[], found: read
   };
 }
 
-/** A condition in a few words, as listings show it: `wave ≥ 1.5 m, wind offshore or cross, daylight`. */
+/** A condition in a few words, in the unit it was made in, as listings show it: `wave ≥ 1.5 m, wind offshore or cross, daylight`. */
 export function describeCondition(c: AlertCondition): string {
-  const parts = [c.maxWave === undefined ? `wave ≥ ${c.minWave} m` : `wave ${c.minWave}–${c.maxWave} m`];
+  const units = c.units ?? "metric";
+  const [min, unit] = [waveIn(c.minWave, units), UNIT_LABELS[units].height];
+  const parts = [c.maxWave === undefined ? `wave ≥ ${min} ${unit}` : `wave ${min}–${waveIn(c.maxWave, units)} ${unit}`];
   if (c.rating) parts.push(`${c.rating.level} rating ≥ ${c.rating.min}`);
   if (c.wind) parts.push(`wind ${c.wind.join(" or ")}`);
   if (c.daylight) parts.push("daylight");

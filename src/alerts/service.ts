@@ -48,7 +48,8 @@ export interface AlertRequest {
 export interface AlertView {
   id: string;
   keyId: string;
-  spot: { id: string; name: string };
+  /** `timezone`: the spot's, whose local time every window is shown in. */
+  spot: { id: string; name: string; timezone: string };
   name: string;
   condition: AlertCondition;
   delivery: DeliveryKind;
@@ -65,7 +66,7 @@ export interface AlertView {
 export interface KeyAlert {
   id: string;
   name: string;
-  spot: { id: string; name: string };
+  spot: { id: string; name: string; timezone: string };
   condition: AlertCondition;
   delivery: DeliveryKind;
   enabled: boolean;
@@ -512,7 +513,7 @@ export class AlertService {
     return {
       id: a.id,
       keyId: a.keyId,
-      spot: { id: a.spotId, name: spot?.name ?? a.spotId },
+      spot: { id: a.spotId, name: spot?.name ?? a.spotId, timezone: spot?.timezone ?? "UTC" },
       name: a.name,
       condition: a.condition,
       delivery: a.delivery,

@@ -8,12 +8,14 @@ import { noExtraPositionals, parse, requirePositional } from "./args";
 import { CONFIDENCE_LEVELS } from "../forecast/best";
 import { CONFIRMATION_LIMITS, CONFIRMATION_LINK_MS, TEST_LIMITS } from "../alerts/limits";
 import { DAY_MS } from "../core/clock";
+import { UNITS, type Units } from "../core/units";
 
 const PLAN_LINE = PLAN_NAMES.map((p) => `${p} ${PLAN_DEFAULTS[p].maxAlerts}`).join(", ");
 
 export const ALERTS_HELP = `Usage:
   surfcast alerts create KEY_ID --spot SPOT_ID (--webhook URL | --email ADDRESS) [--name N]
-                         [--min-wave M] [--max-wave M] [--min-rating N --level beginner|intermediate|advanced]
+                         [--min-wave H] [--max-wave H] [--units ${UNITS.join("|")}]
+                         [--min-rating N --level beginner|intermediate|advanced]
                          [--wind ${WIND_TYPES.join(",")}] [--daylight] [--min-confidence ${CONFIDENCE_LEVELS.join("|")}] [--json]
   surfcast alerts list EMAIL [--json]
   surfcast alerts delete ALERT_ID
@@ -23,7 +25,8 @@ export const ALERTS_HELP = `Usage:
 
 An alert watches one spot's forecast for a key's owner: after every refresh, each run of consecutive hours that
 meets its condition (a window) is sent once, to a webhook (signed per Standard Webhooks) or by e-mail.
-Condition: wave height in metres (--min-wave, default 0; --max-wave), a minimum rating 1-5 for a level (both
+Condition: wave height (--min-wave, default 0; --max-wave) in metres, or in feet with --units imperial or a
+unit after the number (1.5m, 4ft; stored in metres, shown in the unit given), a minimum rating 1-5 for a level (both
 --min-rating and --level), the wind types allowed (comma-separated), daylight hours only, a minimum forecast
 confidence. Without filters every hour matches. Alerts per account by plan: ${PLAN_LINE}.
 A webhook to a loopback, private or link-local address is refused unless SURFCAST_WEBHOOK_ALLOWED_NETWORKS
@@ -35,11 +38,21 @@ ${TEST_LIMITS.alert.max} an hour per alert and ${TEST_LIMITS.account.max} an hou
 alert's delivery log (the last 50 attempts, newest first): when (UTC), the event and its window in the spot's time, the
 attempt, its outcome, HTTP status and error.`;
 
-/** A flag's number of metres: digits with an optional fraction, nothing else. */
-function metres(value: string | undefined, flag: string): number | undefined {
+const SUFFIX_UNITS: Record<string, Units> = { m: "metric", ft: "imperial" };
+
+/** A flag's wave height: digits with an optional fraction, then optionally its unit (`1.5`, `1.5m`, `4ft`). */
+function waveHeight(value: string | undefined, flag: string): { value: number; units?: Units } | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+(\.\d+)?$/.test(value)) throw new UserError(`${flag} must be a number of metres like 1.5, got "${value}"`);
-  return Number(value);
+  const match = /^(\d+(?:\.\d+)?)(m|ft)?$/.exec(value);
+  if (!match) throw new UserError(`${flag} must be a wave height like 1.5, 1.5m or 4ft, got "${value}"`);
+  return { value: Number(match[1]), units: match[2] === undefined ? undefined : SUFFIX_UNITS[match[2]] };
+}
+
+/** The unit of the condition's heights: as the suffixes and --units say it, when they agree (the rules check the name). */
+function conditionUnits(flag: string | undefined, heights: ({ units?: Units } | undefined)[]): string | undefined {
+  const said = new Set([flag, ...heights.map((h) => h?.units)].filter((u) => u !== undefined));
+  if (said.size > 1) throw new UserError(`--min-wave, --max-wave and --units name different units (${[...said].join(", ")}): give the heights in one unit`);
+  return [...said][0];
 }
 
 function wholeNumber(value: string | undefined, flag: string): number | undefined {
@@ -74,6 +87,7 @@ export async function runAlerts(alerts: AlertService, argv: string[]): Promise<v
       name: { type: "string" },
       "min-wave": { type: "string" },
       "max-wave": { type: "string" },
+      units: { type: "string" },
       "min-rating": { type: "string" },
       level: { type: "string" },
       wind: { type: "string" },
@@ -92,14 +106,16 @@ export async function runAlerts(alerts: AlertService, argv: string[]): Promise<v
       noExtraPositionals(positionals, 1, ALERTS_HELP);
       const keyId = requirePositional(positionals, 0, "KEY_ID", ALERTS_HELP);
       if (values.spot === undefined) throw new UserError("--spot is required: the id of the spot to watch (find it with GET /v1/spots?q=…)");
+      const [minWave, maxWave] = [waveHeight(values["min-wave"], "--min-wave"), waveHeight(values["max-wave"], "--max-wave")];
       const created = await alerts.create(keyId, {
         spotId: values.spot,
         webhook: values.webhook,
         email: values.email,
         name: values.name,
         condition: {
-          minWave: metres(values["min-wave"], "--min-wave"),
-          maxWave: metres(values["max-wave"], "--max-wave"),
+          minWave: minWave?.value,
+          maxWave: maxWave?.value,
+          units: conditionUnits(values.units, [minWave, maxWave]),
           minRating: wholeNumber(values["min-rating"], "--min-rating"),
           level: values.level,
           wind: values.wind?.split(","),

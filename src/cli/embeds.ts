@@ -3,6 +3,7 @@ import type { App } from "../app";
 import { UserError } from "../core/errors";
 import type { EmbedView } from "../embed/service";
 import { EMBED_LIMITS, MAX_EMBEDS_MADE, PLAN_NAMES } from "../access/plans";
+import { EMBED_LANGS } from "../embed/lang";
 import { noExtraPositionals, parse, requirePositional } from "./args";
 
 /** The plans' embed limits in one line each, from plans.ts (so the help never drifts from the rules). */
@@ -12,7 +13,7 @@ const PLAN_LINES = PLAN_NAMES.map((p) => {
 }).join("\n");
 
 export const EMBEDS_HELP = `Usage:
-  surfcast embeds create KEY_ID --spots ID,ID,… [--origin URL]… [--units metric|imperial] [--theme light|dark] [--json]
+  surfcast embeds create KEY_ID --spots ID,ID,… [--origin URL]… [--units metric|imperial] [--theme light|dark] [--lang ${EMBED_LANGS.join("|")}] [--json]
   surfcast embeds list EMAIL [--json]
   surfcast embeds revoke EMBED_ID
 
@@ -29,14 +30,14 @@ only pages of this server may. The URL is printed on the last line.`;
 
 function line(e: EmbedView): string {
   const status = e.revokedAt ? `revoked ${e.revokedAt}` : "active";
-  return `${e.id}  key ${e.keyId}  ${e.spots.join(",")}  ${e.units}/${e.theme}  origins ${e.origins.join(" ") || "(this server)"}  created ${e.createdAt}  ${status}`;
+  return `${e.id}  key ${e.keyId}  ${e.spots.join(",")}  ${e.units}/${e.theme}/${e.lang}  origins ${e.origins.join(" ") || "(this server)"}  created ${e.createdAt}  ${status}`;
 }
 
 export async function runEmbeds(app: App, argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
   const { values, positionals } = parse(
     rest,
-    { spots: { type: "string" }, origin: { type: "string", multiple: true }, units: { type: "string" }, theme: { type: "string" }, json: { type: "boolean" } },
+    { spots: { type: "string" }, origin: { type: "string", multiple: true }, units: { type: "string" }, theme: { type: "string" }, lang: { type: "string" }, json: { type: "boolean" } },
     EMBEDS_HELP,
   );
   if (values.help || sub === undefined || sub === "help") {
@@ -48,10 +49,10 @@ export async function runEmbeds(app: App, argv: string[]): Promise<void> {
       noExtraPositionals(positionals, 1, EMBEDS_HELP);
       const keyId = requirePositional(positionals, 0, "KEY_ID", EMBEDS_HELP);
       if (values.spots === undefined) throw new UserError("--spots is required: 1 to 12 spot ids, comma-separated");
-      const embed = await app.embeds.create(keyId, { spots: values.spots.split(","), origins: values.origin, units: values.units, theme: values.theme });
+      const embed = await app.embeds.create(keyId, { spots: values.spots.split(","), origins: values.origin, units: values.units, theme: values.theme, lang: values.lang });
       if (values.json) console.log(JSON.stringify(embed));
       else {
-        console.log(`created embed ${embed.id} of key ${embed.keyId}: ${embed.spots.join(", ")} (${embed.units}, ${embed.theme})`);
+        console.log(`created embed ${embed.id} of key ${embed.keyId}: ${embed.spots.join(", ")} (${embed.units}, ${embed.theme}, ${embed.lang})`);
         console.log(`framing allowed from: ${embed.origins.join(" ") || "this server only"}; TV layout: add ?mode=screen`);
         console.log(embed.url);
       }

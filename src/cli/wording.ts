@@ -11,6 +11,7 @@ const FLAG: Record<RuleField, string> = {
   spots: "--spots",
   units: "--units",
   theme: "--theme",
+  lang: "--lang",
   minWave: "--min-wave",
   maxWave: "--max-wave",
   minRating: "--min-rating",

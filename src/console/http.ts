@@ -343,6 +343,7 @@ export function createConsoleHandler(app: App): MountHandler<"console"> {
           origins: embedForm.origins!.split(/\s+/).filter((o) => o !== ""),
           units: embedForm.units || undefined,
           theme: embedForm.theme || undefined,
+          lang: embedForm.lang || undefined,
         });
         return redirect(ctx, "/console/keys?notice=embed-created#embeds");
       } catch (err) {

@@ -11,6 +11,7 @@ const LABEL: Record<RuleField, string> = {
   spots: "An embed",
   units: "Units",
   theme: "The theme",
+  lang: "The language",
   minWave: "The minimum wave height",
   maxWave: "The maximum wave height",
   minRating: "The minimum rating",

@@ -31,14 +31,14 @@ type CountedUsage = NonNullable<V1Endpoint["usage"]>;
 export const MCP_ENDPOINTS = [
   { tool: "search_spots", args: "query, limit?", operationId: "searchSpots" },
   { tool: "spots_nearby", args: "lat, lng, radius_km?, limit?", operationId: "spotsNearby" },
-  { tool: "get_forecast", args: "spot_id, days?", operationId: "getForecast" },
-  { tool: "get_tides", args: "spot_id, days?", operationId: "getTides" },
+  { tool: "get_forecast", args: "spot_id, days?, units?", operationId: "getForecast" },
+  { tool: "get_tides", args: "spot_id, days?, units?", operationId: "getTides" },
   // Beyond the spec.
   { tool: "spot_now", args: "spot_id, units?", operationId: "getSpotNow" },
-  { tool: "best_spots", args: "lat, lng, radius_km?, level?, hours?, limit?", operationId: "bestSpots" },
+  { tool: "best_spots", args: "lat, lng, radius_km?, level?, hours?, limit?, units?", operationId: "bestSpots" },
   { tool: "spot_observations", args: "spot_id, units?", operationId: "getObservations" },
   // Its structured content is the forecast's summary, not a /v1 answer.
-  { tool: "surf_summary", args: "spot_id, days?, level?", operationId: null },
+  { tool: "surf_summary", args: "spot_id, days?, level?, units?", operationId: null },
   // The calling key's condition alerts (made in the console or on the command line, never through MCP).
   { tool: "list_alerts", args: "", operationId: null },
 ] as const satisfies readonly { tool: string; args: string; operationId: OperationId | null }[];

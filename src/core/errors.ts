@@ -108,6 +108,7 @@ export type RuleField =
   | "spots"
   | "units"
   | "theme"
+  | "lang"
   | "minWave"
   | "maxWave"
   | "minRating"

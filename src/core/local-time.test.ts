@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { clockTime, dateTime, dayTime, LocalClock, localDays } from "./local-time";
+import { clockTime, dateTime, dayTime, LocalClock, localDays, LocalFormat, zoneAbbreviation, zonedTime } from "./local-time";
 
 describe("local time", () => {
   test.each([
@@ -26,5 +26,31 @@ describe("local time", () => {
       { midnight: Date.parse("2026-03-29T00:00:00Z"), label: "Sun 29" },
       { midnight: Date.parse("2026-03-29T23:00:00Z"), label: "Mon 30" }, // summer time: local midnight is 23:00 UTC
     ]);
+  });
+
+  test.each([
+    ["2026-11-27T16:00:00Z", "Pacific/Honolulu", "HST"],
+    ["2026-07-14T16:00:00Z", "America/Los_Angeles", "PDT"],
+    ["2026-11-27T16:00:00Z", "Europe/Lisbon", "WET"],
+    ["2026-07-14T16:00:00Z", "Europe/Lisbon", "WEST"],
+    ["2026-07-14T16:00:00Z", "Asia/Tokyo", "GMT+9"],
+    ["2026-07-14T16:00:00Z", "Not/AZone", "UTC"],
+  ])("%s at %s: the zone abbreviated as %s", (at, zone, name) => {
+    expect(zoneAbbreviation(at, zone)).toBe(name);
+    expect(zonedTime(at, zone)).toEndWith(` ${name}`);
+  });
+
+  test.each([
+    ["en", "Tue 14, 17:05", "Tue 14", "1.3"],
+    ["pt", "ter., 14, 17:05", "ter., 14", "1,3"],
+    ["de", "Di., 14., 17:05", "Di., 14.", "1,3"],
+    ["fr", "mar. 14 17:05", "mar. 14", "1,3"],
+  ])("%s: dates, times and numbers through Intl in the spot's zone", (lang, dayTime, day, number) => {
+    const f = new LocalFormat(lang, "Europe/Lisbon");
+    expect([f.dayTime("2026-07-14T16:05:00Z"), f.day("2026-07-14T16:05:00Z"), f.time("2026-07-14T16:05:00Z"), f.number(1.25, 1)]).toEqual([dayTime, day, "17:05", number]);
+  });
+
+  test("local days are named in the language asked", () => {
+    expect(localDays([Date.parse("2026-11-28T12:00:00Z")], "Europe/Lisbon", "pt")[0]!.label).toBe("sáb., 28");
   });
 });

@@ -130,16 +130,103 @@ export function dateTime(at: number | string, zone: string): string {
 
 /**
  * The local days an hourly grid touches, in order: the midnight each begins at (the first day's lies before the
- * grid when it starts in the middle of a day) and its name (`Tue 24`).
+ * grid when it starts in the middle of a day) and its name in `lang` (`Tue 24`, `ter., 24`).
  */
-export function localDays(times: readonly number[], zone: string): { midnight: number; label: string }[] {
+export function localDays(times: readonly number[], zone: string, lang = "en"): { midnight: number; label: string }[] {
   const clock = new LocalClock(zone, times.length > 0 ? [times[0]!, times.at(-1)!] : undefined);
+  const names = new LocalFormat(lang, zone);
   const days: { midnight: number; label: string }[] = [];
   let previous: string | null = null;
   for (const t of times) {
     const p = clock.at(t);
-    if (p.date !== previous) days.push({ midnight: t - (p.hour * 60 + p.minute) * 60_000, label: `${p.weekday} ${p.day}` });
+    if (p.date !== previous) days.push({ midnight: t - (p.hour * 60 + p.minute) * 60_000, label: names.day(t) });
     previous = p.date;
   }
   return days;
 }
+
+/** The locale Intl formats a language's dates in: English as in Britain (`Tue 24`, 24-hour clock), others as named. */
+const intlLocale = (lang: string) => (lang === "en" ? "en-GB" : lang);
+
+interface LocaleFormats {
+  time: Intl.DateTimeFormat;
+  dayTime: Intl.DateTimeFormat;
+  day: Intl.DateTimeFormat;
+  zone: Intl.DateTimeFormat;
+  numbers: Intl.NumberFormat[];
+}
+
+/** Like ZONE_FORMATS: Intl formats cost ~0.8 ms to make, so one set per language and zone is kept. */
+const LOCALE_FORMATS = new Map<string, LocaleFormats>();
+
+/**
+ * Dates, times and numbers for a reader of one language at one spot, through Intl: what a shop's picture shows
+ * (`ter., 14, 17:05`, `1,3`). The zone falls back to UTC when this runtime does not know it, as LocalClock's does.
+ */
+export class LocalFormat {
+  private readonly formats: LocaleFormats;
+
+  constructor(
+    readonly lang: string,
+    zone: string,
+  ) {
+    const timeZone = formatsOf(zone).zone;
+    const key = `${lang}|${timeZone}`;
+    let formats = LOCALE_FORMATS.get(key);
+    if (!formats) {
+      const locale = intlLocale(lang);
+      const clock = { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" } as const;
+      formats = {
+        time: new Intl.DateTimeFormat(locale, clock),
+        dayTime: new Intl.DateTimeFormat(locale, { ...clock, weekday: "short", day: "numeric" }),
+        day: new Intl.DateTimeFormat(locale, { timeZone, weekday: "short", day: "numeric" }),
+        zone: new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: "short" }),
+        numbers: [0, 1].map((digits) => new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits })),
+      };
+      if (LOCALE_FORMATS.size < 1000) LOCALE_FORMATS.set(key, formats);
+    }
+    this.formats = formats;
+  }
+
+  /** `17:05` */
+  time(at: number | string): string {
+    return this.formats.time.format(toMs(at));
+  }
+
+  /** `Tue 14, 17:05`, `ter., 14, 17:05` */
+  dayTime(at: number | string): string {
+    return this.formats.dayTime.format(toMs(at));
+  }
+
+  /** `Tue 14`, `ter., 14` */
+  day(at: number | string): string {
+    return this.formats.day.format(toMs(at));
+  }
+
+  /** The zone's short name at `at` in this language: `WEST`, `GMT-10`. */
+  zoneName(at: number | string): string {
+    return this.formats.zone.formatToParts(toMs(at)).find((p) => p.type === "timeZoneName")?.value ?? "UTC";
+  }
+
+  /** A number with 0 or 1 decimals in this language: `1,3`. */
+  number(value: number, decimals: 0 | 1): string {
+    return this.formats.numbers[decimals]!.format(value);
+  }
+}
+
+/**
+ * The zone's abbreviation at `at` for an English text: `PST`, `HST` and `WET` where English has a name for it, else
+ * the offset (`GMT+9`). Times in texts read `06:00 HST`.
+ */
+export function zoneAbbreviation(at: number | string, zone: string): string {
+  const named = (locale: string) =>
+    new LocalFormat(locale, zone).zoneName(at);
+  const british = named("en");
+  return /^GMT[+-−]/.test(british) ? named("en-US") : british;
+}
+
+/** `06:00 HST`: a clock time with its zone's abbreviation, for English texts. */
+export const zonedTime = (at: number | string, zone: string) => `${clockTime(at, zone)} ${zoneAbbreviation(at, zone)}`;
+
+/** `Thu 27 Nov 06:00 HST`: a date and time with its zone's abbreviation, for English texts. */
+export const zonedDateTime = (at: number | string, zone: string) => `${dateTime(at, zone)} ${zoneAbbreviation(at, zone)}`;

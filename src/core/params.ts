@@ -6,6 +6,7 @@
  */
 import { BOUNDS } from "./bounds";
 import { invalidRequest } from "./errors";
+import { UNITS, type Units } from "./units";
 
 type NumberSpec = { kind: "number" | "integer"; minimum: number; maximum: number; default?: number };
 type StringSpec = { kind: "string"; minLength: number; maxLength: number };
@@ -78,6 +79,8 @@ function parse<T>(raw: Raw, specs: readonly [string, ParamSpec][]): T {
 
 const limit: NumberSpec = { kind: "integer", ...BOUNDS.limit };
 const days: NumberSpec = { kind: "integer", ...BOUNDS.days };
+/** Metric unless asked: the spec's answers stay metric by default. */
+const units: EnumSpec = { kind: "enum", values: UNITS, default: "metric" };
 
 export interface SearchParams {
   q: string;
@@ -91,6 +94,10 @@ export interface NearbyParams {
 }
 export interface DaysParams {
   days: number;
+}
+/** The units an answer's measurements are given in. */
+export interface UnitsParams {
+  units: Units;
 }
 
 export const parseSearchParams = parser<SearchParams>({ q: { kind: "string", ...BOUNDS.q, required: true }, limit });
@@ -106,7 +113,7 @@ export const parseNearbyParams = parser<NearbyParams>({ ...around, limit });
 
 export type SurfLevel = (typeof BOUNDS.level.values)[number];
 
-export interface BestSpotsParams extends NearbyParams {
+export interface BestSpotsParams extends NearbyParams, UnitsParams {
   level: SurfLevel;
   hours: number;
 }
@@ -116,31 +123,21 @@ export const parseBestSpotsParams = parser<BestSpotsParams>({
   level: { kind: "enum", ...BOUNDS.level },
   hours: { kind: "integer", ...BOUNDS.hours },
   limit,
+  units,
 });
 
-export interface SummaryParams extends DaysParams {
+export interface SummaryParams extends DaysParams, UnitsParams {
   /** Absent: every level. */
   level?: SurfLevel;
 }
 
-export const parseSummaryParams = parser<SummaryParams>({ days, level: { kind: "enum", values: BOUNDS.level.values } });
-
-const parseDays = parser<DaysParams>({ days });
+export const parseSummaryParams = parser<SummaryParams>({ days, level: { kind: "enum", values: BOUNDS.level.values }, units });
 
 /** `days` of a verification window (`GET /v1/spots/{id}/verification`). */
 export const parseVerificationParams = parser<DaysParams>({ days: { kind: "integer", ...BOUNDS.verificationDays } });
 
-/**
- * `days` of a forecast or tides request. Those answers are metric (the spec fixes `units`); a client asking for
- * imperial is told where it is served instead of getting metric numbers it takes for feet.
- */
-export function parseDaysParams(raw: Raw): DaysParams {
-  const units = rawValue(raw, "units");
-  if (units !== undefined && units !== null && units !== "metric") {
-    throw invalidRequest(`Parameter 'units': forecast and tides are metric only (units=metric or no units); imperial units are served by GET /v1/spots/{id}/now and GET /v1/now (units=imperial).`);
-  }
-  return parseDays(raw);
-}
+/** `days` and `units` of a forecast or tides request. */
+export const parseDaysParams = parser<DaysParams & UnitsParams>({ days, units });
 
 /** One of `choices` (case-sensitive), the first when absent. */
 export function parseChoice<const C extends readonly string[]>(raw: Raw, name: string, choices: C): C[number] {

@@ -33,5 +33,14 @@ export function convertFields(value: unknown, rule: UnitRule): unknown {
   return out;
 }
 
+/** The unit names of each kind of measure, for texts that print numbers in `units`. */
+export const UNIT_LABELS: Record<Units, { height: string; speed: string; temperature: string }> = {
+  metric: { height: "m", speed: "km/h", temperature: "°C" },
+  imperial: { height: "ft", speed: "mph", temperature: "°F" },
+};
+
+/** Feet → meters, to a tenth of a millimetre (the exact value without float noise): what a threshold given in feet is stored as. */
+export const metersOfFeet = (ft: number) => round(ft * 0.3048, 4);
+
 /** A height in meters, in `units`. */
 export const heightIn = (meters: number, units: Units) => (units === "metric" ? meters : feet(meters));

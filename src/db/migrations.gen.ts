@@ -126,5 +126,13 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795845086145,
     "hash": "d5da8f272541ee6fdffa4c51e7ba14a271c4aac5b6d17527fa88ab80b884eae6"
+  },
+  {
+    "sql": [
+      "ALTER TABLE `embeds` ADD `lang` text DEFAULT 'en' NOT NULL;"
+    ],
+    "bps": true,
+    "folderMillis": 1795854094770,
+    "hash": "1b709f39cea07f71aedeaa0108315d07649b3f5c09e8a3007925936705a8f4ff"
   }
 ];

@@ -166,6 +166,8 @@ export const embeds = sqliteTable(
     origins: text("origins").notNull(),
     units: text("units", { enum: ["metric", "imperial"] }).notNull(),
     theme: text("theme", { enum: ["light", "dark"] }).notNull(),
+    /** The language of the page's words, dates and numbers (embed/lang/: en, es, fr, pt, de, it). */
+    lang: text("lang").notNull().default("en"),
     createdAt: integer("created_at").notNull(),
     revokedAt: integer("revoked_at"),
   },

@@ -80,7 +80,8 @@ describe("chart geometry of a known forecast", () => {
     days: [{ midnight: T0 + 2 * H, label: "Sun 22" }],
     heightUnit: "m",
     speedUnit: "km/h",
-    bandLabel: "Surf",
+    withSurf: true,
+    lang: "en",
   };
   const g = chartGeometry(data);
 
@@ -168,18 +169,18 @@ describe("chart data from a forecast", () => {
   });
   test("the surf range when every hour has one, else the wave height from 0", () => {
     const surf = [hour(0, { surf: { min: 1, max: 1.5 } }), hour(1, { surf: { min: 1.2, max: 1.8 } })];
-    const a = chartData(forecast(surf), surf, [], "metric", "UTC")!;
-    expect(a.bandLabel).toBe("Surf");
+    const a = chartData(forecast(surf), surf, [], "metric", "UTC", "en")!;
+    expect(a.withSurf).toBe(true);
     expect(a.hours.map((h) => [h.low, h.high])).toEqual([[1, 1.5], [1.2, 1.8]]);
     const plain = [hour(0), hour(1)];
-    const b = chartData(forecast(plain), plain, [], "metric", "UTC")!;
-    expect(b.bandLabel).toBe("Waves");
+    const b = chartData(forecast(plain), plain, [], "metric", "UTC", "en")!;
+    expect(b.withSurf).toBe(false);
     expect(b.hours.map((h) => [h.low, h.high])).toEqual([[0, 2], [0, 2]]);
     expect(b.light).toEqual([[Date.parse("2026-11-21T07:00:00Z"), Date.parse("2026-11-21T17:00:00Z")]]);
     expect(b.best).toEqual([{ level: "beginner", start: Date.parse("2026-11-21T08:00:00Z"), end: Date.parse("2026-11-21T10:00:00Z"), rating: 2 }]);
     expect(b.end).toBe(T0 + 2 * H);
   });
-  test("no hours: no chart", () => expect(chartData(forecast([]), [], [], "metric", "UTC")).toBeNull());
+  test("no hours: no chart", () => expect(chartData(forecast([]), [], [], "metric", "UTC", "en")).toBeNull());
 });
 
 describe("local days", () => {

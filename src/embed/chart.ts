@@ -8,6 +8,8 @@ import { html } from "ghtml";
 import type { WindDirectionType } from "../forecast/types";
 import type { Level } from "../forecast/best";
 import { bandPath, coord, linear, linePath, niceCeil, nights, ticks, type Point, type TimedValue } from "./geometry";
+import { fill, stringsOf } from "./lang";
+import { LocalFormat } from "../core/local-time";
 
 export interface ChartHour {
   time: number;
@@ -35,8 +37,10 @@ export interface ChartData {
   days: { midnight: number; label: string }[];
   heightUnit: string;
   speedUnit: string;
-  /** "Surf" when the band is the surf range, "Waves" when it is the wave height. */
-  bandLabel: string;
+  /** Whether the band is the surf range (else the wave height). */
+  withSurf: boolean;
+  /** The language of its words and numbers (./lang/). */
+  lang: string;
 }
 
 export const WIDTH = 1000;
@@ -114,9 +118,7 @@ export function chartGeometry(d: ChartData): ChartGeometry {
   };
 }
 
-const fmt = (v: number) => String(Math.round(v * 10) / 10);
-
-function axis(top: number, panel: readonly [number, number], side: "left" | "right", unit: string): string {
+function axis(top: number, panel: readonly [number, number], side: "left" | "right", unit: string, fmt: (v: number) => string): string {
   const y = linear(0, top, panel[1], panel[0]);
   const at = side === "left" ? LEFT - 6 : RIGHT + 6;
   return ticks(top, 2)
@@ -127,35 +129,39 @@ function axis(top: number, panel: readonly [number, number], side: "left" | "rig
 /** The chart of one spot; `id` makes its element ids unique in a page of several spots. */
 export function chartSvg(d: ChartData, id: string, title: string): string {
   const g = chartGeometry(d);
+  const s = stringsOf(d.lang);
+  const numbers = new LocalFormat(d.lang, "UTC");
+  // One decimal where the tick has one: `1,5`, `2` in Portuguese.
+  const fmt = (v: number) => numbers.number(v, Number.isInteger(Math.round(v * 10) / 10) ? 0 : 1);
   const grid = [PANELS.surf, PANELS.wind, PANELS.tide].map(([top, bottom]) => html`<rect class="panel" x="${LEFT}" y="${top}" width="${RIGHT - LEFT}" height="${bottom - top}"/>`);
   const levels = (["beginner", "intermediate", "advanced"] as const).map(
-    (level, i) => html`<text class="tick" x="${LEFT - 6}" y="${coord(PANELS.best[0] + i * 12 + 9.5)}" text-anchor="end">${level}</text>`,
+    (level, i) => html`<text class="tick" x="${LEFT - 6}" y="${coord(PANELS.best[0] + i * 12 + 9.5)}" text-anchor="end">${s[level]}</text>`,
   );
   const tideAxis = d.tide.length
     ? html`<text class="tick" x="${RIGHT + 6}" y="${PANELS.tide[0] + 4}">${fmt(g.tideRange[1])} ${d.heightUnit}</text><text class="tick" x="${RIGHT + 6}" y="${PANELS.tide[1] + 4}">${fmt(g.tideRange[0])}</text>`
-    : html`<text class="tick" x="${LEFT + 8}" y="${PANELS.tide[0] + 34}">No tide at this spot</text>`;
+    : html`<text class="tick" x="${LEFT + 8}" y="${PANELS.tide[0] + 34}">${s.noTideHere}</text>`;
   return html`<svg class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="${id}-t ${id}-d" preserveAspectRatio="xMidYMid meet">
 <title id="${id}-t">${title}</title>
-<desc id="${id}-d">Seven days, hour by hour, in the spot's local time: ${d.bandLabel.toLowerCase()} height band and swell period, wind speed with direction arrows, tide curve; night shaded; best windows per level on top. The same figures are in the table below.</desc>
+<desc id="${id}-d">${s.chartDescription}</desc>
 <defs><path id="${id}-a" d="M0 -7L4.5 5L0 2L-4.5 5Z"/></defs>
 !${grid}
 !${g.nights.map((n) => html`<rect class="night" x="${coord(n.x)}" y="${PANELS.surf[0]}" width="${coord(n.width)}" height="${PANELS.tide[1] - PANELS.surf[0]}"/>`)}
 !${g.midnights.map((x) => html`<line class="day" x1="${coord(x)}" x2="${coord(x)}" y1="${PANELS.best[0]}" y2="${PANELS.tide[1]}"/>`)}
 !${g.dayLabels.map((day) => html`<text class="tick day-label" x="${coord(day.x)}" y="${HEIGHT - 12}" text-anchor="middle">${day.label}</text>`)}
 !${levels}
-!${g.best.map((b) => html`<rect class="best r${b.rating}" x="${coord(b.x)}" y="${coord(b.y)}" width="${coord(Math.max(2, b.width))}" height="10"><title>${b.level}: best window, rating ${b.rating}</title></rect>`)}
+!${g.best.map((b) => html`<rect class="best r${b.rating}" x="${coord(b.x)}" y="${coord(b.y)}" width="${coord(Math.max(2, b.width))}" height="10"><title>${fill(s.bestWindow, { level: s[b.level], rating: b.rating })}</title></rect>`)}
 <path class="band" d="${g.band}"/>
 <path class="period" d="${g.period}"/>
 <path class="wind" d="${g.wind}"/>
 !${g.arrows.map((a) => html`<use href="#${id}-a" class="arrow ${a.type ?? "unknown"}" transform="translate(${coord(a.x)} ${coord(a.y)}) rotate(${a.rotate})"/>`)}
 <path class="tide" d="${g.tide}"/>
 !${g.extremes.map((e) => html`<circle class="extreme" cx="${coord(e.x)}" cy="${coord(e.y)}" r="3"/>`)}
-<text class="ptitle" x="${LEFT + 6}" y="${PANELS.surf[0] - 5}">${d.bandLabel} (${d.heightUnit}) &middot; swell period (s, dashed)</text>
-<text class="ptitle" x="${LEFT + 6}" y="${PANELS.wind[0] - 5}">Wind (${d.speedUnit})</text>
-<text class="ptitle" x="${LEFT + 6}" y="${PANELS.tide[0] - 5}">Tide (${d.heightUnit})</text>
-!${axis(g.surfTop, PANELS.surf, "left", d.heightUnit)}
-!${axis(g.periodTop, PANELS.surf, "right", "s")}
-!${axis(g.windTop, PANELS.wind, "left", d.speedUnit)}
+<text class="ptitle" x="${LEFT + 6}" y="${PANELS.surf[0] - 5}">${fill(d.withSurf ? s.surfPanel : s.wavesPanel, { unit: d.heightUnit })}</text>
+<text class="ptitle" x="${LEFT + 6}" y="${PANELS.wind[0] - 5}">${fill(s.windPanel, { unit: d.speedUnit })}</text>
+<text class="ptitle" x="${LEFT + 6}" y="${PANELS.tide[0] - 5}">${fill(s.tidePanel, { unit: d.heightUnit })}</text>
+!${axis(g.surfTop, PANELS.surf, "left", d.heightUnit, fmt)}
+!${axis(g.periodTop, PANELS.surf, "right", "s", fmt)}
+!${axis(g.windTop, PANELS.wind, "left", d.speedUnit, fmt)}
 !${tideAxis}
 </svg>`;
 }

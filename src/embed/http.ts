@@ -16,6 +16,7 @@ import { isOutage, OUTAGE_RETRY_AFTER_S } from "../core/errors";
 import { nextUtcMidnight } from "../core/clock";
 import { EMBED_CSS, EMBED_ICON, SCREEN_JS } from "./assets";
 import { messagePage, type Mode } from "./page";
+import { stringsOf } from "./lang";
 import { EmbedRenderer, type RenderServices } from "./render";
 import type { EmbedRecord } from "./store";
 
@@ -48,20 +49,21 @@ export function createEmbedHandler(app: EmbedHandlerServices): MountHandler<"emb
     return new Response(body, { status, headers: { ...BASE_HEADERS, ...headers } });
   }
 
-  function message(status: number, heading: string, text: string, origins: readonly string[], extra: Record<string, string> = {}, refresh?: number): Response {
-    const html = messagePage({ title: heading, theme: "light", assetVersion, refresh }, heading, text);
+  function message(status: number, heading: string, text: string, origins: readonly string[], extra: Record<string, string> = {}, refresh?: number, lang = "en"): Response {
+    const html = messagePage({ title: heading, theme: "light", assetVersion, refresh, lang }, heading, text);
     return answer(html, status, { "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": contentSecurityPolicy(origins), "Cache-Control": "no-store", ...extra });
   }
 
   // One page and one timing for "never existed" and "revoked": the answer tells nothing about which. It may be
   // framed anywhere (it holds nothing and offers nothing to click), so a shop's iframe of a switched-off embed
-  // shows it instead of the browser's blocked-frame icon.
+  // shows it instead of the browser's blocked-frame icon. In English: an unknown id has no language.
   const notFound = () => message(404, "Forecast not available", "This forecast picture does not exist or has been switched off by its owner.", ["*"]);
 
-  function spent(origins: readonly string[]): Response {
+  function spent({ origins, lang }: EmbedRecord): Response {
     const retryAfter = Math.max(1, Math.ceil((nextUtcMidnight(app.clock.now()) - app.clock.now()) / 1000));
     // The page loads itself again half a minute after midnight: a shop TV or an open page comes back on its own.
-    return message(429, "Forecast back at 00:00 UTC", "This forecast picture has been shown as much as it may be today. It is back at 00:00 UTC.", origins, { "Retry-After": String(retryAfter) }, retryAfter + 30);
+    const s = stringsOf(lang);
+    return message(429, s.spentHeading, s.spentText, origins, { "Retry-After": String(retryAfter) }, retryAfter + 30, lang);
   }
 
   async function view(req: Request, embed: EmbedRecord, mode: Mode): Promise<Response> {
@@ -83,7 +85,8 @@ export function createEmbedHandler(app: EmbedHandlerServices): MountHandler<"emb
     } catch (err) {
       if (isOutage(err)) throw err;
       log.error("embed page failed", { embed: embed.id, error: String(err) });
-      return message(500, "Forecast not available right now", "The forecast could not be drawn. Try again in a minute.", embed.origins);
+      const s = stringsOf(embed.lang);
+      return message(500, s.failedHeading, s.failedText, embed.origins, {}, undefined, embed.lang);
     }
   }
 
@@ -100,7 +103,7 @@ export function createEmbedHandler(app: EmbedHandlerServices): MountHandler<"emb
     const { embed, principal } = found;
     const verdict = await app.embeds.admitView(found);
     // Spent: the same page and Retry-After (the next UTC midnight) whatever the key's state: nothing of its use shows.
-    if (verdict === "spent") return spent(embed.origins);
+    if (verdict === "spent") return spent(embed);
     if (verdict === "counted") {
       await app.meter.ready(principal);
       await app.meter.record(principal, "embed");

@@ -5,13 +5,14 @@
  * decides anything: the numbers come from view.ts, the colours from the stylesheet.
  */
 import { html } from "ghtml";
-import type { Rating } from "../forecast/types";
+import type { ConfidenceLevel, Rating, WindDirectionType } from "../forecast/types";
 import { LEVELS } from "../forecast/best";
-import { AGREEMENT_WORDS } from "../forecast/consensus";
 import { chartSvg } from "./chart";
-import { clockTime, dayTime } from "../core/local-time";
-import { UNIT_LABELS, type SpotPicture } from "./view";
+import { LocalFormat } from "../core/local-time";
+import { UNIT_LABELS } from "../core/units";
+import type { SpotPicture } from "./view";
 import type { Theme } from "./store";
+import { fill, stringsOf, type Strings } from "./lang";
 
 export type Mode = "page" | "screen";
 
@@ -19,6 +20,8 @@ export interface PageShell {
   title: string;
   theme: Theme;
   mode: Mode;
+  /** The page's language (`<html lang>`). */
+  lang: string;
   assetVersion: string;
   /** For screen mode: the stamp the page was built on and where to ask for the current one. */
   stamp?: { value: string; url: string };
@@ -26,15 +29,23 @@ export interface PageShell {
   refresh?: number;
 }
 
-const COMPASS = ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"];
-export const compass = (degrees: number) => COMPASS[Math.round((((degrees % 360) + 360) % 360) / 22.5) % 16]!;
-const n1 = (v: number) => (Math.round(v * 10) / 10).toFixed(1);
-const n0 = (v: number) => String(Math.round(v));
+/** A direction in degrees (coming from) as a 16-point compass name in the page's language. */
+const compass = (degrees: number, s: Strings) => s.compass.split(" ")[Math.round((((degrees % 360) + 360) % 360) / 22.5) % 16]!;
+
+const WIND_WORDS: Record<WindDirectionType, keyof Strings> = { offshore: "offshore", onshore: "onshore", cross: "cross" };
+const AGREEMENT: Record<ConfidenceLevel, keyof Strings> = { high: "modelsAgreeWell", medium: "modelsBroadlyAgree", low: "modelsDisagree" };
+
+/** What every part of a spot's section writes with: its words, and its dates and numbers in its zone. */
+function writerOf(p: SpotPicture) {
+  const s = stringsOf(p.lang);
+  const f = new LocalFormat(p.lang, p.spot.timezone);
+  return { s, f, n1: (v: number) => f.number(v, 1), n0: (v: number) => f.number(v, 0), wind: (type: WindDirectionType | null) => (type ? s[WIND_WORDS[type]] : "") };
+}
 
 export function shell(p: PageShell, body: string): string {
   const classes = `theme-${p.theme} mode-${p.mode}`;
   return html`<!doctype html>
-<html lang="en" class="${classes}">
+<html lang="${p.lang}" class="${classes}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -50,9 +61,9 @@ export function shell(p: PageShell, body: string): string {
 </html>`;
 }
 
-function ratingBands(rating: Rating): string {
-  return html`<ul class="ratings" aria-label="Ratings, 1 (poor) to 5 (excellent)">!${LEVELS.map(
-    (level) => html`<li><span class="level">${level}</span><span class="band r${rating[level]}" aria-hidden="true">!${[1, 2, 3, 4, 5].map((i) => html`<span class="cell${i <= rating[level] ? " on" : ""}"></span>`)}</span><span class="score">${rating[level]}/5</span></li>`,
+function ratingBands(rating: Rating, s: Strings): string {
+  return html`<ul class="ratings" aria-label="${s.ratings}">!${LEVELS.map(
+    (level) => html`<li><span class="level">${s[level]}</span><span class="band r${rating[level]}" aria-hidden="true">!${[1, 2, 3, 4, 5].map((i) => html`<span class="cell${i <= rating[level] ? " on" : ""}"></span>`)}</span><span class="score">${rating[level]}/5</span></li>`,
   )}</ul>`;
 }
 
@@ -60,45 +71,51 @@ function ratingBands(rating: Rating): string {
 function buoyLine(p: SpotPicture): string {
   const o = p.now.observation;
   if (!o || o.waveHeight === null) return "";
-  const sea = [`${n1(o.waveHeight)} ${UNIT_LABELS[p.units].height}`, ...(o.dominantPeriod === null ? [] : [`at ${n0(o.dominantPeriod)} s`]), ...(o.waveDirection === null ? [] : [`from ${compass(o.waveDirection)}`])];
-  return html`<span class="sub buoy">Buoy now: ${sea.join(" ")}, ${o.ageMinutes} min ago (${o.buoy.name}, ${n0(o.buoy.distanceKm)} km)</span>`;
+  const { s, n1, n0 } = writerOf(p);
+  const sea = [
+    `${n1(o.waveHeight)} ${UNIT_LABELS[p.units].height}`,
+    ...(o.dominantPeriod === null ? [] : [fill(s.buoyPeriod, { period: n0(o.dominantPeriod) })]),
+    ...(o.waveDirection === null ? [] : [fill(s.buoyFrom, { from: compass(o.waveDirection, s) })]),
+  ];
+  return html`<span class="sub buoy">${fill(s.buoyNow, { sea: sea.join(" "), minutes: n0(o.ageMinutes), buoy: o.buoy.name, distance: n0(o.buoy.distanceKm) })}</span>`;
 }
 
 function nowBlock(p: SpotPicture): string {
+  const { s, f, n1, n0, wind } = writerOf(p);
   const u = UNIT_LABELS[p.units];
   const c = p.now.conditions;
-  const tz = p.spot.timezone;
-  if (!c) return html`<p class="empty">No forecast for this spot yet: the next refresh brings it.</p>`;
+  if (!c) return html`<p class="empty">${s.noForecastYet}</p>`;
   const surf = c.surf ? html`${n1(c.surf.min)}&ndash;${n1(c.surf.max)} ${u.height}` : html`${n1(c.waveHeight)} ${u.height}`;
   const t = p.now.tide;
   const tide = t
-    ? html`<div class="stat"><span class="label">Tide</span><span class="value">${n1(t.height)} ${u.height} ${t.state}</span><span class="sub">high ${n1(t.nextHigh.height)} at ${clockTime(Date.parse(t.nextHigh.time), tz)} &middot; low ${n1(t.nextLow.height)} at ${clockTime(Date.parse(t.nextLow.time), tz)}</span></div>`
-    : html`<div class="stat"><span class="label">Tide</span><span class="value">${p.tideless ? "no tide" : "not available"}</span></div>`;
+    ? html`<div class="stat"><span class="label">${s.tide}</span><span class="value">${n1(t.height)} ${u.height} ${s[t.state]}</span><span class="sub">${fill(s.tideNext, { high: n1(t.nextHigh.height), highTime: f.time(t.nextHigh.time), low: n1(t.nextLow.height), lowTime: f.time(t.nextLow.time) })}</span></div>`
+    : html`<div class="stat"><span class="label">${s.tide}</span><span class="value">${p.tideless ? s.noTide : s.tideUnavailable}</span></div>`;
+  const models = c.confidence && (c.confidence.models === 1 ? s.oneModel : fill(s[AGREEMENT[c.confidence.level]], { count: c.confidence.models }));
   return html`<div class="now">
-<div class="stat"><span class="label">${c.surf ? "Surf" : "Waves"} now</span><span class="value">!${surf}</span><span class="sub">swell ${n1(c.swellHeight)} ${u.height} &middot; ${n0(c.wavePeriod)} s from ${compass(c.waveDirection)}</span>!${c.confidence ? html`<span class="sub">${c.confidence.models === 1 ? "one wave model" : `${c.confidence.models} wave models ${AGREEMENT_WORDS[c.confidence.level]}`}: ${n1(c.confidence.waveHeight.min)}&ndash;${n1(c.confidence.waveHeight.max)} ${u.height} seas</span>` : ""}!${buoyLine(p)}</div>
-<div class="stat"><span class="label">Wind</span><span class="value"><span class="wind-type ${c.windDirectionType ?? "unknown"}">${c.windDirectionType ?? ""}</span> ${n0(c.windSpeed)} ${u.speed}</span><span class="sub">from ${compass(c.windDirection)}, gusts ${n0(c.windGust)} &middot; water ${n0(c.waterTemperature)} ${u.temperature}</span></div>
+<div class="stat"><span class="label">${c.surf ? s.surfNow : s.wavesNow}</span><span class="value">!${surf}</span><span class="sub">${fill(s.swellLine, { height: `${n1(c.swellHeight)} ${u.height}`, period: n0(c.wavePeriod), from: compass(c.waveDirection, s) })}</span>!${c.confidence ? html`<span class="sub">${models}: ${fill(s.seas, { range: `${n1(c.confidence.waveHeight.min)}–${n1(c.confidence.waveHeight.max)} ${u.height}` })}</span>` : ""}!${buoyLine(p)}</div>
+<div class="stat"><span class="label">${s.wind}</span><span class="value"><span class="wind-type ${c.windDirectionType ?? "unknown"}">${wind(c.windDirectionType)}</span> ${n0(c.windSpeed)} ${u.speed}</span><span class="sub">${fill(s.windLine, { from: compass(c.windDirection, s), gust: n0(c.windGust), water: `${n0(c.waterTemperature)} ${u.temperature}` })}</span></div>
 !${tide}
-!${ratingBands(c.rating)}
+!${ratingBands(c.rating, s)}
 </div>`;
 }
 
 function table(p: SpotPicture, id: string): string {
+  const { s, f, n1, n0, wind } = writerOf(p);
   const u = UNIT_LABELS[p.units];
-  const tz = p.spot.timezone;
   const withConfidence = p.hours.some((h) => h.confidence);
   const rows = p.hours
     .filter((_, i) => i % 3 === 0)
     .map((h) => {
       const band = h.surf ? html`${n1(h.surf.min)}&ndash;${n1(h.surf.max)}` : n1(h.waveHeight);
-      return html`<tr><th scope="row">${dayTime(Date.parse(h.time), tz)}</th><td>!${band}</td><td>${n0(h.wavePeriod)}</td><td>${n0(h.windSpeed)} ${compass(h.windDirection)}</td><td>${h.windDirectionType ?? ""}</td><td>${h.tide ? n1(h.tide.height) : ""}</td><td>${h.rating.beginner}/${h.rating.intermediate}/${h.rating.advanced}</td>!${withConfidence ? html`<td>${h.confidence?.level ?? ""}</td>` : ""}</tr>`;
+      return html`<tr><th scope="row">${f.dayTime(h.time)}</th><td>!${band}</td><td>${n0(h.wavePeriod)}</td><td>${n0(h.windSpeed)} ${compass(h.windDirection, s)}</td><td>${wind(h.windDirectionType)}</td><td>${h.tide ? n1(h.tide.height) : ""}</td><td>${h.rating.beginner}/${h.rating.intermediate}/${h.rating.advanced}</td>!${withConfidence ? html`<td>${h.confidence ? s[h.confidence.level] : ""}</td>` : ""}</tr>`;
     });
-  const tides = p.extremes.map((e) => html`<li>${e.type} ${n1(e.height)} ${u.height}, ${dayTime(e.time, tz)}</li>`);
-  return html`<details class="data"><summary>The week as a table (every 3 hours) and the tides</summary>
+  const tides = p.extremes.map((e) => html`<li>${e.type === "high" ? s.highWater : s.lowWater} ${n1(e.height)} ${u.height}, ${f.dayTime(e.time)}</li>`);
+  return html`<details class="data"><summary>${s.tableSummary}</summary>
 <div class="table-wrap" role="region" aria-labelledby="${id}-cap" tabindex="0">
-<table><caption id="${id}-cap">${p.spot.name}: forecast every 3 hours, local time (${tz})</caption>
-<thead><tr><th scope="col">Time</th><th scope="col">${p.hours[0]?.surf ? "Surf" : "Waves"} (${u.height})</th><th scope="col">Period (s)</th><th scope="col">Wind (${u.speed})</th><th scope="col">Wind type</th><th scope="col">Tide (${u.height})</th><th scope="col">Rating (beg./int./adv.)</th>!${withConfidence ? html`<th scope="col">Models agree</th>` : ""}</tr></thead>
+<table><caption id="${id}-cap">${fill(s.tableCaption, { spot: p.spot.name, zone: p.spot.timezone })}</caption>
+<thead><tr><th scope="col">${s.time}</th><th scope="col">${fill(p.hours[0]?.surf ? s.surfColumn : s.wavesColumn, { unit: u.height })}</th><th scope="col">${s.periodColumn}</th><th scope="col">${fill(s.windColumn, { unit: u.speed })}</th><th scope="col">${s.windTypeColumn}</th><th scope="col">${fill(s.tideColumn, { unit: u.height })}</th><th scope="col">${s.ratingColumn}</th>!${withConfidence ? html`<th scope="col">${s.modelsColumn}</th>` : ""}</tr></thead>
 <tbody>!${rows}</tbody></table></div>
-!${tides.length ? html`<h3>High and low water</h3><ul class="tides">!${tides}</ul>` : ""}
+!${tides.length ? html`<h3>${s.extremesHeading}</h3><ul class="tides">!${tides}</ul>` : ""}
 </details>`;
 }
 
@@ -110,34 +127,48 @@ function table(p: SpotPicture, id: string): string {
  */
 export function spotWeek(p: SpotPicture, id: string): string {
   if (!p.chart) return "";
+  const { s } = writerOf(p);
   return html`<figure class="week">
-<p class="scroll-hint" id="${id}-hint">Swipe the chart sideways for the whole week &rarr;</p>
-<div class="plot" role="region" tabindex="0" aria-label="${p.spot.name}: chart of the week" aria-describedby="${id}-hint">!${chartSvg(p.chart, id, `${p.spot.name}: the next 7 days`)}</div>
-<figcaption class="legend"><span><i class="key band"></i>${p.chart.bandLabel.toLowerCase()} height</span><span><i class="key period"></i>swell period</span><span><i class="key arrow offshore"></i>offshore</span><span><i class="key arrow cross"></i>cross-shore</span><span><i class="key arrow onshore"></i>onshore wind</span><span><i class="key tide"></i>tide</span><span><i class="key night"></i>night</span><span class="ramp">best window, rating !${[2, 3, 4, 5].map((r) => html`<i class="key r${r}"></i>${r}`)}</span></figcaption>
+<p class="scroll-hint" id="${id}-hint">${s.scrollHint}</p>
+<div class="plot" role="region" tabindex="0" aria-label="${fill(s.chartLabel, { spot: p.spot.name })}" aria-describedby="${id}-hint">!${chartSvg(p.chart, id, fill(s.chartTitle, { spot: p.spot.name }))}</div>
+<figcaption class="legend"><span><i class="key band"></i>${p.chart.withSurf ? s.surfHeight : s.wavesHeight}</span><span><i class="key period"></i>${s.legendPeriod}</span><span><i class="key arrow offshore"></i>${s.legendOffshore}</span><span><i class="key arrow cross"></i>${s.legendCross}</span><span><i class="key arrow onshore"></i>${s.legendOnshore}</span><span><i class="key tide"></i>${s.legendTide}</span><span><i class="key night"></i>${s.legendNight}</span><span class="ramp">${s.legendBest} !${[2, 3, 4, 5].map((r) => html`<i class="key r${r}"></i>${r}`)}</span></figcaption>
 </figure>
 !${table(p, id)}`;
 }
 
 export function spotSection(p: SpotPicture, id: string, week: string): string {
-  const updated = p.now.updatedAt ? html`forecast of ${dayTime(Date.parse(p.now.updatedAt), p.spot.timezone)}` : "no forecast yet";
+  const { s, f } = writerOf(p);
+  const updated = p.now.updatedAt ? fill(s.forecastOf, { time: f.dayTime(p.now.updatedAt) }) : s.noForecast;
   return html`<section class="spot" id="${id}" aria-labelledby="${id}-name">
-<header><h2 id="${id}-name">${p.spot.name} <span class="country">${p.spot.country}</span></h2><p class="meta">Local time ${clockTime(Date.parse(p.now.time), p.spot.timezone)} (${p.spot.timezone}) &middot; ${updated}</p></header>
+<header><h2 id="${id}-name">${p.spot.name} <span class="country">${p.spot.country}</span></h2><p class="meta">${fill(s.localTime, { time: f.time(p.now.time), zone: f.zoneName(p.now.time) })} &middot; ${updated}</p></header>
 !${nowBlock(p)}
 !${week}
 </section>`;
 }
 
-export function credits(pictures: readonly SpotPicture[], publicUrl: string): string {
+/**
+ * The credits: the sources' names, links and licence exactly as their terms ask (Open-Meteo.com, CC BY 4.0, linked),
+ * in sentences of the page's language.
+ */
+export function credits(pictures: readonly SpotPicture[], publicUrl: string, lang: string): string {
+  const s = stringsOf(lang);
   const tideSources = [...new Set(pictures.flatMap((p) => (p.tideSource ? [p.tideSource] : [])))];
   const buoys = pictures.some((p) => p.now.observation);
-  return html`<footer class="credits"><p>Forecast by <a href="${publicUrl}" target="_blank" rel="noopener">Surfcast</a>. Weather and marine data by <a href="https://open-meteo.com/" target="_blank" rel="noopener">Open-Meteo.com</a>, licensed <a href="https://creativecommons.org/licenses/by/4.0/" target="_blank" rel="noopener">CC BY 4.0</a>.!${tideSources.length ? html` Tides: ${tideSources.join("; ")}.` : ""}!${buoys ? html` Buoy readings by <a href="https://www.ndbc.noaa.gov/" target="_blank" rel="noopener">NOAA's National Data Buoy Center</a>.` : ""} Predictions, not guarantees: check the sea before you go.</p></footer>`;
+  const link = (href: string, text: string) => html`<a href="${href}" target="_blank" rel="noopener">${text}</a>`;
+  // The words are escaped first; the links, built here, go in where the words name them.
+  const sentence = (template: string, links: Record<string, string>, values: Record<string, string> = {}) =>
+    fill(html`${fill(template, values)}`, links);
+  return html`<footer class="credits"><p>!${sentence(s.creditsForecastBy, { surfcast: link(publicUrl, "Surfcast") })} !${sentence(s.creditsData, {
+    source: link("https://open-meteo.com/", "Open-Meteo.com"),
+    licence: link("https://creativecommons.org/licenses/by/4.0/", "CC BY 4.0"),
+  })}!${tideSources.length ? html` ${fill(s.creditsTides, { sources: tideSources.join("; ") })}` : ""}!${buoys ? html` !${sentence(s.creditsBuoys, { ndbc: link("https://www.ndbc.noaa.gov/", "NOAA National Data Buoy Center") })}` : ""} ${s.creditsCaution}</p></footer>`;
 }
 
-export const titleOf = (pictures: readonly SpotPicture[]) => `Surf forecast: ${pictures.map((p) => p.spot.name).join(", ")}`;
+export const titleOf = (pictures: readonly SpotPicture[], lang: string) => fill(stringsOf(lang).title, { spots: pictures.map((p) => p.spot.name).join(", ") });
 
 /** The page's one h1, for screen readers (the spots' names head their sections). */
-export function heading(pictures: readonly SpotPicture[]): string {
-  return html`<h1 class="visually-hidden">${titleOf(pictures)}</h1>`;
+export function heading(pictures: readonly SpotPicture[], lang: string): string {
+  return html`<h1 class="visually-hidden">${titleOf(pictures, lang)}</h1>`;
 }
 
 /** The page a visitor sees instead of a forecast (unknown or revoked embed, allowance spent). */

@@ -78,17 +78,18 @@ export class EmbedRenderer {
     const cacheKey = `${embed.id}|${mode}`;
     const kept = this.pages.get(cacheKey);
     if (kept && kept.key === key) return kept.page;
-    const pictures = await Promise.all(embed.spots.map((id) => spotPicture(this.app, id, embed.units)));
+    const pictures = await Promise.all(embed.spots.map((id) => spotPicture(this.app, id, embed.units, embed.lang)));
     const sections = pictures.map((p, i) => spotSection(p, `s${i}`, this.week(p, `s${i}`, stamp)));
     const html = shell(
       {
-        title: titleOf(pictures),
+        title: titleOf(pictures, embed.lang),
         theme: embed.theme,
+        lang: embed.lang,
         mode,
         assetVersion: this.assetVersion,
         stamp: mode === "screen" ? { value: stamp, url: `/embed/${embed.id}/stamp` } : undefined,
       },
-      `<main>${heading(pictures)}${sections.join("\n")}</main>\n${credits(pictures, this.app.config.publicUrl)}`,
+      `<main>${heading(pictures, embed.lang)}${sections.join("\n")}</main>\n${credits(pictures, this.app.config.publicUrl, embed.lang)}`,
     );
     const page = { html, etag: `"${hashOf(html)}"`, stamp };
     this.pages.set(cacheKey, { key, page }, html.length);
@@ -96,7 +97,7 @@ export class EmbedRenderer {
   }
 
   private week(p: SpotPicture, id: string, stamp: string): string {
-    const key = `${p.spot.id}|${p.units}|${id}|${stamp}`;
+    const key = `${p.spot.id}|${p.units}|${p.lang}|${id}|${stamp}`;
     let week = this.weeks.get(key);
     if (week === undefined) {
       week = spotWeek(p, id);

@@ -13,6 +13,7 @@ import { EMBED_LIMITS, MAX_EMBEDS_MADE, type PlanName } from "../access/plans";
 import type { KeyRegistry, Principal } from "../access/registry";
 import type { SpotService } from "../spots/service";
 import { UNITS, type Units } from "../core/units";
+import { EMBED_LANGS } from "./lang";
 import type { EmbedRecord, EmbedStore, Theme } from "./store";
 import { originOf } from "./origin";
 import type { ViewVerdict, Views } from "./allowance";
@@ -31,6 +32,7 @@ export interface EmbedRequest {
   origins?: readonly string[];
   units?: string;
   theme?: string;
+  lang?: string;
 }
 
 /** The embed limits of a plan (docs/embeds.md, "Counting" and "Limits per account"). */
@@ -38,6 +40,8 @@ export const embedLimitsOf = (plan: PlanName) => EMBED_LIMITS[plan];
 
 /** An embed as the CLI and the console show it. */
 export interface EmbedView extends Omit<EmbedRecord, "createdAt" | "revokedAt"> {
+  /** The spots' names, in the order shown (an id the catalog no longer has stands for its spot). */
+  spotNames: string[];
   url: string;
   createdAt: string;
   revokedAt: string | null;
@@ -76,7 +80,7 @@ export class EmbedService {
     private readonly stores: { embeds: EmbedStore; access: AccountStore },
     private readonly clock: Clock,
     private readonly config: { readonly publicUrl: string },
-    private readonly spots: Pick<SpotService, "get">,
+    private readonly spots: Pick<SpotService, "get" | "find">,
     private readonly keys: KeyRegistry,
     private readonly changed: () => boolean,
     /** Each embed's view-minutes today (allowance.ts): in memory on one box, in Redis on several servers. */
@@ -102,6 +106,7 @@ export class EmbedService {
       origins: [...new Set(origins.map(originOf))],
       units: this.choice(request.units ?? "metric", UNITS, "units"),
       theme: this.choice(request.theme ?? "light", THEMES, "theme"),
+      lang: this.choice(request.lang ?? "en", EMBED_LANGS, "lang"),
       createdAt: this.clock.now(),
       revokedAt: null,
     };
@@ -178,7 +183,7 @@ export class EmbedService {
   }
 
   private view(e: EmbedRecord): EmbedView {
-    return { ...e, url: this.urlOf(e.id), createdAt: new Date(e.createdAt).toISOString(), revokedAt: e.revokedAt === null ? null : new Date(e.revokedAt).toISOString() };
+    return { ...e, spotNames: e.spots.map((id) => this.spots.find(id)?.name ?? id), url: this.urlOf(e.id), createdAt: new Date(e.createdAt).toISOString(), revokedAt: e.revokedAt === null ? null : new Date(e.revokedAt).toISOString() };
   }
 
   private spotIds(requested: readonly string[]): string[] {

@@ -17,6 +17,8 @@ export interface EmbedRecord {
   origins: string[];
   units: Units;
   theme: Theme;
+  /** The language of its words, dates and numbers (./lang/). */
+  lang: string;
   createdAt: number;
   revokedAt: number | null;
 }

@@ -9,7 +9,7 @@ import type { ForecastHour, ForecastResponse } from "../forecast/types";
 import { daylightOf, LEVELS } from "../forecast/best";
 import type { NowService } from "../now/service";
 import type { NowResponse } from "../now/types";
-import { heightIn, type Units } from "../core/units";
+import { heightIn, UNIT_LABELS, type Units } from "../core/units";
 import { hourIn } from "../forecast/units";
 import type { SpotService } from "../spots/service";
 import type { Spot } from "../spots/types";
@@ -20,17 +20,7 @@ import { tidePoints } from "./geometry";
 import { localDays } from "../core/local-time";
 import { HOUR_MS } from "../core/clock";
 
-
-export interface UnitLabels {
-  height: string;
-  speed: string;
-  temperature: string;
-}
-
-export const UNIT_LABELS: Record<Units, UnitLabels> = {
-  metric: { height: "m", speed: "km/h", temperature: "°C" },
-  imperial: { height: "ft", speed: "mph", temperature: "°F" },
-};
+import { fill, stringsOf } from "./lang";
 
 export interface SpotPicture {
   spot: Spot;
@@ -44,10 +34,12 @@ export interface SpotPicture {
   tideSource: string | null;
   tideless: boolean;
   units: Units;
+  /** The language of its words, dates and numbers (./lang/). */
+  lang: string;
 }
 
 /** The chart's data: hours and tides in display units, the light of each day, the best windows, local days. Pure. */
-export function chartData(forecast: ForecastResponse, hours: readonly ForecastHour[], extremes: SpotPicture["extremes"], units: Units, timeZone: string): ChartData | null {
+export function chartData(forecast: ForecastResponse, hours: readonly ForecastHour[], extremes: SpotPicture["extremes"], units: Units, timeZone: string, lang: string): ChartData | null {
   if (hours.length === 0) return null;
   const times = hours.map((h) => Date.parse(h.time));
   const withSurf = hours.every((h) => h.surf !== undefined);
@@ -79,16 +71,18 @@ export function chartData(forecast: ForecastResponse, hours: readonly ForecastHo
         return w ? [{ level, start: Date.parse(w.start), end: Date.parse(w.end), rating: w.rating }] : [];
       }),
     ),
-    days: localDays(times, timeZone),
+    days: localDays(times, timeZone, lang),
     heightUnit: labels.height,
     speedUnit: labels.speed,
-    bandLabel: withSurf ? "Surf" : "Waves",
+    withSurf,
+    lang,
   };
 }
 
-function tideSourceOf(tides: TidesResponse): string | null {
-  if (tides.source?.type === "station") return `${tides.source.name} tide station (${tides.source.provider}), heights above ${tides.datum ?? "chart datum"}`;
-  if (tides.source?.type === "model") return `${tides.source.name}, heights above MSL`;
+function tideSourceOf(tides: TidesResponse, lang: string): string | null {
+  const s = stringsOf(lang);
+  if (tides.source?.type === "station") return fill(s.tideStation, { name: tides.source.name, provider: tides.source.provider, datum: tides.datum ?? s.chartDatum });
+  if (tides.source?.type === "model") return fill(s.tideModel, { name: tides.source.name });
   return null;
 }
 
@@ -100,7 +94,7 @@ export interface PictureServices {
 }
 
 /** One spot as an embed shows it, read from the services /v1 answers from. */
-export async function spotPicture(services: PictureServices, spotId: string, units: Units): Promise<SpotPicture> {
+export async function spotPicture(services: PictureServices, spotId: string, units: Units, lang: string): Promise<SpotPicture> {
   const spot = services.spots.get(spotId);
   const now = (await services.now.get(spot.id, units)).response;
   let forecast: ForecastResponse | null = null;
@@ -116,10 +110,11 @@ export async function spotPicture(services: PictureServices, spotId: string, uni
     spot,
     now,
     hours,
-    chart: forecast ? chartData(forecast, hours, extremes, units, spot.timezone) : null,
+    chart: forecast ? chartData(forecast, hours, extremes, units, spot.timezone, lang) : null,
     extremes,
-    tideSource: tideSourceOf(tides),
+    tideSource: tideSourceOf(tides, lang),
     tideless: tides.tideless,
     units,
+    lang,
   };
 }

@@ -12,6 +12,8 @@ import { SpotWithDistanceSchema, type SpotWithDistance } from "../spots/types";
 import { bestRun, CONFIDENCE_LEVELS, CONFIDENCE_SCORE, confidenceScore, daylightOf, inDaylight, type Level } from "./best";
 import type { StoredForecast } from "./document";
 import { BestWindowSchema, CONFIDENCE_LEVELS_SUREST_FIRST, SurfRangeSchema, WIND_DIRECTION_TYPES, type WindDirectionType } from "./types";
+import { UNITS } from "../core/units";
+import { surfIn } from "./units";
 
 const WIND_TYPES: readonly (WindDirectionType | null)[] = [null, "onshore", "cross", "offshore"];
 const LEVEL_INDEX: Record<Level, number> = { beginner: 0, intermediate: 1, advanced: 2 };
@@ -66,6 +68,7 @@ export const BestSpotSchema = t.Object(
     rating: forMcp(integer({ minimum: 1, maximum: 5, description: "The best window's rating for the level; 1 when no daylight hour rates above 1." }), { bounds: true }),
     best: forMcp(nullable(ref("BestWindow", BestWindowSchema)), { description: "Best run of daylight hours; null when nothing rates above 1." }),
     surf: nullable(ref("SurfRange", SurfRangeSchema)),
+    units: stringEnum(UNITS, { description: "The units of `surf`, as asked with `units` (metric by default)." }),
     windDirectionType: nullableStringEnum(WIND_DIRECTION_TYPES, {
       description: "Wind relative to the spot's facing at the window's first hour (or the first hour when there is no window).",
     }),
@@ -80,8 +83,8 @@ export const BestSpotSchema = t.Object(
 );
 
 export type BestSpot = Static<typeof BestSpotSchema>;
-/** One spot's part of its answer: everything but the spot. */
-export type SpotOutlook = Omit<BestSpot, "spot">;
+/** One spot's part of its answer, in meters: everything but the spot and the units. */
+export type SpotOutlook = Omit<BestSpot, "spot" | "units">;
 
 /** One spot over [from, to): null when its document has no hour in that span (it is left out of the ranking). */
 export function spotOutlook(o: Outlook, from: number, to: number, level: Level): SpotOutlook | null {
@@ -123,8 +126,8 @@ export function spotOutlook(o: Outlook, from: number, to: number, level: Level):
 const roundSurf = (m: number) => Math.round(m * 100) / 100;
 
 /** Best rating first, then the window the wave models agree on more, then the closer spot, then the id. */
-export function rankBestSpots(entries: BestSpot[], limit: number): BestSpot[] {
-  const sureness = (e: BestSpot) => CONFIDENCE_SCORE[e.confidence];
+export function rankBestSpots<E extends Omit<BestSpot, "units">>(entries: E[], limit: number): E[] {
+  const sureness = (e: E) => CONFIDENCE_SCORE[e.confidence];
   return entries
     .sort((a, b) => b.rating - a.rating || sureness(b) - sureness(a) || a.spot.distanceKm - b.spot.distanceKm || (a.spot.id < b.spot.id ? -1 : a.spot.id > b.spot.id ? 1 : 0))
     .slice(0, limit);
@@ -148,13 +151,14 @@ export class BestSpotsService {
     const to = from + p.hours * HOUR_MS;
     const spots = this.spots.nearby({ ...p, limit: Infinity });
     return andThen(allOf(spots.map((spot) => this.forecasts.outlook(spot))), (outlooks) => {
-      const entries: BestSpot[] = [];
+      const entries: Omit<BestSpot, "units">[] = [];
       spots.forEach((spot, i) => {
         const outlook = outlooks[i];
         const found = outlook && spotOutlook(outlook, from, to, p.level);
         if (found) entries.push({ spot, ...found });
       });
-      return rankBestSpots(entries, p.limit);
+      // Ranked in meters (ratings and windows do not depend on units), then shown in the units asked for.
+      return rankBestSpots(entries, p.limit).map((e) => ({ ...e, surf: e.surf && surfIn(e.surf, p.units), units: p.units }));
     });
   }
 }

@@ -20,6 +20,8 @@ import { DEMO_ATTRIBUTION } from "./demo";
 import { Lru } from "../core/lru";
 import { arrayElements, memberValue, objectMembers } from "./json-spans";
 import type { TideReference } from "../tides/types";
+import type { Units } from "../core/units";
+import { hourJsonIn } from "./units";
 
 export interface ServedForecast {
   /** The spot's canonical id (the request may have named it by hex id). */
@@ -54,6 +56,8 @@ type KeptBody = Pick<ServedForecast, "body" | "etag"> & { blob?: Blob };
 
 /** A stored document split into JSON fragments that are joined per window. */
 interface PreparedDocument {
+  /** The spot's JSON, then the members after `units` without their braces. */
+  spot: string;
   head: string;
   updatedAt: string;
   daily: DailyWeather[];
@@ -90,13 +94,13 @@ export class ForecastService {
    * Throws `not_found` for an unknown spot and `no_forecast` when it has no document yet. A kept body or document
    * answers at once; otherwise the answer waits for the store.
    */
-  get(spotId: string, days: number): MaybePromise<ServedForecast> {
+  get(spotId: string, days: number, units: Units = "metric"): MaybePromise<ServedForecast> {
     const spot = this.spots.get(spotId);
     this.noticeExternalWrites();
     const now = this.clock.now();
     const hour = utcHourStart(now);
     const maxAgeSeconds = Math.max(1, Math.ceil((hour + HOUR_MS - now) / 1000));
-    const key = `${spot.id}\u0000${hour}\u0000${days}`;
+    const key = `${spot.id}\u0000${hour}\u0000${days}\u0000${units}`;
     const answer = (served: KeptBody): ServedForecast => ({
       spotId: spot.id,
       body: served.body,
@@ -110,7 +114,7 @@ export class ForecastService {
     if (kept) return answer(kept);
     const generation = this.invalidations;
     return andThen(this.prepared(spot), (doc) => {
-      const served = this.build(doc, spot, hour, days);
+      const served = this.build(doc, spot, hour, days, units);
       // The text and, once sent unencoded, the Blob's UTF-8 bytes: about the text's length each.
       if (generation === this.invalidations) this.bodies.set(key, served, 2 * served.body.length);
       return answer(served);
@@ -179,7 +183,7 @@ export class ForecastService {
     if (this.changed()) this.invalidate();
   }
 
-  private build(doc: PreparedDocument, spot: { id: string }, hour: number, days: number): KeptBody {
+  private build(doc: PreparedDocument, spot: { id: string }, hour: number, days: number, units: Units): KeptBody {
     const end = hour + days * 24 * HOUR_MS;
     let first = doc.hourTimes.findIndex((t) => t >= hour);
     if (first === -1) first = doc.hourTimes.length;
@@ -189,8 +193,9 @@ export class ForecastService {
     const fromDate = isoUtc(doc.hourTimes[first]!).slice(0, 10);
     const toDate = isoUtc(doc.hourTimes[last - 1]!).slice(0, 10);
     const daily = doc.dailyJson.filter((_, i) => doc.dates[i]! >= fromDate && doc.dates[i]! <= toDate);
-    const body = `${doc.head},"hours":[${doc.hourJson.slice(first, last).join(",")}],"daily":[${daily.join(",")}]}`;
-    const etag = `"${doc.version}-${(hour / HOUR_MS).toString(36)}-${days}"`;
+    const hours = doc.hourJson.slice(first, last).map((h) => hourJsonIn(h, units));
+    const body = `{"spot":${doc.spot},"units":"${units}",${doc.head},"hours":[${hours.join(",")}],"daily":[${daily.join(",")}]}`;
+    const etag = `"${doc.version}-${(hour / HOUR_MS).toString(36)}-${days}${units === "metric" ? "" : `-${units}`}"`;
     return { body, etag };
   }
 
@@ -232,16 +237,15 @@ export class ForecastService {
       confidence: (memberValue(h, "confidence") as ForecastHour["confidence"])?.level,
     }));
     const head = JSON.stringify({
-      spot: { id: spot.id, name: spot.name, country: spot.country },
-      units: "metric",
       updatedAt,
       // Demo documents (serve --demo) say so in the attribution and in an extra `demo` field.
       attribution: demo ? DEMO_ATTRIBUTION : ATTRIBUTION,
       ...(demo ? { demo: true } : {}),
       ...reference,
       ...provenance,
-    }).slice(0, -1);
+    }).slice(1, -1);
     const doc: PreparedDocument = {
+      spot: JSON.stringify({ id: spot.id, name: spot.name, country: spot.country }),
       head,
       updatedAt,
       daily,

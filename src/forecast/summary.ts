@@ -10,6 +10,8 @@ import { daylightOf, inDaylight, LEVELS, type Level } from "./best";
 import { BestWindowSchema, CONFIDENCE_LEVELS_SUREST_FIRST, SurfRangeSchema, WIND_DIRECTION_TYPES, type ForecastHour, type ForecastResponse } from "./types";
 import { DEMO_ATTRIBUTION } from "./demo";
 import { LocalClock } from "../core/local-time";
+import { UNIT_LABELS, UNITS, type Units } from "../core/units";
+import { tidesIn } from "../tides/units";
 
 /** A level not asked for is absent; tools/list names the three all the same. */
 const levelBest = forMcp(t.Optional(nullable(BestWindowSchema)), { listed: true });
@@ -17,6 +19,7 @@ const levelBest = forMcp(t.Optional(nullable(BestWindowSchema)), { listed: true 
 /** No /v1 endpoint serves it: the MCP tool's output schema is converted from it. */
 export const SurfSummarySchema = t.Object({
   spot: t.Object({ id: t.String(), name: t.String(), country: t.String(), timezone: t.String() }),
+  units: stringEnum(UNITS),
   days: t.Array(
     t.Object({
       date: t.String(),
@@ -24,7 +27,7 @@ export const SurfSummarySchema = t.Object({
       sunset: nullable(t.String()),
       /** Over the day's daylight hours still ahead (all its hours when it has no sunrise or sunset); null without surf data. */
       surf: nullable(SurfRangeSchema),
-      /** Sustained wind over the same hours, km/h, and the most frequent wind type. */
+      /** Sustained wind over the same hours, km/h (mph in imperial), and the most frequent wind type. */
       wind: nullable(t.Object({ min: t.Number(), max: t.Number(), type: nullableStringEnum(WIND_DIRECTION_TYPES) })),
       /** How far the wave models agree over the same hours: the most frequent level; null for hours stored without it. */
       confidence: nullable(stringEnum(CONFIDENCE_LEVELS_SUREST_FIRST)),
@@ -40,7 +43,6 @@ export const SurfSummarySchema = t.Object({
 export type SurfSummary = Static<typeof SurfSummarySchema>;
 export type SummaryDay = SurfSummary["days"][number];
 
-const hhmm = (iso: string | null) => (iso ? iso.slice(11, 16) : "—");
 const m = (x: number) => (Math.round(x * 10) / 10).toFixed(1);
 
 function mostFrequent<T extends string>(values: (T | null | undefined)[]): T | null {
@@ -82,7 +84,7 @@ export function summarize(
       tides: tides.extremes.filter((e) => localDate(e.time) === day.date).map((e) => ({ type: e.type, time: e.time, height: e.height })),
     };
   });
-  return { spot, days, attribution: forecast.demo ? DEMO_ATTRIBUTION : "Open-Meteo.com, CC BY 4.0" };
+  return { spot, units: forecast.units, days, attribution: forecast.demo ? DEMO_ATTRIBUTION : "Open-Meteo.com, CC BY 4.0" };
 }
 
 const LEVEL_LETTER: Record<Level, string> = { beginner: "B", intermediate: "I", advanced: "A" };
@@ -90,9 +92,13 @@ const LEVEL_LETTER: Record<Level, string> = { beginner: "B", intermediate: "I", 
 /** The summary as lines of text: about 200 bytes a day, one header and one attribution line. */
 export function summaryText(s: SurfSummary): string {
   const levels = Object.keys(s.days[0]?.best ?? {}) as Level[];
+  const unit = UNIT_LABELS[s.units];
+  const first = s.days[0]?.sunrise ?? s.days[0]?.tides[0]?.time;
+  const clock = new LocalClock(s.spot.timezone, first && s.days.at(-1)?.sunset ? [first, s.days.at(-1)!.sunset!] : undefined);
+  const hhmm = (iso: string | null) => (iso ? clock.at(iso).time : "—");
   const header =
-    `${s.spot.name}, ${s.spot.country} (${s.spot.id}). Times HH:MM UTC (local zone ${s.spot.timezone}). ` +
-    `Per day: surf = breaking face height at the beach over daylight, m; wind km/h over daylight; how far the wave models agree on the wave height (high, medium, low); tides of the local day, m; best = rating 1-5 and window per level ` +
+    `${s.spot.name}, ${s.spot.country} (${s.spot.id}). Times are local (${first ? clock.describe(first) : clock.zone}). ` +
+    `Per day: surf = breaking face height at the beach over daylight, ${unit.height}; wind ${unit.speed} over daylight; how far the wave models agree on the wave height (high, medium, low); tides of the local day, ${unit.height}; best = rating 1-5 and window per level ` +
     `(${levels.map((l) => `${LEVEL_LETTER[l]} ${l}`).join(", ")}; - = nothing above 1).`;
   const lines = s.days.map((d) => {
     const surf = d.surf ? `surf ${m(d.surf.min)}-${m(d.surf.max)}` : "surf ?";
@@ -112,14 +118,14 @@ export function summaryText(s: SurfSummary): string {
 export class SurfSummaryService {
   constructor(
     private readonly spots: { get(id: string): { id: string; name: string; country: string; timezone: string } },
-    private readonly forecasts: { get(id: string, days: number): MaybePromise<{ body: string }> },
+    private readonly forecasts: { get(id: string, days: number, units: Units): MaybePromise<{ body: string }> },
     private readonly tides: { get(id: string, days: number): MaybePromise<TidesResponse> },
   ) {}
 
-  async get(spotId: string, days: number, level?: Level): Promise<SurfSummary> {
+  async get(spotId: string, days: number, level?: Level, units: Units = "metric"): Promise<SurfSummary> {
     const spot = this.spots.get(spotId);
-    const forecast = JSON.parse((await this.forecasts.get(spot.id, days)).body) as ForecastResponse;
+    const forecast = JSON.parse((await this.forecasts.get(spot.id, days, units)).body) as ForecastResponse;
     const { id, name, country, timezone } = spot;
-    return summarize({ id, name, country, timezone }, forecast, await this.tides.get(spot.id, days), level ? [level] : LEVELS);
+    return summarize({ id, name, country, timezone }, forecast, tidesIn(await this.tides.get(spot.id, days), units), level ? [level] : LEVELS);
   }
 }

@@ -2,6 +2,7 @@
 import { dateTime, degrees, forMcp, integer, nullable, nullableStringEnum, ref, stringEnum, t, type Static } from "../core/shapes";
 import { TideSchema, TideStationSchema } from "../tides/types";
 import { ForecastCorrectionSchema } from "../observations/types";
+import { UNITS } from "../core/units";
 
 /** Why a model's series was not used at a spot. */
 const LEFT_OUT_REASONS = ["zero series", "no data"] as const;
@@ -19,7 +20,7 @@ const SWELL_KINDS = ["primary", "secondary", "tertiary", "wind"] as const;
 export const SwellComponentSchema = t.Object(
   {
     kind: stringEnum(SWELL_KINDS, { description: "`primary`, `secondary` or `tertiary` swell, or `wind` sea (Open-Meteo Marine's partitions)." }),
-    height: t.Number({ minimum: 0, description: "Significant height, meters." }),
+    height: t.Number({ minimum: 0, description: "Significant height, meters (feet with `units=imperial`)." }),
     period: t.Number({ minimum: 0, description: "Period, seconds." }),
     direction: degrees("Direction the component comes from, degrees."),
   },
@@ -28,8 +29,8 @@ export const SwellComponentSchema = t.Object(
 
 export const SurfRangeSchema = t.Object(
   {
-    min: t.Number({ minimum: 0, description: "Typical breaking wave face height at the beach, meters (0.1 m steps)." }),
-    max: t.Number({ minimum: 0, description: "Set waves: the higher waves of the hour, meters (0.1 m steps)." }),
+    min: t.Number({ minimum: 0, description: "Typical breaking wave face height at the beach, meters (0.1 m steps; feet with `units=imperial`)." }),
+    max: t.Number({ minimum: 0, description: "Set waves: the higher waves of the hour, meters (0.1 m steps; feet with `units=imperial`)." }),
   },
   { description: "Beyond the spec: breaking wave face height range at the beach, from the wave components, the spot's facing and the periods (model: docs/ratings.md). Absent in forecasts stored before this field existed." },
 );
@@ -47,9 +48,9 @@ export const ConfidenceSchema = t.Object(
     models: integer({ minimum: 1, description: "Wave models with a wave height this hour (a model past its horizon, or left out at this spot, does not count)." }),
     waveHeight: t.Object(
       {
-        min: t.Number({ exclusiveMinimum: 0, description: "Lowest model, meters." }),
-        median: t.Number({ exclusiveMinimum: 0, description: "The models' median, meters: the hour's `waveHeight`." }),
-        max: t.Number({ exclusiveMinimum: 0, description: "Highest model, meters." }),
+        min: t.Number({ exclusiveMinimum: 0, description: "Lowest model, meters (feet with `units=imperial`)." }),
+        median: t.Number({ exclusiveMinimum: 0, description: "The models' median, meters (feet with `units=imperial`): the hour's `waveHeight`." }),
+        max: t.Number({ exclusiveMinimum: 0, description: "Highest model, meters (feet with `units=imperial`)." }),
       },
       { description: "The models' significant wave heights this hour." },
     ),
@@ -87,16 +88,16 @@ export const ForecastGridSchema = t.Object(
 export const ForecastHourSchema = t.Object(
   {
     time: dateTime("Start of the hour, UTC."),
-    waveHeight: t.Number({ minimum: 0, description: "Combined significant wave height, meters." }),
-    swellHeight: t.Number({ minimum: 0, description: "Primary swell height, meters." }),
+    waveHeight: t.Number({ minimum: 0, description: "Combined significant wave height, meters (feet with `units=imperial`)." }),
+    swellHeight: t.Number({ minimum: 0, description: "Primary swell height, meters (feet with `units=imperial`)." }),
     wavePeriod: t.Number({ minimum: 0, description: "Primary swell period, seconds." }),
     waveDirection: forMcp(degrees("Primary swell direction, degrees (true wave direction is not stored)."), { description: "Swell from, degrees." }),
-    windSpeed: t.Number({ minimum: 0, description: "Wind speed at 10 m, km/h." }),
+    windSpeed: t.Number({ minimum: 0, description: "Wind speed at 10 m, km/h (mph with `units=imperial`)." }),
     windDirection: forMcp(degrees("Wind direction, degrees."), { description: "From, degrees." }),
-    windGust: t.Number({ minimum: 0, description: "Wind gusts, km/h." }),
+    windGust: t.Number({ minimum: 0, description: "Wind gusts, km/h (mph with `units=imperial`)." }),
     windDirectionType: nullableStringEnum(WIND_DIRECTION_TYPES, { description: "Wind relative to the spot's facing; null when the facing is unknown." }),
-    airTemperature: t.Number({ description: "Air temperature at 2 m, Celsius." }),
-    waterTemperature: t.Number({ description: "Sea surface temperature, Celsius." }),
+    airTemperature: t.Number({ description: "Air temperature at 2 m, Celsius (Fahrenheit with `units=imperial`)." }),
+    waterTemperature: t.Number({ description: "Sea surface temperature, Celsius (Fahrenheit with `units=imperial`)." }),
     weatherCode: forMcp(integer({ minimum: 0, maximum: 99, description: "WMO weather code." }), { description: "WMO code." }),
     tide: nullable(ref("Tide", TideSchema)),
     rating: ref("Rating", RatingSchema),
@@ -141,7 +142,7 @@ export const DailyWeatherSchema = t.Object(
 export const ForecastResponseSchema = t.Object(
   {
     spot: t.Object({ id: t.String(), name: t.String(), country: t.String() }),
-    units: t.Literal("metric"),
+    units: stringEnum(UNITS, { description: "As asked with `units` (metric by default)." }),
     updatedAt: dateTime("When the forecast document was last refreshed."),
     attribution: forMcp(t.String({ description: "States that weather inputs include data from Open-Meteo under CC BY 4.0. Show it with the data." }), {
       description: "Show it with the data.",

@@ -78,6 +78,7 @@ export const OK_EXAMPLES: Record<OperationId, unknown> = {
       "rating": 5,
       "best": { "start": "2026-11-24T08:00:00Z", "end": "2026-11-24T09:00:00Z", "rating": 5 },
       "surf": { "min": 1.3, "max": 1.7 },
+      "units": "metric",
       "windDirectionType": "offshore",
       "confidence": "high"
     }

@@ -25,6 +25,7 @@ import { errorResponse, failureResponse, headersFor, json, JSON_TYPE, noSuchEndp
 import { acceptedEncoding, compressedOnce, encodedEtag } from "./compress";
 import { parseNowManyParams, parseNowParams } from "../now/params";
 import { observationsIn } from "../observations/units";
+import { tidesIn } from "../tides/units";
 
 /** A now answer, or 304 when the client holds it; cacheable until the minute ends. */
 function nowResponse(request: Request, served: { body: string; etag: string; maxAgeSeconds: number }): Response {
@@ -87,10 +88,13 @@ function keyedHandlers(app: App): Record<ServeOf<"v1">, KeyedHandler> {
     },
     getSpot: (request, id) => json(app.spots.detail(spotId(id)), 200, headersFor(request)),
     getForecast: (request, id) => {
-      const { days } = parseDaysParams(queryOf(request));
-      return afterFirstForecasts([spotId(id)], () => andThen(app.forecasts.get(spotId(id), days), (served) => forecastResponse(request, served)));
+      const { days, units } = parseDaysParams(queryOf(request));
+      return afterFirstForecasts([spotId(id)], () => andThen(app.forecasts.get(spotId(id), days, units), (served) => forecastResponse(request, served)));
     },
-    getTides: (request, id) => andThen(app.tides.get(spotId(id), parseDaysParams(queryOf(request)).days), (tides) => json(tides, 200, headersFor(request))),
+    getTides: (request, id) => {
+      const { days, units } = parseDaysParams(queryOf(request));
+      return andThen(app.tides.get(spotId(id), days), (tides) => json(tidesIn(tides, units), 200, headersFor(request)));
+    },
     getSpotNow: (request, id) => {
       const { units } = parseNowParams(queryOf(request));
       return afterFirstForecasts([spotId(id)], () => andThen(app.now.get(spotId(id), units), (served) => nowResponse(request, served)));

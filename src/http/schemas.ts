@@ -37,6 +37,14 @@ import { BuoySchema, LeadDayScoreSchema, ModelScoreSchema, ObservationsResponseS
 
 // ---------------------------------------------------------------- request parameters
 
+/** The same on every read that carries measurements; the spec's default stays metric. */
+const unitsParam = t.Optional(
+  t.UnionEnum(UNITS, {
+    default: "metric",
+    description: "`imperial`: heights in feet, speeds in mph, temperatures in °F; the answer's `units` says which. Ratings, windows, directions, periods and distances are the same in both.",
+  }),
+);
+
 const limitParam = t.Integer({
   minimum: BOUNDS.limit.minimum,
   maximum: BOUNDS.limit.maximum,
@@ -82,28 +90,24 @@ export const bestSpotsQuery = t.Object({
       description: "How many hours ahead to look, from the current UTC hour.",
     }),
   ),
+  units: unitsParam,
 });
 
 export const daysQuery = t.Object({
   days: t.Optional(
     t.Integer({ minimum: BOUNDS.days.minimum, maximum: BOUNDS.days.maximum, default: BOUNDS.days.default, description: "How many days ahead, counted from now." }),
   ),
-  units: t.Optional(t.Literal("metric", { description: "Always metric here; anything else is a 400 naming where imperial units are served (`/now`)." })),
+  units: unitsParam,
 });
 
 export const idParams = t.Object({
   id: t.String({ description: "Spot slug (for example `pipeline`) or the spot's raw 16-hex id." }),
 });
 
-const unitsParam = t.Optional(
-  t.UnionEnum(UNITS, { default: "metric", description: "`imperial`: heights in feet, speeds in mph, temperatures in °F (this endpoint only; the spec's endpoints stay metric)." }),
-);
 
 export const nowQuery = t.Object({ units: unitsParam });
 
-export const observationsQuery = t.Object({
-  units: t.Optional(t.UnionEnum(UNITS, { default: "metric", description: "`imperial`: heights in feet, speeds in mph, temperatures in °F." })),
-});
+export const observationsQuery = t.Object({ units: unitsParam });
 
 export const verificationQuery = t.Object({
   days: t.Optional(

@@ -48,8 +48,10 @@ function argument(parameter: TSchema, description: string, overrides: Record<str
 const args = <S extends z.ZodRawShape>(shape: S, required: (keyof S & string)[]) => z.object(shape).meta({ required, additionalProperties: false, ...NO_SCHEMA_URI });
 
 const limitArg = argument(nearbyQuery.properties.limit, "Most spots to return.");
-const spotIdArg = argument(idParams.properties.id, "Spot id from search_spots or spots_nearby (slug such as 'pipeline', or 16-hex id).");
+const spotIdArg = argument(idParams.properties.id, "Spot id from search_spots or spots_nearby.");
 const daysArg = argument(daysQuery.properties.days, "Days ahead, from now.");
+/** Metric when absent, as the enum's first value says. */
+const unitsArg = argument(nowQuery.properties.units, "imperial: ft, mph, °F.", { default: undefined });
 
 export const searchInput = args({ query: argument(searchQuery.properties.q, "Spot name, alias, country, region or town."), limit: limitArg }, ["query"]);
 
@@ -63,7 +65,7 @@ export const nearbyInput = args(
   ["lat", "lng"],
 );
 
-export const spotDaysInput = args({ spot_id: spotIdArg, days: daysArg }, ["spot_id"]);
+export const spotDaysInput = args({ spot_id: spotIdArg, days: daysArg, units: unitsArg }, ["spot_id"]);
 
 export const bestSpotsInput = args(
   {
@@ -73,16 +75,17 @@ export const bestSpotsInput = args(
     level: argument(bestSpotsQuery.properties.level, "Surfer level whose ratings count."),
     hours: argument(bestSpotsQuery.properties.hours, "Hours ahead, from the current hour."),
     limit: limitArg,
+    units: unitsArg,
   },
   ["lat", "lng"],
 );
 
 export const surfSummaryInput = args(
-  { spot_id: spotIdArg, days: daysArg, level: argument(bestSpotsQuery.properties.level, "Surfer level (default: all three).", { default: undefined }) },
+  { spot_id: spotIdArg, days: daysArg, level: argument(bestSpotsQuery.properties.level, "Surfer level (default: all three).", { default: undefined }), units: unitsArg },
   ["spot_id"],
 );
 
-export const spotNowInput = args({ spot_id: spotIdArg, units: argument(nowQuery.properties.units, "metric (m, km/h, °C) or imperial (ft, mph, °F).") }, ["spot_id"]);
+export const spotNowInput = args({ spot_id: spotIdArg, units: unitsArg }, ["spot_id"]);
 
 export const listAlertsInput = args({}, []);
 

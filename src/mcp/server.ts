@@ -32,7 +32,7 @@ const INSTRUCTIONS =
   "Surfcast serves surf spots worldwide, hourly surf forecasts with 1..5 ratings per surfer level, and tide times. " +
   "Find a spot's id with search_spots (by name or country) or spots_nearby (by coordinates), then call get_forecast " +
   "or get_tides with it. For 'where should I surf' use best_spots (by coordinates); for a week's outlook of one spot in a few " +
-  "hundred tokens use surf_summary; for the state at a spot right now (surf, wind, the tide rising or falling, the next high and low) use spot_now; for what the nearest wave buoy measures now, spot_observations. Units are metric; times are UTC. Forecast data is from Open-Meteo (CC BY 4.0): keep its attribution.";
+  "hundred tokens use surf_summary; for the state at a spot right now (surf, wind, the tide rising or falling, the next high and low) use spot_now; for what the nearest wave buoy measures now, spot_observations. Units are metric unless a tool is asked for units: imperial; texts give the spot's local time, JSON times are UTC. Forecast data is from Open-Meteo (CC BY 4.0): keep its attribution.";
 
 /** Every tool only reads; MCP gives destructiveHint and idempotentHint meaning only for tools that write. */
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false };

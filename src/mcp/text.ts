@@ -15,10 +15,11 @@ import { escapeControls } from "../core/log";
 import { describeCondition } from "../alerts/condition";
 import { alertState, type KeyAlert } from "../alerts/service";
 import { HOUR_MS } from "../core/clock";
-import { LocalClock, weekdayOf, type LocalInstant } from "../core/local-time";
+import { LocalClock, weekdayOf, zonedDateTime, zonedTime, type LocalInstant } from "../core/local-time";
+import { windowSpan } from "../alerts/delivery/wording";
+import { UNIT_LABELS, type Units } from "../core/units";
 import { briefObservation, type ObservationsAnswer } from "../observations/service";
 import { buoyPhrase } from "../observations/summary";
-import type { Units } from "../core/units";
 
 /** Every tool's text stays within this many bytes (UTF-8): never more than ~4,000–5,500 tokens. */
 export const TEXT_LIMIT = 16 * 1024;
@@ -149,13 +150,14 @@ export function forecastText(f: ForecastResponse, spot: Pick<Spot, "id" | "name"
   );
   const tidal = f.hours.some((h) => h.tide !== null);
   const datum = f.datum ? ` above ${f.datum}` : "";
+  const unit = UNIT_LABELS[f.units];
   const head = [
     ...demoLines(f.demo === true),
-    `${spot.name}, ${spot.country} (${spot.id}): surf forecast, updated ${f.updatedAt.slice(0, 16).replace("T", " ")} UTC. ` +
+    `${spot.name}, ${spot.country} (${spot.id}): surf forecast, updated ${zonedDateTime(f.updatedAt, spot.timezone)}. ` +
       `Times are local (${clock.describe(f.hours[0]?.time ?? f.updatedAt)}).`,
-    `Each day: sun, weather, air and water °C, UV; best = rating 1-5 and window per level (B beginner, I intermediate, A advanced; - = nothing above 1); tides = high (H) and low (L) waters, m${datum}.`,
-    `Then one row per daylight hour: time | surf m (breaking face height at the beach; ~ = sea wave height; flat = none) | swell m, period, from | wind km/h, gust, from, type | rating B/I/A 1-5` +
-      (tidal ? ` | tide m${datum}, ↑ rising or ↓ falling` : "") +
+    `Each day: sun, weather, air and water ${unit.temperature}, UV; best = rating 1-5 and window per level (B beginner, I intermediate, A advanced; - = nothing above 1); tides = high (H) and low (L) waters, ${unit.height}${datum}.`,
+    `Then one row per daylight hour: time | surf ${unit.height} (breaking face height at the beach; ~ = sea wave height; flat = none) | swell ${unit.height}, period, from | wind ${unit.speed}, gust, from, type | rating B/I/A 1-5` +
+      (tidal ? ` | tide ${unit.height}${datum}, ↑ rising or ↓ falling` : "") +
       (f.hours.some((h) => h.confidence) ? " | how far the wave models agree (high, medium, low)." : "."),
   ];
   // Each hour and extreme is parsed and placed in local time once (Date.parse is most of the cost otherwise).
@@ -176,7 +178,7 @@ export function forecastText(f: ForecastResponse, spot: Pick<Spot, "id" | "name"
     if (hours.length > 0) {
       const air = hours.map((h) => h.airTemperature);
       const [low, high] = [whole(Math.min(...air)), whole(Math.max(...air))];
-      facts.push(weatherWords(mostFrequent(hours.map((h) => h.weatherCode))!), `air ${low === high ? low : `${low} to ${high}`}°C`, `water ${whole(hours[0]!.waterTemperature)}°C`);
+      facts.push(weatherWords(mostFrequent(hours.map((h) => h.weatherCode))!), `air ${low === high ? low : `${low} to ${high}`}${unit.temperature}`, `water ${whole(hours[0]!.waterTemperature)}${unit.temperature}`);
     }
     facts.push(`UV ${one(day.uvIndexMax)}`);
     body.push(`${weekday} ${day.date}: ${facts.join(", ")}`);
@@ -211,7 +213,7 @@ export function tidesText(t: TidesResponse, spot: Pick<Spot, "id" | "name" | "co
       : t.station
         ? `, from the tide station ${t.station.name} (${t.station.source}), ${one(t.station.distanceKm)} km away`
         : "";
-  const head = [`${name}: high (H) and low (L) waters, m${t.datum ? ` above ${t.datum}` : ""}${from}. Times are local (${clock.describe(t.extremes[0]!.time)}).`];
+  const head = [`${name}: high (H) and low (L) waters, ${UNIT_LABELS[t.units].height}${t.datum ? ` above ${t.datum}` : ""}${from}. Times are local (${clock.describe(t.extremes[0]!.time)}).`];
   const byDate = new Map<string, TideExtreme[]>();
   for (const e of t.extremes) {
     const date = clock.at(e.time).date;
@@ -294,7 +296,7 @@ export function nearbyText(p: { lat: number; lng: number; radius: number }, spot
   return fitText(head, spots.map((s) => `${spotRow(s)} | ${one(s.distanceKm)} km`), [MORE_FIELDS]);
 }
 
-export function bestSpotsText(p: { lat: number; lng: number; radius: number; level: Level; hours: number }, spots: readonly BestSpot[], demo: boolean): string {
+export function bestSpotsText(p: { lat: number; lng: number; radius: number; level: Level; hours: number; units: Units }, spots: readonly BestSpot[], demo: boolean): string {
   const around = `within ${p.radius} km of ${p.lat}, ${p.lng}`;
   if (spots.length === 0) return withDemoBanner(`No spot with a forecast ${around}.`, demo);
   const zones = new Set(spots.map((s) => s.spot.timezone));
@@ -303,7 +305,7 @@ export function bestSpotsText(p: { lat: number; lng: number; radius: number; lev
   const head = [
     ...demoLines(demo),
     `Best spots for ${p.level} surfers ${around} over the next ${p.hours} hours, best first: id | name | country, region | distance | ` +
-      `rating 1-5 of the best window of daylight hours and its local time${shared ? ` (${firstStart ? shared.describe(firstStart) : shared.zone})` : " (with the spot's zone)"} | surf m (breaking face height) over it | wind type | how far the wave models agree over it. ` +
+      `rating 1-5 of the best window of daylight hours and its local time${shared ? ` (${firstStart ? shared.describe(firstStart) : shared.zone})` : " (with the spot's zone)"} | surf ${UNIT_LABELS[p.units].height} (breaking face height) over it | wind type | how far the wave models agree over it. ` +
       SPOT_ID_USE,
   ];
   const body = spots.map((s) => {
@@ -319,10 +321,9 @@ export function bestSpotsText(p: { lat: number; lng: number; radius: number; lev
   return fitText(head, body, ["Coordinates, UTC window times and every spot field are in structuredContent (the /v1 JSON), as {spots: [...]}."]);
 }
 
-/** The calling key's alerts, each with its condition and its next windows (times UTC). */
+/** The calling key's alerts, each with its condition and its next windows in the spot's local time. */
 export function alertsText(alerts: readonly KeyAlert[]): string {
   if (alerts.length === 0) return "This key has no alerts. Its owner makes them in the developer console (Alerts page).";
-  const hhmm = (time: string) => time.slice(0, 16).replace("T", " ") + "Z";
   const body = alerts.flatMap((a) => {
     // A name stored before the one-line rule may hold control characters: escaped, it cannot start a line of its own.
     const head = `${a.id} | ${escapeControls(a.name)} | ${a.spot.name} (${a.spot.id}) | ${describeCondition(a.condition)} | by ${a.delivery} | ${alertState(a)}`;
@@ -331,9 +332,9 @@ export function alertsText(alerts: readonly KeyAlert[]): string {
     return [
       head,
       ...a.nextWindows.map(
-        (w) => `  ${hhmm(w.start)} to ${hhmm(w.end)}; best ${hhmm(w.best.time)}: ${w.best.waveHeight} m, ${w.best.wavePeriod} s, wind ${w.best.windSpeed} km/h ${w.best.windDirectionType ?? "?"}, rating ${w.best.rating}`,
+        (w) => `  ${windowSpan(w.start, w.end, a.spot.timezone)}; best ${zonedTime(w.best.time, a.spot.timezone)}: ${w.best.waveHeight} m, ${w.best.wavePeriod} s, wind ${w.best.windSpeed} km/h ${w.best.windDirectionType ?? "?"}, rating ${w.best.rating}`,
       ),
     ];
   });
-  return fitText([`${alerts.length} alert${alerts.length === 1 ? "" : "s"} of this key (id | name | spot | condition | delivery | state), then each one's next windows (UTC):`], body, []);
+  return fitText([`${alerts.length} alert${alerts.length === 1 ? "" : "s"} of this key (id | name | spot | condition | delivery | state), then each one's next windows in the spot's local time:`], body, []);
 }

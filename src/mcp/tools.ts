@@ -33,6 +33,7 @@ import {
 import { alertsText, bestSpotsText, forecastText, nearbyText, observationsText, searchText, tidesText, withDemoBanner } from "./text";
 import { observationsIn } from "../observations/units";
 import { parseNowParams } from "../now/params";
+import { tidesIn } from "../tides/units";
 import { nowSummary } from "../now/summary";
 import type { McpToolName } from "../core/endpoints";
 import type { Principal } from "../access/registry";
@@ -124,22 +125,21 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: "get_forecast",
     title: "Surf forecast for a spot",
     description:
-      "Surf forecast for one spot from the current hour, up to 7 days (refreshed twice a day): 'is it good to surf', 'when is the best session'. " +
-      "Text (at most 16 KB, local times): per day the sun, weather, air and water °C, the best window per surfer level " +
-      "(rating 1..5, 5 best) and the tides; then one row per daylight hour: surf height at the beach (m), swell, wind (km/h) and its type, " +
-      "rating per level, tide, how far the wave models agree. " +
-      `${STRUCTURED}: every hour, night included, every field, times UTC. For a week in a few lines use surf_summary. ` +
+      "Surf forecast for one spot from the current hour: 'is it good to surf', 'when is the best session'. " +
+      "Text (local times): per day sun, weather, temperatures, the best window per level (rating 1..5, 5 best) and tides; " +
+      "then per daylight hour surf at the beach, swell, wind and its type, ratings, tide, the models' agreement. " +
+      `${STRUCTURED}: every hour and field, times UTC. For a week in a few lines use surf_summary. ` +
       "Fails with no_forecast when the spot has no forecast yet.",
     input: spotDaysInput,
     output: forecastOutput,
     async run(app, args) {
       const spotId = parseSpotId(args.spot_id);
-      const { days } = parseDaysParams({ days: args.days });
+      const { days, units } = parseDaysParams({ days: args.days, units: args.units });
       await app.demand.ready([spotId]);
-      const served = await app.forecasts.get(spotId, days);
+      const served = await app.forecasts.get(spotId, days, units);
       const forecast = JSON.parse(served.body) as ForecastResponse;
       const spot = app.spots.get(spotId);
-      const text = forecastText({ ...forecast, demo: isDemo(app, forecast) || undefined }, spot, await app.tides.get(spot.id, days));
+      const text = forecastText({ ...forecast, demo: isDemo(app, forecast) || undefined }, spot, tidesIn(await app.tides.get(spot.id, days), units));
       return { text, structured: forecast as unknown as Record<string, unknown> };
     },
   },
@@ -147,15 +147,15 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: "get_tides",
     title: "Tide times for a spot",
     description:
-      "High and low tides for one spot from now, up to 7 days: local times and heights in m above the datum named, and where they come from " +
-      "(tide station or sea-level model). get_forecast has them too, with an hourly tide. Tideless spots say so. " +
+      "High and low tides for one spot from now: local times and heights above the datum named, and where they come from " +
+      "(tide station or sea-level model). Tideless spots say so. " +
       `${STRUCTURED} (times UTC).`,
     input: spotDaysInput,
     output: tidesOutput,
     async run(app, args) {
       const spotId = parseSpotId(args.spot_id);
-      const { days } = parseDaysParams({ days: args.days });
-      const tides = await app.tides.get(spotId, days);
+      const { days, units } = parseDaysParams({ days: args.days, units: args.units });
+      const tides = tidesIn(await app.tides.get(spotId, days), units);
       return { text: tidesText(tides, app.spots.get(spotId)), structured: { ...tides } };
     },
   },
@@ -163,9 +163,9 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: "spot_now",
     title: "Surf and tide at a spot right now",
     description:
-      "One spot now, in a sentence: surf, swell, wind and its type, rating 1..5 per level, water °C, the tide " +
+      "One spot now, in a sentence: surf, swell, wind and its type, rating 1..5 per level, water temperature, the tide " +
       "(rising or falling), the next high and low and the time to the turn, daylight. Local times. For 'how is it now'; get_forecast " +
-      `for later. units: metric (default) or imperial (ft, mph, °F). ${STRUCTURED} (times UTC).`,
+      `for later. ${STRUCTURED} (times UTC).`,
     input: spotNowInput,
     output: nowOutput,
     async run(app, args) {
@@ -181,14 +181,14 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: "best_spots",
     title: "Where to surf now",
     description:
-      "Spots within radius_km of a coordinate ranked for a surfer level over the next hours, each with its best window of consecutive " +
-      "daylight hours (rating 1..5, local time), the surf height over it (m) and the wind type. For 'where should I surf today/tomorrow " +
-      `near X' (resolve X to lat/lng yourself). Spots without a forecast are left out. ${STRUCTURED} as {spots: [...]}.`,
+      "Spots within radius_km of a coordinate ranked for a surfer level over the next hours, each with its best window of " +
+      "daylight hours (rating 1..5, local time), the surf height over it and the wind type. For 'where should I surf today/tomorrow " +
+      `near X' (resolve X to lat/lng yourself). ${STRUCTURED} as {spots: [...]}.`,
     input: bestSpotsInput,
     output: bestSpotsOutput,
     async run(app, args) {
       const params = parseAs(
-        () => parseBestSpotsParams({ lat: args.lat, lng: args.lng, radius: args.radius_km, level: args.level, hours: args.hours, limit: args.limit }),
+        () => parseBestSpotsParams({ lat: args.lat, lng: args.lng, radius: args.radius_km, level: args.level, hours: args.hours, limit: args.limit, units: args.units }),
         { radius: "radius_km" },
       );
       await app.demand.ready(() => app.bestSpots.candidates(params));
@@ -217,16 +217,16 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: "surf_summary",
     title: "Surf summary for a spot",
     description:
-      "One spot's outlook day by day in a few hundred tokens (up to 7 days): per day the surf height range (m), wind (km/h, type) and the " +
+      "One spot's outlook day by day in a few hundred tokens: per day the surf height range, wind (speed, type) and the " +
       "wave models' agreement over daylight, the best window per level (rating 1..5), tides, sun. Prefer it to get_forecast for " +
-      "'how is the surf this week', 'when should I go'. Times HH:MM UTC, the zone named. Fails with no_forecast without a forecast yet.",
+      "'how is the surf this week', 'when should I go'. Local times. Fails with no_forecast without a forecast yet.",
     input: surfSummaryInput,
     output: surfSummaryOutput,
     async run(app, args) {
       const spotId = parseSpotId(args.spot_id);
-      const { days, level } = parseSummaryParams({ days: args.days, level: args.level });
+      const { days, level, units } = parseSummaryParams({ days: args.days, level: args.level, units: args.units });
       await app.demand.ready([spotId]);
-      const summary = await app.summaries.get(spotId, days, level);
+      const summary = await app.summaries.get(spotId, days, level, units);
       const demo = isDemo(app, summary);
       // The demo banner on top stands for the attribution line at the bottom.
       const text = demo ? summaryText(summary).replace(/\nData: [^\n]*$/, "") : summaryText(summary);
@@ -238,7 +238,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: "Your surf alerts",
     description:
       "The calling key's surf alerts (made in the console): conditions and next windows, runs of forecast hours " +
-      "meeting them (UTC). structuredContent: {alerts: [...]}.",
+      "meeting them, local times. structuredContent: {alerts: [...]}.",
     input: listAlertsInput,
     output: listAlertsOutput,
     async run(_app, _args, { principal, alerts }) {

@@ -1,11 +1,12 @@
 /** The spec's tide shapes, plus the provenance fields clients ask for (`datum`, `station`, `source`). */
 import { beyondSpec, dateTime, forMcp, nullable, ref, stringEnum, t, type Static } from "../core/shapes";
+import { UNITS } from "../core/units";
 
 export const TideExtremeSchema = t.Object(
   {
     type: stringEnum(["high", "low"] as const),
     time: dateTime(),
-    height: t.Number({ description: "Meters above the chart datum." }),
+    height: t.Number({ description: "Meters above the chart datum (feet with `units=imperial`)." }),
   },
   { description: "One high or low water." },
 );
@@ -48,7 +49,7 @@ export const TideSourceSchema = t.Union(
 export const TidesResponseSchema = t.Object(
   {
     spot: t.Object({ id: t.String(), name: t.String() }),
-    units: t.Literal("metric"),
+    units: stringEnum(UNITS, { description: "As asked with `units` (metric by default)." }),
     extremes: t.Array(ref("TideExtreme", TideExtremeSchema), { description: "From now forward; empty for tideless spots." }),
     tideless: t.Boolean({ description: "true for spots without tides." }),
     datum: beyondSpec(
@@ -77,7 +78,7 @@ export const TidesResponseSchema = t.Object(
 
 export const TideSchema = t.Object(
   {
-    height: t.Number({ description: "Tide height in meters above the station's chart datum." }),
+    height: t.Number({ description: "Tide height in meters above the station's chart datum (feet with `units=imperial`)." }),
     state: stringEnum(["rising", "falling"] as const),
   },
   { description: "The tide at a forecast hour." },

@@ -90,7 +90,7 @@ test("operator mistakes: one line each, naming the flag", async () => {
     [["create", keyId, "--webhook", "https://hooks.example.com/a"], "--spot is required: the id of the spot to watch (find it with GET /v1/spots?q=…)"],
     [["create", keyId, "--spot", "supertubos"], "give exactly one of --webhook URL and --email ADDRESS"],
     [["create", keyId, "--spot", "supertubos", "--webhook", "http://127.0.0.1:8123/api/webhook/surf"], "refused: 127.0.0.1 is a loopback or private address (allow its network in SURFCAST_WEBHOOK_ALLOWED_NETWORKS)"],
-    [["create", keyId, "--spot", "supertubos", "--email", "a@example.com", "--min-wave", "1,5"], '--min-wave must be a number of metres like 1.5, got "1,5"'],
+    [["create", keyId, "--spot", "supertubos", "--email", "a@example.com", "--min-wave", "1,5"], '--min-wave must be a wave height like 1.5, 1.5m or 4ft, got "1,5"'],
     [["create", keyId, "--spot", "supertubos", "--email", "a@example.com", "--min-wave", "2", "--max-wave", "1"], "--max-wave must be at least the minimum wave height (2 m)"],
     [["create", keyId, "--spot", "supertubos", "--email", "a@example.com", "--min-rating", "4"], "--level goes with a minimum rating: give both or neither"],
     [["create", keyId, "--spot", "supertubos", "--email", "a@example.com", "--min-rating", "4", "--level", "pro"], '--level must be beginner, intermediate, advanced, got "pro"'],

@@ -51,7 +51,7 @@ test("lists the calling key's alerts with their next windows, without their targ
   expect(alerts[0]).toMatchObject({ spot: { id: "supertubos", name: "Supertubos" }, delivery: "webhook", enabled: true, nextWindows: [{ start: iso(FIRST + HOUR), end: iso(FIRST + 3 * HOUR), best: { time: iso(FIRST + 2 * HOUR), waveHeight: 2.5 } }] });
   const text = result.content[0]!.text;
   expect(text).toContain("| Big | Supertubos (supertubos) | wave ≥ 2 m | by webhook | on");
-  expect(text).toContain("  2026-11-26 09:00Z to 2026-11-26 11:00Z; best 2026-11-26 10:00Z: 2.5 m");
+  expect(text).toContain("  Thu 26 Nov 09:00–11:00 WET; best 10:00 WET: 2.5 m");
   expect(JSON.stringify(result)).not.toContain("SECRET-ID");
   expect(JSON.stringify(result)).not.toContain("whsec_");
 });

@@ -147,19 +147,22 @@ describe("the bare address and units", () => {
     }
   }, 30_000);
 
-  test("forecast and tides refuse units=imperial with a 400 naming /now; units=metric is accepted", async () => {
+  test("forecast and tides take units=metric or units=imperial; anything else is a 400 naming both", async () => {
     const server = await startServer();
     try {
       const key = createKey(server.dataDir);
-      for (const path of ["/v1/spots/supertubos/forecast?units=imperial", "/v1/spots/supertubos/tides?units=imperial&days=2"]) {
+      for (const path of ["/v1/spots/supertubos/forecast?units=feet", "/v1/spots/supertubos/tides?units=Imperial&days=2"]) {
         const res = await apiFetch(server.url + path, { headers: { "X-API-Key": key } });
         expect(res.status).toBe(400);
         const body = (await res.json()) as { error: { code: string; message: string } };
         expect(body.error.code).toBe("invalid_request");
-        expect(body.error.message).toContain("/v1/spots/{id}/now");
+        expect(body.error.message).toBe("Parameter 'units' must be one of metric, imperial.");
       }
-      const metric = await apiFetch(`${server.url}/v1/spots/supertubos/tides?units=metric`, { headers: { "X-API-Key": key } });
-      expect(metric.status).toBe(200);
+      for (const units of ["metric", "imperial"]) {
+        const res = await apiFetch(`${server.url}/v1/spots/supertubos/tides?units=${units}`, { headers: { "X-API-Key": key } });
+        expect(res.status).toBe(200);
+        expect(((await res.json()) as { units: string }).units).toBe(units);
+      }
     } finally {
       await server.stop();
     }

@@ -54,7 +54,7 @@ afterAll(async () => {
 
 const form = (fields: Record<string, string>) => ({ key: keyId, spot: "supertubos", delivery: "webhook", target: hook, name: "", minWave: "1.5", maxWave: "", minRating: "", level: "intermediate", minConfidence: "", ...fields });
 /** The delivery log's rows of test events, as text, newest first. */
-const testRows = (body: string) => [...body.matchAll(/<tr>(.*?)<\/tr>/gs)].map((m) => text(m[1]!).trim()).filter((row) => row.split(" ")[2] === "test");
+const testRows = (body: string) => [...body.matchAll(/<tr>(.*?)<\/tr>/gs)].map((m) => text(m[1]!).trim()).filter((row) => row.split(" ")[5] === "test"); // after `Sat 28 Nov 08:50 WET`
 /** The one sentence a refused form shows. */
 /** Outbox rounds until one attempts nothing: a round takes one delivery per target, so several may be due. */
 async function drainOutbox(): Promise<void> {
@@ -96,7 +96,7 @@ describe("alerts page over HTTP", () => {
     expect(page).toContain("wave 1.5–3 m, advanced rating ≥ 3, wind offshore, daylight, confidence ≥ high");
     expect(page).toContain(`To: webhook ${hook}`);
     expect(page).toContain("1 of 2 alerts in use");
-    expect(page).toMatch(/Next windows: (none in the current forecast|\d{4}-\d\d-\d\d \d\d:\d\d)/);
+    expect(page).toMatch(/Next windows: (none in the current forecast|\w{3} \d{1,2} \w{3} \d\d:\d\d–[^ ]+ (WET|WEST))/);
     expect(list.body).not.toContain(secret!);
     expect(list.body).not.toContain(feed!);
   });
@@ -105,8 +105,9 @@ describe("alerts page over HTTP", () => {
     const before = (await server.app.alerts.list(OWNER)).length;
     const cases: [Record<string, string>, string][] = [
       [{ target: "http://10.1.2.3/hook" }, "The webhook URL cannot be used: 10.1.2.3 is a private address; allow it with SURFCAST_WEBHOOK_ALLOWED_NETWORKS."],
-      [{ minWave: "lots" }, "The minimum wave height must be a number of metres, like 1.5."],
+      [{ minWave: "lots" }, "The minimum wave height must be a number, like 1.5 (metres) or 4 (feet)."],
       [{ minWave: "31" }, "The minimum wave height must be a number of metres from 0 to 30."],
+      [{ minWave: "99", units: "imperial" }, "The minimum wave height must be a number of feet from 0 to 98.43."],
       [{ minWave: "2", maxWave: "1" }, "The maximum wave height must be at least the minimum wave height (2 m)."],
       [{ spot: "no-such-spot" }, 'There is no spot with the id "no-such-spot": find it with GET /v1/spots?q=NAME.'],
       [{ spot: "" }, "Choose the spot to watch: find it by name and pick it, or type its id."],
@@ -189,18 +190,20 @@ describe("alerts page over HTTP", () => {
 
     // The receiver answered 500: a retry is pending, so nothing is offered to send again yet.
     // Each row names its event's window in the spot's time, so the week's first windows are told apart.
-    const W = "[A-Z][a-z]{2} \\d{1,2} [A-Z][a-z]{2} \\d\\d:\\d\\d–(?:[A-Z][a-z]{2} \\d{1,2} [A-Z][a-z]{2} )?\\d\\d:\\d\\d";
+    // Times in the spot's local time with its zone's abbreviation: the attempt's, and the event's window.
+    const T = "[A-Z][a-z]{2} \\d{1,2} [A-Z][a-z]{2} \\d\\d:\\d\\d WES?T";
+    const W = "[A-Z][a-z]{2} \\d{1,2} [A-Z][a-z]{2} \\d\\d:\\d\\d–(?:[A-Z][a-z]{2} \\d{1,2} [A-Z][a-z]{2} )?\\d\\d:\\d\\d WES?T";
     const retrying = testRows((await owner.get(`/console/alerts/${alertId}`)).body);
     expect(retrying).toHaveLength(2);
-    expect(retrying[0]).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d test ${W} 2 waiting to be sent$`));
-    expect(retrying[1]).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d test ${W} 1 failed 500 HTTP 500$`));
+    expect(retrying[0]).toMatch(new RegExp(`^${T} test ${W} 2 waiting to be sent$`));
+    expect(retrying[1]).toMatch(new RegExp(`^${T} test ${W} 1 failed 500 HTTP 500$`));
     // A day later the retries have ended with the second attempt: that one may be sent again.
     clock.advance(25 * 3_600_000);
     await drainOutbox();
     const ended = testRows((await owner.get(`/console/alerts/${alertId}`)).body);
     expect(ended).toHaveLength(2);
-    expect(ended[0]).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d test ${W} 2 failed 500 HTTP 500 Send again attempt 2 of .*$`));
-    expect(ended[1]).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d test ${W} 1 failed 500 HTTP 500$`));
+    expect(ended[0]).toMatch(new RegExp(`^${T} test ${W} 2 failed 500 HTTP 500 Send again attempt 2 of .*$`));
+    expect(ended[1]).toMatch(new RegExp(`^${T} test ${W} 1 failed 500 HTTP 500$`));
     const testDeliveries = async () => (await server.app.alerts.deliveries(alertId)).filter((d) => d.kind === "test");
     const [second, first] = await testDeliveries();
     const earlier = await owner.post(`/console/alerts/${alertId}/deliveries/${first!.id}/send-again`, {});

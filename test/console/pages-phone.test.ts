@@ -165,7 +165,8 @@ describe("keys page: a picture's spots found by name", () => {
       const made = (await server.app.embeds.list("phone-shop@example.com")).at(-1)!;
       expect(made.spots.slice(0, 2)).toEqual(["supertubos", expect.stringMatching(/^pipeline/)]);
       expect(made.spots[2]).toBe(typed.id);
-      expect(await page.locator("ul.embeds li").last().textContent()).toContain(`supertubos, ${made.spots[1]}, ${typed.id}`);
+      expect(await page.locator("ul.embeds li").last().textContent()).toContain(made.spotNames.join(", "));
+      expect(made.spotNames[0]).toBe("Supertubos");
       await context.close();
       expect(problems).toEqual([]);
     }, 60_000);

@@ -33,18 +33,19 @@ test("--help", () => {
 });
 
 test("create prints the URL last, list shows it, revoke ends it", () => {
-  const made = run("create", keyId, "--spots", "pipeline,supertubos", "--origin", "https://shop.example", "--origin", "http://localhost:8080", "--units", "imperial", "--theme", "dark");
+  const made = run("create", keyId, "--spots", "pipeline,supertubos", "--origin", "https://shop.example", "--origin", "http://localhost:8080", "--units", "imperial", "--theme", "dark", "--lang", "pt");
   expect(made.code).toBe(0);
   const url = made.stdout.trim().split("\n").at(-1)!;
   expect(url).toMatch(/^https:\/\/surf\.example\.net\/embed\/[A-Za-z0-9_-]{22}$/);
   const id = url.split("/").at(-1)!;
 
-  const json = JSON.parse(run("create", keyId, "--spots", "pipeline", "--json").stdout) as { id: string; url: string; spots: string[]; origins: string[]; units: string; theme: string };
-  expect(json).toMatchObject({ spots: ["pipeline"], origins: [], units: "metric", theme: "light" });
+  const json = JSON.parse(run("create", keyId, "--spots", "pipeline", "--json").stdout) as { id: string; url: string; spots: string[]; origins: string[]; units: string; theme: string; lang: string };
+  expect(json).toMatchObject({ spots: ["pipeline"], origins: [], units: "metric", theme: "light", lang: "en" });
   expect(json.url).toBe(`${PUBLIC}/embed/${json.id}`);
 
-  const listed = JSON.parse(run("list", "shop@example.com", "--json").stdout) as { id: string; origins: string[]; revokedAt: string | null }[];
+  const listed = JSON.parse(run("list", "shop@example.com", "--json").stdout) as { id: string; origins: string[]; lang: string; revokedAt: string | null }[];
   expect(listed.map((e) => e.id)).toEqual([id, json.id]);
+  expect(listed[0]!.lang).toBe("pt");
   expect(listed[0]!.origins).toEqual(["https://shop.example", "http://localhost:8080"]);
   expect(run("list", "shop@example.com").stdout).toContain(url);
 
@@ -60,6 +61,7 @@ const mistakes: [string, string[], RegExp][] = [
   ["unknown spot", ["create", "KEY", "--spots", "pipeline,atlantis-reef"], /no spot with id "atlantis-reef"/],
   ["a bad origin", ["create", "KEY", "--spots", "pipeline", "--origin", "shop.example/page"], /is not an origin/],
   ["bad units", ["create", "KEY", "--spots", "pipeline", "--units", "knots"], /--units must be metric or imperial/],
+  ["a language it does not speak", ["create", "KEY", "--spots", "pipeline", "--lang", "nl"], /--lang must be en or es or fr or pt or de or it, got "nl"/],
   ["unknown embed", ["revoke", "nope"], /no embed with id nope/],
   ["unknown account", ["list", "nobody@example.com"], /nobody@example.com/],
 ];

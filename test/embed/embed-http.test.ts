@@ -255,7 +255,7 @@ test("the console: create, copy the snippet, switch off", async () => {
   expect(text(wrong.body)).toContain('no spot with id "atlantis-reef"');
   expect(wrong.body).toContain('value="pipeline, atlantis-reef"'); // what was typed is kept
 
-  const made = await shop.post("/console/embeds", { key: keyId, spots: "pipeline, supertubos", origins: "https://shop.example\nhttp://localhost:8080", units: "imperial", theme: "dark" });
+  const made = await shop.post("/console/embeds", { key: keyId, spots: "pipeline, supertubos", origins: "https://shop.example\nhttp://localhost:8080", units: "imperial", theme: "dark", lang: "es" });
   expect(made.status).toBe(303);
   expect(made.location).toBe("/console/keys?notice=embed-created#embeds");
   const listed = await shop.get("/console/keys?notice=embed-created");
@@ -264,8 +264,10 @@ test("the console: create, copy the snippet, switch off", async () => {
   const id = url[1]!;
   expect(text(listed.body)).toContain(`<iframe src="${url[0]}" title="Surf forecast"`);
   expect(text(listed.body)).toContain("https://shop.example, http://localhost:8080");
+  expect(text(listed.body)).toContain("Pipeline, Supertubos");
+  expect(text(listed.body)).toContain("Español");
   const embed = (await server.app.embeds.servable(id))!.embed;
-  expect(embed).toMatchObject({ spots: ["pipeline", "supertubos"], units: "imperial", theme: "dark", origins: ["https://shop.example", "http://localhost:8080"] });
+  expect(embed).toMatchObject({ spots: ["pipeline", "supertubos"], units: "imperial", theme: "dark", lang: "es", origins: ["https://shop.example", "http://localhost:8080"] });
   expect((await fetch(`${server.url}/embed/${id}`)).status).toBe(200);
 
   // Another account sees nothing of it and cannot switch it off; a POST without the token is refused.
@@ -278,7 +280,7 @@ test("the console: create, copy the snippet, switch off", async () => {
 
   const confirm = await shop.get(`/console/embeds/${id}/revoke`);
   expect(confirm.status).toBe(200);
-  expect(text(confirm.body)).toContain("Switch off the forecast picture of pipeline, supertubos ?");
+  expect(text(confirm.body)).toContain("Switch off the forecast picture of Pipeline, Supertubos ?");
   const off = await shop.post(`/console/embeds/${id}/revoke`, {});
   expect(off.status).toBe(303);
   expect((await fetch(`${server.url}/embed/${id}`)).status).toBe(404);

@@ -343,6 +343,11 @@ export interface components {
             best: components["schemas"]["BestWindow"] | null;
             surf: components["schemas"]["SurfRange"] | null;
             /**
+             * @description The units of `surf`, as asked with `units` (metric by default).
+             * @enum {string}
+             */
+            units: "metric" | "imperial";
+            /**
              * @description Wind relative to the spot's facing at the window's first hour (or the first hour when there is no window).
              * @enum {string|null}
              */
@@ -382,8 +387,11 @@ export interface components {
                 name: string;
                 country: string;
             };
-            /** @constant */
-            units: "metric";
+            /**
+             * @description As asked with `units` (metric by default).
+             * @enum {string}
+             */
+            units: "metric" | "imperial";
             /**
              * Format: date-time
              * @description When the forecast document was last refreshed.
@@ -411,28 +419,28 @@ export interface components {
              * @description Start of the hour, UTC.
              */
             time: string;
-            /** @description Combined significant wave height, meters. */
+            /** @description Combined significant wave height, meters (feet with `units=imperial`). */
             waveHeight: number;
-            /** @description Primary swell height, meters. */
+            /** @description Primary swell height, meters (feet with `units=imperial`). */
             swellHeight: number;
             /** @description Primary swell period, seconds. */
             wavePeriod: number;
             /** @description Primary swell direction, degrees (true wave direction is not stored). */
             waveDirection: number;
-            /** @description Wind speed at 10 m, km/h. */
+            /** @description Wind speed at 10 m, km/h (mph with `units=imperial`). */
             windSpeed: number;
             /** @description Wind direction, degrees. */
             windDirection: number;
-            /** @description Wind gusts, km/h. */
+            /** @description Wind gusts, km/h (mph with `units=imperial`). */
             windGust: number;
             /**
              * @description Wind relative to the spot's facing; null when the facing is unknown.
              * @enum {string|null}
              */
             windDirectionType: "offshore" | "onshore" | "cross" | null;
-            /** @description Air temperature at 2 m, Celsius. */
+            /** @description Air temperature at 2 m, Celsius (Fahrenheit with `units=imperial`). */
             airTemperature: number;
-            /** @description Sea surface temperature, Celsius. */
+            /** @description Sea surface temperature, Celsius (Fahrenheit with `units=imperial`). */
             waterTemperature: number;
             /** @description WMO weather code. */
             weatherCode: number;
@@ -456,7 +464,7 @@ export interface components {
              * @enum {string}
              */
             kind: "primary" | "secondary" | "tertiary" | "wind";
-            /** @description Significant height, meters. */
+            /** @description Significant height, meters (feet with `units=imperial`). */
             height: number;
             /** @description Period, seconds. */
             period: number;
@@ -465,9 +473,9 @@ export interface components {
         };
         /** @description Beyond the spec: breaking wave face height range at the beach, from the wave components, the spot's facing and the periods (model: docs/ratings.md). Absent in forecasts stored before this field existed. */
         SurfRange: {
-            /** @description Typical breaking wave face height at the beach, meters (0.1 m steps). */
+            /** @description Typical breaking wave face height at the beach, meters (0.1 m steps; feet with `units=imperial`). */
             min: number;
-            /** @description Set waves: the higher waves of the hour, meters (0.1 m steps). */
+            /** @description Set waves: the higher waves of the hour, meters (0.1 m steps; feet with `units=imperial`). */
             max: number;
         };
         /** @description Beyond the spec: how far the wave models agree on this hour (docs/forecast.md, "Several wave models"). Absent in forecasts stored before this field existed. */
@@ -481,11 +489,11 @@ export interface components {
             models: number;
             /** @description The models' significant wave heights this hour. */
             waveHeight: {
-                /** @description Lowest model, meters. */
+                /** @description Lowest model, meters (feet with `units=imperial`). */
                 min: number;
-                /** @description The models' median, meters: the hour's `waveHeight`. */
+                /** @description The models' median, meters (feet with `units=imperial`): the hour's `waveHeight`. */
                 median: number;
-                /** @description Highest model, meters. */
+                /** @description Highest model, meters (feet with `units=imperial`). */
                 max: number;
             };
         };
@@ -536,7 +544,7 @@ export interface components {
         };
         /** @description The tide at a forecast hour. */
         Tide: {
-            /** @description Tide height in meters above the station's chart datum. */
+            /** @description Tide height in meters above the station's chart datum (feet with `units=imperial`). */
             height: number;
             /** @enum {string} */
             state: "rising" | "falling";
@@ -581,8 +589,11 @@ export interface components {
                 id: string;
                 name: string;
             };
-            /** @constant */
-            units: "metric";
+            /**
+             * @description As asked with `units` (metric by default).
+             * @enum {string}
+             */
+            units: "metric" | "imperial";
             /** @description From now forward; empty for tideless spots. */
             extremes: components["schemas"]["TideExtreme"][];
             /** @description true for spots without tides. */
@@ -599,7 +610,7 @@ export interface components {
             type: "high" | "low";
             /** Format: date-time */
             time: string;
-            /** @description Meters above the chart datum. */
+            /** @description Meters above the chart datum (feet with `units=imperial`). */
             height: number;
         };
         /** @description The tide station whose predictions a spot uses. */
@@ -1409,6 +1420,7 @@ export interface operations {
                 limit?: number;
                 level?: "beginner" | "intermediate" | "advanced";
                 hours?: number;
+                units?: "metric" | "imperial";
             };
             header?: never;
             path?: never;
@@ -1453,6 +1465,7 @@ export interface operations {
                      *           "min": 1.3,
                      *           "max": 1.7
                      *         },
+                     *         "units": "metric",
                      *         "windDirectionType": "offshore",
                      *         "confidence": "high"
                      *       }
@@ -1477,6 +1490,7 @@ export interface operations {
                 limit?: number;
                 level?: "beginner" | "intermediate" | "advanced";
                 hours?: number;
+                units?: "metric" | "imperial";
             };
             header?: never;
             path?: never;
@@ -1725,7 +1739,7 @@ export interface operations {
         parameters: {
             query?: {
                 days?: number;
-                units?: "metric";
+                units?: "metric" | "imperial";
             };
             header?: {
                 /** @description The `ETag` of a forecast body you hold; answered with 304 and no body when it still matches. */
@@ -1900,7 +1914,7 @@ export interface operations {
         parameters: {
             query?: {
                 days?: number;
-                units?: "metric";
+                units?: "metric" | "imperial";
             };
             header?: {
                 /** @description The `ETag` of a forecast body you hold; answered with 304 and no body when it still matches. */
@@ -2026,7 +2040,7 @@ export interface operations {
         parameters: {
             query?: {
                 days?: number;
-                units?: "metric";
+                units?: "metric" | "imperial";
             };
             header?: never;
             path: {
@@ -2110,7 +2124,7 @@ export interface operations {
         parameters: {
             query?: {
                 days?: number;
-                units?: "metric";
+                units?: "metric" | "imperial";
             };
             header?: never;
             path: {

@@ -107,8 +107,8 @@ describe("what the document declares", () => {
     const limit = { name: "limit", in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: 50, default: 10 } };
     const id = { name: "id", in: "path", required: true, schema: { type: "string" } };
     const days = { name: "days", in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: 7, default: 7 } };
-    // Beyond the spec: forecast and tides say "metric" rather than ignore a units parameter (400 for any other).
-    const metricOnly = { name: "units", in: "query", required: false, schema: { type: "string", const: "metric" } };
+    // Beyond the spec: every read that carries measurements speaks imperial on request, metric by default.
+    const units = { name: "units", in: "query", required: false, schema: { enum: ["metric", "imperial"], default: "metric" } };
     const expected: Record<string, Json[]> = {
       searchSpots: [{ name: "q", in: "query", required: true, schema: { type: "string", minLength: 2 } }, limit],
       spotsNearby: [
@@ -118,16 +118,12 @@ describe("what the document declares", () => {
         limit,
       ],
       getSpot: [id],
-      getForecast: [id, days, metricOnly, { name: "If-None-Match", in: "header", required: false, schema: { type: "string" } }],
-      getTides: [id, days, metricOnly],
+      getForecast: [id, days, units, { name: "If-None-Match", in: "header", required: false, schema: { type: "string" } }],
+      getTides: [id, days, units],
       getUsage: [],
-      getSpotNow: [id, { name: "units", in: "query", required: false, schema: { enum: ["metric", "imperial"], default: "metric" } }, { name: "If-None-Match", in: "header" }],
-      getNow: [
-        { name: "spots", in: "query", required: true, schema: { type: "string" } },
-        { name: "units", in: "query", required: false, schema: { enum: ["metric", "imperial"], default: "metric" } },
-        { name: "If-None-Match", in: "header" },
-      ],
-      getObservations: [id, { name: "units", in: "query", required: false, schema: { enum: ["metric", "imperial"], default: "metric" } }],
+      getSpotNow: [id, units, { name: "If-None-Match", in: "header" }],
+      getNow: [{ name: "spots", in: "query", required: true, schema: { type: "string" } }, units, { name: "If-None-Match", in: "header" }],
+      getObservations: [id, units],
       getVerification: [id, { name: "days", in: "query", required: false, schema: { type: "integer", minimum: 7, maximum: 45, default: 30 } }],
     };
     for (const [opId, params] of Object.entries(expected)) {
@@ -200,7 +196,7 @@ describe("what the document declares", () => {
     expect(s.TideExtreme.properties.type.enum).toEqual(["high", "low"]);
     expect(s.DailyWeather.properties.date.format).toBe("date");
     for (const field of ["sunrise", "sunset"]) expect(s.DailyWeather.properties[field].anyOf).toEqual([expect.objectContaining({ type: "string", format: "date-time" }), { type: "null" }]);
-    for (const r of ["ForecastResponse", "TidesResponse"]) expect(s[r].properties.units).toMatchObject({ const: "metric" });
+    for (const r of ["ForecastResponse", "TidesResponse", "NowResponse", "ObservationsResponse", "BestSpot"]) expect(s[r].properties.units).toMatchObject({ enum: ["metric", "imperial"] });
     expect(s.ForecastResponse.properties.updatedAt.format).toBe("date-time");
     expect(s.UsageResponse.properties.limit.type).toBe("integer");
     expect(s.UsageResponse.properties.today.type).toBe("integer");
@@ -446,7 +442,7 @@ describe("the response validator is strict (it can fail)", () => {
     expect(bad({ waveDirection: 290.5 })).toContain("integer");
     expect(bad({ time: "2026-03-01T10:00" })).toContain("date-time");
     expect(bad({ tide: { height: 1 } })).toContain("state");
-    expect(check("/v1/spots/x/forecast", 200, { ...forecast, units: "imperial" }, forecastHeaders()).join()).toContain("constant");
+    expect(check("/v1/spots/x/forecast", 200, { ...forecast, units: "feet" }, forecastHeaders()).join()).toContain("allowed values");
     expect(check("/v1/usage", 401, { error: { code: "nope", message: "m" } }, new Headers({ "Content-Type": "application/json" })).join()).toContain("allowed values");
   });
 

@@ -184,14 +184,14 @@ describe("texts for a model (compiled binary, demo data)", () => {
     const refused: [string, Record<string, unknown>, string][] = [
       ["spots_nearby", { ...PENICHE, radius: 10 }, 'unknown argument "radius" (did you mean "radius_km"?). spots_nearby takes lat, lng, radius_km, limit.'],
       ["search_spots", { q: "pipeline" }, 'unknown argument "q" (did you mean "query"?). search_spots takes query, limit.'],
-      ["get_forecast", { spot_id: "supertubos", day: 2 }, 'unknown argument "day" (did you mean "days"?). get_forecast takes spot_id, days.'],
-      ["get_tides", { id: "supertubos" }, 'unknown argument "id" (did you mean "spot_id"?). get_tides takes spot_id, days.'],
-      ["surf_summary", { spotId: "supertubos" }, 'unknown argument "spotId" (did you mean "spot_id"?). surf_summary takes spot_id, days, level.'],
-      ["best_spots", { latitude: 39.3, lng: -9.3 }, 'unknown argument "latitude" (did you mean "lat"?). best_spots takes lat, lng, radius_km, level, hours, limit.'],
-      ["best_spots", { ...PENICHE, levle: "advanced" }, 'unknown argument "levle" (did you mean "level"?). best_spots takes lat, lng, radius_km, level, hours, limit.'],
+      ["get_forecast", { spot_id: "supertubos", day: 2 }, 'unknown argument "day" (did you mean "days"?). get_forecast takes spot_id, days, units.'],
+      ["get_tides", { id: "supertubos" }, 'unknown argument "id" (did you mean "spot_id"?). get_tides takes spot_id, days, units.'],
+      ["surf_summary", { spotId: "supertubos" }, 'unknown argument "spotId" (did you mean "spot_id"?). surf_summary takes spot_id, days, level, units.'],
+      ["best_spots", { latitude: 39.3, lng: -9.3 }, 'unknown argument "latitude" (did you mean "lat"?). best_spots takes lat, lng, radius_km, level, hours, limit, units.'],
+      ["best_spots", { ...PENICHE, levle: "advanced" }, 'unknown argument "levle" (did you mean "level"?). best_spots takes lat, lng, radius_km, level, hours, limit, units.'],
       ["spot_now", { spot_id: "supertubos", unit: "imperial" }, 'unknown argument "unit" (did you mean "units"?). spot_now takes spot_id, units.'],
-      ["get_tides", { spot_id: "supertubos", format: "json" }, 'unknown argument "format". get_tides takes spot_id, days.'],
-      ["get_forecast", { spot_id: "supertubos", foo: 1, dayz: 3 }, 'unknown arguments "foo", "dayz" (did you mean "days"?). get_forecast takes spot_id, days.'],
+      ["get_tides", { spot_id: "supertubos", format: "json" }, 'unknown argument "format". get_tides takes spot_id, days, units.'],
+      ["get_forecast", { spot_id: "supertubos", foo: 1, dayz: 3 }, 'unknown arguments "foo", "dayz" (did you mean "days"?). get_forecast takes spot_id, days, units.'],
     ];
     for (const [tool, args, message] of refused) {
       const result = await call(tool, args);
@@ -333,8 +333,8 @@ describe("the text renderers' worst cases (pure)", () => {
       searchText("q".repeat(200), spots),
       nearbyText({ lat: -12.3, lng: 123.4, radius: 100 }, spots),
       bestSpotsText(
-        { lat: -12.3, lng: 123.4, radius: 100, level: "advanced", hours: 72 },
-        spots.map((s) => ({ spot: s, rating: 5, best: { start: "2026-11-21T07:00:00Z", end: "2026-11-21T17:00:00Z", rating: 5 }, surf: { min: 1, max: 2 }, windDirectionType: "cross", confidence: "medium" })),
+        { lat: -12.3, lng: 123.4, radius: 100, level: "advanced", hours: 72, units: "imperial" },
+        spots.map((s) => ({ spot: s, rating: 5, best: { start: "2026-11-21T07:00:00Z", end: "2026-11-21T17:00:00Z", rating: 5 }, surf: { min: 1, max: 2 }, windDirectionType: "cross", confidence: "medium", units: "imperial" })),
         true,
       ),
     ];

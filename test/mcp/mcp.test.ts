@@ -81,13 +81,13 @@ describe("MCP tools (compiled binary, SDK client)", () => {
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     expect(Object.keys(byName).sort()).toEqual(["best_spots", "get_forecast", "get_tides", "list_alerts", "search_spots", "spot_now", "spot_observations", "spots_nearby", "surf_summary"]);
     expect(byName.spot_now!.inputSchema.required).toEqual(["spot_id"]);
-    expect((byName.spot_now!.inputSchema.properties as Record<string, unknown>).units).toMatchObject({ type: "string", enum: ["metric", "imperial"] });
+    for (const tool of ["get_forecast", "get_tides", "best_spots", "surf_summary", "spot_now"]) expect((byName[tool]!.inputSchema.properties as Record<string, unknown>).units).toMatchObject({ type: "string", enum: ["metric", "imperial"] });
 
     const params = (name: string) => Object.keys(byName[name]!.inputSchema.properties ?? {}).sort();
     expect(params("search_spots")).toEqual(["limit", "query"]);
     expect(params("spots_nearby")).toEqual(["lat", "limit", "lng", "radius_km"]);
-    expect(params("get_forecast")).toEqual(["days", "spot_id"]);
-    expect(params("get_tides")).toEqual(["days", "spot_id"]);
+    expect(params("get_forecast")).toEqual(["days", "spot_id", "units"]);
+    expect(params("get_tides")).toEqual(["days", "spot_id", "units"]);
     expect(byName.search_spots!.inputSchema.required).toEqual(["query"]);
     expect(byName.spots_nearby!.inputSchema.required).toEqual(["lat", "lng"]);
     expect(byName.get_forecast!.inputSchema.required).toEqual(["spot_id"]);
@@ -106,7 +106,9 @@ describe("MCP tools (compiled binary, SDK client)", () => {
       expect(tool.description!.length).toBeGreaterThan(100);
     }
     expect(Object.keys(byName.search_spots!.outputSchema!.properties!)).toEqual(["spots"]);
-    for (const unit of ["km/h", "°C", "UTC", "1..5"]) expect(byName.get_forecast!.description).toContain(unit);
+    for (const word of ["UTC", "1..5"]) expect(byName.get_forecast!.description).toContain(word);
+    // Metric unless asked: the units argument names the imperial units.
+    expect((byName.get_forecast!.inputSchema.properties as Record<string, { description: string }>).units!.description).toContain("ft, mph, °F");
     await client.close();
   });
 

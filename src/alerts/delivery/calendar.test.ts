@@ -26,7 +26,7 @@ describe("calendarFeed", () => {
     expect(l).toContain("DTEND:20261127T200000Z");
     expect(l).toContain("DTSTART:20261128T170000Z");
     expect(l).toContain("SUMMARY:Surf: Pipeline 1.6 m\\, rating 4");
-    expect(l).toContain("DESCRIPTION:Best at 06:00 (Pacific/Honolulu): waves 1.6 m\\, period 12 s\\, wind 9 km/h offshore\\, rating 4 of 5.\\nAlert \"Dawn\".");
+    expect(l).toContain("DESCRIPTION:Best at 06:00 HST (Pacific/Honolulu): waves 1.6 m\\, period 12 s\\, wind 9 km/h offshore\\, rating 4 of 5.\\nAlert \"Dawn\".");
     expect(l).toContain("DTSTAMP:20261126T180000Z");
   });
 

@@ -14,7 +14,7 @@ import ical from "ical-generator";
 import { escapeControls } from "../../core/log";
 import type { EventWindow } from "./event";
 import { bestHourFigures } from "./wording";
-import { clockTime } from "../../core/local-time";
+import { zonedTime } from "../../core/local-time";
 
 /** How often calendar apps should fetch the feed again: the forecast changes a few times a day. */
 const REFRESH_SECONDS = 3 * 3600;
@@ -48,7 +48,7 @@ export function calendarFeed(
       end: new Date(window.end),
       stamp: generatedAt,
       summary: headline === "" ? `Surf: ${spot.name}` : `Surf: ${spot.name} ${headline}`,
-      description: `Best at ${clockTime(best.time, spot.timezone)} (${spot.timezone}): ${bestHourFigures(best).join(", ")}.\nAlert "${name}".`,
+      description: `Best at ${zonedTime(best.time, spot.timezone)} (${spot.timezone}): ${bestHourFigures(best).join(", ")}.\nAlert "${name}".`,
     });
   }
   return calendar.toString();

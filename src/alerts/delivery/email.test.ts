@@ -20,8 +20,8 @@ const mail = alertEmail(event, "owner@example.com", { publicUrl: "https://surf.e
 describe("alert e-mail", () => {
   test("subject and plain text carry the window and the best hour's figures", () => {
     expect(mail.to).toBe("owner@example.com");
-    expect(mail.subject).toBe(`Surf at Pipe "<script>alert(1)</script>": Fri 27 Nov 06:00–10:00, 1.6 m`);
-    expect(mail.text).toContain("Best at 08:00: waves 1.6 m, period 12 s, wind 9 km/h offshore, rating 4 of 5");
+    expect(mail.subject).toBe(`Surf at Pipe "<script>alert(1)</script>": Fri 27 Nov 06:00–10:00 HST, 1.6 m`);
+    expect(mail.text).toContain("Best at 08:00 HST: waves 1.6 m, period 12 s, wind 9 km/h offshore, rating 4 of 5");
     expect(mail.text).toContain("Stop these e-mails: https://surf.example/alerts/unsubscribe/tok_ABC-123");
   });
 
@@ -31,7 +31,7 @@ describe("alert e-mail", () => {
     expect(mail.html).toContain("<h1 style=\"font-size: 1.25em; margin: 0\">Pipe &#34;&#60;script&#62;alert(1)&#60;/script&#62;&#34;</h1>");
     expect(mail.html).toContain("Dawn &#38; &#60;b&#62;glass&#60;/b&#62;");
     expect(mail.html).toContain('<a href="https://surf.example/alerts/unsubscribe/tok_ABC-123">Stop these e-mails</a>');
-    expect(mail.html).toContain("<p>Best at 08:00: waves 1.6 m, period 12 s, wind 9 km/h offshore, rating 4 of 5</p>");
+    expect(mail.html).toContain("<p>Best at 08:00 HST: waves 1.6 m, period 12 s, wind 9 km/h offshore, rating 4 of 5</p>");
   });
 
   test("List-Unsubscribe names the same link, for one-click unsubscribing", () => {
@@ -49,8 +49,8 @@ describe("alert e-mail", () => {
     });
     const m = alertEmail(quiet, "a@b.c", { publicUrl: "https://surf.example", unsubscribeToken: "t" });
     expect(m.subject.startsWith("[Test] Surf at ")).toBe(true);
-    expect(m.subject.endsWith("06:00–10:00")).toBe(true);
-    expect(m.text).toContain("Best at 08:00: period 12 s, rating 4 of 5\n");
+    expect(m.subject.endsWith("06:00–10:00 HST")).toBe(true);
+    expect(m.text).toContain("Best at 08:00 HST: period 12 s, rating 4 of 5\n");
   });
 
   test("a test event with no figures at all tells no best hour", () => {
@@ -62,7 +62,7 @@ describe("alert e-mail", () => {
     const m = alertEmail(bare, "a@b.c", { publicUrl: "https://surf.example", unsubscribeToken: "t" });
     expect(m.text).not.toContain("Best at");
     expect(m.html).not.toContain("Best at");
-    expect(m.html).toContain("Fri 27 Nov 06:00–10:00");
+    expect(m.html).toContain("Fri 27 Nov 06:00–10:00 HST");
   });
 
   test("a token is put in the link encoded", () => {

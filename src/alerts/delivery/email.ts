@@ -6,7 +6,7 @@
 import { html } from "ghtml";
 import type { AlertEvent, ConfirmationBody } from "./event";
 import { bestHourFigures, windowSpan } from "./wording";
-import { clockTime } from "../../core/local-time";
+import { zonedTime } from "../../core/local-time";
 
 export interface MailMessage {
   to: string;
@@ -52,7 +52,7 @@ export function alertEmail(event: AlertEvent, to: string, options: { publicUrl: 
   const span = windowSpan(event.window.start, event.window.end, event.spot.timezone);
   const figures = bestHourFigures(event.window.best);
   // A test event without a coming window has no figures: then there is no best hour to tell.
-  const best = figures.length > 0 ? `Best at ${clockTime(event.window.best.time, event.spot.timezone)}: ${figures.join(", ")}` : null;
+  const best = figures.length > 0 ? `Best at ${zonedTime(event.window.best.time, event.spot.timezone)}: ${figures.join(", ")}` : null;
   const test = event.type === "alert.test";
   const subject = `${test ? "[Test] " : ""}Surf at ${event.spot.name}: ${span}${event.window.best.waveHeight !== null ? `, ${event.window.best.waveHeight.toFixed(1)} m` : ""}`;
   const intro = test

@@ -3,10 +3,10 @@ import { bestHourFigures, windowSpan } from "./wording";
 
 describe("wording of a window", () => {
   test.each([
-    ["2026-11-27T16:00:00Z", "2026-11-27T20:00:00Z", "Pacific/Honolulu", "Fri 27 Nov 06:00–10:00"],
-    ["2026-11-28T08:00:00Z", "2026-11-28T11:00:00Z", "Pacific/Honolulu", "Fri 27 Nov 22:00–Sat 28 Nov 01:00"],
-    ["2026-11-27T23:00:00Z", "2026-11-28T02:00:00Z", "UTC", "Fri 27 Nov 23:00–Sat 28 Nov 02:00"],
-    ["2026-11-27T23:00:00Z", "2026-11-28T02:00:00Z", "Europe/Paris", "Sat 28 Nov 00:00–03:00"],
+    ["2026-11-27T16:00:00Z", "2026-11-27T20:00:00Z", "Pacific/Honolulu", "Fri 27 Nov 06:00–10:00 HST"],
+    ["2026-11-28T08:00:00Z", "2026-11-28T11:00:00Z", "Pacific/Honolulu", "Fri 27 Nov 22:00–Sat 28 Nov 01:00 HST"],
+    ["2026-11-27T23:00:00Z", "2026-11-28T02:00:00Z", "UTC", "Fri 27 Nov 23:00–Sat 28 Nov 02:00 UTC"],
+    ["2026-11-27T23:00:00Z", "2026-11-28T02:00:00Z", "Europe/Paris", "Sat 28 Nov 00:00–03:00 CET"],
   ])("%s to %s at %s: %s", (start, end, tz, expected) => {
     expect(windowSpan(start, end, tz)).toBe(expected);
   });

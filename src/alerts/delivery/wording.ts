@@ -1,6 +1,6 @@
 /** How the e-mail and the calendar word a window, the same way in both. */
 import type { BestHour } from "./event";
-import { dateTime, LocalClock } from "../../core/local-time";
+import { dateTime, LocalClock, zoneAbbreviation } from "../../core/local-time";
 
 /** "waves 1.6 m", "period 12 s", "wind 9 km/h offshore", "rating 4 of 5": the figures the hour has. */
 export function bestHourFigures(best: BestHour): string[] {
@@ -12,9 +12,12 @@ export function bestHourFigures(best: BestHour): string[] {
   ].filter((f): f is string => f !== null);
 }
 
-/** "Thu 27 Nov 06:00–10:00" in the spot's time zone, or both days when the window crosses midnight at the spot. */
+/**
+ * "Thu 27 Nov 06:00–10:00 WET" in the spot's time zone, its abbreviation named, or both days when the window
+ * crosses midnight at the spot.
+ */
 export function windowSpan(start: string, end: string, timeZone: string): string {
   const clock = new LocalClock(timeZone);
   const [from, to] = [clock.at(start), clock.at(end)];
-  return `${dateTime(start, timeZone)}–${from.date === to.date ? to.time : dateTime(end, timeZone)}`;
+  return `${dateTime(start, timeZone)}–${from.date === to.date ? to.time : dateTime(end, timeZone)} ${zoneAbbreviation(start, timeZone)}`;
 }

@@ -28,6 +28,7 @@ describe("the alert form as a request", () => {
     [{}, { spotId: "supertubos", webhook: "https://hooks.example/x", condition: { minWave: 1.5, daylight: false } }],
     [{ delivery: "email", target: "me@example.com" }, { email: "me@example.com" }],
     [{ minWave: "1,5", maxWave: "3" }, { condition: { minWave: 1.5, maxWave: 3, daylight: false } }],
+    [{ minWave: "4", units: "imperial" }, { condition: { minWave: 4, units: "imperial", daylight: false } }],
     [{ minRating: "4", level: "advanced", daylight: "1" }, { condition: { minWave: 1.5, minRating: 4, level: "advanced", daylight: true } }],
     // A level without a minimum rating is the select's default, not a choice.
     [{ minRating: "", level: "advanced" }, { condition: { minWave: 1.5, daylight: false } }],
@@ -37,9 +38,9 @@ describe("the alert form as a request", () => {
   });
 
   test.each([
-    [{ minWave: "big" }, "The minimum wave height must be a number of metres, like 1.5."],
-    [{ minWave: "-1" }, "The minimum wave height must be a number of metres, like 1.5."],
-    [{ maxWave: "1.2.3" }, "The maximum wave height must be a number of metres, like 1.5."],
+    [{ minWave: "big" }, "The minimum wave height must be a number, like 1.5 (metres) or 4 (feet)."],
+    [{ minWave: "-1" }, "The minimum wave height must be a number, like 1.5 (metres) or 4 (feet)."],
+    [{ maxWave: "1.2.3" }, "The maximum wave height must be a number, like 1.5 (metres) or 4 (feet)."],
     [{ spot: " " }, "Choose the spot to watch: find it by name and pick it, or type its id."],
     [{ target: "" }, "Give the webhook URL to send to."],
     [{ delivery: "email", target: "" }, "Give the e-mail address to send to."],

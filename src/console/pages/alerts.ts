@@ -15,6 +15,9 @@ import { spotOption } from "./embeds";
 import { CONFIDENCE_LEVELS } from "../../forecast/best";
 import { DELIVERY_LOG_MS } from "../../alerts/limits";
 import { DAY_MS } from "../../core/clock";
+import { feet } from "../../core/units";
+import { zonedDateTime } from "../../core/local-time";
+import { windowSpan } from "../../alerts/delivery/wording";
 
 /** What the owner typed and ticked, kept when the form comes back (a refusal, or a search for the spot). */
 export interface AlertForm {
@@ -30,6 +33,8 @@ export interface AlertForm {
   name: string;
   minWave: string;
   maxWave: string;
+  /** The unit of the wave heights typed: metric or imperial. */
+  units: string;
   minRating: string;
   level: string;
   wind: string[];
@@ -51,6 +56,7 @@ export function readAlertForm(form: URLSearchParams): AlertForm & { find: boolea
     name: field("name"),
     minWave: field("minWave"),
     maxWave: field("maxWave"),
+    units: field("units"),
     minRating: field("minRating"),
     level: field("level"),
     wind: form.getAll("wind"),
@@ -59,11 +65,11 @@ export function readAlertForm(form: URLSearchParams): AlertForm & { find: boolea
   };
 }
 
-/** A height in metres as typed ("1.5", "1,5"); undefined when left empty. */
-function metres(raw: string, label: string): number | undefined {
+/** A height as typed ("1.5", "1,5"), in the unit chosen beside it; undefined when left empty. */
+function waveHeight(raw: string, label: string): number | undefined {
   if (raw === "") return undefined;
   const value = Number(raw.replace(",", "."));
-  if (!/^\d+([.,]\d+)?$/.test(raw) || !Number.isFinite(value)) throw new UserError(`${label} must be a number of metres, like 1.5.`);
+  if (!/^\d+([.,]\d+)?$/.test(raw) || !Number.isFinite(value)) throw new UserError(`${label} must be a number, like 1.5 (metres) or 4 (feet).`);
   return value;
 }
 
@@ -73,7 +79,7 @@ export function alertRequestOf(f: AlertForm): AlertRequest {
   if (spotId === "") throw new UserError("Choose the spot to watch: find it by name and pick it, or type its id.");
   if (f.target === "") throw new UserError(f.delivery === "email" ? "Give the e-mail address to send to." : "Give the webhook URL to send to.");
   // Left empty, the minimum is the service's default (0 m): every height.
-  const minWave = metres(f.minWave, "The minimum wave height");
+  const minWave = waveHeight(f.minWave, "The minimum wave height");
   const minRating = f.minRating === "" ? undefined : Number(f.minRating);
   return {
     spotId,
@@ -81,7 +87,8 @@ export function alertRequestOf(f: AlertForm): AlertRequest {
     name: f.name === "" ? undefined : f.name,
     condition: {
       minWave,
-      maxWave: metres(f.maxWave, "The maximum wave height"),
+      maxWave: waveHeight(f.maxWave, "The maximum wave height"),
+      units: f.units === "" ? undefined : f.units,
       minRating,
       level: minRating === undefined ? undefined : f.level,
       wind: f.wind.length === 0 ? undefined : f.wind,
@@ -96,24 +103,20 @@ function chosenSpot(f: AlertForm): string {
   return f.spot || f.spotId;
 }
 
-const EMPTY_FORM: AlertForm = { keyId: "", spot: "", spotId: "", q: "", delivery: "webhook", target: "", name: "", minWave: "", maxWave: "", minRating: "", level: "intermediate", wind: [], daylight: false, minConfidence: "" };
+const EMPTY_FORM: AlertForm = { keyId: "", spot: "", spotId: "", q: "", delivery: "webhook", target: "", name: "", minWave: "", maxWave: "", units: "metric", minRating: "", level: "intermediate", wind: [], daylight: false, minConfidence: "" };
 
-/** `2026-11-26 09:00` of an ISO UTC time. */
-const minuteOf = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
-const clockOf = (iso: string) => iso.slice(11, 16);
-
-function windowLine(w: AlertWindow): string {
-  const sameDay = w.start.slice(0, 10) === w.end.slice(0, 10);
+/** A window in the spot's local time, its zone named (`Thu 27 Nov 06:00–10:00 WET`), with its best hour. */
+function windowLine(w: AlertWindow, timeZone: string): string {
   const best = w.best;
-  return html`<li>${minuteOf(w.start)}&ndash;${sameDay ? clockOf(w.end) : minuteOf(w.end)} UTC <span class="muted">&middot; best ${best.waveHeight.toFixed(1)} m at ${Math.round(best.wavePeriod)} s, ${best.windDirectionType ?? "unknown"} wind, rating ${best.rating}</span></li>`;
+  return html`<li>${windowSpan(w.start, w.end, timeZone)} <span class="muted">&middot; best ${best.waveHeight.toFixed(1)} m at ${Math.round(best.wavePeriod)} s, ${best.windDirectionType ?? "unknown"} wind, rating ${best.rating}</span></li>`;
 }
 
 /** The next windows, three at most. */
-function nextWindows(windows: AlertWindow[] | null): string {
+function nextWindows(windows: AlertWindow[] | null, timeZone: string): string {
   if (windows === null) return html`<p class="muted">Next windows: none known yet (the spot's forecast has not been fetched).</p>`;
   if (windows.length === 0) return html`<p class="muted">Next windows: none in the current forecast.</p>`;
   const more = windows.length > 3 ? html`<li class="muted">and ${windows.length - 3} more</li>` : "";
-  return html`<p class="found-title">Next windows:</p><ul class="windows">!${windows.slice(0, 3).map(windowLine)}!${more}</ul>`;
+  return html`<p class="found-title">Next windows:</p><ul class="windows">!${windows.slice(0, 3).map((w) => windowLine(w, timeZone))}!${more}</ul>`;
 }
 
 function status(a: AlertWithWindows): string {
@@ -137,7 +140,7 @@ function alertCard(a: AlertWithWindows, keys: readonly KeyView[], csrf: string):
 <p>${a.spot.name} <span class="muted">(<code>${a.spot.id}</code>) &middot; key ${key?.name ?? a.keyId}${key?.revokedAt ? " (revoked)" : ""} &middot; created ${formatDay(a.createdAt)}</span></p>
 <p>When: ${describeCondition(a.condition)}</p>
 <p class="target">To: ${a.delivery === "webhook" ? "webhook" : "e-mail"} <code>${a.target}</code></p>
-!${nextWindows(a.nextWindows)}
+!${nextWindows(a.nextWindows, a.spot.timezone)}
 <div class="actions">
   !${sendButton(a, csrf)}
   <a href="/console/alerts/${a.id}">Delivery log<span class="visually-hidden"> of ${a.name}</span></a>
@@ -201,10 +204,11 @@ function alertFormHtml(csrf: string, keys: readonly KeyView[], f: AlertForm, pic
   <fieldset class="spots">
   <legend>When <span class="hint">Hours that meet every line below make a window; each window is sent once.</span></legend>
   <div class="inline-form">
-  <div><label for="alert-min-wave">Min wave (m, optional)</label><input id="alert-min-wave" name="minWave" type="text" inputmode="decimal" value="${f.minWave}" placeholder="0" aria-describedby="alert-wave-hint"></div>
-  <div><label for="alert-max-wave">Max wave (m, optional)</label><input id="alert-max-wave" name="maxWave" type="text" inputmode="decimal" value="${f.maxWave}" aria-describedby="alert-wave-hint"></div>
+  <div><label for="alert-min-wave">Min wave (optional)</label><input id="alert-min-wave" name="minWave" type="text" inputmode="decimal" value="${f.minWave}" placeholder="0" aria-describedby="alert-wave-hint"></div>
+  <div><label for="alert-max-wave">Max wave (optional)</label><input id="alert-max-wave" name="maxWave" type="text" inputmode="decimal" value="${f.maxWave}" aria-describedby="alert-wave-hint"></div>
+  <div><label for="alert-units">in</label><select id="alert-units" name="units">!${[option("metric", "metres", f.units), option("imperial", "feet", f.units)]}</select></div>
   </div>
-  <p class="hint" id="alert-wave-hint">Significant wave height, 0 to ${MAX_WAVE_M} m, like 1.5; no minimum when left empty.</p>
+  <p class="hint" id="alert-wave-hint">Significant wave height, 0 to ${MAX_WAVE_M} m (${feet(MAX_WAVE_M)} ft), like 1.5 m or 4 ft; no minimum when left empty. Shown back in the unit chosen.</p>
   <div class="inline-form">
   <div><label for="alert-min-rating">Min rating (optional)</label><select id="alert-min-rating" name="minRating">!${[option("", "any", f.minRating), ...[1, 2, 3, 4, 5].map((r) => option(String(r), `${r} or better`, f.minRating))]}</select></div>
   <div><label for="alert-level">for the level</label><select id="alert-level" name="level">!${LEVELS.map((l) => option(l, l, f.level))}</select></div>
@@ -250,11 +254,12 @@ const OUTCOME_WORDS: Record<DeliveryLogRow["outcome"], string> = {
 
 const EVENT_WORDS: Record<DeliveryLogRow["event"], string> = { window: "window", test: "test", confirmation: "confirmation e-mail" };
 
-function deliveryRow(d: DeliveryLogRow, alertId: string, csrf: string): string {
+function deliveryRow(d: DeliveryLogRow, alertId: string, csrf: string, timeZone: string): string {
+  const at = zonedDateTime(d.at, timeZone);
   const again = d.canSendAgain
-    ? html`<form method="post" action="/console/alerts/${alertId}/deliveries/${d.id}/send-again">!${csrfField(csrf)}<button type="submit" class="secondary">Send again<span class="visually-hidden"> attempt ${d.attempt} of ${minuteOf(d.at)}</span></button></form>`
+    ? html`<form method="post" action="/console/alerts/${alertId}/deliveries/${d.id}/send-again">!${csrfField(csrf)}<button type="submit" class="secondary">Send again<span class="visually-hidden"> attempt ${d.attempt} of ${at}</span></button></form>`
     : "";
-  return html`<tr><td>${minuteOf(d.at)}</td><td>${EVENT_WORDS[d.event]}</td><td>${d.window?.local ?? ""}</td><td class="num">${d.attempt}</td><td>${OUTCOME_WORDS[d.outcome]}</td><td class="num">${d.statusCode ?? ""}</td><td>${d.error ?? ""}</td><td>!${again}</td></tr>`;
+  return html`<tr><td>${at}</td><td>${EVENT_WORDS[d.event]}</td><td>${d.window?.local ?? ""}</td><td class="num">${d.attempt}</td><td>${OUTCOME_WORDS[d.outcome]}</td><td class="num">${d.statusCode ?? ""}</td><td>${d.error ?? ""}</td><td>!${again}</td></tr>`;
 }
 
 /** One alert with its delivery log, newest first. */
@@ -270,12 +275,12 @@ export function alertLogPage(p: OwnerPage, o: { alert: AlertWithWindows; deliver
 !${sendButton(a, p.viewer.csrf, "actions")}
 </div>
 <h2 id="log-title">Delivery log</h2>
-<p class="muted">Times are UTC; each event's window is in the spot's time (${o.deliveries.find((d) => d.window)?.window?.timeZone ?? "its time zone"}). A new alert sends one event per window of the week at once, then one per new window. A failed delivery is retried on its own for a while; &ldquo;Send again&rdquo; tries it once more now. The log keeps ${DELIVERY_LOG_MS / DAY_MS} days.</p>
+<p class="muted">Times are the spot's local time (${a.spot.timezone}), each with its zone's abbreviation. A new alert sends one event per window of the week at once, then one per new window. A failed delivery is retried on its own for a while; &ldquo;Send again&rdquo; tries it once more now. The log keeps ${DELIVERY_LOG_MS / DAY_MS} days.</p>
 !${o.deliveries.length > 0 ? html`<p class="scroll-hint" id="log-hint">Swipe the table sideways for every column &rarr;</p>` : ""}
 <div class="table-wrap wide" role="region" aria-labelledby="log-title"!${o.deliveries.length > 0 ? ' aria-describedby="log-hint"' : ""} tabindex="0">
 <table>
 <thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">Window</th><th scope="col">Attempt</th><th scope="col">Outcome</th><th scope="col">Status</th><th scope="col">Error</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-<tbody>!${o.deliveries.length > 0 ? o.deliveries.map((d) => deliveryRow(d, a.id, p.viewer.csrf)) : html`<tr><td colspan="8">Nothing sent yet.</td></tr>`}</tbody>
+<tbody>!${o.deliveries.length > 0 ? o.deliveries.map((d) => deliveryRow(d, a.id, p.viewer.csrf, a.spot.timezone)) : html`<tr><td colspan="8">Nothing sent yet.</td></tr>`}</tbody>
 </table>
 </div>`,
   );

@@ -6,6 +6,7 @@ import { html } from "ghtml";
 import type { KeyView } from "../../access/accounts";
 import type { EmbedView } from "../../embed/service";
 import { MAX_EMBED_ORIGINS, MAX_EMBED_SPOTS, embedLimitsOf } from "../../embed/service";
+import { EMBED_LANGS, LANGUAGE_NAMES } from "../../embed/lang";
 import { confirmCard, copyBlock, csrfField, formatDay, page, type OwnerPage } from "./layout";
 import type { SpotChoice, SpotPicker } from "../service";
 
@@ -21,6 +22,7 @@ export interface EmbedForm {
   origins?: string;
   units?: string;
   theme?: string;
+  lang?: string;
 }
 
 /** The picture form as sent (POST /console/embeds): a search for spots (the Search button) or a picture to make. */
@@ -34,6 +36,7 @@ export function readEmbedForm(form: URLSearchParams): EmbedForm & { find: boolea
     origins: form.get("origins") ?? "",
     units: form.get("units") ?? "",
     theme: form.get("theme") ?? "",
+    lang: form.get("lang") ?? "",
   };
 }
 
@@ -82,10 +85,10 @@ export function iframeSnippet(e: Pick<EmbedView, "url" | "spots">): string {
 function embedCard(e: EmbedView, keys: readonly KeyView[]): string {
   const key = keys.find((k) => k.id === e.keyId);
   return html`<li class="card">
-<p><strong>${e.spots.join(", ")}</strong> <span class="muted">&middot; key ${key?.name ?? e.keyId} &middot; ${e.units}, ${e.theme} &middot; created ${formatDay(e.createdAt)}</span></p>
+<p><strong>${e.spotNames.join(", ")}</strong> <span class="muted">&middot; key ${key?.name ?? e.keyId} &middot; ${e.units}, ${e.theme}, ${LANGUAGE_NAMES[e.lang] ?? e.lang} &middot; created ${formatDay(e.createdAt)}</span></p>
 <p class="muted">May be framed by: ${e.origins.length > 0 ? e.origins.join(", ") : "pages of this server only"}</p>
 !${copyBlock(`embed-${e.id}`, iframeSnippet(e), "iframe snippet", true)}
-<p><a href="${e.url}" target="_blank" rel="noopener">Open the page</a> &middot; <a href="${e.url}?mode=screen" target="_blank" rel="noopener">Shop TV layout</a> &middot; <a href="/console/embeds/${e.id}/revoke">Switch off<span class="visually-hidden"> the picture of ${e.spots.join(", ")}</span></a></p>
+<p><a href="${e.url}" target="_blank" rel="noopener">Open the page</a> &middot; <a href="${e.url}?mode=screen" target="_blank" rel="noopener">Shop TV layout</a> &middot; <a href="/console/embeds/${e.id}/revoke">Switch off<span class="visually-hidden"> the picture of ${e.spotNames.join(", ")}</span></a></p>
 </li>`;
 }
 
@@ -112,6 +115,7 @@ export function embedsSection(p: OwnerPage, o: { embeds: readonly EmbedView[]; k
   <div class="inline-form">
   <div><label for="embed-units">Units</label><select id="embed-units" name="units">!${[option("metric", "metric (m, km/h)", f.units), option("imperial", "imperial (ft, mph)", f.units)]}</select></div>
   <div><label for="embed-theme">Theme</label><select id="embed-theme" name="theme">!${[option("light", "light", f.theme), option("dark", "dark", f.theme)]}</select></div>
+  <div><label for="embed-lang">Language</label><select id="embed-lang" name="lang">!${EMBED_LANGS.map((l) => option(l, LANGUAGE_NAMES[l] ?? l, f.lang || "en"))}</select></div>
   </div>
   <button type="submit">Create forecast picture</button>
 </form>`;
@@ -126,7 +130,7 @@ export function revokeEmbedPage(p: OwnerPage, e: EmbedView): string {
     { title: "Switch off forecast picture", viewer: p.viewer, section: "keys", assetVersion: p.assetVersion },
     confirmCard(
       p.viewer.csrf,
-      html`Switch off the forecast picture of <strong>${e.spots.join(", ")}</strong>? Its page answers &ldquo;not available&rdquo; within a second, on your site and on your shop TV. This cannot be undone; you can create a new one.`,
+      html`Switch off the forecast picture of <strong>${e.spotNames.join(", ")}</strong>? Its page answers &ldquo;not available&rdquo; within a second, on your site and on your shop TV. This cannot be undone; you can create a new one.`,
       `/console/embeds/${e.id}/revoke`,
       "Switch off",
       "/console/keys#embeds",

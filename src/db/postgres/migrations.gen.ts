@@ -110,5 +110,13 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795852456062,
     "hash": "8e5d182845f7b7247de8fcb8eabc4211e005e109f3b5bc5004a3eeb4a3b00514"
+  },
+  {
+    "sql": [
+      "ALTER TABLE \"embeds\" ADD COLUMN \"lang\" text DEFAULT 'en' NOT NULL;"
+    ],
+    "bps": true,
+    "folderMillis": 1795856432729,
+    "hash": "7c8b78f03a800b79eb76e3b916eb26b267aee0f43f8250d7b0682c75b8334bd3"
   }
 ];

@@ -153,6 +153,8 @@ export const embeds = pgTable(
     origins: text("origins").notNull(),
     units: text("units", { enum: ["metric", "imperial"] }).notNull(),
     theme: text("theme", { enum: ["light", "dark"] }).notNull(),
+    /** The language of the page's words, dates and numbers (embed/lang/: en, es, fr, pt, de, it). */
+    lang: text("lang").notNull().default("en"),
     createdAt: int64("created_at").notNull(),
     revokedAt: int64("revoked_at"),
   },
