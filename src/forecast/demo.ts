@@ -16,7 +16,6 @@ import { HOUR_MS, DAY_MS } from "../core/clock";
 /** Every forecast served from demo data says so in its attribution (and carries `"demo": true`). */
 export const DEMO_ATTRIBUTION = "DEMO DATA: synthetic values made by surfcast --demo; not a real forecast, not from Open-Meteo.";
 
-
 /** A stable number in [0, 1) per location and salt (FNV-1a over the rounded coordinates). */
 function unit(lat: number, lng: number, salt: number): number {
   let h = 2166136261 ^ salt;
