@@ -126,5 +126,13 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795845086145,
     "hash": "d5da8f272541ee6fdffa4c51e7ba14a271c4aac5b6d17527fa88ab80b884eae6"
+  },
+  {
+    "sql": [
+      "CREATE TABLE `climate_cells` (\n\t`cell_key` text PRIMARY KEY NOT NULL,\n\t`years_from` integer NOT NULL,\n\t`years_to` integer NOT NULL,\n\t`computed_at` integer NOT NULL,\n\t`summary` text NOT NULL,\n\t`hours` blob NOT NULL\n);\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795852887934,
+    "hash": "8e20a14e4328dfde92c3e909b70933beda7aeae64ae3fca10ed5a654f4b0b8dd"
   }
 ];

@@ -100,5 +100,13 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795845087898,
     "hash": "770e5d34899d27ccafc3452f358409f203b5078ec18e0c5be4643d119e2de300"
+  },
+  {
+    "sql": [
+      "CREATE TABLE \"climate_cells\" (\n\t\"cell_key\" text PRIMARY KEY NOT NULL,\n\t\"years_from\" bigint NOT NULL,\n\t\"years_to\" bigint NOT NULL,\n\t\"computed_at\" bigint NOT NULL,\n\t\"summary\" text NOT NULL,\n\t\"hours\" \"bytea\" NOT NULL\n);\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795852888704,
+    "hash": "5ca95ebf4dea109172d70a1771c0b12d32495540727827d05b7f4ea1ef89c0ec"
   }
 ];
