@@ -86,11 +86,6 @@ export class ClimateService {
     return { status: "pending", retryAfterSeconds: PENDING_RETRY_S };
   }
 
-  /** Waits for the fetches under way (tests, and a server closing). */
-  async settled(): Promise<void> {
-    await Promise.all(this.running.values());
-  }
-
   private async load(key: string): Promise<StoredClimate | null> {
     const stored = await this.options.store.climate(key);
     if (stored) this.cells.set(key, stored);

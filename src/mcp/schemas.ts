@@ -19,7 +19,8 @@ import { ForecastResponseSchema } from "../forecast/types";
 import { SurfSummarySchema } from "../forecast/summary";
 import { TidesResponseSchema } from "../tides/types";
 import { NowResponseSchema } from "../now/types";
-import { bestSpotsQuery, daysQuery, idParams, nearbyQuery, nowQuery, searchQuery } from "../http/schemas";
+import { bestSpotsQuery, climateQuery, daysQuery, idParams, nearbyQuery, nowQuery, searchQuery } from "../http/schemas";
+import { ClimateResponseSchema } from "../climate/types";
 import { mcpOutput } from "./output-schemas";
 
 /**
@@ -82,6 +83,8 @@ export const surfSummaryInput = args(
 
 export const spotNowInput = args({ spot_id: spotIdArg, units: argument(nowQuery.properties.units, "metric (m, km/h, °C) or imperial (ft, mph, °F).") }, ["spot_id"]);
 
+export const spotClimateInput = args({ spot_id: spotIdArg, units: argument(climateQuery.properties.units, "metric (m, km/h) or imperial (ft, mph).") }, ["spot_id"]);
+
 export const listAlertsInput = args({}, []);
 
 const listOf = <S extends TSchema>(items: S, description: string) => t.Object({ spots: forMcp(t.Array(items), { description }) });
@@ -94,6 +97,7 @@ export const tidesOutput = mcpOutput(TidesResponseSchema);
 export const nowOutput = mcpOutput(NowResponseSchema);
 
 export const surfSummaryOutput = mcpOutput(SurfSummarySchema);
+export const climateOutput = mcpOutput(ClimateResponseSchema);
 
 /** Kept small (tools/list goes into a model's context whole): the ids and windows; every field is in docs/alerts.md. */
 const AlertListSchema = t.Object({

@@ -8,7 +8,9 @@
 import type { z } from "zod";
 import type { App } from "../app";
 import { ApiError, invalidRequest } from "../core/errors";
-import { parseBestSpotsParams, parseDaysParams, parseNearbyParams, parseSearchParams, parseSummaryParams } from "../core/params";
+import { parseBestSpotsParams, parseChoice, parseDaysParams, parseNearbyParams, parseSearchParams, parseSummaryParams } from "../core/params";
+import { UNITS } from "../core/units";
+import { climateIn } from "../climate/units";
 import { DEMO_ATTRIBUTION } from "../forecast/demo";
 import { summaryText } from "../forecast/summary";
 import type { ForecastResponse } from "../forecast/types";
@@ -28,8 +30,10 @@ import {
   tidesOutput,
   listAlertsInput,
   listAlertsOutput,
+  spotClimateInput,
+  climateOutput,
 } from "./schemas";
-import { alertsText, bestSpotsText, forecastText, nearbyText, searchText, tidesText, withDemoBanner } from "./text";
+import { alertsText, bestSpotsText, climateText, forecastText, nearbyText, searchText, tidesText, withDemoBanner } from "./text";
 import { parseNowParams } from "../now/params";
 import { nowSummary } from "../now/summary";
 import type { McpToolName } from "../core/endpoints";
@@ -192,6 +196,24 @@ export const TOOLS: readonly ToolDefinition[] = [
       await app.demand.ready(() => app.bestSpots.candidates(params));
       const spots = await app.bestSpots.find(params);
       return { text: bestSpotsText(params, spots, isDemo(app, {})), structured: { spots } };
+    },
+  },
+  {
+    name: "spot_climate",
+    title: "Best months to surf a spot",
+    description:
+      "One spot's months from 10 years of ERA5 reanalysis: wave height (m) and period, swell direction, wind (km/h) and offshore share, " +
+      "share of good days per level, and the best months per level. For trip planning ('when to go'), not this week. " +
+      `units: metric or imperial. ${STRUCTURED}. Fails with climate_unavailable while first computed: retry in seconds.`,
+    input: spotClimateInput,
+    output: climateOutput,
+    async run(app, args) {
+      const units = parseChoice({ units: args.units }, "units", UNITS);
+      const state = await app.climate.climate(app.spots.get(parseSpotId(args.spot_id)));
+      if (state.status === "pending") throw new ApiError("climate_unavailable", `The spot's climate is being computed (its area is asked for the first time); ask again in ${state.retryAfterSeconds} s.`);
+      if (state.status === "failed") throw new ApiError("climate_unavailable", `The climate could not be fetched (${state.reason}); it is tried again in ${state.retryAfterSeconds} s.`);
+      const climate = climateIn(state.climate, units);
+      return { text: climateText(climate), structured: { ...climate } };
     },
   },
   {
