@@ -60,7 +60,7 @@ interface Failure {
 
 export class ClimateService {
   private readonly cells = new BoundedMap<string, StoredClimate>(CELLS_KEPT);
-  private readonly answers = new BoundedMap<string, { facing: number | null; computedAt: number; answer: ClimateAnswer }>(SPOTS_KEPT);
+  private readonly answers = new BoundedMap<string, { facing: number | null; version: string; answer: ClimateAnswer }>(SPOTS_KEPT);
   private readonly running = new Map<string, Promise<void>>();
   private readonly failures = new Map<string, Failure>();
   /** One cell fetched at a time: a burst of first requests never becomes a burst upstream. */
@@ -125,8 +125,10 @@ export class ClimateService {
 
   /** The spot's climate: the cell's months with the spot's own offshore wind and good days, kept until either changes. */
   private answerOf(spot: ClimateSpot, stored: StoredClimate): ClimateAnswer {
+    // Its cell, years and time of computing name a climate (not the object: a kept answer must not hold the hours).
+    const version = `${stored.key} ${stored.years.from}-${stored.years.to} ${stored.computedAt}`;
     const kept = this.answers.get(spot.id);
-    if (kept && kept.facing === spot.facing && kept.computedAt === stored.computedAt) return kept.answer;
+    if (kept && kept.facing === spot.facing && kept.version === version) return kept.answer;
     const own = spotMonths(unpackHours(Date.UTC(stored.years.from, 0, 1), stored.hours), spot);
     const answer: ClimateAnswer = {
       spot: { id: spot.id, name: spot.name },
@@ -139,7 +141,7 @@ export class ClimateService {
       bestMonths: bestMonths(own),
       attribution: ATTRIBUTION,
     };
-    this.answers.set(spot.id, { facing: spot.facing, computedAt: stored.computedAt, answer });
+    this.answers.set(spot.id, { facing: spot.facing, version, answer });
     return answer;
   }
 }
