@@ -122,7 +122,7 @@ const RESPONSES = {
   ClimateUnavailable: {
     description:
       "`climate_unavailable`: the last fetch of the spot's climate from Open-Meteo failed (the message says why); nothing of it was kept, and it is tried again after `Retry-After` seconds. `internal`: as for every operation, a shared part of several servers does not answer.",
-    headers: { ...rateLimitHeaderRefs(), "Retry-After": headerRef("Retry-After") },
+    headers: { ...required(RATE_LIMIT_HEADERS, false), "Retry-After": headerRef("Retry-After") },
     content: errorContent("ClimateUnavailable"),
   },
 
