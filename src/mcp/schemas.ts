@@ -19,7 +19,7 @@ import { ForecastResponseSchema } from "../forecast/types";
 import { SurfSummarySchema } from "../forecast/summary";
 import { TidesResponseSchema } from "../tides/types";
 import { NowResponseSchema } from "../now/types";
-import { bestSpotsQuery, climateQuery, daysQuery, idParams, nearbyQuery, nowQuery, searchQuery } from "../http/schemas";
+import { bestSpotsQuery, daysQuery, idParams, nearbyQuery, nowQuery, searchQuery } from "../http/schemas";
 import { ClimateResponseSchema } from "../climate/types";
 import { mcpOutput } from "./output-schemas";
 
@@ -47,7 +47,7 @@ function argument(parameter: TSchema, description: string, overrides: Record<str
 const args = <S extends z.ZodRawShape>(shape: S, required: (keyof S & string)[]) => z.object(shape).meta({ required, additionalProperties: false });
 
 const limitArg = argument(nearbyQuery.properties.limit, "Most spots to return.");
-const spotIdArg = argument(idParams.properties.id, "Spot id from search_spots or spots_nearby (slug such as 'pipeline', or 16-hex id).");
+const spotIdArg = argument(idParams.properties.id, "From search_spots or spots_nearby.");
 const daysArg = argument(daysQuery.properties.days, "Days ahead, from now.");
 
 export const searchInput = args({ query: argument(searchQuery.properties.q, "Spot name, alias, country, region or town."), limit: limitArg }, ["query"]);
@@ -83,7 +83,7 @@ export const surfSummaryInput = args(
 
 export const spotNowInput = args({ spot_id: spotIdArg, units: argument(nowQuery.properties.units, "metric (m, km/h, °C) or imperial (ft, mph, °F).") }, ["spot_id"]);
 
-export const spotClimateInput = args({ spot_id: spotIdArg, units: argument(climateQuery.properties.units, "metric (m, km/h) or imperial (ft, mph).") }, ["spot_id"]);
+export const spotClimateInput = args({ spot_id: spotIdArg }, ["spot_id"]);
 
 export const listAlertsInput = args({}, []);
 
@@ -97,7 +97,8 @@ export const tidesOutput = mcpOutput(TidesResponseSchema);
 export const nowOutput = mcpOutput(NowResponseSchema);
 
 export const surfSummaryOutput = mcpOutput(SurfSummarySchema);
-export const climateOutput = mcpOutput(ClimateResponseSchema);
+/** The best months alone: tools/list goes into a model's context whole, and the objects stay open to the rest of the /v1 JSON. */
+export const climateOutput = mcpOutput(t.Pick(ClimateResponseSchema, ["bestMonths"]));
 
 /** Kept small (tools/list goes into a model's context whole): the ids and windows; every field is in docs/alerts.md. */
 const AlertListSchema = t.Object({

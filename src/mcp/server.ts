@@ -34,7 +34,8 @@ const INSTRUCTIONS =
   "or get_tides with it. For 'where should I surf' use best_spots (by coordinates); for a week's outlook of one spot in a few " +
   "hundred tokens use surf_summary; for the state at a spot right now (surf, wind, the tide rising or falling, the next high and low) use spot_now. Units are metric; times are UTC. Forecast data is from Open-Meteo (CC BY 4.0): keep its attribution.";
 
-const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+/** Read-only says it all: MCP reads the destructive and idempotent hints only of tools that are not (tools/list stays small). */
+const READ_ONLY = { readOnlyHint: true, openWorldHint: false };
 
 const CORS = { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": CORS_EXPOSE };
 
@@ -118,11 +119,13 @@ async function readMessage(req: Request): Promise<Message | Response> {
 function buildServer(app: App, context: ToolContext): McpServer {
   const server = new McpServer({ name: "surfcast", title: "Surfcast", version }, { instructions: INSTRUCTIONS });
   for (const tool of TOOLS) {
-    server.registerTool(
+    const registered = server.registerTool(
       tool.name,
       { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: READ_ONLY },
       (args: Record<string, unknown>) => callTool(app, tool, args, context),
     );
+    // Absent, a tool's task support is "forbidden" (MCP 2025-11-25): the SDK's explicit one only lengthens tools/list.
+    registered.execution = undefined;
   }
   return server;
 }

@@ -8,8 +8,7 @@
 import type { z } from "zod";
 import type { App } from "../app";
 import { ApiError, invalidRequest } from "../core/errors";
-import { parseBestSpotsParams, parseChoice, parseDaysParams, parseNearbyParams, parseSearchParams, parseSummaryParams } from "../core/params";
-import { UNITS } from "../core/units";
+import { parseBestSpotsParams, parseDaysParams, parseNearbyParams, parseSearchParams, parseSummaryParams } from "../core/params";
 import { climateIn } from "../climate/units";
 import { DEMO_ATTRIBUTION } from "../forecast/demo";
 import { summaryText } from "../forecast/summary";
@@ -200,19 +199,15 @@ export const TOOLS: readonly ToolDefinition[] = [
   },
   {
     name: "spot_climate",
-    title: "Best months to surf a spot",
-    description:
-      "One spot's months from 10 years of ERA5 reanalysis: wave height (m) and period, swell direction, wind (km/h) and offshore share, " +
-      "share of good days per level, and the best months per level. For trip planning ('when to go'), not this week. " +
-      `units: metric or imperial. ${STRUCTURED}. Fails with climate_unavailable while first computed: retry in seconds.`,
+    title: "Best months at a spot",
+    description: `A spot's months from ERA5: waves (m), wind (km/h), good days and best months per level. For 'when to go'. ${STRUCTURED}.`,
     input: spotClimateInput,
     output: climateOutput,
     async run(app, args) {
-      const units = parseChoice({ units: args.units }, "units", UNITS);
       const state = await app.climate.climate(app.spots.get(parseSpotId(args.spot_id)));
       if (state.status === "pending") throw new ApiError("climate_unavailable", `The spot's climate is being computed (its area is asked for the first time); ask again in ${state.retryAfterSeconds} s.`);
       if (state.status === "failed") throw new ApiError("climate_unavailable", `The climate could not be fetched (${state.reason}); it is tried again in ${state.retryAfterSeconds} s.`);
-      const climate = climateIn(state.climate, units);
+      const climate = climateIn(state.climate, "metric");
       return { text: climateText(climate), structured: { ...climate } };
     },
   },
