@@ -372,7 +372,7 @@ The same data is available to AI agents as Model Context Protocol tools at \`/mc
 |---|---|
 ${MCP_ENDPOINTS.map(({ tool, args }) => `| \`${tool}\` | ${args || "none"} |`).join("\n")}
 
-\`best_spots\`, \`surf_summary\` and \`list_alerts\` go beyond the spec: \`best_spots\` answers what \`GET /v1/spots/best\` answers; \`surf_summary\` condenses a spot's forecast and tides to one line per day; \`list_alerts\` lists the calling key's condition alerts (made by the owner in the console) with their next windows.
+\`best_spots\`, \`surf_summary\` and \`list_alerts\` go beyond the spec: \`best_spots\` answers what \`GET /v1/spots/best\` answers; \`surf_summary\` condenses a spot's forecast and tides to one line per day; \`list_alerts\` lists the calling key's condition alerts (made by the owner in the console) with their next windows. \`spot_climate\` answers what \`GET /v1/spots/{id}/climate\` answers, in metric units.
 
 Each tool call counts toward the daily quota like a /v1 request, reported in usage as \`mcp.<tool>\`.`;
 
