@@ -50,7 +50,7 @@ export interface DateRange {
 
 /**
  * A calendar year per request and upstream: each answer is one year's 8,760 (or 8,784) hours, about 250 KB of JSON,
- * and weighs a tenth of the free minutely limit, so a failure costs one year again, not the decade.
+ * and weighs under 8 of the free tier's 600 a minute, so a failure costs one year again, not the decade.
  */
 export function yearRanges(years: Years): DateRange[] {
   const out: DateRange[] = [];
@@ -128,14 +128,28 @@ export interface SeaMonth {
 
 const monthOf = (ms: number) => new Date(ms).getUTCMonth();
 
+/** Each hour's month (0..11), walking the month boundaries: a date per hour would be most of the work. */
+function monthsOfHours(hours: CellHours): Uint8Array {
+  const count = hours.waveHeight.length;
+  const months = new Uint8Array(count);
+  const first = new Date(hours.start);
+  for (let year = first.getUTCFullYear(), month = first.getUTCMonth(), i = 0; i < count; month = (month + 1) % 12, year += month === 0 ? 1 : 0) {
+    const end = Math.min(count, Math.ceil((Date.UTC(year, month + 1, 1) - hours.start) / HOUR_MS));
+    months.fill(month, i, end);
+    i = end;
+  }
+  return months;
+}
+
 /** Twelve months of the cell's hours, January first; null when some month has no wave height at all. */
 export function seaMonths(hours: CellHours): SeaMonth[] | null {
   const heights: number[][] = Array.from({ length: 12 }, () => []);
   const periods: number[][] = Array.from({ length: 12 }, () => []);
   const winds: number[][] = Array.from({ length: 12 }, () => []);
   const roses: number[][] = Array.from({ length: 12 }, () => new Array<number>(ROSE_SECTORS).fill(0));
+  const monthOfHour = monthsOfHours(hours);
   hours.waveHeight.forEach((height, i) => {
-    const m = monthOf(hours.start + i * HOUR_MS);
+    const m = monthOfHour[i]!;
     if (height !== null) heights[m]!.push(height);
     const period = hours.wavePeriod[i];
     if (period != null) periods[m]!.push(period);
@@ -245,9 +259,10 @@ function offshoreShares(hours: CellHours, facing: number | null): number[] | nul
   if (facing === null) return null;
   const offshore = Array.from({ length: 12 }, () => 0);
   const all = Array.from({ length: 12 }, () => 0);
+  const monthOfHour = monthsOfHours(hours);
   hours.windDirection.forEach((from, i) => {
     if (from === null) return;
-    const m = monthOf(hours.start + i * HOUR_MS);
+    const m = monthOfHour[i]!;
     all[m]!++;
     if (windDirectionType(from, facing) === "offshore") offshore[m]!++;
   });
