@@ -5,16 +5,10 @@
 import { eq } from "drizzle-orm";
 import { climateCells } from "../db/postgres/schema";
 import type { PgQueryable } from "../db/postgres/transaction";
-import { excludedAll } from "../db/statements";
-import { climateOf, rowOf, type ClimateStore } from "./store";
+import { columnsOf, excludedAll } from "../db/statements";
+import { climateOf, rowOf, VALUE_COLUMNS, type ClimateStore } from "./store";
 
-const valueColumns = {
-  yearsFrom: climateCells.yearsFrom,
-  yearsTo: climateCells.yearsTo,
-  computedAt: climateCells.computedAt,
-  summary: climateCells.summary,
-  hours: climateCells.hours,
-};
+const valueColumns = columnsOf(climateCells, VALUE_COLUMNS);
 
 export function postgresClimateStore(db: PgQueryable): ClimateStore {
   return {

@@ -2,16 +2,10 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db";
 import { climateCells } from "../db/schema";
-import { excludedAll, placeholders } from "../db/statements";
-import { climateOf, rowOf, type ClimateStore } from "./store";
+import { columnsOf, excludedAll, placeholders } from "../db/statements";
+import { climateOf, rowOf, VALUE_COLUMNS, type ClimateStore } from "./store";
 
-const valueColumns = {
-  yearsFrom: climateCells.yearsFrom,
-  yearsTo: climateCells.yearsTo,
-  computedAt: climateCells.computedAt,
-  summary: climateCells.summary,
-  hours: climateCells.hours,
-};
+const valueColumns = columnsOf(climateCells, VALUE_COLUMNS);
 
 export function sqliteClimateStore(db: Db): ClimateStore {
   const q = {

@@ -35,6 +35,9 @@ export interface ClimateRow {
   hours: Uint8Array;
 }
 
+/** A row's fields beside its key, named as the climate_cells columns of both schemas (db/statements `columnsOf`). */
+export const VALUE_COLUMNS = { yearsFrom: "yearsFrom", yearsTo: "yearsTo", computedAt: "computedAt", summary: "summary", hours: "hours" } as const;
+
 export const rowOf = (c: StoredClimate): ClimateRow => ({
   cellKey: c.key,
   yearsFrom: c.years.from,
