@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { era5Query, parseYear } from "./era5";
+import { era5Query, openMeteoEra5, parseYear } from "./era5";
 
 const RANGE = { year: 2025, start: "2025-01-01", end: "2025-12-31" };
 const FIRST = Date.UTC(2025, 0, 1) / 1000;
@@ -39,4 +39,18 @@ describe("parseYear: every hour of the year, or nothing", () => {
   ])("%s is refused", (_, body, message) => {
     expect(() => parseYear(body, RANGE, ["wave_height"])).toThrow(message);
   });
+});
+
+test("a refusal is the server's reason, the API key never in it", async () => {
+  const source = openMeteoEra5({
+    marineUrl: "http://upstream",
+    archiveUrl: "http://upstream",
+    apiKey: "s3cr3t",
+    timeoutMs: 1000,
+    fetch: async (url) => new Response(JSON.stringify({ error: true, reason: `Cannot read ${url}` }), { status: 400 }),
+  });
+  const failure = await source({ lat: 39.5, lng: -9.5 }, { from: 2025, to: 2025 }).catch((error: Error) => error.message);
+  expect(failure).toStartWith("/v1/marine: HTTP 400: Cannot read http://upstream/v1/marine?");
+  expect(failure).toContain("apikey=[apikey]");
+  expect(failure).not.toContain("s3cr3t");
 });

@@ -84,6 +84,16 @@ export function openMeteoEra5(options: Era5Options): Era5Source {
     return body;
   };
   return async (point, years) => {
+    try {
+      return await fetchYears(point, years);
+    } catch (error) {
+      // An upstream may echo the request, key included, in its error text: it must not reach a log or a client.
+      const message = error instanceof Error ? error.message : String(error);
+      throw new Error(options.apiKey ? message.replaceAll(options.apiKey, "[apikey]") : message);
+    }
+  };
+
+  async function fetchYears(point: { lat: number; lng: number }, years: Years): Promise<Era5Hours> {
     const columns: Record<(typeof MARINE_VARIABLES)[number] | (typeof WIND_VARIABLES)[number], (number | null)[]> = {
       wave_height: [],
       wave_direction: [],
@@ -111,6 +121,6 @@ export function openMeteoEra5(options: Era5Options): Era5Source {
         windDirection: columns.wind_direction_10m,
       },
     };
-  };
+  }
 }
 

@@ -68,14 +68,9 @@ export class ClimateService {
 
   constructor(private readonly options: ClimateServiceOptions) {}
 
-  /** The years a climate computed now would cover. */
-  wantedYears(): Years {
-    return climateYears(this.options.clock.now(), this.options.years);
-  }
-
   async climate(spot: ClimateSpot): Promise<ClimateState> {
     const cell = cellOf(spot.lat, spot.lng);
-    const wanted = this.wantedYears();
+    const wanted = climateYears(this.options.clock.now(), this.options.years);
     const stored = this.cells.get(cell.key) ?? (await this.load(cell.key));
     if (stored === null || !sameYears(stored.years, wanted)) this.fetchWhenDue(cell, wanted);
     if (stored !== null) return { status: "ready", climate: this.answerOf(spot, stored) };
@@ -114,6 +109,12 @@ export class ClimateService {
   }
 
   private async compute(cell: { key: string; lat: number; lng: number }, years: Years): Promise<void> {
+    // Another server of a shared database may have stored these years meanwhile.
+    const current = await this.options.store.climate(cell.key);
+    if (current && sameYears(current.years, years)) {
+      this.cells.set(cell.key, current);
+      return;
+    }
     const fetched = await this.options.source({ lat: cell.lat, lng: cell.lng }, years);
     const months = seaMonths(fetched.hours);
     if (months === null) throw new Error("ERA5-Ocean has no wave heights here for some month (no sea cell near)");
