@@ -66,6 +66,11 @@ import { NdbcFetcher, type FetchTurn } from "./observations/fetcher";
 import { ObservationsService } from "./observations/service";
 import { VerificationService } from "./observations/verification-service";
 import { openMeteoHindcast } from "./observations/hindcast";
+import { sqliteClimateStore } from "./climate/sqlite-store";
+import { postgresClimateStore } from "./climate/postgres-store";
+import type { ClimateStore } from "./climate/store";
+import { ClimateService } from "./climate/service";
+import { openMeteoEra5 } from "./climate/era5";
 
 /**
  * The tide station worker's entrypoint, resolved here: in the compiled binary every module shares the bundle's URL,
@@ -88,6 +93,8 @@ export interface Stores {
   forecasts: ForecastStore;
   /** Buoys' files, the station table, the models' hours at buoys: what NDBC and Open-Meteo last said survives a restart. */
   observations: ObservationStore;
+  /** Each ERA5-Ocean cell's climate, fetched once. */
+  climate: ClimateStore;
   meta: MetaStore;
 }
 
@@ -118,6 +125,8 @@ export interface App {
   observations: ObservationsService;
   /** How right each wave model has been at a spot's buoy. */
   verification: VerificationService;
+  /** A spot's months from its ERA5-Ocean cell (climate/). */
+  climate: ClimateService;
   /** Alerts' calendar feeds as served: their texts kept, their fetches allowed and counted. */
   calendars: CalendarFeeds;
   /** Which spots were asked for; in the `requested` refresh scope it fetches a first forecast on demand. */
@@ -157,7 +166,7 @@ function sqliteFoundation(config: Config, busyTimeoutMs: number | undefined, cre
   const access = sqliteAccessStore(db);
   return {
     engine: { kind: "sqlite", db },
-    stores: { access, embeds: sqliteEmbedStore(db), alerts: sqliteAlertStore(db), forecasts: sqliteForecastStore(db), observations: sqliteObservationStore(db), meta: connect(db, { read: sqliteMeta.readMeta, write: sqliteMeta.writeMeta }) },
+    stores: { access, embeds: sqliteEmbedStore(db), alerts: sqliteAlertStore(db), forecasts: sqliteForecastStore(db), observations: sqliteObservationStore(db), climate: sqliteClimateStore(db), meta: connect(db, { read: sqliteMeta.readMeta, write: sqliteMeta.writeMeta }) },
     catalog: sqliteCatalog(db),
     tideStore: sqliteTideStore(db),
     // One detector per connection (PRAGMA data_version) answers every topic: any commit elsewhere reloads.
@@ -193,7 +202,7 @@ async function postgresFoundation(config: Config, url: string): Promise<Foundati
   const limits = redis && new RedisLimits(redis);
   return {
     engine: { kind: "postgres", db, feed, node: thisNode(version, null, Date.now()) },
-    stores: { access, embeds: postgresEmbedStore(db), alerts: postgresAlertStore(db), forecasts: postgresForecastStore(db), observations: postgresObservationStore(db), meta: connect(db, { read: postgresMeta.readMeta, write: postgresMeta.writeMeta }) },
+    stores: { access, embeds: postgresEmbedStore(db), alerts: postgresAlertStore(db), forecasts: postgresForecastStore(db), observations: postgresObservationStore(db), climate: postgresClimateStore(db), meta: connect(db, { read: postgresMeta.readMeta, write: postgresMeta.writeMeta }) },
     catalog: postgresCatalog(db, feed.changeCheck("spots")),
     tideStore: new PostgresTideStore(db, { generation: () => changes.generation("tides") }),
     changes: (topic) => changes.changeCheck(topic),
@@ -290,6 +299,13 @@ export async function openApp(config: Config, clock: Clock = systemClock, busyTi
     }),
     observations,
     verification,
+    climate: new ClimateService({
+      store: stores.climate,
+      clock,
+      years: config.climate.years,
+      source: openMeteoEra5({ marineUrl: config.openMeteo.marineUrl, archiveUrl: config.climate.archiveUrl, apiKey: config.openMeteo.apiKey, timeoutMs: config.openMeteo.timeoutMs, fetch: (url, init) => fetch(url, init) }),
+      logger: log,
+    }),
     calendars: new CalendarFeeds(() => app),
     demand: new ForecastDemand(
       stores.forecasts,

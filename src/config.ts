@@ -10,6 +10,7 @@ import { REFRESH_SCOPES, type RefreshScope } from "./forecast/demand";
 import { parseWaveModels } from "./forecast/models";
 import { DEFAULT_BUOY_RADIUS_KM } from "./observations/readings";
 import { DEFAULT_NDBC_URL } from "./observations/fetcher";
+import { DEFAULT_ARCHIVE_URL } from "./climate/era5";
 import { parseAllowedNetworks, type AllowedNetworks } from "./alerts/delivery/address";
 import { parseTrustedProxies, type TrustedProxies } from "./core/proxy";
 import { DATABASE_URL_PROTOCOLS, REDIS_URL_PROTOCOLS, serviceUrl } from "./core/service-url";
@@ -76,6 +77,13 @@ export interface Config {
     /** SURFCAST_BIAS_CORRECTION=on: wave heights scaled by the buoy's measured ratios where that is shown to help. */
     biasCorrection: boolean;
   };
+  /** A spot's months from ERA5 (climate/; docs/climate.md). */
+  climate: {
+    /** SURFCAST_OPEN_METEO_ARCHIVE_URL: Open-Meteo's Historical Weather API, for ERA5's wind. */
+    archiveUrl: string;
+    /** SURFCAST_CLIMATE_YEARS: how many of the last full years a climate covers. */
+    years: number;
+  };
   /** redis://… for the counters several servers share (SURFCAST_REDIS_URL, --redis-url). Holds a password: print it through maskPassword only. */
   redisUrl: string | undefined;
   /** How `serve` speaks TLS (docs/https.md): not at all, with the operator's files, or with certificates it orders by ACME. */
@@ -115,6 +123,9 @@ const DEFAULT_MEMORY_TARGET_MB = 140;
 
 /** Seconds without a request after which `serve` drops its caches (ops/memory.ts): a box at rest holds only what it needs. */
 const DEFAULT_IDLE_RELEASE_S = 30;
+
+/** The last full decade: long enough for a month's spread, recent enough for today's sea. */
+const DEFAULT_CLIMATE_YEARS = 10;
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === "") return fallback;
@@ -233,6 +244,15 @@ function waveModelsFrom(value: string | undefined): string[] {
   return parsed.models;
 }
 
+/** ERA5 reaches back to 1940: more years than that are not there to ask for. */
+const MAX_CLIMATE_YEARS = 80;
+
+function climateYearsFrom(value: string | undefined): number {
+  const years = intFrom(value, DEFAULT_CLIMATE_YEARS, "SURFCAST_CLIMATE_YEARS");
+  if (years < 1 || years > MAX_CLIMATE_YEARS) throw new UserError(`SURFCAST_CLIMATE_YEARS must be between 1 and ${MAX_CLIMATE_YEARS}, got "${value}"`);
+  return years;
+}
+
 function scopeFrom(value: string | undefined, name: string): RefreshScope {
   if (value === undefined || value === "") return "requested";
   if (!(REFRESH_SCOPES as readonly string[]).includes(value)) throw new UserError(`${name} must be all or requested, got "${value}"`);
@@ -305,6 +325,10 @@ export function loadConfig(flags: Partial<{ dataDir: string; port: number; host:
       ndbcUrl: httpUrlFrom(flags.ndbcUrl, "--ndbc-url", env.SURFCAST_NDBC_URL, "SURFCAST_NDBC_URL", DEFAULT_NDBC_URL),
       buoyRadiusKm: Math.max(1, intFrom(env.SURFCAST_BUOY_RADIUS_KM, DEFAULT_BUOY_RADIUS_KM, "SURFCAST_BUOY_RADIUS_KM")),
       biasCorrection: env.SURFCAST_BIAS_CORRECTION === "on",
+    },
+    climate: {
+      archiveUrl: (env.SURFCAST_OPEN_METEO_ARCHIVE_URL ?? DEFAULT_ARCHIVE_URL).replace(/\/+$/, ""),
+      years: climateYearsFrom(env.SURFCAST_CLIMATE_YEARS),
     },
     tls,
   };

@@ -9,7 +9,8 @@ export type ErrorCode =
   | "no_forecast"
   | "rate_limited"
   | "invalid_request"
-  | "internal";
+  | "internal"
+  | "climate_unavailable";
 
 export const ERROR_STATUS: Record<ErrorCode, number> = {
   invalid_key: 401,
@@ -19,6 +20,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   rate_limited: 429,
   invalid_request: 400,
   internal: 500,
+  climate_unavailable: 503,
 };
 
 export class ApiError extends Error {

@@ -51,6 +51,8 @@ export type ComponentName =
   | "VerificationScore"
   | "ModelScore"
   | "LeadDayScore"
+  | "ClimateResponse"
+  | "ClimatePending"
   | "Error";
 
 export const COMPONENT_PREFIX = "#/components/schemas/";

@@ -134,5 +134,13 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795854094770,
     "hash": "1b709f39cea07f71aedeaa0108315d07649b3f5c09e8a3007925936705a8f4ff"
+  },
+  {
+    "sql": [
+      "CREATE TABLE `climate_cells` (\n\t`cell_key` text PRIMARY KEY NOT NULL,\n\t`years_from` integer NOT NULL,\n\t`years_to` integer NOT NULL,\n\t`computed_at` integer NOT NULL,\n\t`summary` text NOT NULL,\n\t`hours` blob NOT NULL\n);\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795857407994,
+    "hash": "8e20a14e4328dfde92c3e909b70933beda7aeae64ae3fca10ed5a654f4b0b8dd"
   }
 ];

@@ -378,6 +378,21 @@ export const buoyLeadForecasts = sqliteTable(
   (t) => [primaryKey({ columns: [t.buoyId, t.model, t.issuedAt, t.hour] })],
 );
 
+// ── climate ──────────────────────────────────────────────────────────────────────────────────────
+/**
+ * A spot's climate by its ERA5-Ocean cell (climate/store.ts): written once the cell's whole decade is fetched,
+ * replaced only by a climate of other years. `summary` is the cell's months and grid point as JSON; `hours` the
+ * decade's hours, 16-bit columns under brotli (climate/hours-codec.ts).
+ */
+export const climateCells = sqliteTable("climate_cells", {
+  cellKey: text("cell_key").primaryKey(),
+  yearsFrom: integer("years_from").notNull(),
+  yearsTo: integer("years_to").notNull(),
+  computedAt: integer("computed_at").notNull(),
+  summary: text("summary").notNull(),
+  hours: blob("hours", { mode: "buffer" }).notNull(),
+});
+
 /** Small key/value facts: catalog hash, tide window bounds, last refresh. */
 export const meta = sqliteTable("meta", {
   key: text("key").primaryKey(),

@@ -10,12 +10,11 @@
 import { UserError } from "../core/errors";
 import type { ForecastStore } from "./store";
 import { WAVE_MODELS } from "./models";
+import { sunTimes } from "./sun";
 import { HOUR_MS, DAY_MS } from "../core/clock";
 
 /** Every forecast served from demo data says so in its attribution (and carries `"demo": true`). */
 export const DEMO_ATTRIBUTION = "DEMO DATA: synthetic values made by surfcast --demo; not a real forecast, not from Open-Meteo.";
-
-const RAD = Math.PI / 180;
 
 /** A stable number in [0, 1) per location and salt (FNV-1a over the rounded coordinates). */
 function unit(lat: number, lng: number, salt: number): number {
@@ -71,18 +70,6 @@ const seaTemperature = (lat: number, t: number) => round(Math.min(29, Math.max(3
 const airTemperature = (lat: number, lng: number, t: number) => round(Math.min(31, Math.max(-2, 27 - 0.45 * Math.abs(lat))) + 3.5 * wave((t % 24) + lng / 15, 24, 0.6), 1);
 const WEATHER = [0, 1, 2, 3, 3, 61, 2, 1] as const;
 const weatherCode = (lat: number, lng: number, t: number) => WEATHER[Math.floor(t / 9 + 8 * unit(lat, lng, 60)) % WEATHER.length]!;
-
-/** Sunrise and sunset (epoch ms, UTC) on a UTC date, from the solar declination; null in polar day or night. */
-function sunTimes(lat: number, lng: number, dayStart: number): { sunrise: number | null; sunset: number | null } {
-  const dayOfYear = Math.floor((dayStart - Date.UTC(new Date(dayStart).getUTCFullYear(), 0, 1)) / DAY_MS) + 1;
-  const declination = -23.44 * RAD * Math.cos((2 * Math.PI * (dayOfYear + 10)) / 365);
-  const cosHour = (Math.sin(-0.833 * RAD) - Math.sin(lat * RAD) * Math.sin(declination)) / (Math.cos(lat * RAD) * Math.cos(declination));
-  if (cosHour < -1 || cosHour > 1) return { sunrise: null, sunset: null };
-  const halfDayHours = Math.acos(cosHour) / RAD / 15;
-  const noon = dayStart + (12 - lng / 15) * HOUR_MS;
-  const minute = (ms: number) => Math.round(ms / 60_000) * 60_000;
-  return { sunrise: minute(noon - halfDayHours * HOUR_MS), sunset: minute(noon + halfDayHours * HOUR_MS) };
-}
 
 type Series = Record<string, (number | string | null)[]>;
 

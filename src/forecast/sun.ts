@@ -5,6 +5,9 @@
  */
 import { dateTime, nullable, t, type Static } from "../core/shapes";
 import type { DailyWeather } from "./types";
+import { DAY_MS, HOUR_MS } from "../core/clock";
+
+const RAD = Math.PI / 180;
 
 export const NowSunSchema = t.Object(
   {
@@ -30,4 +33,16 @@ export function sunAt(daily: readonly DailyWeather[], at: number): SunNow | null
     return { sunrise: day.sunrise, sunset: day.sunset, daylight: Date.parse(day.sunrise) <= at };
   }
   return null;
+}
+
+/** Sunrise and sunset (epoch ms, UTC) on a UTC date, from the solar declination; null in polar day or night. */
+export function sunTimes(lat: number, lng: number, dayStart: number): { sunrise: number | null; sunset: number | null } {
+  const dayOfYear = Math.floor((dayStart - Date.UTC(new Date(dayStart).getUTCFullYear(), 0, 1)) / DAY_MS) + 1;
+  const declination = -23.44 * RAD * Math.cos((2 * Math.PI * (dayOfYear + 10)) / 365);
+  const cosHour = (Math.sin(-0.833 * RAD) - Math.sin(lat * RAD) * Math.sin(declination)) / (Math.cos(lat * RAD) * Math.cos(declination));
+  if (cosHour < -1 || cosHour > 1) return { sunrise: null, sunset: null };
+  const halfDayHours = Math.acos(cosHour) / RAD / 15;
+  const noon = dayStart + (12 - lng / 15) * HOUR_MS;
+  const minute = (ms: number) => Math.round(ms / 60_000) * 60_000;
+  return { sunrise: minute(noon - halfDayHours * HOUR_MS), sunset: minute(noon + halfDayHours * HOUR_MS) };
 }

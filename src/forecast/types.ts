@@ -115,7 +115,7 @@ export const ForecastHourSchema = t.Object(
 export const BestWindowSchema = t.Object(
   {
     start: dateTime("First hour of the window, UTC."),
-    end: forMcp(dateTime("End of the window's last hour (exclusive), UTC."), { description: "End of the last hour." }),
+    end: forMcp(dateTime("End of the window's last hour (exclusive), UTC."), { description: "Exclusive." }),
     rating: forMcp(integer({ minimum: 2, maximum: 5, description: "The rating every hour of the window has for the level: the best of the hours considered." }), { bounds: true }),
   },
   { description: "The best run of consecutive daylight hours for one level (docs/forecast.md, \"Best windows\")." },

@@ -9,6 +9,7 @@ import { NOW_ATTRIBUTION } from "../now/service";
 import type { OperationId } from "../core/endpoints";
 import { USAGE_KEYS } from "../core/endpoints";
 import { ATTRIBUTION as NDBC_ATTRIBUTION } from "../observations/service";
+import { ATTRIBUTION as CLIMATE_ATTRIBUTION } from "../climate/service";
 
 /** A forecast hour (also the current hour of the spot now). */
 const FORECAST_HOURS = [
@@ -171,10 +172,35 @@ export const OK_EXAMPLES: Record<OperationId, unknown> = {
     "byLeadDay": [],
     "reason": null,
   },
+  getClimate: climateExample(),
   getUsage: usageExample(),
 };
 
 /** 30 UTC days, today last: a key used over the last few days. */
+/** A west-facing beach of the North Atlantic: big winters for the advanced, small summers for beginners. */
+function climateExample() {
+  const median = [2.6, 2.5, 2.1, 1.8, 1.4, 1.1, 0.9, 1.0, 1.4, 1.9, 2.3, 2.6];
+  const good = { beginner: [0.05, 0.06, 0.1, 0.2, 0.35, 0.52, 0.61, 0.58, 0.3, 0.12, 0.06, 0.04], intermediate: [0.3, 0.33, 0.45, 0.55, 0.5, 0.38, 0.3, 0.32, 0.52, 0.48, 0.36, 0.3], advanced: [0.7, 0.68, 0.6, 0.45, 0.3, 0.15, 0.08, 0.1, 0.35, 0.55, 0.66, 0.71] };
+  const rose = (m: number) => [0, 0, 0, 0, 0, 0, 0, 0, 0, 0.01, 0.03, 0.12, m < 5 || m > 9 ? 0.52 : 0.39, m < 5 || m > 9 ? 0.27 : 0.4, 0.04, 0.01];
+  const months = median.map((p50, i) => ({
+    month: i + 1,
+    waveHeight: { p10: Math.round(p50 * 45) / 100, p25: Math.round(p50 * 70) / 100, p50, p75: Math.round(p50 * 135) / 100, p90: Math.round(p50 * 175) / 100 },
+    wavePeriod: { p50: Math.round((8 + p50 * 1.5) * 100) / 100 },
+    waveDirection: { dominant: i + 1 < 5 || i + 1 > 9 ? 270 : 292.5, rose: rose(i + 1) },
+    windSpeed: { p50: Math.round((14 + Math.abs(6.5 - i) * 1.5) * 10) / 10 },
+    offshoreShare: i + 1 < 5 || i + 1 > 9 ? 0.34 : 0.21,
+    goodDays: { beginner: good.beginner[i], intermediate: good.intermediate[i], advanced: good.advanced[i] },
+  }));
+  return {
+    spot: { id: "praia-azul", name: "Praia Azul" },
+    source: { model: "era5_ocean", cell: { lat: 39.5, lng: -9.5, distanceKm: 20.9 }, years: { from: 2016, to: 2025 } },
+    months,
+    bestMonths: { beginner: [6, 7, 8], intermediate: [3, 4, 5, 9, 10], advanced: [1, 2, 3, 11, 12] },
+    units: "metric",
+    attribution: CLIMATE_ATTRIBUTION,
+  };
+}
+
 function usageExample() {
   const today = Date.UTC(2026, 10, 24);
   const totals = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 120, 95, 180, 142, 8];
@@ -198,5 +224,6 @@ export const ERROR_EXAMPLES = {
   ForecastNotFound: error("no_forecast", "No forecast for spot 'praia-azul' yet; the next refresh will fetch it."),
   RateLimited: error("rate_limited", "Per-minute burst limit exceeded. Retry after 12 s."),
   InternalError: error("internal", "Internal server error. The failure was logged; please retry later."),
+  ClimateUnavailable: error("climate_unavailable", "The climate could not be fetched from Open-Meteo (/v1/marine: HTTP 429: Daily API request limit exceeded. Please try again tomorrow.); it is tried again in 60 s."),
   Unavailable: error("internal", "The service is briefly unavailable (its database or its counters do not answer); please retry in a few seconds."),
 } as const;

@@ -12,7 +12,7 @@
 import { MCP_ENDPOINTS, V1_ENDPOINTS, type OperationId } from "../core/endpoints";
 import { LIVE_KEY_PREFIX } from "../access/keys";
 import { PLAN_DEFAULTS, type PlanLimits } from "../access/plans";
-import { bestSpotsQuery, COMPONENT_SCHEMAS, daysQuery, idParams, nearbyQuery, nowManyQuery, nowQuery, observationsQuery, searchQuery, verificationQuery, type ComponentName } from "./schemas";
+import { bestSpotsQuery, climateQuery, COMPONENT_SCHEMAS, daysQuery, idParams, nearbyQuery, nowManyQuery, nowQuery, observationsQuery, searchQuery, verificationQuery, type ComponentName } from "./schemas";
 import { headersFor, json } from "./respond";
 import { ERROR_EXAMPLES, OK_EXAMPLES } from "./examples";
 
@@ -119,6 +119,12 @@ const RESPONSES = {
     headers: { ...required(RATE_LIMIT_HEADERS, false), "Retry-After": headerRef("Retry-After") },
     content: errorContent("Unavailable"),
   },
+  ClimateUnavailable: {
+    description:
+      "`climate_unavailable`: the last fetch of the spot's climate from Open-Meteo failed (the message says why); nothing of it was kept, and it is tried again after `Retry-After` seconds. `internal`: as for every operation, a shared part of several servers does not answer.",
+    headers: { ...required(RATE_LIMIT_HEADERS, false), "Retry-After": headerRef("Retry-After") },
+    content: errorContent("ClimateUnavailable"),
+  },
 
 } satisfies Record<string, Json>;
 
@@ -132,6 +138,7 @@ const ERROR_RESPONSE_STATUS: Record<ErrorResponseName, number> = {
   RateLimited: 429,
   InternalError: 500,
   Unavailable: 503,
+  ClimateUnavailable: 503,
 };
 
 // ---------------------------------------------------------------- operations
@@ -139,10 +146,12 @@ const ERROR_RESPONSE_STATUS: Record<ErrorResponseName, number> = {
 export type { OperationId };
 
 interface OperationDoc {
-  tag: "Spots" | "Forecast" | "Tides" | "Usage" | "Now" | "Observations";
+  tag: "Spots" | "Forecast" | "Tides" | "Usage" | "Now" | "Observations" | "Climate";
   summary: string;
   description: string;
   ok: { description: string; schema: Json; cached?: true };
+  /** A 202 while the answer is being made, with when to ask again. */
+  accepted?: { description: string; schema: Json };
   /** Beyond 401, 429 and 500, which every /v1 operation can answer. */
   errors: ErrorResponseName[];
   /** The path's parameters and the query's, as object schemas. */
@@ -257,6 +266,17 @@ const OPERATIONS: Record<OperationId, OperationDoc> = {
     params: idParams,
     query: verificationQuery,
   },
+  getClimate: {
+    tag: "Climate",
+    summary: "The spot's months: sea, wind and good days per level, from ERA5",
+    description:
+      "Beyond the spec. Twelve months over the last full years (`source.years`) of ERA5 reanalysis at the spot's ERA5-Ocean cell (0.5°, shared by every spot near it): wave height percentiles, the median period, the direction rose, the median wind, the share of offshore hours at the spot, and per surfer level the share of days with at least two daylight hours rated 3 or more by the forecast's rating; `bestMonths` per level. A cell is fetched from Open-Meteo once, the first time one of its spots is asked for: until it is whole the answer is 202 `{\"status\": \"pending\"}` with `Retry-After`, and 503 `climate_unavailable` after a failed fetch. Counted as `climate` in usage.",
+    ok: { description: "The spot's climate.", schema: schemaRef("ClimateResponse") },
+    accepted: { description: "The spot's climate is being computed: ask again after `Retry-After` seconds.", schema: schemaRef("ClimatePending") },
+    errors: ["BadRequest", "SpotNotFound", "ClimateUnavailable"],
+    params: idParams,
+    query: climateQuery,
+  },
   getUsage: {
     tag: "Usage",
     summary: "Usage of the presented key",
@@ -288,10 +308,14 @@ function operationOf(id: OperationId): Json {
   const responses: Record<number, Json> = {
     200: { description: op.ok.description, headers: { ...rateLimitHeaderRefs(), ...cacheHeaders }, content: { "application/json": { schema: op.ok.schema, example: OK_EXAMPLES[id] } } },
   };
+  if (op.accepted) {
+    responses[202] = { description: op.accepted.description, headers: { ...rateLimitHeaderRefs(), "Retry-After": headerRef("Retry-After") }, content: { "application/json": { schema: op.accepted.schema, example: { status: "pending" } } } };
+  }
   if (op.ok.cached) {
     responses[304] = { description: "Not modified: the `If-None-Match` value is the current `ETag`. No body.", headers: { ...rateLimitHeaderRefs(), ...cacheHeaders } };
   }
-  for (const name of [...op.errors, "Unauthorized", "RateLimited", "InternalError", "Unavailable"] as const) responses[ERROR_RESPONSE_STATUS[name]] = responseRef(name);
+  // An operation's own answer of a status (a 503 of its own) stands for the shared one, whose case it also tells.
+  for (const name of ["Unauthorized", "RateLimited", "InternalError", "Unavailable", ...op.errors] as const) responses[ERROR_RESPONSE_STATUS[name]] = responseRef(name);
   const parameters = parametersOf(op);
   return { operationId: id, tags: [op.tag], summary: op.summary, description: op.description, responses, ...(parameters.length > 0 ? { parameters } : {}) };
 }
@@ -348,7 +372,7 @@ The same data is available to AI agents as Model Context Protocol tools at \`/mc
 |---|---|
 ${MCP_ENDPOINTS.map(({ tool, args }) => `| \`${tool}\` | ${args || "none"} |`).join("\n")}
 
-\`best_spots\`, \`surf_summary\` and \`list_alerts\` go beyond the spec: \`best_spots\` answers what \`GET /v1/spots/best\` answers; \`surf_summary\` condenses a spot's forecast and tides to one line per day; \`list_alerts\` lists the calling key's condition alerts (made by the owner in the console) with their next windows.
+\`best_spots\`, \`surf_summary\` and \`list_alerts\` go beyond the spec: \`best_spots\` answers what \`GET /v1/spots/best\` answers; \`surf_summary\` condenses a spot's forecast and tides to one line per day; \`list_alerts\` lists the calling key's condition alerts (made by the owner in the console) with their next windows. \`spot_climate\` answers what \`GET /v1/spots/{id}/climate\` answers, in metric units.
 
 Each tool call counts toward the daily quota like a /v1 request, reported in usage as \`mcp.<tool>\`.`;
 
@@ -367,6 +391,7 @@ const TAGS = [
   { name: "Tides", description: "Stored tide extremes." },
   { name: "Now", description: "The current state at a spot in one small answer (beyond the spec): conditions, tide, sun." },
   { name: "Observations", description: "The nearest wave buoy's readings and each model's measured error there (beyond the spec; NOAA NDBC)." },
+  { name: "Climate", description: "A spot's months from forty years of reanalysis (beyond the spec; Copernicus/ECMWF ERA5 through Open-Meteo)." },
   { name: "Usage", description: "Usage of the presented key." },
 ];
 

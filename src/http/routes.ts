@@ -26,6 +26,9 @@ import { acceptedEncoding, compressedOnce, encodedEtag } from "./compress";
 import { parseNowManyParams, parseNowParams } from "../now/params";
 import { observationsIn } from "../observations/units";
 import { tidesIn } from "../tides/units";
+import { climateIn } from "../climate/units";
+import type { ClimateState } from "../climate/service";
+import type { Units } from "../core/units";
 
 /** A now answer, or 304 when the client holds it; cacheable until the minute ends. */
 function nowResponse(request: Request, served: { body: string; etag: string; maxAgeSeconds: number }): Response {
@@ -51,6 +54,14 @@ function routeFailure(request: Request, path: string, error: unknown): Response 
 /** A handler's answer, a promise's failure answered as routeFailure() does. */
 function caught(request: Request, path: string, answer: MaybePromise<Response>): MaybePromise<Response> {
   return answer instanceof Promise ? answer.catch((error: unknown) => routeFailure(request, path, error)) : answer;
+}
+
+/** The climate, or 202 while its cell is fetched, or 503 after a failed fetch: both with when to ask again. */
+function climateResponse(request: Request, state: ClimateState, units: Units): Response {
+  if (state.status === "ready") return json(climateIn(state.climate, units), 200, headersFor(request));
+  const headers = headersFor(request, { "Retry-After": String(state.retryAfterSeconds) });
+  if (state.status === "pending") return json({ status: "pending" }, 202, headers);
+  return errorResponse(new ApiError("climate_unavailable", `The climate could not be fetched from Open-Meteo (${state.reason}); it is tried again in ${state.retryAfterSeconds} s.`), headers);
 }
 
 /** A forecast body with its ETag (304 when the client has it) and the encoding the client accepts, compressed once. */
@@ -112,6 +123,10 @@ function keyedHandlers(app: App): Record<ServeOf<"v1">, KeyedHandler> {
     getVerification: (request, id) => {
       const { days } = parseVerificationParams(queryOf(request));
       return app.verification.verification(app.spots.get(spotId(id)), days).then((answer) => json(answer, 200, headersFor(request)));
+    },
+    getClimate: (request, id) => {
+      const units = parseChoice(queryOf(request), "units", UNITS);
+      return app.climate.climate(app.spots.get(spotId(id))).then((state) => climateResponse(request, state, units));
     },
     getUsage: (request) => {
       const usage = (text: string) => json(text, 200, headersFor(request, { "Cache-Control": "private, no-store" }));

@@ -33,6 +33,7 @@ import { BestSpotSchema } from "../forecast/best-spots";
 import { NowSunSchema } from "../forecast/sun";
 import { NowManyResponseSchema, NowResponseSchema, NowTideSchema } from "../now/types";
 import { UNITS } from "../core/units";
+import { ClimatePendingSchema, ClimateResponseSchema } from "../climate/types";
 import { BuoySchema, LeadDayScoreSchema, ModelScoreSchema, ObservationsResponseSchema, VerificationResponseSchema, VerificationScoreSchema } from "../observations/types";
 
 // ---------------------------------------------------------------- request parameters
@@ -109,6 +110,10 @@ export const nowQuery = t.Object({ units: unitsParam });
 
 export const observationsQuery = t.Object({ units: unitsParam });
 
+export const climateQuery = t.Object({
+  units: t.Optional(t.UnionEnum(UNITS, { default: "metric", description: "`imperial`: wave heights in feet, wind in mph." })),
+});
+
 export const verificationQuery = t.Object({
   days: t.Optional(
     t.Integer({
@@ -183,6 +188,8 @@ export const SHAPES = {
   VerificationScore: VerificationScoreSchema,
   ModelScore: ModelScoreSchema,
   LeadDayScore: LeadDayScoreSchema,
+  ClimateResponse: ClimateResponseSchema,
+  ClimatePending: ClimatePendingSchema,
   Error: ErrorSchema,
 } satisfies Record<ComponentName, TSchema>;
 

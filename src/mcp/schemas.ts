@@ -22,6 +22,7 @@ import { NowResponseSchema } from "../now/types";
 import { CurrentObservationSchema, ObservationsResponseSchema } from "../observations/types";
 import type { ObservationsAnswer } from "../observations/service";
 import { bestSpotsQuery, daysQuery, idParams, nearbyQuery, nowQuery, searchQuery } from "../http/schemas";
+import { ClimateResponseSchema } from "../climate/types";
 import { mcpOutput, NO_SCHEMA_URI } from "./output-schemas";
 
 /**
@@ -48,7 +49,7 @@ function argument(parameter: TSchema, description: string, overrides: Record<str
 const args = <S extends z.ZodRawShape>(shape: S, required: (keyof S & string)[]) => z.object(shape).meta({ required, additionalProperties: false, ...NO_SCHEMA_URI });
 
 const limitArg = argument(nearbyQuery.properties.limit, "Most spots to return.");
-const spotIdArg = argument(idParams.properties.id, "Spot id from search_spots or spots_nearby.");
+const spotIdArg = argument(idParams.properties.id, "From search_spots or spots_nearby.");
 const daysArg = argument(daysQuery.properties.days, "Days ahead, from now.");
 /** Metric when absent, as the enum's first value says. */
 const unitsArg = argument(nowQuery.properties.units, "imperial: ft, mph, °F.", { default: undefined });
@@ -87,6 +88,8 @@ export const surfSummaryInput = args(
 
 export const spotNowInput = args({ spot_id: spotIdArg, units: unitsArg }, ["spot_id"]);
 
+export const spotClimateInput = args({ spot_id: spotIdArg }, ["spot_id"]);
+
 export const listAlertsInput = args({}, []);
 
 const listOf = <S extends TSchema>(items: S, description: string) => t.Object({ spots: forMcp(t.Array(items), { description }) });
@@ -99,6 +102,8 @@ export const tidesOutput = mcpOutput(TidesResponseSchema);
 export const nowOutput = mcpOutput(NowResponseSchema);
 
 export const surfSummaryOutput = mcpOutput(SurfSummarySchema);
+/** The best months alone: tools/list goes into a model's context whole, and the objects stay open to the rest of the /v1 JSON. */
+export const climateOutput = mcpOutput(t.Pick(ClimateResponseSchema, ["bestMonths"]));
 
 const { buoy: briefBuoy, ...briefReading } = CurrentObservationSchema.properties;
 /**

@@ -20,6 +20,7 @@ import { windowSpan } from "../alerts/delivery/wording";
 import { UNIT_LABELS, type Units } from "../core/units";
 import { briefObservation, type ObservationsAnswer } from "../observations/service";
 import { buoyPhrase } from "../observations/summary";
+import type { ClimateResponse } from "../climate/types";
 
 /** Every tool's text stays within this many bytes (UTF-8): never more than ~4,000–5,500 tokens. */
 export const TEXT_LIMIT = 16 * 1024;
@@ -337,4 +338,24 @@ export function alertsText(alerts: readonly KeyAlert[]): string {
     ];
   });
   return fitText([`${alerts.length} alert${alerts.length === 1 ? "" : "s"} of this key (id | name | spot | condition | delivery | state), then each one's next windows in the spot's local time:`], body, []);
+}
+
+const MONTH_NAMES = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"] as const;
+const percent = (share: number) => `${Math.round(share * 100)}%`;
+
+/** The climate in a line per month and the best months per level. */
+export function climateText(c: ClimateResponse): string {
+  const [height, speed] = c.units === "imperial" ? ["ft", "mph"] : ["m", "km/h"];
+  const months = c.months.map((m) => {
+    const offshore = m.offshoreShare === null ? "" : `, offshore ${percent(m.offshoreShare)}`;
+    const good = `good days B ${percent(m.goodDays.beginner)} I ${percent(m.goodDays.intermediate)} A ${percent(m.goodDays.advanced)}`;
+    return `${MONTH_NAMES[m.month - 1]}: waves ${m.waveHeight.p25}–${m.waveHeight.p75} ${height} (median ${m.waveHeight.p50}) ${m.wavePeriod.p50} s from ${compass(m.waveDirection.dominant)}; wind ${m.windSpeed.p50} ${speed}${offshore}; ${good}`;
+  });
+  const best = (level: keyof ClimateResponse["bestMonths"]) => c.bestMonths[level].map((m) => MONTH_NAMES[m - 1]).join(", ") || "none";
+  return [
+    `${escapeControls(c.spot.name)} (${c.spot.id}): climate ${c.source.years.from}–${c.source.years.to}, ERA5-Ocean cell ${c.source.cell.lat}, ${c.source.cell.lng} (${c.source.cell.distanceKm} km)`,
+    ...months,
+    `Best months: beginner ${best("beginner")}; intermediate ${best("intermediate")}; advanced ${best("advanced")}.`,
+    `Data: ${c.attribution}`,
+  ].join("\n");
 }

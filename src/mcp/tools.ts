@@ -9,6 +9,7 @@ import type { z } from "zod";
 import type { App } from "../app";
 import { ApiError, invalidRequest } from "../core/errors";
 import { parseBestSpotsParams, parseDaysParams, parseNearbyParams, parseSearchParams, parseSummaryParams } from "../core/params";
+import { climateIn } from "../climate/units";
 import { DEMO_ATTRIBUTION } from "../forecast/demo";
 import { summaryText } from "../forecast/summary";
 import type { ForecastResponse } from "../forecast/types";
@@ -29,8 +30,10 @@ import {
   tidesOutput,
   listAlertsInput,
   listAlertsOutput,
+  spotClimateInput,
+  climateOutput,
 } from "./schemas";
-import { alertsText, bestSpotsText, forecastText, nearbyText, observationsText, searchText, tidesText, withDemoBanner } from "./text";
+import { alertsText, bestSpotsText, climateText, forecastText, nearbyText, observationsText, searchText, tidesText, withDemoBanner } from "./text";
 import { observationsIn } from "../observations/units";
 import { parseNowParams } from "../now/params";
 import { tidesIn } from "../tides/units";
@@ -96,8 +99,8 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: "Search surf spots",
     description:
       "Find surf spots by name, alias, country, region or a town within 10 km (case- and accent-insensitive), best match first. " +
-      "Call it first whenever the user names a spot, beach, town or country, to get the spot_id the other tools need. " +
-      `Text: one line per spot (id | name | country, region | lat, lng); ${STRUCTURED} as {spots: [...]}.`,
+      "Call it first when the user names a spot, beach, town or country, for the spot_id other tools need. " +
+      `Text: a line per spot; ${STRUCTURED} as {spots: [...]}.`,
     input: searchInput,
     output: spotListOutput,
     async run(app, args) {
@@ -110,9 +113,9 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: "spots_nearby",
     title: "Surf spots near a position",
     description:
-      "Surf spots within radius_km of a coordinate, closest first. Use it when the user gives a place rather than a spot " +
-      "name (resolve the place to lat/lng yourself), or asks what else is nearby. " +
-      `Text: one line per spot with its distance in km; ${STRUCTURED} as {spots: [...]}.`,
+      "Surf spots within radius_km of a coordinate, closest first: when the user gives a place (resolve it to lat/lng " +
+      "yourself) or asks what is nearby. " +
+      `Text: a line per spot with its distance; ${STRUCTURED} as {spots: [...]}.`,
     input: nearbyInput,
     output: nearbyListOutput,
     async run(app, args) {
@@ -126,9 +129,8 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: "Surf forecast for a spot",
     description:
       "Surf forecast for one spot from the current hour: 'is it good to surf', 'when is the best session'. " +
-      "Text (local times): per day sun, weather, temperatures, the best window per level (rating 1..5, 5 best) and tides; " +
-      "then per daylight hour surf at the beach, swell, wind and its type, ratings, tide, the models' agreement. " +
-      `${STRUCTURED}: every hour and field, times UTC. For a week in a few lines use surf_summary. ` +
+      "Text (local times): per day sun, weather, the best window per level (rating 1..5) and tides; per daylight hour " +
+      `surf, swell, wind, ratings, tide. ${STRUCTURED}: every hour, times UTC. For a week in brief use surf_summary. ` +
       "Fails with no_forecast when the spot has no forecast yet.",
     input: spotDaysInput,
     output: forecastOutput,
@@ -147,8 +149,8 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: "get_tides",
     title: "Tide times for a spot",
     description:
-      "High and low tides for one spot from now: local times and heights above the datum named, and where they come from " +
-      "(tide station or sea-level model). Tideless spots say so. " +
+      "High and low tides for one spot from now: local times, heights above the datum named, their source (station or " +
+      "sea-level model). Tideless spots say so. " +
       `${STRUCTURED} (times UTC).`,
     input: spotDaysInput,
     output: tidesOutput,
@@ -163,9 +165,8 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: "spot_now",
     title: "Surf and tide at a spot right now",
     description:
-      "One spot now, in a sentence: surf, swell, wind and its type, rating 1..5 per level, water temperature, the tide " +
-      "(rising or falling), the next high and low and the time to the turn, daylight. Local times. For 'how is it now'; get_forecast " +
-      `for later. ${STRUCTURED} (times UTC).`,
+      "One spot now, in a sentence: surf, swell, wind, rating 1..5 per level, water, the tide and its next turn, daylight, " +
+      `the nearest buoy. Local times. For 'how is it now'. ${STRUCTURED} (times UTC).`,
     input: spotNowInput,
     output: nowOutput,
     async run(app, args) {
@@ -181,9 +182,9 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: "best_spots",
     title: "Where to surf now",
     description:
-      "Spots within radius_km of a coordinate ranked for a surfer level over the next hours, each with its best window of " +
-      "daylight hours (rating 1..5, local time), the surf height over it and the wind type. For 'where should I surf today/tomorrow " +
-      `near X' (resolve X to lat/lng yourself). ${STRUCTURED} as {spots: [...]}.`,
+      "Spots within radius_km of a coordinate ranked for a surfer level over the next hours, each with its best daylight " +
+      "window (rating 1..5, local time), surf height and wind type. For 'where should I surf near X' (resolve X to lat/lng " +
+      `yourself). ${STRUCTURED} as {spots: [...]}.`,
     input: bestSpotsInput,
     output: bestSpotsOutput,
     async run(app, args) {
@@ -214,12 +215,26 @@ export const TOOLS: readonly ToolDefinition[] = [
     },
   },
   {
+    name: "spot_climate",
+    title: "Best months at a spot",
+    description: `A spot's months from ERA5: waves (m), wind (km/h), good days and best months per level. For 'when to go'. ${STRUCTURED}.`,
+    input: spotClimateInput,
+    output: climateOutput,
+    async run(app, args) {
+      const state = await app.climate.climate(app.spots.get(parseSpotId(args.spot_id)));
+      if (state.status === "pending") throw new ApiError("climate_unavailable", `The spot's climate is being computed (its area is asked for the first time); ask again in ${state.retryAfterSeconds} s.`);
+      if (state.status === "failed") throw new ApiError("climate_unavailable", `The climate could not be fetched (${state.reason}); it is tried again in ${state.retryAfterSeconds} s.`);
+      const climate = climateIn(state.climate, "metric");
+      return { text: climateText(climate), structured: { ...climate } };
+    },
+  },
+  {
     name: "surf_summary",
     title: "Surf summary for a spot",
     description:
-      "One spot's outlook day by day in a few hundred tokens: per day the surf height range, wind (speed, type) and the " +
-      "wave models' agreement over daylight, the best window per level (rating 1..5), tides, sun. Prefer it to get_forecast for " +
-      "'how is the surf this week', 'when should I go'. Local times. Fails with no_forecast without a forecast yet.",
+      "One spot's outlook day by day in a few hundred tokens: per day surf range, wind, the models' agreement, the best " +
+      "window per level (rating 1..5), tides, sun. Prefer it to get_forecast for 'how is the surf this week'. Local times. " +
+      "Fails with no_forecast without a forecast yet.",
     input: surfSummaryInput,
     output: surfSummaryOutput,
     async run(app, args) {

@@ -22,7 +22,7 @@ export const NowTideSchema = t.Object(
         type: stringEnum(["high", "low"] as const),
         time: dateTime(),
         height: t.Number({ description: "Meters (feet with `units=imperial`)." }),
-        minutesUntil: forMcp(integer({ minimum: 0, description: "Whole minutes from `time` to the turn; 0 during the minute of the turn." }), { bounds: true }),
+        minutesUntil: integer({ minimum: 0, description: "Whole minutes from `time` to the turn; 0 during the minute of the turn." }),
       },
       { description: "The next turn of the tide: `nextHigh` or `nextLow`, whichever comes first." },
     ),

@@ -11,7 +11,7 @@ const spotFields = {
   lng: t.Number({ minimum: -180, maximum: 180, description: "Longitude." }),
   hexId: beyondSpec(
     forMcp(t.String({ pattern: "^[0-9a-f]{16}$", description: "The raw 16-hex id, accepted wherever a spot id is a parameter. Beyond the spec: may be absent." }), {
-      description: "16-hex id, also a spot_id.",
+      description: "Also a spot_id.",
     }),
   ),
   facing: beyondSpec(
@@ -23,7 +23,7 @@ const spotFields = {
           description: "Beyond the spec: bearing from the beach toward open water, degrees true; null when unknown (no coast within 10 km, lakes, pools) or not computed yet. An import's value wins over the computed one (docs/ratings.md, \"Orientation\").",
         }),
       ),
-      { description: "Degrees from the beach to open water." },
+      { description: "Toward open water, degrees." },
     ),
   ),
   tideless: beyondSpec(nullable(t.Boolean({ description: "Beyond the spec: true when the spot has no tides to speak of; null until its tide station is chosen (docs/tides.md)." }))),

@@ -266,7 +266,7 @@ describe("quota, burst and headers", () => {
     expect(ua.days).toHaveLength(30);
     expect(ua.days.at(-1)!.date).toBe("2026-11-25");
     expect(ua.today).toBe(2);
-    expect(ua.days.at(-1)!.byEndpoint).toEqual({ "spots.search": 0, "spots.nearby": 0, "spots.get": 1, forecast: 0, tides: 1, now: 0, "spots.best": 0, observations: 0, verification: 0, embed: 0, calendar: 0 });
+    expect(ua.days.at(-1)!.byEndpoint).toEqual({ "spots.search": 0, "spots.nearby": 0, "spots.get": 1, forecast: 0, tides: 1, now: 0, "spots.best": 0, observations: 0, verification: 0, climate: 0, embed: 0, calendar: 0 });
     expect(ub.today).toBe(1);
     expect(ub.days.at(-1)!.byEndpoint.forecast).toBe(1);
     expect(ua.days.slice(0, 29).every((d) => d.total === 0 && Object.values(d.byEndpoint).every((n) => n === 0))).toBe(true);

@@ -102,6 +102,7 @@ describe("operator mistakes in one line, exit 2", () => {
     [["serve", "--port"], {}, "--port needs a value"],
     [["serve", "--port", "70000"], {}, "--port must be a port number from 0 to 65535"],
     [["serve"], { PORT: "70000" }, "PORT must be a port number from 0 to 65535"],
+    [["serve"], { SURFCAST_CLIMATE_YEARS: "0" }, 'SURFCAST_CLIMATE_YEARS must be between 1 and 80, got "0"'],
     [["keys", "create", "a@example.com", "--nmae", "x"], {}, "unknown option --nmae (did you mean --name?)"],
     [["srve"], {}, 'unknown command "srve" (did you mean serve?)'],
   ] as [string[], Record<string, string>, string][])("%p", (args, env, message) => {

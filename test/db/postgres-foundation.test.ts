@@ -282,6 +282,7 @@ describeWithPostgres("PostgreSQL", () => {
         .run(Date.now());
       sqlite.query("INSERT INTO observation_sources (key, body, checked_at) VALUES ('buoy:51201', '{\"id\":\"51201\"}', ?)").run(Date.now());
       sqlite.query("INSERT INTO buoy_lead_forecasts (buoy_id, model, issued_at, hour, wave_height) VALUES ('51201', 'gfs_wave025', ?, ?, 1.25)").run(Date.now(), Date.now() + 86_400_000);
+      sqlite.query("INSERT INTO climate_cells (cell_key, years_from, years_to, computed_at, summary, hours) VALUES ('39.5,-9.5', 2016, 2025, ?, '{\"cell\":{\"lat\":39.5,\"lng\":-9.5},\"months\":[]}', ?)").run(Date.now(), new Uint8Array([11, 22, 33]));
       const row = sqlite.query("SELECT spot_id, body FROM forecast_documents ORDER BY spot_id LIMIT 1").get() as { spot_id: string; body: Uint8Array };
       legacyBody.spot = row.spot_id;
       legacyBody.json = brotliDecompressSync(row.body).toString("utf8");

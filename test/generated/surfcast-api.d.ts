@@ -244,6 +244,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/spots/{id}/climate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The spot's months: sea, wind and good days per level, from ERA5
+         * @description Beyond the spec. Twelve months over the last full years (`source.years`) of ERA5 reanalysis at the spot's ERA5-Ocean cell (0.5°, shared by every spot near it): wave height percentiles, the median period, the direction rose, the median wind, the share of offshore hours at the spot, and per surfer level the share of days with at least two daylight hours rated 3 or more by the forecast's rating; `bestMonths` per level. A cell is fetched from Open-Meteo once, the first time one of its spots is asked for: until it is whole the answer is 202 `{"status": "pending"}` with `Retry-After`, and 503 `climate_unavailable` after a failed fetch. Counted as `climate` in usage.
+         */
+        get: operations["getClimate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The spot's months: sea, wind and good days per level, from ERA5 (headers only)
+         * @description `getClimate` without the body: the same status and headers (`ETag` and 304 included), counted as the GET is.
+         */
+        head: operations["getClimateHead"];
+        patch?: never;
+        trace?: never;
+    };
     "/v1/usage": {
         parameters: {
             query?: never;
@@ -661,7 +685,7 @@ export interface components {
              */
             date: string;
             total: number;
-            /** @description Request counts keyed by spots.search, spots.nearby, spots.get, forecast, tides, now, spots.best, observations, verification, embed, calendar and mcp.<tool> (one key per MCP tool name). */
+            /** @description Request counts keyed by spots.search, spots.nearby, spots.get, forecast, tides, now, spots.best, observations, verification, climate, embed, calendar and mcp.<tool> (one key per MCP tool name). */
             byEndpoint: {
                 [key: string]: number;
             };
@@ -909,6 +933,91 @@ export interface components {
             models: components["schemas"]["ModelScore"][];
             served: components["schemas"]["VerificationScore"];
         };
+        /** @description The spot's climate month by month, from ERA5 reanalysis: the sea, the wind, and the share of good days per surfer level. */
+        ClimateResponse: {
+            spot: {
+                id: string;
+                name: string;
+            };
+            /** @description Where the climate comes from. */
+            source: {
+                /** @constant */
+                model: "era5_ocean";
+                /** @description The ERA5-Ocean grid point (0.5°) the sea comes from; every spot near it shares its climate. */
+                cell: {
+                    lat: number;
+                    lng: number;
+                    /** @description From the spot, km to a tenth. */
+                    distanceKm: number;
+                };
+                /** @description The full years counted, inclusive. */
+                years: {
+                    from: number;
+                    to: number;
+                };
+            };
+            /** @description January to December. */
+            months: {
+                month: number;
+                /** @description Percentiles of the month's hourly significant wave height (the total sea), meters (feet with `units=imperial`). */
+                waveHeight: {
+                    p10: number;
+                    p25: number;
+                    p50: number;
+                    p75: number;
+                    p90: number;
+                };
+                /** @description Median of the month's hourly mean wave period, seconds. */
+                wavePeriod: {
+                    p50: number;
+                };
+                /** @description Where the sea comes from. */
+                waveDirection: {
+                    /** @description Centre of the rose's largest sector, degrees the sea comes from. */
+                    dominant: number;
+                    /** @description 16 sectors of 22.5° from north clockwise, each centred on its bearing; the shares sum to 1. */
+                    rose: number[];
+                };
+                /** @description Median of the month's hourly 10 m wind, km/h (mph). */
+                windSpeed: {
+                    p50: number;
+                };
+                offshoreShare: number | null;
+                /** @description Per level, the share of the month's days with at least two daylight hours rated 3 or more by the forecast's rating (the spot's facing, the wind, the surf height from the total sea). */
+                goodDays: {
+                    /** @description Share of days. */
+                    beginner: number;
+                    /** @description Share of days. */
+                    intermediate: number;
+                    /** @description Share of days. */
+                    advanced: number;
+                };
+            }[];
+            /** @description Per level, the months whose `goodDays` is at least 80 % of the level's best month's, in calendar order; empty when no day is good. */
+            bestMonths: {
+                /** @description Months. */
+                beginner: number[];
+                /** @description Months. */
+                intermediate: number[];
+                /** @description Months. */
+                advanced: number[];
+            };
+            /**
+             * @description As asked with `units`.
+             * @enum {string}
+             */
+            units: "metric" | "imperial";
+            /** @description Credits Copernicus/ECMWF ERA5 and Open-Meteo. */
+            attribution: string;
+        };
+        /** @description The spot's climate is not computed yet: its cell's decade of hours is being fetched. */
+        ClimatePending: {
+            /**
+             * @description The climate is being computed; ask again after `Retry-After` seconds.
+             * @constant
+             */
+            status: "pending";
+        };
         /** @description Every error response has this shape. */
         Error: {
             error: {
@@ -916,7 +1025,7 @@ export interface components {
                  * @description Machine-readable error code; see the description of each response for the codes it can carry.
                  * @enum {string}
                  */
-                code: "invalid_key" | "account_disabled" | "not_found" | "no_forecast" | "rate_limited" | "invalid_request" | "internal";
+                code: "invalid_key" | "account_disabled" | "not_found" | "no_forecast" | "rate_limited" | "invalid_request" | "internal" | "climate_unavailable";
                 /** @description Human-readable explanation. */
                 message: string;
             };
@@ -1078,6 +1187,34 @@ export interface components {
                  *       "error": {
                  *         "code": "internal",
                  *         "message": "The service is briefly unavailable (its database or its counters do not answer); please retry in a few seconds."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `climate_unavailable`: the last fetch of the spot's climate from Open-Meteo failed (the message says why); nothing of it was kept, and it is tried again after `Retry-After` seconds. `internal`: as for every operation, a shared part of several servers does not answer. */
+        ClimateUnavailable: {
+            headers: {
+                /** @description The key's daily request limit. */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests left today (UTC), this one already deducted. */
+                "X-RateLimit-Remaining"?: number;
+                /** @description When the daily quota resets: the next UTC midnight, ISO 8601 (for example `2026-03-02T00:00:00Z`). */
+                "X-RateLimit-Reset"?: string;
+                /** @description Both limits as IETF RateLimit-Policy items (draft-ietf-httpapi-ratelimit-headers): `"burst"` allows `q` requests per `w` = 60 seconds, `"daily"` allows `q` requests per UTC day (`w` = 86400). Example: `"burst";q=60;w=60, "daily";q=500;w=86400`. */
+                "RateLimit-Policy"?: string;
+                /** @description What is left of each policy, IETF RateLimit items: `r` requests remain, and the window frees up completely in `t` seconds. Example: `"burst";r=59;t=60, "daily";r=499;t=43200`. */
+                RateLimit?: string;
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "climate_unavailable",
+                 *         "message": "The climate could not be fetched from Open-Meteo (/v1/marine: HTTP 429: Daily API request limit exceeded. Please try again tomorrow.); it is tried again in 60 s."
                  *       }
                  *     }
                  */
@@ -3179,6 +3316,741 @@ export interface operations {
             };
         };
     };
+    getClimate: {
+        parameters: {
+            query?: {
+                units?: "metric" | "imperial";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The spot's climate. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "spot": {
+                     *         "id": "praia-azul",
+                     *         "name": "Praia Azul"
+                     *       },
+                     *       "source": {
+                     *         "model": "era5_ocean",
+                     *         "cell": {
+                     *           "lat": 39.5,
+                     *           "lng": -9.5,
+                     *           "distanceKm": 20.9
+                     *         },
+                     *         "years": {
+                     *           "from": 2016,
+                     *           "to": 2025
+                     *         }
+                     *       },
+                     *       "months": [
+                     *         {
+                     *           "month": 1,
+                     *           "waveHeight": {
+                     *             "p10": 1.17,
+                     *             "p25": 1.82,
+                     *             "p50": 2.6,
+                     *             "p75": 3.51,
+                     *             "p90": 4.55
+                     *           },
+                     *           "wavePeriod": {
+                     *             "p50": 11.9
+                     *           },
+                     *           "waveDirection": {
+                     *             "dominant": 270,
+                     *             "rose": [
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0.01,
+                     *               0.03,
+                     *               0.12,
+                     *               0.52,
+                     *               0.27,
+                     *               0.04,
+                     *               0.01
+                     *             ]
+                     *           },
+                     *           "windSpeed": {
+                     *             "p50": 23.8
+                     *           },
+                     *           "offshoreShare": 0.34,
+                     *           "goodDays": {
+                     *             "beginner": 0.05,
+                     *             "intermediate": 0.3,
+                     *             "advanced": 0.7
+                     *           }
+                     *         },
+                     *         {
+                     *           "month": 2,
+                     *           "waveHeight": {
+                     *             "p10": 1.13,
+                     *             "p25": 1.75,
+                     *             "p50": 2.5,
+                     *             "p75": 3.38,
+                     *             "p90": 4.38
+                     *           },
+                     *           "wavePeriod": {
+                     *             "p50": 11.75
+                     *           },
+                     *           "waveDirection": {
+                     *             "dominant": 270,
+                     *             "rose": [
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0.01,
+                     *               0.03,
+                     *               0.12,
+                     *               0.52,
+                     *               0.27,
+                     *               0.04,
+                     *               0.01
+                     *             ]
+                     *           },
+                     *           "windSpeed": {
+                     *             "p50": 22.3
+                     *           },
+                     *           "offshoreShare": 0.34,
+                     *           "goodDays": {
+                     *             "beginner": 0.06,
+                     *             "intermediate": 0.33,
+                     *             "advanced": 0.68
+                     *           }
+                     *         },
+                     *         {
+                     *           "month": 3,
+                     *           "waveHeight": {
+                     *             "p10": 0.95,
+                     *             "p25": 1.47,
+                     *             "p50": 2.1,
+                     *             "p75": 2.84,
+                     *             "p90": 3.68
+                     *           },
+                     *           "wavePeriod": {
+                     *             "p50": 11.15
+                     *           },
+                     *           "waveDirection": {
+                     *             "dominant": 270,
+                     *             "rose": [
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0.01,
+                     *               0.03,
+                     *               0.12,
+                     *               0.52,
+                     *               0.27,
+                     *               0.04,
+                     *               0.01
+                     *             ]
+                     *           },
+                     *           "windSpeed": {
+                     *             "p50": 20.8
+                     *           },
+                     *           "offshoreShare": 0.34,
+                     *           "goodDays": {
+                     *             "beginner": 0.1,
+                     *             "intermediate": 0.45,
+                     *             "advanced": 0.6
+                     *           }
+                     *         },
+                     *         {
+                     *           "month": 4,
+                     *           "waveHeight": {
+                     *             "p10": 0.81,
+                     *             "p25": 1.26,
+                     *             "p50": 1.8,
+                     *             "p75": 2.43,
+                     *             "p90": 3.15
+                     *           },
+                     *           "wavePeriod": {
+                     *             "p50": 10.7
+                     *           },
+                     *           "waveDirection": {
+                     *             "dominant": 270,
+                     *             "rose": [
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0.01,
+                     *               0.03,
+                     *               0.12,
+                     *               0.52,
+                     *               0.27,
+                     *               0.04,
+                     *               0.01
+                     *             ]
+                     *           },
+                     *           "windSpeed": {
+                     *             "p50": 19.3
+                     *           },
+                     *           "offshoreShare": 0.34,
+                     *           "goodDays": {
+                     *             "beginner": 0.2,
+                     *             "intermediate": 0.55,
+                     *             "advanced": 0.45
+                     *           }
+                     *         },
+                     *         {
+                     *           "month": 5,
+                     *           "waveHeight": {
+                     *             "p10": 0.63,
+                     *             "p25": 0.98,
+                     *             "p50": 1.4,
+                     *             "p75": 1.89,
+                     *             "p90": 2.45
+                     *           },
+                     *           "wavePeriod": {
+                     *             "p50": 10.1
+                     *           },
+                     *           "waveDirection": {
+                     *             "dominant": 292.5,
+                     *             "rose": [
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0.01,
+                     *               0.03,
+                     *               0.12,
+                     *               0.39,
+                     *               0.4,
+                     *               0.04,
+                     *               0.01
+                     *             ]
+                     *           },
+                     *           "windSpeed": {
+                     *             "p50": 17.8
+                     *           },
+                     *           "offshoreShare": 0.21,
+                     *           "goodDays": {
+                     *             "beginner": 0.35,
+                     *             "intermediate": 0.5,
+                     *             "advanced": 0.3
+                     *           }
+                     *         },
+                     *         {
+                     *           "month": 6,
+                     *           "waveHeight": {
+                     *             "p10": 0.5,
+                     *             "p25": 0.77,
+                     *             "p50": 1.1,
+                     *             "p75": 1.49,
+                     *             "p90": 1.93
+                     *           },
+                     *           "wavePeriod": {
+                     *             "p50": 9.65
+                     *           },
+                     *           "waveDirection": {
+                     *             "dominant": 292.5,
+                     *             "rose": [
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0.01,
+                     *               0.03,
+                     *               0.12,
+                     *               0.39,
+                     *               0.4,
+                     *               0.04,
+                     *               0.01
+                     *             ]
+                     *           },
+                     *           "windSpeed": {
+                     *             "p50": 16.3
+                     *           },
+                     *           "offshoreShare": 0.21,
+                     *           "goodDays": {
+                     *             "beginner": 0.52,
+                     *             "intermediate": 0.38,
+                     *             "advanced": 0.15
+                     *           }
+                     *         },
+                     *         {
+                     *           "month": 7,
+                     *           "waveHeight": {
+                     *             "p10": 0.41,
+                     *             "p25": 0.63,
+                     *             "p50": 0.9,
+                     *             "p75": 1.22,
+                     *             "p90": 1.58
+                     *           },
+                     *           "wavePeriod": {
+                     *             "p50": 9.35
+                     *           },
+                     *           "waveDirection": {
+                     *             "dominant": 292.5,
+                     *             "rose": [
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0.01,
+                     *               0.03,
+                     *               0.12,
+                     *               0.39,
+                     *               0.4,
+                     *               0.04,
+                     *               0.01
+                     *             ]
+                     *           },
+                     *           "windSpeed": {
+                     *             "p50": 14.8
+                     *           },
+                     *           "offshoreShare": 0.21,
+                     *           "goodDays": {
+                     *             "beginner": 0.61,
+                     *             "intermediate": 0.3,
+                     *             "advanced": 0.08
+                     *           }
+                     *         },
+                     *         {
+                     *           "month": 8,
+                     *           "waveHeight": {
+                     *             "p10": 0.45,
+                     *             "p25": 0.7,
+                     *             "p50": 1,
+                     *             "p75": 1.35,
+                     *             "p90": 1.75
+                     *           },
+                     *           "wavePeriod": {
+                     *             "p50": 9.5
+                     *           },
+                     *           "waveDirection": {
+                     *             "dominant": 292.5,
+                     *             "rose": [
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0.01,
+                     *               0.03,
+                     *               0.12,
+                     *               0.39,
+                     *               0.4,
+                     *               0.04,
+                     *               0.01
+                     *             ]
+                     *           },
+                     *           "windSpeed": {
+                     *             "p50": 14.8
+                     *           },
+                     *           "offshoreShare": 0.21,
+                     *           "goodDays": {
+                     *             "beginner": 0.58,
+                     *             "intermediate": 0.32,
+                     *             "advanced": 0.1
+                     *           }
+                     *         },
+                     *         {
+                     *           "month": 9,
+                     *           "waveHeight": {
+                     *             "p10": 0.63,
+                     *             "p25": 0.98,
+                     *             "p50": 1.4,
+                     *             "p75": 1.89,
+                     *             "p90": 2.45
+                     *           },
+                     *           "wavePeriod": {
+                     *             "p50": 10.1
+                     *           },
+                     *           "waveDirection": {
+                     *             "dominant": 292.5,
+                     *             "rose": [
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0.01,
+                     *               0.03,
+                     *               0.12,
+                     *               0.39,
+                     *               0.4,
+                     *               0.04,
+                     *               0.01
+                     *             ]
+                     *           },
+                     *           "windSpeed": {
+                     *             "p50": 16.3
+                     *           },
+                     *           "offshoreShare": 0.21,
+                     *           "goodDays": {
+                     *             "beginner": 0.3,
+                     *             "intermediate": 0.52,
+                     *             "advanced": 0.35
+                     *           }
+                     *         },
+                     *         {
+                     *           "month": 10,
+                     *           "waveHeight": {
+                     *             "p10": 0.86,
+                     *             "p25": 1.33,
+                     *             "p50": 1.9,
+                     *             "p75": 2.57,
+                     *             "p90": 3.33
+                     *           },
+                     *           "wavePeriod": {
+                     *             "p50": 10.85
+                     *           },
+                     *           "waveDirection": {
+                     *             "dominant": 270,
+                     *             "rose": [
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0.01,
+                     *               0.03,
+                     *               0.12,
+                     *               0.52,
+                     *               0.27,
+                     *               0.04,
+                     *               0.01
+                     *             ]
+                     *           },
+                     *           "windSpeed": {
+                     *             "p50": 17.8
+                     *           },
+                     *           "offshoreShare": 0.34,
+                     *           "goodDays": {
+                     *             "beginner": 0.12,
+                     *             "intermediate": 0.48,
+                     *             "advanced": 0.55
+                     *           }
+                     *         },
+                     *         {
+                     *           "month": 11,
+                     *           "waveHeight": {
+                     *             "p10": 1.03,
+                     *             "p25": 1.61,
+                     *             "p50": 2.3,
+                     *             "p75": 3.11,
+                     *             "p90": 4.02
+                     *           },
+                     *           "wavePeriod": {
+                     *             "p50": 11.45
+                     *           },
+                     *           "waveDirection": {
+                     *             "dominant": 270,
+                     *             "rose": [
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0.01,
+                     *               0.03,
+                     *               0.12,
+                     *               0.52,
+                     *               0.27,
+                     *               0.04,
+                     *               0.01
+                     *             ]
+                     *           },
+                     *           "windSpeed": {
+                     *             "p50": 19.3
+                     *           },
+                     *           "offshoreShare": 0.34,
+                     *           "goodDays": {
+                     *             "beginner": 0.06,
+                     *             "intermediate": 0.36,
+                     *             "advanced": 0.66
+                     *           }
+                     *         },
+                     *         {
+                     *           "month": 12,
+                     *           "waveHeight": {
+                     *             "p10": 1.17,
+                     *             "p25": 1.82,
+                     *             "p50": 2.6,
+                     *             "p75": 3.51,
+                     *             "p90": 4.55
+                     *           },
+                     *           "wavePeriod": {
+                     *             "p50": 11.9
+                     *           },
+                     *           "waveDirection": {
+                     *             "dominant": 270,
+                     *             "rose": [
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0.01,
+                     *               0.03,
+                     *               0.12,
+                     *               0.52,
+                     *               0.27,
+                     *               0.04,
+                     *               0.01
+                     *             ]
+                     *           },
+                     *           "windSpeed": {
+                     *             "p50": 20.8
+                     *           },
+                     *           "offshoreShare": 0.34,
+                     *           "goodDays": {
+                     *             "beginner": 0.04,
+                     *             "intermediate": 0.3,
+                     *             "advanced": 0.71
+                     *           }
+                     *         }
+                     *       ],
+                     *       "bestMonths": {
+                     *         "beginner": [
+                     *           6,
+                     *           7,
+                     *           8
+                     *         ],
+                     *         "intermediate": [
+                     *           3,
+                     *           4,
+                     *           5,
+                     *           9,
+                     *           10
+                     *         ],
+                     *         "advanced": [
+                     *           1,
+                     *           2,
+                     *           3,
+                     *           11,
+                     *           12
+                     *         ]
+                     *       },
+                     *       "units": "metric",
+                     *       "attribution": "Contains modified Copernicus Climate Change Service information: ERA5 and ERA5-Ocean reanalysis (ECMWF; neither the European Commission nor ECMWF is responsible for any use of it), served by Open-Meteo (https://open-meteo.com/, CC BY 4.0)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ClimateResponse"];
+                };
+            };
+            /** @description The spot's climate is being computed: ask again after `Retry-After` seconds. */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "pending"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ClimatePending"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["SpotNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ClimateUnavailable"];
+        };
+    };
+    getClimateHead: {
+        parameters: {
+            query?: {
+                units?: "metric" | "imperial";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The spot's climate. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The spot's climate is being computed: ask again after `Retry-After` seconds. */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: a required parameter is missing or given twice, `q` is shorter than 2 characters, or a value is not of its type (decimal number, integer) or outside its bound. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_key`: the API key is missing, unknown or revoked. `account_disabled`: the key's account is disabled. No rate-limit headers: no key was admitted. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `not_found`: no spot has this id. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `rate_limited`: the daily quota or the per-minute burst limit is exhausted. Retry after `Retry-After` seconds. A refused request is not counted. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `internal`: a server-side failure (logged). The rate-limit headers are present when the failure happened after the key was admitted. */
+            500: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC), this one already deducted. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the daily quota resets: the next UTC midnight, ISO 8601 (for example `2026-03-02T00:00:00Z`). */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Both limits as IETF RateLimit-Policy items (draft-ietf-httpapi-ratelimit-headers): `"burst"` allows `q` requests per `w` = 60 seconds, `"daily"` allows `q` requests per UTC day (`w` = 86400). Example: `"burst";q=60;w=60, "daily";q=500;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy, IETF RateLimit items: `r` requests remain, and the window frees up completely in `t` seconds. Example: `"burst";r=59;t=60, "daily";r=499;t=43200`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `climate_unavailable`: the last fetch of the spot's climate from Open-Meteo failed (the message says why); nothing of it was kept, and it is tried again after `Retry-After` seconds. `internal`: as for every operation, a shared part of several servers does not answer. */
+            503: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC), this one already deducted. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the daily quota resets: the next UTC midnight, ISO 8601 (for example `2026-03-02T00:00:00Z`). */
+                    "X-RateLimit-Reset"?: string;
+                    /** @description Both limits as IETF RateLimit-Policy items (draft-ietf-httpapi-ratelimit-headers): `"burst"` allows `q` requests per `w` = 60 seconds, `"daily"` allows `q` requests per UTC day (`w` = 86400). Example: `"burst";q=60;w=60, "daily";q=500;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy, IETF RateLimit items: `r` requests remain, and the window frees up completely in `t` seconds. Example: `"burst";r=59;t=60, "daily";r=499;t=43200`. */
+                    RateLimit?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getUsage: {
         parameters: {
             query?: never;
@@ -3218,6 +4090,7 @@ export interface operations {
                      *             "spots.best": 0,
                      *             "observations": 0,
                      *             "verification": 0,
+                     *             "climate": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -3235,6 +4108,7 @@ export interface operations {
                      *             "spots.best": 0,
                      *             "observations": 0,
                      *             "verification": 0,
+                     *             "climate": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -3252,6 +4126,7 @@ export interface operations {
                      *             "spots.best": 0,
                      *             "observations": 0,
                      *             "verification": 0,
+                     *             "climate": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -3269,6 +4144,7 @@ export interface operations {
                      *             "spots.best": 0,
                      *             "observations": 0,
                      *             "verification": 0,
+                     *             "climate": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -3286,6 +4162,7 @@ export interface operations {
                      *             "spots.best": 0,
                      *             "observations": 0,
                      *             "verification": 0,
+                     *             "climate": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -3303,6 +4180,7 @@ export interface operations {
                      *             "spots.best": 0,
                      *             "observations": 0,
                      *             "verification": 0,
+                     *             "climate": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -3320,6 +4198,7 @@ export interface operations {
                      *             "spots.best": 0,
                      *             "observations": 0,
                      *             "verification": 0,
+                     *             "climate": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -3337,6 +4216,7 @@ export interface operations {
                      *             "spots.best": 0,
                      *             "observations": 0,
                      *             "verification": 0,
+                     *             "climate": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -3354,6 +4234,7 @@ export interface operations {
                      *             "spots.best": 0,
                      *             "observations": 0,
                      *             "verification": 0,
+                     *             "climate": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -3371,6 +4252,7 @@ export interface operations {
                      *             "spots.best": 0,
                      *             "observations": 0,
                      *             "verification": 0,
+                     *             "climate": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -3388,6 +4270,7 @@ export interface operations {
                      *             "spots.best": 0,
                      *             "observations": 0,
                      *             "verification": 0,
+                     *             "climate": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -3405,6 +4288,7 @@ export interface operations {
                      *             "spots.best": 0,
                      *             "observations": 0,
                      *             "verification": 0,
+                     *             "climate": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -3422,6 +4306,7 @@ export interface operations {
                      *             "spots.best": 0,
                      *             "observations": 0,
                      *             "verification": 0,
+                     *             "climate": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -3439,6 +4324,7 @@ export interface operations {
                      *             "spots.best": 0,
                      *             "observations": 0,
                      *             "verification": 0,
+                     *             "climate": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -3456,6 +4342,7 @@ export interface operations {
                      *             "spots.best": 0,
                      *             "observations": 0,
                      *             "verification": 0,
+                     *             "climate": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -3473,6 +4360,7 @@ export interface operations {
                      *             "spots.best": 0,
                      *             "observations": 0,
                      *             "verification": 0,
+                     *             "climate": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -3490,6 +4378,7 @@ export interface operations {
                      *             "spots.best": 0,
                      *             "observations": 0,
                      *             "verification": 0,
+                     *             "climate": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -3507,6 +4396,7 @@ export interface operations {
                      *             "spots.best": 0,
                      *             "observations": 0,
                      *             "verification": 0,
+                     *             "climate": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -3524,6 +4414,7 @@ export interface operations {
                      *             "spots.best": 0,
                      *             "observations": 0,
                      *             "verification": 0,
+                     *             "climate": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -3541,6 +4432,7 @@ export interface operations {
                      *             "spots.best": 0,
                      *             "observations": 0,
                      *             "verification": 0,
+                     *             "climate": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -3558,6 +4450,7 @@ export interface operations {
                      *             "spots.best": 0,
                      *             "observations": 0,
                      *             "verification": 0,
+                     *             "climate": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -3575,6 +4468,7 @@ export interface operations {
                      *             "spots.best": 0,
                      *             "observations": 0,
                      *             "verification": 0,
+                     *             "climate": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -3592,6 +4486,7 @@ export interface operations {
                      *             "spots.best": 0,
                      *             "observations": 0,
                      *             "verification": 0,
+                     *             "climate": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -3609,6 +4504,7 @@ export interface operations {
                      *             "spots.best": 0,
                      *             "observations": 0,
                      *             "verification": 0,
+                     *             "climate": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -3626,6 +4522,7 @@ export interface operations {
                      *             "spots.best": 0,
                      *             "observations": 0,
                      *             "verification": 0,
+                     *             "climate": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -3643,6 +4540,7 @@ export interface operations {
                      *             "spots.best": 0,
                      *             "observations": 0,
                      *             "verification": 0,
+                     *             "climate": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -3660,6 +4558,7 @@ export interface operations {
                      *             "spots.best": 0,
                      *             "observations": 0,
                      *             "verification": 0,
+                     *             "climate": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -3677,6 +4576,7 @@ export interface operations {
                      *             "spots.best": 0,
                      *             "observations": 0,
                      *             "verification": 0,
+                     *             "climate": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -3694,6 +4594,7 @@ export interface operations {
                      *             "spots.best": 0,
                      *             "observations": 0,
                      *             "verification": 0,
+                     *             "climate": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }
@@ -3711,6 +4612,7 @@ export interface operations {
                      *             "spots.best": 0,
                      *             "observations": 0,
                      *             "verification": 0,
+                     *             "climate": 0,
                      *             "embed": 0,
                      *             "calendar": 0
                      *           }

@@ -29,7 +29,7 @@ describe("endpointAt", () => {
   ] as [string, string | null][])("%s → %p", (path, operationId) => expect<string | null>(endpointAt(path)?.operationId ?? null).toBe(operationId));
 
   test("usage keys in the order /v1/usage reports them", () => {
-    expect(USAGE_KEYS).toEqual(["spots.search", "spots.nearby", "spots.get", "forecast", "tides", "now", "spots.best", "observations", "verification", "embed", "calendar"]);
+    expect(USAGE_KEYS).toEqual(["spots.search", "spots.nearby", "spots.get", "forecast", "tides", "now", "spots.best", "observations", "verification", "climate", "embed", "calendar"]);
   });
 });
 

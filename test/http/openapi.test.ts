@@ -45,6 +45,8 @@ const OPERATIONS: Record<string, { path: string; statuses: number[] }> = {
   // Beyond the spec: the nearest buoy, and each model's measured error there.
   getObservations: { path: "/v1/spots/{id}/observations", statuses: [200, 400, 401, 404, 429, 500, 503] },
   getVerification: { path: "/v1/spots/{id}/verification", statuses: [200, 400, 401, 404, 429, 500, 503] },
+  // Beyond the spec: a spot's months from ERA5 (202 while its cell is fetched).
+  getClimate: { path: "/v1/spots/{id}/climate", statuses: [200, 202, 400, 401, 404, 429, 500, 503] },
 };
 
 const operation = (id: string): Json => doc.paths[OPERATIONS[id]!.path].get;
@@ -81,7 +83,7 @@ describe("GET /openapi.json", () => {
 });
 
 describe("what the document declares", () => {
-  test("exactly the six operations of the spec, the two now operations and the two observations operations, with their operation ids, all GET, each with its HEAD", () => {
+  test("exactly the six operations of the spec, the two now operations, the two observations operations and the climate, with their operation ids, all GET, each with its HEAD", () => {
     const found: string[] = [];
     for (const [path, item] of Object.entries<Json>(doc.paths)) {
       expect(Object.keys(item)).toEqual(["get", "head"]);
@@ -124,6 +126,7 @@ describe("what the document declares", () => {
       getSpotNow: [id, units, { name: "If-None-Match", in: "header" }],
       getNow: [{ name: "spots", in: "query", required: true, schema: { type: "string" } }, units, { name: "If-None-Match", in: "header" }],
       getObservations: [id, units],
+      getClimate: [id, units],
       getVerification: [id, { name: "days", in: "query", required: false, schema: { type: "integer", minimum: 7, maximum: 45, default: 30 } }],
     };
     for (const [opId, params] of Object.entries(expected)) {
@@ -175,7 +178,7 @@ describe("what the document declares", () => {
     const schemas = doc.components.schemas;
     for (const [name, fields] of Object.entries(requiredBySpec)) expect([name, [...schemas[name].required].sort()]).toEqual([name, [...fields].sort()]);
     expect(schemas.Error.properties.error.required.sort()).toEqual(["code", "message"]);
-    expect(schemas.Error.properties.error.properties.code.enum.sort()).toEqual(["account_disabled", "internal", "invalid_key", "invalid_request", "no_forecast", "not_found", "rate_limited"]);
+    expect(schemas.Error.properties.error.properties.code.enum.sort()).toEqual(["account_disabled", "climate_unavailable", "internal", "invalid_key", "invalid_request", "no_forecast", "not_found", "rate_limited"]);
     expect(schemas.ForecastResponse.properties.spot.required.sort()).toEqual(["country", "id", "name"]);
     expect(schemas.TidesResponse.properties.spot.required.sort()).toEqual(["id", "name"]);
     // Fields beyond the spec are documented, optional, and nullable where the server sends null.
@@ -204,7 +207,7 @@ describe("what the document declares", () => {
     expect(s.UsageDay.properties.byEndpoint.additionalProperties).toMatchObject({ type: "integer" });
   });
 
-  test("responses: the spec's statuses plus 304 (forecast), 500 and 503 (a shared part away), each with its component schema; no bodiless error (431 is in the description)", () => {
+  test("responses: the spec's statuses plus 304 (forecast), 202 (a climate being computed), 500 and 503 (a shared part away), each with its component schema; no bodiless error (431 is in the description)", () => {
     const okSchema: Record<string, Json> = {
       searchSpots: { type: "array", items: { $ref: "#/components/schemas/Spot" } },
       spotsNearby: { type: "array", items: { $ref: "#/components/schemas/SpotWithDistance" } },
@@ -217,6 +220,7 @@ describe("what the document declares", () => {
       getNow: { $ref: "#/components/schemas/NowManyResponse" },
       getObservations: { $ref: "#/components/schemas/ObservationsResponse" },
       getVerification: { $ref: "#/components/schemas/VerificationResponse" },
+      getClimate: { $ref: "#/components/schemas/ClimateResponse" },
     };
     for (const [id, { statuses }] of Object.entries(OPERATIONS)) {
       const responses = operation(id).responses;
@@ -229,6 +233,7 @@ describe("what the document declares", () => {
       }
     }
     expect(operation("getForecast").responses[304].content).toBeUndefined();
+    expect(operation("getClimate").responses[202].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/ClimatePending" });
   });
 
   test("headers: rate-limit headers on every status produced under a key, Retry-After on 429, ETag and Cache-Control on the forecast", () => {
@@ -243,7 +248,8 @@ describe("what the document declares", () => {
         }
         // 500 and 503 can happen before the key was admitted (no counts to show); a 503 always says when to retry.
         for (const name of rateLimit) expect([id, status, name, headers[name]?.required]).toEqual([id, status, name, status !== 500 && status !== 503]);
-        expect(headers["Retry-After"]?.required ?? false).toBe(status === 429 || status === 503);
+        // A pending climate says when to ask again too.
+        expect(headers["Retry-After"]?.required ?? false).toBe(status === 429 || status === 503 || status === 202);
         const cached = ["getForecast", "getSpotNow", "getNow"].includes(id) && (status === 200 || status === 304);
         for (const name of ["ETag", "Cache-Control"]) expect(headers[name]?.required ?? false).toBe(cached);
       }

@@ -44,7 +44,7 @@ describe("best_spots and surf_summary (SDK client)", () => {
   test("tools/list: the four spec tools unchanged, plus the two with their parameters", async () => {
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    expect(Object.keys(byName).sort()).toEqual(["best_spots", "get_forecast", "get_tides", "list_alerts", "search_spots", "spot_now", "spot_observations", "spots_nearby", "surf_summary"]);
+    expect(Object.keys(byName).sort()).toEqual(["best_spots", "get_forecast", "get_tides", "list_alerts", "search_spots", "spot_climate", "spot_now", "spot_observations", "spots_nearby", "surf_summary"]);
     expect(Object.keys(byName.best_spots!.inputSchema.properties!).sort()).toEqual(["hours", "lat", "level", "limit", "lng", "radius_km", "units"]);
     expect(byName.best_spots!.inputSchema.required).toEqual(["lat", "lng"]);
     expect(Object.keys(byName.surf_summary!.inputSchema.properties!).sort()).toEqual(["days", "level", "spot_id", "units"]);

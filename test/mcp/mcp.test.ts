@@ -75,11 +75,11 @@ async function pipelineId(): Promise<string> {
 }
 
 describe("MCP tools (compiled binary, SDK client)", () => {
-  test("tools/list: the four spec tools (and the five beyond it) with the spec's parameter names, the shared bounds, output schemas, read-only", async () => {
+  test("tools/list: the four spec tools (and the six beyond it) with the spec's parameter names, the shared bounds, output schemas, read-only", async () => {
     const client = await connect(keys.main);
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    expect(Object.keys(byName).sort()).toEqual(["best_spots", "get_forecast", "get_tides", "list_alerts", "search_spots", "spot_now", "spot_observations", "spots_nearby", "surf_summary"]);
+    expect(Object.keys(byName).sort()).toEqual(["best_spots", "get_forecast", "get_tides", "list_alerts", "search_spots", "spot_climate", "spot_now", "spot_observations", "spots_nearby", "surf_summary"]);
     expect(byName.spot_now!.inputSchema.required).toEqual(["spot_id"]);
     for (const tool of ["get_forecast", "get_tides", "best_spots", "surf_summary", "spot_now"]) expect((byName[tool]!.inputSchema.properties as Record<string, unknown>).units).toMatchObject({ type: "string", enum: ["metric", "imperial"] });
 
@@ -343,7 +343,7 @@ describe("MCP access (compiled binary)", () => {
     expect(seconds).not.toBeNull();
     expect(Number(seconds![1])).toBeGreaterThan(0);
     expect(Number(seconds![1])).toBeLessThanOrEqual(86_400);
-    expect((await client.listTools()).tools).toHaveLength(9);
+    expect((await client.listTools()).tools).toHaveLength(10);
     await client.close();
     // One quota for both adapters.
     expect((await v1("/v1/spots?q=pipeline", keys.limited)).status).toBe(429);
@@ -393,7 +393,7 @@ describe("MCP Inspector CLI", () => {
     const list = await inspector(["--method", "tools/list"]);
     expect(list.code).toBe(0);
     const names = (JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name).sort();
-    expect(names).toEqual(["best_spots", "get_forecast", "get_tides", "list_alerts", "search_spots", "spot_now", "spot_observations", "spots_nearby", "surf_summary"]);
+    expect(names).toEqual(["best_spots", "get_forecast", "get_tides", "list_alerts", "search_spots", "spot_climate", "spot_now", "spot_observations", "spots_nearby", "surf_summary"]);
 
     const call = await inspector(["--method", "tools/call", "--tool-name", "search_spots", "--tool-arg", "query=pipeline", "limit=2"]);
     expect(call.code).toBe(0);

@@ -35,6 +35,14 @@
  *
  * `past_days=N` (0..92) puts N days before the first, each a copy of the first day's hours at its own dates.
  *
+ * History: `/v1/marine?models=era5_ocean&start_date=…&end_date=…` (ERA5-Ocean: `wave_height`, `wave_direction`,
+ * `wave_period`, `wave_peak_period`) and the Historical Weather API `/v1/archive?start_date=…&end_date=…` (ERA5:
+ * `wind_speed_10m`, `wind_direction_10m`, `wind_gusts_10m`) serve every hour of any past range, GMT, from the
+ * synthetic climate of `era5At` (northern seasons, turned by six months south of the equator): small summers, big
+ * winters, medium springs and autumns, a west swell, a light east wind that turns west from 18:00 UTC, and a null
+ * hour now and then. The grid point answered is the nearest of ERA5-Ocean's 0.5° (the archive's 0.25°). A range
+ * that ends after yesterday is a 400, as is a missing date (the archive asks for both).
+ *
  * Faults: "500", "503", "429" (minutely, the fixture body), "429-daily", "400", "truncated" (200, half a
  * body), "all-null" (200, every series null), { delayMs } (answers late: use more than the client timeout
  * for a timeout), { status, reason } (an error answer with that reason text). `inject` without `requests`/`next` applies to every matching request until `reset()`.
@@ -45,7 +53,7 @@ import { OPEN_METEO_FIXTURES } from "./env";
 import { seaLevelSeries } from "./fake-sea-level";
 
 export type Fault = "500" | "503" | "429" | "429-daily" | "400" | "truncated" | "all-null" | { delayMs: number } | { status: number; reason: string };
-export type FakeEndpoint = "marine" | "forecast";
+export type FakeEndpoint = "marine" | "forecast" | "archive";
 
 /** How a model reads the fixture's series. */
 export interface FakeModel {
@@ -120,6 +128,8 @@ export interface FakeOpenMeteo {
   inject(fault: Fault, when?: { requests?: number[]; next?: number; endpoint?: FakeEndpoint }): void;
   /** Makes a marine model read the series differently (until `reset()`); merged over its defaults. */
   setModel(name: string, behaviour: FakeModel): void;
+  /** The ERA5 hour the history requests serve at a point and hour (before the served decimals). */
+  era5At(lat: number, lng: number, ms: number): Era5Hour;
   /** The total sea's wave height served (by a model that reads the fixture as it is) for the hour at `ms`, past days included. */
   waveHeightAt(lat: number, lng: number, ms: number): number | null;
   /** Open-Meteo call weight of the requests received (optionally for one API). */
@@ -142,7 +152,7 @@ const GENERATED_MARINE = [
   ...["tertiary_swell_wave_height", "tertiary_swell_wave_direction", "tertiary_swell_wave_period"],
 ];
 
-const KNOWN: Record<FakeEndpoint, { hourly: string[]; daily: string[] }> = {
+const KNOWN: Record<"marine" | "forecast", { hourly: string[]; daily: string[] }> = {
   marine: {
     hourly: ["wave_height", "wave_direction", "wave_period", "swell_wave_height", "swell_wave_direction", "swell_wave_period", "sea_surface_temperature", "wave_peak_period", "wind_wave_height", ...GENERATED_MARINE],
     daily: [],
@@ -152,6 +162,91 @@ const KNOWN: Record<FakeEndpoint, { hourly: string[]; daily: string[] }> = {
     daily: ["sunrise", "sunset", "uv_index_max", "temperature_2m_max"],
   },
 };
+
+/** One hour of the synthetic ERA5 climate. */
+export interface Era5Hour {
+  waveHeight: number | null;
+  wavePeriod: number | null;
+  waveDirection: number | null;
+  wavePeakPeriod: number | null;
+  windSpeed: number;
+  windDirection: number;
+  windGust: number;
+}
+
+/** The sea's base height by month (1..12) in the north: small summers, big winters, medium springs and autumns. */
+export const ERA5_SEASON_HEIGHT = [3, 3, 1, 1, 1, 0.2, 0.2, 0.2, 1, 1, 1, 3] as const;
+/** Every this many hours the sea's variables are null (an hour the reanalysis lacks). */
+const ERA5_GAP_HOURS = 997;
+
+/** The synthetic ERA5 climate (see the header). */
+export function era5At(lat: number, _lng: number, ms: number): Era5Hour {
+  const hour = Math.floor(ms / 3_600_000);
+  const date = new Date(ms);
+  const month = lat < 0 ? ((date.getUTCMonth() + 6) % 12) + 1 : date.getUTCMonth() + 1;
+  const round = (v: number, decimals: number) => Math.round(v * 10 ** decimals) / 10 ** decimals;
+  const windSpeed = round(4 + Math.sin(hour / 5), 1);
+  const wind = { windSpeed, windDirection: date.getUTCHours() < 18 ? 90 : 270, windGust: round(windSpeed * 1.4, 1) };
+  if (hour % ERA5_GAP_HOURS === 0) return { waveHeight: null, wavePeriod: null, waveDirection: null, wavePeakPeriod: null, ...wind };
+  const period = round(10.5 + Math.sin(hour / 7), 2);
+  return {
+    waveHeight: round(ERA5_SEASON_HEIGHT[month - 1]! * (1 + 0.05 * Math.sin(hour)), 2),
+    wavePeriod: period,
+    waveDirection: Math.round(280 + 15 * Math.sin(hour / 13)),
+    wavePeakPeriod: round(period * 1.2, 2),
+    ...wind,
+  };
+}
+
+const ERA5_VARIABLES: Record<"marine" | "archive", Record<string, { unit: string; of: (h: Era5Hour) => number | null }>> = {
+  marine: {
+    wave_height: { unit: "m", of: (h) => h.waveHeight },
+    wave_direction: { unit: "°", of: (h) => h.waveDirection },
+    wave_period: { unit: "s", of: (h) => h.wavePeriod },
+    wave_peak_period: { unit: "s", of: (h) => h.wavePeakPeriod },
+  },
+  archive: {
+    wind_speed_10m: { unit: "km/h", of: (h) => h.windSpeed },
+    wind_direction_10m: { unit: "°", of: (h) => h.windDirection },
+    wind_gusts_10m: { unit: "km/h", of: (h) => h.windGust },
+  },
+};
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Days of an inclusive `start_date`..`end_date` range, or an error reason. */
+function rangeDays(start: string | null, end: string | null): number | string {
+  if (start === null || end === null) return "Parameter 'start_date' and 'end_date' must be set together";
+  if (!DATE.test(start) || !DATE.test(end) || Number.isNaN(Date.parse(start)) || Number.isNaN(Date.parse(end))) return `Invalid date ${DATE.test(start) ? end : start}`;
+  const days = (Date.parse(end) - Date.parse(start)) / 86_400_000 + 1;
+  if (days < 1) return "Parameter 'end_date' must be after 'start_date'";
+  return days;
+}
+
+/** An ERA5 history answer (Marine `era5_ocean` or the archive), as the real server shapes it; null when `hourly` names a variable it does not have. */
+function era5Location(api: "marine" | "archive", lat: number, lng: number, index: number, hourly: string[], start: string, days: number, unixtime: boolean, allNull: boolean): Record<string, unknown> | null {
+  const variables = ERA5_VARIABLES[api];
+  if (hourly.some((h) => !(h in variables))) return null;
+  const step = api === "marine" ? 2 : 4;
+  const first = Date.parse(`${start}T00:00:00Z`);
+  const times = Array.from({ length: days * 24 }, (_, i) => first + i * 3_600_000);
+  const hours = times.map((t) => era5At(lat, lng, t));
+  return {
+    latitude: Math.round(lat * step) / step,
+    longitude: Math.round(lng * step) / step,
+    generationtime_ms: 12.5,
+    utc_offset_seconds: 0,
+    timezone: "GMT",
+    timezone_abbreviation: "GMT",
+    elevation: api === "marine" ? 0 : 4,
+    ...(index !== 0 ? { location_id: index } : {}),
+    hourly_units: Object.fromEntries([["time", unixtime ? "unixtime" : "iso8601"], ...hourly.map((h) => [h, variables[h]!.unit])]),
+    hourly: Object.fromEntries([
+      ["time", times.map((t) => (unixtime ? t / 1000 : new Date(t).toISOString().slice(0, 16)))],
+      ...hourly.map((h) => [h, hours.map((hour) => (allNull ? null : variables[h]!.of(hour)))]),
+    ]),
+  };
+}
 
 /** The requested points of the fixture locations 0, 1, 2. */
 const FIXTURE_POINTS = [
@@ -286,7 +381,7 @@ function buildLocation(fixture: Fixture, fixtureIndex: number, endpoint: FakeEnd
 }
 
 export async function startFakeOpenMeteo(options: { firstDay?: string } = {}): Promise<FakeOpenMeteo> {
-  const fixtures: Record<FakeEndpoint, Fixture[]> = { marine: load("marine_multi.json"), forecast: load("forecast_multi.json") };
+  const fixtures: Record<"marine" | "forecast", Fixture[]> = { marine: load("marine_multi.json"), forecast: load("forecast_multi.json") };
   // Without a first day the series starts today (00:00 GMT): a fixed day would leave every test without a current
   // forecast once the fixture's week has passed.
   const shiftTo = (firstDay: string | undefined) => Date.parse(`${firstDay ?? new Date().toISOString().slice(0, 10)}T00:00:00Z`) - FIXTURE_DAY;
@@ -311,7 +406,7 @@ export async function startFakeOpenMeteo(options: { firstDay?: string } = {}): P
     port: 0,
     async fetch(req) {
       const url = new URL(req.url);
-      const endpoint: FakeEndpoint | null = url.pathname === "/v1/marine" ? "marine" : url.pathname === "/v1/forecast" ? "forecast" : null;
+      const endpoint: FakeEndpoint | null = url.pathname === "/v1/marine" ? "marine" : url.pathname === "/v1/forecast" ? "forecast" : url.pathname === "/v1/archive" ? "archive" : null;
       if (!endpoint) return error(404, "Not Found");
       let params = url.searchParams;
       if (req.method === "POST") {
@@ -325,7 +420,8 @@ export async function startFakeOpenMeteo(options: { firstDay?: string } = {}): P
       const timeformat = params.get("timeformat") ?? "iso8601";
       const n = requests.length + 1;
       const variables = list("hourly").length + list("daily").length;
-      const days = Number(params.get("forecast_days") ?? 7);
+      const range = params.has("start_date") || params.has("end_date") || endpoint === "archive" ? rangeDays(params.get("start_date"), params.get("end_date")) : null;
+      const days = typeof range === "number" ? range : Number(params.get("forecast_days") ?? 7);
       const modelNames = endpoint === "marine" ? list("models") : [];
       requests.push({ n, endpoint, method: req.method, locations: latitudes.length, timeformat, apikey: params.get("apikey"), latitudes, longitudes, variables, days, models: modelNames });
 
@@ -343,6 +439,18 @@ export async function startFakeOpenMeteo(options: { firstDay?: string } = {}): P
       if (latitudes.length > 1000) return error(400, "Only up to 1000 locations can be requested at once");
       const hourly = list("hourly");
       const daily = list("daily");
+      if (typeof range === "string") return error(400, range);
+      if (endpoint === "archive" || range !== null) {
+        const api = endpoint === "archive" ? "archive" : "marine";
+        if (api === "marine" && (modelNames.length !== 1 || modelNames[0] !== "era5_ocean")) return error(400, "this fake serves past ranges of the Marine API for models=era5_ocean only");
+        const start = params.get("start_date")!;
+        if (Date.parse(`${start}T00:00:00Z`) + days * 86_400_000 > Date.now() - 86_400_000) return error(400, `Parameter 'end_date' is out of allowed range`);
+        const unixtime = timeformat === "unixtime";
+        const answers = latitudes.map((lat, i) => era5Location(api, lat, longitudes[i]!, i, hourly, start, days, unixtime, fault === "all-null"));
+        if (answers.some((a) => a === null)) return error(400, `Data corrupted at path ''. Cannot initialize variable from invalid String value ${hourly.join(",")}.`);
+        const body = JSON.stringify(answers.length === 1 ? answers[0] : answers);
+        return new Response(fault === "truncated" ? body.slice(0, Math.floor(body.length / 2)) : body, { headers: { "Content-Type": "application/json; charset=utf-8" } });
+      }
       const badHourly = hourly.find((h) => !KNOWN[endpoint].hourly.includes(h) && !(endpoint === "marine" && SYNTHETIC_VARIABLE.test(h)));
       const badDaily = daily.find((d) => !KNOWN[endpoint].daily.includes(d));
       if (badHourly || badDaily) return error(400, `Data corrupted at path ''. Cannot initialize variable from invalid String value ${badHourly ? hourly.join(",") : daily.join(",")}.`);
@@ -369,6 +477,7 @@ export async function startFakeOpenMeteo(options: { firstDay?: string } = {}): P
     setFirstDay(day) {
       shift = shiftTo(day);
     },
+    era5At,
     waveHeightAt(lat, lng, ms) {
       const series = fixtures.marine[nearestFixture(lat, lng)]!.hourly.wave_height as (number | null)[];
       const hour = Math.floor((ms - (FIXTURE_DAY + shift)) / 3_600_000);

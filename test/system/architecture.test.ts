@@ -20,6 +20,7 @@ const LAYERS: Record<string, number> = {
   observations: 3,
   forecast: 4,
   now: 5,
+  climate: 5,
   embed: 6,
   alerts: 6,
   config: 7,
@@ -59,7 +60,7 @@ describe("rooms and layers", () => {
   test("every room has a layer", () => {
     expect([...new Set(sources.map(roomOf))].filter((r) => LAYERS[r] === undefined)).toEqual([]);
     // The reading of imports works: the composition root imports every domain room.
-    expect(new Set(imports.get("app.ts")!.map(roomOf))).toEqual(new Set(["access", "alerts", "config", "core", "db", "embed", "forecast", "now", "observations", "spots", "tides", "tls"]));
+    expect(new Set(imports.get("app.ts")!.map(roomOf))).toEqual(new Set(["access", "alerts", "climate", "config", "core", "db", "embed", "forecast", "now", "observations", "spots", "tides", "tls"]));
   });
 
   test("no import runs from a lower room to a higher one, or sideways to another room of its layer", () => {
@@ -144,7 +145,7 @@ describe("one store shape", () => {
   const engine = /from\s+"(?:bun:sqlite|drizzle-orm\/(?:sqlite-core|pg-core|bun-sqlite|bun-sql))"|\bBun\.sql\b|\bnew SQL\(/;
 
   test("each room with persistence declares one asynchronous store interface in store.ts, implemented for SQLite and PostgreSQL", () => {
-    expect(storeRooms).toEqual(["access", "alerts", "console", "embed", "forecast", "observations", "spots", "tides", "tls"]);
+    expect(storeRooms).toEqual(["access", "alerts", "climate", "console", "embed", "forecast", "observations", "spots", "tides", "tls"]);
     const misshapen = storeRooms.filter((room) => {
       const store = texts.get(`${room}/store.ts`);
       const files = [ONE_BOX_STORES[room] ?? "sqlite-store.ts", "postgres-store.ts"].map((name) => `${room}/${name}`);

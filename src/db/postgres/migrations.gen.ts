@@ -118,5 +118,13 @@ export const migrations: MigrationMeta[] = [
     "bps": true,
     "folderMillis": 1795856432729,
     "hash": "7c8b78f03a800b79eb76e3b916eb26b267aee0f43f8250d7b0682c75b8334bd3"
+  },
+  {
+    "sql": [
+      "CREATE TABLE \"climate_cells\" (\n\t\"cell_key\" text PRIMARY KEY NOT NULL,\n\t\"years_from\" bigint NOT NULL,\n\t\"years_to\" bigint NOT NULL,\n\t\"computed_at\" bigint NOT NULL,\n\t\"summary\" text NOT NULL,\n\t\"hours\" \"bytea\" NOT NULL\n);\n"
+    ],
+    "bps": true,
+    "folderMillis": 1795857408743,
+    "hash": "5ca95ebf4dea109172d70a1771c0b12d32495540727827d05b7f4ea1ef89c0ec"
   }
 ];

@@ -303,6 +303,16 @@ export const buoyLeadForecasts = pgTable(
   (t) => [primaryKey({ columns: [t.buoyId, t.model, t.issuedAt, t.hour] })],
 );
 
+// ── climate ──────────────────────────────────────────────────────────────────────────────────────
+export const climateCells = pgTable("climate_cells", {
+  cellKey: text("cell_key").primaryKey(),
+  yearsFrom: int64("years_from").notNull(),
+  yearsTo: int64("years_to").notNull(),
+  computedAt: int64("computed_at").notNull(),
+  summary: text("summary").notNull(),
+  hours: bytes("hours").notNull(),
+});
+
 export const meta = pgTable("meta", {
   key: text("key").primaryKey(),
   value: text("value").notNull(),

@@ -1,0 +1,148 @@
+/**
+ * `GET /v1/spots/{id}/climate`: a spot's months from its ERA5-Ocean cell's decade. A cell is fetched once, in the
+ * background, the first time one of its spots is asked for (the answer meanwhile: pending), stored whole, and
+ * fetched again only for other years (SURFCAST_CLIMATE_YEARS changed, or a year completed), the stored climate served
+ * until the new one is whole. docs/climate.md tells each field.
+ */
+import type { Clock } from "../core/clock";
+import { haversineKm } from "../core/geo";
+import { BoundedMap } from "../core/bounded-map";
+import { Serial } from "../core/serial";
+import type { Spot } from "../spots/types";
+import { bestMonths, cellOf, climateYears, sameYears, seaMonths, spotMonths, type Years } from "./climate";
+import type { Era5Source } from "./era5";
+import { packHours, unpackHours } from "./hours-codec";
+import type { ClimateStore, StoredClimate } from "./store";
+import type { ClimateResponse } from "./types";
+
+export const ATTRIBUTION =
+  "Contains modified Copernicus Climate Change Service information: ERA5 and ERA5-Ocean reanalysis (ECMWF; neither the European Commission nor ECMWF is responsible for any use of it), served by Open-Meteo (https://open-meteo.com/, CC BY 4.0).";
+
+export type ClimateAnswer = Omit<ClimateResponse, "units">;
+export type ClimateSpot = Pick<Spot, "id" | "name" | "lat" | "lng" | "facing">;
+
+/** What a request gets: the climate, or why not yet. */
+export type ClimateState =
+  | { status: "ready"; climate: ClimateAnswer }
+  /** The cell's decade is being fetched. */
+  | { status: "pending"; retryAfterSeconds: number }
+  /** The last fetch failed; the next is not before `retryAfterSeconds`. */
+  | { status: "failed"; reason: string; retryAfterSeconds: number };
+
+export interface Logger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+}
+
+export interface ClimateServiceOptions {
+  store: ClimateStore;
+  clock: Clock;
+  /** SURFCAST_CLIMATE_YEARS. */
+  years: number;
+  source: Era5Source;
+  logger: Logger;
+}
+
+/** A pending answer's Retry-After: a cell's twenty requests take a few seconds upstream. */
+export const PENDING_RETRY_S = 10;
+/** After a failed fetch the next waits this long, doubling per failure up to RETRY_MAX_MS. */
+export const RETRY_FIRST_MS = 60_000;
+export const RETRY_MAX_MS = 6 * 3_600_000;
+/** Cells and spots whose climate is kept in memory (a cell's stored form is a few hundred KB). */
+const CELLS_KEPT = 32;
+const SPOTS_KEPT = 2_000;
+
+interface Failure {
+  reason: string;
+  failures: number;
+  retryAt: number;
+}
+
+export class ClimateService {
+  private readonly cells = new BoundedMap<string, StoredClimate>(CELLS_KEPT);
+  private readonly answers = new BoundedMap<string, { facing: number | null; version: string; answer: ClimateAnswer }>(SPOTS_KEPT);
+  private readonly running = new Map<string, Promise<void>>();
+  private readonly failures = new Map<string, Failure>();
+  /** One cell fetched at a time: a burst of first requests never becomes a burst upstream. */
+  private readonly turns = new Serial();
+
+  constructor(private readonly options: ClimateServiceOptions) {}
+
+  async climate(spot: ClimateSpot): Promise<ClimateState> {
+    const cell = cellOf(spot.lat, spot.lng);
+    const wanted = climateYears(this.options.clock.now(), this.options.years);
+    const stored = this.cells.get(cell.key) ?? (await this.load(cell.key));
+    if (stored === null || !sameYears(stored.years, wanted)) this.fetchWhenDue(cell, wanted);
+    if (stored !== null) return { status: "ready", climate: this.answerOf(spot, stored) };
+    const failure = this.failures.get(cell.key);
+    if (failure && !this.running.has(cell.key)) {
+      return { status: "failed", reason: failure.reason, retryAfterSeconds: Math.max(1, Math.ceil((failure.retryAt - this.options.clock.now()) / 1000)) };
+    }
+    return { status: "pending", retryAfterSeconds: PENDING_RETRY_S };
+  }
+
+  private async load(key: string): Promise<StoredClimate | null> {
+    const stored = await this.options.store.climate(key);
+    if (stored) this.cells.set(key, stored);
+    return stored;
+  }
+
+  /** Starts the cell's fetch unless one runs or the last failure's wait is not over. */
+  private fetchWhenDue(cell: { key: string; lat: number; lng: number }, years: Years): void {
+    if (this.running.has(cell.key)) return;
+    const failure = this.failures.get(cell.key);
+    if (failure && failure.retryAt > this.options.clock.now()) return;
+    const run = this.turns
+      .run(() => this.compute(cell, years))
+      .then(
+        () => void this.failures.delete(cell.key),
+        (error: unknown) => {
+          const reason = error instanceof Error ? error.message : String(error);
+          const failures = (failure?.failures ?? 0) + 1;
+          const retryAt = this.options.clock.now() + Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** (failures - 1));
+          this.failures.set(cell.key, { reason, failures, retryAt });
+          this.options.logger.warn("climate fetch failed; nothing of it is kept", { cell: cell.key, years: `${years.from}-${years.to}`, error: reason });
+        },
+      )
+      .finally(() => this.running.delete(cell.key));
+    this.running.set(cell.key, run);
+  }
+
+  private async compute(cell: { key: string; lat: number; lng: number }, years: Years): Promise<void> {
+    // Another server of a shared database may have stored these years meanwhile.
+    const current = await this.options.store.climate(cell.key);
+    if (current && sameYears(current.years, years)) {
+      this.cells.set(cell.key, current);
+      return;
+    }
+    const fetched = await this.options.source({ lat: cell.lat, lng: cell.lng }, years);
+    const months = seaMonths(fetched.hours);
+    if (months === null) throw new Error("ERA5-Ocean has no wave heights here for some month (no sea cell near)");
+    const climate: StoredClimate = { key: cell.key, years, computedAt: this.options.clock.now(), cell: fetched.cell, months, hours: packHours(fetched.hours) };
+    await this.options.store.saveClimate(climate);
+    this.cells.set(cell.key, climate);
+    this.options.logger.info("climate computed", { cell: cell.key, years: `${years.from}-${years.to}` });
+  }
+
+  /** The spot's climate: the cell's months with the spot's own offshore wind and good days, kept until either changes. */
+  private answerOf(spot: ClimateSpot, stored: StoredClimate): ClimateAnswer {
+    // Its cell, years and time of computing name a climate (not the object: a kept answer must not hold the hours).
+    const version = `${stored.key} ${stored.years.from}-${stored.years.to} ${stored.computedAt}`;
+    const kept = this.answers.get(spot.id);
+    if (kept && kept.facing === spot.facing && kept.version === version) return kept.answer;
+    const own = spotMonths(unpackHours(Date.UTC(stored.years.from, 0, 1), stored.hours), spot);
+    const answer: ClimateAnswer = {
+      spot: { id: spot.id, name: spot.name },
+      source: {
+        model: "era5_ocean",
+        cell: { lat: stored.cell.lat, lng: stored.cell.lng, distanceKm: Math.round(haversineKm(spot.lat, spot.lng, stored.cell.lat, stored.cell.lng) * 10) / 10 },
+        years: stored.years,
+      },
+      months: stored.months.map((m, i) => ({ ...m, offshoreShare: own[i]!.offshoreShare, goodDays: own[i]!.goodDays })),
+      bestMonths: bestMonths(own),
+      attribution: ATTRIBUTION,
+    };
+    this.answers.set(spot.id, { facing: spot.facing, version, answer });
+    return answer;
+  }
+}
