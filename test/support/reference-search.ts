@@ -130,13 +130,13 @@ export class ReferenceSearch {
     }
     if (placeWordsPartial !== null) return [7, 2 + placeWordsPartial];
     if (s.place.includes(q)) return [7, 1000];
-    const townKeys: number[][] = [];
+    // The best town: lowest grade, then nearest.
+    let town: number[] | null = null;
     for (const [k, km] of s.towns) {
       const grade = townGrades[k]!;
-      if (grade !== null) townKeys.push([8, grade, km]);
+      if (grade !== null && (town === null || compareKeys([8, grade, km], town) < 0)) town = [8, grade, km];
     }
-    townKeys.sort(compareKeys);
-    return townKeys[0] ?? null;
+    return town;
   }
 
   /** A town's best name grade for `q`: 2 · (0 exact, 1 whole words, 2 prefix, 2 + words only started) + 1 for an alternate name, or null. */
