@@ -73,8 +73,8 @@ afterAll(async () => {
 
 /**
  * A data dir whose every spot has an "old" document (series from yesterday). Its catalog is every eighth spot of the
- * default one (~730 spots from every coast, 7 batches of 100 and 15 of 50): the same refresh paths as the whole
- * catalog (faults spread over several batches, a kill between committed batches) at an eighth of the time.
+ * default one (~730 spots from every coast, still many batches): the same refresh paths as the whole catalog (faults
+ * spread over several batches, a kill between committed batches) at an eighth of the time.
  * Made once (an import and a first refresh); each test gets a copy of its own.
  */
 let prepared: Promise<{ dataDir: string; spots: number }> | undefined;
