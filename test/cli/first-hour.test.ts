@@ -3,11 +3,11 @@
  * port the server really answers on, a mistyped data directory, flag mistakes in one line, ports out of range,
  * the health check given a base URL, the help.
  */
-import { describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY, tempDir } from "../support/env";
-import { cli, createKey, startServer } from "../support/binary";
+import { cli, createKey, startServer, type RunningServer } from "../support/binary";
 import { apiFetch } from "../support/http";
 
 function run(args: string[], env: Record<string, string> = {}) {
@@ -16,6 +16,13 @@ function run(args: string[], env: Record<string, string> = {}) {
 }
 
 const oneLine = (text: string) => text.trim().split("\n").length === 1;
+
+/** One server for the tests that only need one running (none of them stops it or depends on another's data). */
+let shared: Promise<RunningServer> | undefined;
+const sharedServer = () => (shared ??= startServer());
+afterAll(async () => {
+  await (await shared)?.stop();
+});
 
 describe("a mistyped data directory", () => {
   test.each([
@@ -72,16 +79,12 @@ describe("a mistyped data directory", () => {
 
 describe("links name the address the server answers at", () => {
   test("without SURFCAST_PUBLIC_URL, admins create and embeds list use the running server's address", async () => {
-    const server = await startServer();
-    try {
-      const port = new URL(server.url).port;
-      const r = cli(server.dataDir, ["admins", "create", "boss@example.com"], { SURFCAST_PUBLIC_URL: "" });
-      expect(r.code).toBe(0);
-      expect(r.stdout).toContain(`http://localhost:${port}/console/invite/`);
-      expect(r.stderr).not.toContain("warning");
-    } finally {
-      await server.stop();
-    }
+    const server = await sharedServer();
+    const port = new URL(server.url).port;
+    const r = cli(server.dataDir, ["admins", "create", "boss@example.com"], { SURFCAST_PUBLIC_URL: "" });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`http://localhost:${port}/console/invite/`);
+    expect(r.stderr).not.toContain("warning");
   }, 30_000);
 
   test("SURFCAST_PUBLIC_URL wins; with neither, one warning says what the links start with", () => {
@@ -97,6 +100,13 @@ describe("links name the address the server answers at", () => {
 });
 
 describe("operator mistakes in one line, exit 2", () => {
+  // A data directory with a database, so each mistake is refused for itself (none of them writes to it).
+  let dir: string;
+  beforeAll(() => {
+    dir = tempDir("mistake");
+    expect(cli(dir, ["accounts", "create", "a@example.com", "--plan", "starter"]).code).toBe(0);
+  });
+
   test.each([
     [["serve", "--prot", "41085"], {}, "unknown option --prot (did you mean --port?) (see surfcast serve --help)"],
     [["serve", "--port"], {}, "--port needs a value"],
@@ -106,8 +116,6 @@ describe("operator mistakes in one line, exit 2", () => {
     [["keys", "create", "a@example.com", "--nmae", "x"], {}, "unknown option --nmae (did you mean --name?)"],
     [["srve"], {}, 'unknown command "srve" (did you mean serve?)'],
   ] as [string[], Record<string, string>, string][])("%p", (args, env, message) => {
-    const dir = tempDir("mistake");
-    cli(dir, ["accounts", "create", "a@example.com", "--plan", "starter"]);
     const r = run(["--data-dir", dir, ...args], env);
     expect(r.code).toBe(2);
     expect(oneLine(r.stderr)).toBe(true);
@@ -116,14 +124,10 @@ describe("operator mistakes in one line, exit 2", () => {
   });
 
   test("healthcheck takes the base URL serve prints", async () => {
-    const server = await startServer();
-    try {
-      expect(run(["healthcheck", "--url", server.url]).code).toBe(0);
-      expect(run(["healthcheck", "--url", `${server.url}/`]).code).toBe(0);
-      expect(run(["healthcheck", "--url", `${server.url}/healthz`]).code).toBe(0);
-    } finally {
-      await server.stop();
-    }
+    const server = await sharedServer();
+    expect(run(["healthcheck", "--url", server.url]).code).toBe(0);
+    expect(run(["healthcheck", "--url", `${server.url}/`]).code).toBe(0);
+    expect(run(["healthcheck", "--url", `${server.url}/healthz`]).code).toBe(0);
   }, 30_000);
 
   test("the help lists spots check", () => {
@@ -133,39 +137,31 @@ describe("operator mistakes in one line, exit 2", () => {
 
 describe("the bare address and units", () => {
   test("GET / sends a browser to the reference and the console, a client to /openapi.json", async () => {
-    const server = await startServer();
-    try {
-      const page = await fetch(`${server.url}/`, { headers: { Accept: "text/html,application/xhtml+xml" } });
-      expect(page.status).toBe(200);
-      expect(page.headers.get("content-type")).toStartWith("text/html");
-      const html = await page.text();
-      for (const href of ['href="/docs"', 'href="/console"', 'href="/openapi.json"']) expect(html).toContain(href);
-      const client = await fetch(`${server.url}/`);
-      expect(client.status).toBe(200);
-      expect(await client.json()).toEqual({ name: "Surfcast", openapi: "/openapi.json", docs: "/docs", console: "/console", health: "/healthz" });
-    } finally {
-      await server.stop();
-    }
+    const server = await sharedServer();
+    const page = await fetch(`${server.url}/`, { headers: { Accept: "text/html,application/xhtml+xml" } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toStartWith("text/html");
+    const html = await page.text();
+    for (const href of ['href="/docs"', 'href="/console"', 'href="/openapi.json"']) expect(html).toContain(href);
+    const client = await fetch(`${server.url}/`);
+    expect(client.status).toBe(200);
+    expect(await client.json()).toEqual({ name: "Surfcast", openapi: "/openapi.json", docs: "/docs", console: "/console", health: "/healthz" });
   }, 30_000);
 
   test("forecast and tides take units=metric or units=imperial; anything else is a 400 naming both", async () => {
-    const server = await startServer();
-    try {
-      const key = createKey(server.dataDir);
-      for (const path of ["/v1/spots/supertubos/forecast?units=feet", "/v1/spots/supertubos/tides?units=Imperial&days=2"]) {
-        const res = await apiFetch(server.url + path, { headers: { "X-API-Key": key } });
-        expect(res.status).toBe(400);
-        const body = (await res.json()) as { error: { code: string; message: string } };
-        expect(body.error.code).toBe("invalid_request");
-        expect(body.error.message).toBe("Parameter 'units' must be one of metric, imperial.");
-      }
-      for (const units of ["metric", "imperial"]) {
-        const res = await apiFetch(`${server.url}/v1/spots/supertubos/tides?units=${units}`, { headers: { "X-API-Key": key } });
-        expect(res.status).toBe(200);
-        expect(((await res.json()) as { units: string }).units).toBe(units);
-      }
-    } finally {
-      await server.stop();
+    const server = await sharedServer();
+    const key = createKey(server.dataDir);
+    for (const path of ["/v1/spots/supertubos/forecast?units=feet", "/v1/spots/supertubos/tides?units=Imperial&days=2"]) {
+      const res = await apiFetch(server.url + path, { headers: { "X-API-Key": key } });
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe("invalid_request");
+      expect(body.error.message).toBe("Parameter 'units' must be one of metric, imperial.");
+    }
+    for (const units of ["metric", "imperial"]) {
+      const res = await apiFetch(`${server.url}/v1/spots/supertubos/tides?units=${units}`, { headers: { "X-API-Key": key } });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { units: string }).units).toBe(units);
     }
   }, 30_000);
 });

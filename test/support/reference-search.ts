@@ -51,10 +51,14 @@ interface Prepared {
   nameCompact: string;
   aliasCompacts: string[];
   ownWords: string[];
+  /** ownWords as indexes into the distinct words of every spot (the typo tier measures each distinct word once). */
+  ownWordIds: number[];
   country: string;
   regionSegments: string[];
   place: string;
   placeWords: string[];
+  /** ownWords then placeWords: what a multi-word query may mix. */
+  mixedWords: string[];
   regionSize: number;
   /** Town index → whole km to it, for the towns that cover this spot. */
   towns: Map<number, number>;
@@ -63,6 +67,7 @@ interface Prepared {
 export class ReferenceSearch {
   private readonly prepared: Prepared[];
   private readonly townWords: string[][][];
+  private readonly distinctWords: string[] = [];
 
   constructor(
     private readonly spots: readonly Searchable[],
@@ -70,10 +75,17 @@ export class ReferenceSearch {
   ) {
     const regionSize = new Map<string, number>();
     for (const s of spots) regionSize.set(`${s.country}|${s.region}`, (regionSize.get(`${s.country}|${s.region}`) ?? 0) + 1);
+    const wordIds = new Map<string, number>();
+    const idOf = (word: string): number => {
+      let id = wordIds.get(word);
+      if (id === undefined) wordIds.set(word, (id = this.distinctWords.push(word) - 1));
+      return id;
+    };
     this.prepared = spots.map((s) => {
       const name = fold(s.name);
       const aliases = s.aliases.map(fold);
       const place = fold(`${s.country} ${s.region ?? ""}`);
+      const ownWords = [...words(name), ...aliases.flatMap(words)];
       return {
         name,
         nameWords: words(name),
@@ -81,11 +93,13 @@ export class ReferenceSearch {
         aliasWords: aliases.map(words),
         nameCompact: compact(name),
         aliasCompacts: aliases.map(compact),
-        ownWords: [...words(name), ...aliases.flatMap(words)],
+        ownWords,
+        ownWordIds: ownWords.map(idOf),
         country: fold(s.country),
         regionSegments: (s.region ?? "").split(",").map(fold).filter((r) => r !== ""),
         place,
         placeWords: words(place),
+        mixedWords: [...ownWords, ...words(place)],
         regionSize: regionSize.get(`${s.country}|${s.region}`)!,
         towns: new Map(),
       };
@@ -95,7 +109,7 @@ export class ReferenceSearch {
   }
 
   /** The spot's sort key for query `q` (compared element by element), or null when no real tier matches. */
-  private key(q: string, qw: string[], i: number, townGrades: (number | null)[]): number[] | null {
+  private key(q: string, qw: string[], qc: string, i: number, townGrades: (number | null)[]): number[] | null {
     const s = this.prepared[i]!;
     const nameWordsPartial = partialCount(qw, s.nameWords);
     if (s.name.startsWith(q)) return [0, Math.min(s.nameWords.length - qw.length, 15), -Math.min(s.regionSize, 4095), s.name === q ? 0 : 1];
@@ -103,7 +117,6 @@ export class ReferenceSearch {
     if (s.country === q) return [2, 0];
     if (s.regionSegments.includes(q)) return [2, 1];
     if (nameWordsPartial !== null) return [3, nameWordsPartial];
-    const qc = compact(q);
     if (s.name.includes(q) || s.nameCompact.includes(qc)) return [4];
     const aliasGrades = s.aliases.map((a, k) =>
       a === q ? 0 : a.startsWith(q) ? 1 : partialCount(qw, s.aliasWords[k]!) !== null ? 2 : a.includes(q) || s.aliasCompacts[k]!.includes(qc) ? 3 : null,
@@ -112,18 +125,18 @@ export class ReferenceSearch {
     if (alias.length > 0) return [5, Math.min(...alias)];
     const placeWordsPartial = partialCount(qw, s.placeWords);
     if (qw.length > 1 && placeWordsPartial === null) {
-      const mixed = partialCount(qw, [...s.ownWords, ...s.placeWords]);
+      const mixed = partialCount(qw, s.mixedWords);
       if (mixed !== null) return [6, mixed];
     }
     if (placeWordsPartial !== null) return [7, 2 + placeWordsPartial];
     if (s.place.includes(q)) return [7, 1000];
-    const townKeys: number[][] = [];
+    // The best town: lowest grade, then nearest.
+    let town: number[] | null = null;
     for (const [k, km] of s.towns) {
       const grade = townGrades[k]!;
-      if (grade !== null) townKeys.push([8, grade, km]);
+      if (grade !== null && (town === null || compareKeys([8, grade, km], town) < 0)) town = [8, grade, km];
     }
-    townKeys.sort(compareKeys);
-    return townKeys[0] ?? null;
+    return town;
   }
 
   /** A town's best name grade for `q`: 2 · (0 exact, 1 whole words, 2 prefix, 2 + words only started) + 1 for an alternate name, or null. */
@@ -145,10 +158,11 @@ export class ReferenceSearch {
     const q = fold(text);
     if (q === "") return [];
     const qw = words(q);
+    const qc = compact(q);
     const townGrades = this.towns.map((_, t) => this.townGrade(q, qw, t));
     const scored: { i: number; key: number[] }[] = [];
     this.spots.forEach((_, i) => {
-      const key = this.key(q, qw, i, townGrades);
+      const key = this.key(q, qw, qc, i, townGrades);
       if (key) scored.push({ i, key });
     });
     const found = scored.sort((a, b) => compareKeys(a.key, b.key) || this.tie(a.i, b.i)).map((m) => m.i);
@@ -166,17 +180,17 @@ export class ReferenceSearch {
       const d = osaDistance(w, target);
       return d <= typoBudget(w) ? d : Infinity;
     };
-    // Each query word against each distinct name or alias word, once.
-    const memo = qw.map(() => new Map<string, number>());
-    const editsOnce = (k: number, target: string): number => {
-      let d = memo[k]!.get(target);
-      if (d === undefined) memo[k]!.set(target, (d = edits(qw[k]!, target)));
+    // Each query word against each distinct name or alias word, once (NaN: not measured yet).
+    const memo = qw.map(() => new Float64Array(this.distinctWords.length).fill(Number.NaN));
+    const editsOnce = (k: number, id: number): number => {
+      let d = memo[k]![id]!;
+      if (Number.isNaN(d)) memo[k]![id] = d = edits(qw[k]!, this.distinctWords[id]!);
       return d;
     };
     const out: { i: number; total: number }[] = [];
     this.prepared.forEach((s, i) => {
       if (exclude.has(i)) return;
-      const total = qw.reduce((sum, _, k) => sum + Math.min(Infinity, ...s.ownWords.map((o) => editsOnce(k, o))), 0);
+      const total = qw.reduce((sum, _, k) => sum + Math.min(Infinity, ...s.ownWordIds.map((o) => editsOnce(k, o))), 0);
       if (total > 0 && Number.isFinite(total)) out.push({ i, total });
     });
     return out.sort((a, b) => a.total - b.total || this.tie(a.i, b.i)).map((m) => m.i);

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { seededRng } from "../../bench/prng";
-import { createKey, startServer, type RunningServer } from "../support/binary";
+import { cliAsync, startServer, type RunningServer } from "../support/binary";
 import { tempDir } from "../support/env";
 import { apiFetch } from "../support/http";
 
@@ -21,12 +21,22 @@ type UsageBody = { today: number; days: { date: string; total: number; byEndpoin
 let server: RunningServer;
 const keys: { key: string; minuteLimit: number }[] = [];
 
+/** An account with its own minute limit and one key on it (the console commands are tested elsewhere). */
+async function limitedKey(dataDir: string, i: number): Promise<{ key: string; minuteLimit: number }> {
+  const minuteLimit = 25 + 5 * (i % 4);
+  const email = `soak${i}@example.com`;
+  const account = await cliAsync(dataDir, ["accounts", "create", email, "--plan", "scale", "--daily-limit", "100000", "--minute-limit", String(minuteLimit)]);
+  if (account.code !== 0) throw new Error(`accounts create failed: ${account.stderr}`);
+  const made = await cliAsync(dataDir, ["keys", "create", email, "--name", "soak"]);
+  if (made.code !== 0) throw new Error(`keys create failed: ${made.stderr}`);
+  return { key: made.stdout.trim().split("\n").at(-1)!, minuteLimit };
+}
+
 beforeAll(async () => {
   const dataDir = tempDir("soak");
-  for (let i = 0; i < KEYS; i++) {
-    const minuteLimit = 25 + 5 * (i % 4);
-    keys.push({ key: createKey(dataDir, `soak${i}@example.com`, "scale", ["--daily-limit", "100000", "--minute-limit", String(minuteLimit)]), minuteLimit });
-  }
+  // The first account makes the database; the other keys are made side by side.
+  keys.push(await limitedKey(dataDir, 0));
+  keys.push(...(await Promise.all(Array.from({ length: KEYS - 1 }, (_, i) => limitedKey(dataDir, i + 1)))));
   server = await startServer({ dataDir });
 }, 60_000);
 
