@@ -4,7 +4,7 @@
  * fetched again only for other years (SURFCAST_CLIMATE_YEARS changed, or a year completed), the stored climate served
  * until the new one is whole. docs/climate.md tells each field.
  */
-import type { Clock } from "../core/clock";
+import { HOUR_MS, type Clock } from "../core/clock";
 import { haversineKm } from "../core/geo";
 import { BoundedMap } from "../core/bounded-map";
 import { Serial } from "../core/serial";
@@ -47,7 +47,7 @@ export interface ClimateServiceOptions {
 export const PENDING_RETRY_S = 10;
 /** After a failed fetch the next waits this long, doubling per failure up to RETRY_MAX_MS. */
 export const RETRY_FIRST_MS = 60_000;
-export const RETRY_MAX_MS = 6 * 3_600_000;
+export const RETRY_MAX_MS = 6 * HOUR_MS;
 /** Cells and spots whose climate is kept in memory (a cell's stored form is a few hundred KB). */
 const CELLS_KEPT = 32;
 const SPOTS_KEPT = 2_000;
