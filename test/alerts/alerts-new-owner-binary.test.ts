@@ -14,8 +14,8 @@ import { startReceiver, type Receiver } from "./delivery/receiver";
 
 const EMAIL = "new-owner@example.com";
 const PASSWORD = "a long enough password";
-/** A window's start and end in the spot's time: "Sat 29 Nov 08:00–17:00", or both days across midnight. */
-const LOCAL_SPAN = /^[A-Z][a-z]{2} \d{1,2} [A-Z][a-z]{2} \d\d:\d\d–([A-Z][a-z]{2} \d{1,2} [A-Z][a-z]{2} )?\d\d:\d\d$/;
+/** A window in the spot's own time, ending with its zone's abbreviation ("Mon 30 Nov 07:00–17:00 WET"). */
+const LOCAL_SPAN = /^[A-Z][a-z]{2} \d{1,2} [A-Z][a-z]{2} \d\d:\d\d–([A-Z][a-z]{2} \d{1,2} [A-Z][a-z]{2} )?\d\d:\d\d [A-Z][A-Za-z0-9+\-]+$/;
 
 let fake: FakeOpenMeteo;
 let receiver: Receiver;
@@ -138,7 +138,7 @@ describe("a new owner's first alerts from the console", () => {
     expect(cells).toHaveLength(windows);
     expect(new Set(cells).size).toBe(windows);
     for (const cell of cells) expect(cell).toMatch(LOCAL_SPAN);
-    expect(text(page.body)).toContain("each event's window is in the spot's time (Europe/Lisbon)");
+    expect(text(page.body)).toContain("Times are the spot's local time (Europe/Lisbon), each with its zone's abbreviation.");
   }, 60_000);
 
   test("the spot is found by name, and min wave left empty is 0 m", async () => {

@@ -1,6 +1,6 @@
 /**
  * The pictures at phone width (#10 of "The first hour"), in headless Chromium at 390 and 1280 px: the console's
- * Usage page with MCP traffic (19 endpoints: few, distinct colours; the per-day table scrolls in its frame with a
+ * Usage page with MCP traffic (20 endpoints: few, distinct colours; the per-day table scrolls in its frame with a
  * hint, never the page), the Keys page's picture form (spots found by name, with and without JavaScript, ids still
  * accepted), and an embed (the chart scrolls alone, with a hint; labels of 11 px or more; wind types and ratings
  * in colours of their own). On every page: no sideways scrolling of the page, no text under 11 px (SVG text
@@ -47,10 +47,10 @@ beforeAll(async () => {
   owner = await invitedOwner(server.app, server.url, "phone-shop@example.com", "a long enough password", "pro");
   const keys = [await createKey(server.app.stores.access, server.app.clock, "phone-shop@example.com", "website"), await createKey(server.app.stores.access, server.app.clock, "phone-shop@example.com", "assistant")];
   await server.app.keys.reload();
-  // 30 days of traffic on 19 endpoints: the /v1 ones, embed views, calendar feeds and eight MCP tools, busier on some days.
+  // 30 days of traffic on 20 endpoints: the /v1 ones, embed views, calendar feeds and eight MCP tools, busier on some days.
   const insert = sqliteDb(server.app).$client.prepare("insert into usage_counters (key_id, day, endpoint, count) values (?, ?, ?, ?)");
   const endpoints = [...USAGE_KEYS, ...MCP_TOOLS.map((t) => `mcp.${t}`)];
-  expect(endpoints).toHaveLength(19);
+  expect(endpoints).toHaveLength(20);
   for (let d = 0; d < 30; d++) {
     const day = utcDay(server.app.clock.now() - d * DAY_MS);
     endpoints.forEach((endpoint, e) => insert.run(keys[e % 2]!.id, day, endpoint, ((d * 7 + e * 13) % 40) + (e < 3 ? 120 : 5) + (d % 7 === 0 ? 200 : 0)));
@@ -100,7 +100,7 @@ const shot = async (page: Page, selector: string, file: string) => {
 };
 
 describe("console usage with MCP traffic", () => {
-  test("19 endpoints: at most six series in six distinct colours, every endpoint in the table by endpoint, the day table scrolls in its frame", async () => {
+  test("20 endpoints: at most six series in six distinct colours, every endpoint in the table by endpoint, the day table scrolls in its frame", async () => {
     const { context, page } = await signedIn(1280);
     await page.goto(`${server.url}/console/usage`);
     const legend = await page.locator(".legend li").allTextContents();
@@ -110,7 +110,7 @@ describe("console usage with MCP traffic", () => {
     const fills = (await page.locator("svg.usage-chart rect").evaluateAll((rects) => rects.map((r) => (r as unknown as { getAttribute(n: string): string }).getAttribute("fill")))) as string[];
     expect(new Set(fills).size).toBe(legend.length);
     expect(await page.locator(".legend svg.swatch").count()).toBe(legend.length);
-    expect(await page.locator("table.compact tbody tr").count()).toBe(19);
+    expect(await page.locator("table.compact tbody tr").count()).toBe(20);
     expect(await page.locator("table.by-day thead th").count()).toBe(legend.length + 2);
     await checkWidths(page, "usage", async (width) => {
       await shot(page, "figure.chart", `usage-chart-${width}.png`);
