@@ -8,7 +8,8 @@ import { HOUR_MS, type Clock } from "../core/clock";
 import { haversineKm } from "../core/geo";
 import { BoundedMap } from "../core/bounded-map";
 import { Serial } from "../core/serial";
-import type { Spot } from "../spots/types";
+import type { BestMonths } from "../spots/guide";
+import type { Spot, SpotDetail } from "../spots/types";
 import { bestMonths, cellOf, climateYears, sameYears, seaMonths, spotMonths, type Years } from "./climate";
 import type { Era5Source } from "./era5";
 import { packHours, unpackHours } from "./hours-codec";
@@ -58,9 +59,20 @@ interface Failure {
   retryAt: number;
 }
 
+/** Its cell, years and time of computing name a climate (not the object: a kept answer must not hold the hours). */
+const versionOf = (stored: StoredClimate) => `${stored.key} ${stored.years.from}-${stored.years.to} ${stored.computedAt}`;
+
+/** Frozen all the way down: the spot guide serves them in a detail whose JSON text is kept. */
+function frozenBest(best: BestMonths): BestMonths {
+  for (const months of Object.values(best)) Object.freeze(months);
+  return Object.freeze(best);
+}
+
 export class ClimateService {
   private readonly cells = new BoundedMap<string, StoredClimate>(CELLS_KEPT);
   private readonly answers = new BoundedMap<string, { facing: number | null; version: string; answer: ClimateAnswer }>(SPOTS_KEPT);
+  /** Spot details with their best months, by the spots service's detail (which lives as long as its spot object). */
+  private readonly seasoned = new WeakMap<SpotDetail, { best: BestMonths; detail: SpotDetail }>();
   private readonly running = new Map<string, Promise<void>>();
   private readonly failures = new Map<string, Failure>();
   /** One cell fetched at a time: a burst of first requests never becomes a burst upstream. */
@@ -79,6 +91,31 @@ export class ClimateService {
       return { status: "failed", reason: failure.reason, retryAfterSeconds: Math.max(1, Math.ceil((failure.retryAt - this.options.clock.now()) / 1000)) };
     }
     return { status: "pending", retryAfterSeconds: PENDING_RETRY_S };
+  }
+
+  /**
+   * The spot's best months when its climate was answered since the server started and its cell's climate is the
+   * same since: a lookup in memory, never a fetch nor a computing (the spot guide and the MCP texts ask it).
+   */
+  knownBestMonths(spot: ClimateSpot): BestMonths | null {
+    const kept = this.answers.get(spot.id);
+    if (!kept || kept.facing !== spot.facing) return null;
+    const cell = this.cells.get(cellOf(spot.lat, spot.lng).key);
+    return cell === undefined || versionOf(cell) === kept.version ? kept.answer.bestMonths : null;
+  }
+
+  /**
+   * The spot's detail (`GET /v1/spots/{id}`) with `guide.bestMonths` when known (knownBestMonths), else the detail
+   * itself. Frozen and kept per detail and best months, so http/respond.ts keeps its JSON text as it does the detail's.
+   */
+  withBestMonths(detail: SpotDetail): SpotDetail {
+    const best = this.knownBestMonths(detail);
+    if (best === null) return detail;
+    const kept = this.seasoned.get(detail);
+    if (kept?.best === best) return kept.detail;
+    const seasoned = Object.freeze({ ...detail, guide: Object.freeze({ ...detail.guide, bestMonths: best }) });
+    this.seasoned.set(detail, { best, detail: seasoned });
+    return seasoned;
   }
 
   private async load(key: string): Promise<StoredClimate | null> {
@@ -126,8 +163,7 @@ export class ClimateService {
 
   /** The spot's climate: the cell's months with the spot's own offshore wind and good days, kept until either changes. */
   private answerOf(spot: ClimateSpot, stored: StoredClimate): ClimateAnswer {
-    // Its cell, years and time of computing name a climate (not the object: a kept answer must not hold the hours).
-    const version = `${stored.key} ${stored.years.from}-${stored.years.to} ${stored.computedAt}`;
+    const version = versionOf(stored);
     const kept = this.answers.get(spot.id);
     if (kept && kept.facing === spot.facing && kept.version === version) return kept.answer;
     const own = spotMonths(unpackHours(Date.UTC(stored.years.from, 0, 1), stored.hours), spot);
@@ -139,7 +175,7 @@ export class ClimateService {
         years: stored.years,
       },
       months: stored.months.map((m, i) => ({ ...m, offshoreShare: own[i]!.offshoreShare, goodDays: own[i]!.goodDays })),
-      bestMonths: bestMonths(own),
+      bestMonths: frozenBest(bestMonths(own)),
       attribution: ATTRIBUTION,
     };
     this.answers.set(spot.id, { facing: spot.facing, version, answer });

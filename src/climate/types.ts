@@ -1,10 +1,10 @@
 /** The shapes of GET /v1/spots/{id}/climate (beyond the spec). */
 import { integer, nullable, stringEnum, t, type Static } from "../core/shapes";
 import { UNITS } from "../core/units";
+import { BestMonthsSchema } from "../spots/guide";
 
 const share = (description: string) => t.Number({ minimum: 0, maximum: 1, description });
 const month = integer({ minimum: 1, maximum: 12 });
-const months = (description: string) => t.Array(month, { description });
 
 export const ClimateMonthSchema = t.Object(
   {
@@ -46,10 +46,7 @@ export const ClimateResponseSchema = t.Object(
       { description: "Where the climate comes from." },
     ),
     months: t.Array(ClimateMonthSchema, { minItems: 12, maxItems: 12, description: "January to December." }),
-    bestMonths: t.Object(
-      { beginner: months("Months."), intermediate: months("Months."), advanced: months("Months.") },
-      { description: "Per level, the months whose `goodDays` is at least 80 % of the level's best month's, in calendar order; empty when no day is good." },
-    ),
+    bestMonths: BestMonthsSchema,
     units: stringEnum(UNITS, { description: "As asked with `units`." }),
     attribution: t.String({ description: "Credits Copernicus/ECMWF ERA5 and Open-Meteo." }),
   },

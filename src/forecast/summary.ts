@@ -89,8 +89,11 @@ export function summarize(
 
 const LEVEL_LETTER: Record<Level, string> = { beginner: "B", intermediate: "I", advanced: "A" };
 
-/** The summary as lines of text: about 200 bytes a day, one header and one attribution line. */
-export function summaryText(s: SurfSummary): string {
+/**
+ * The summary as lines of text: about 200 bytes a day, one header and one attribution line; `season`, a clause on
+ * the spot's season (climate/season.ts) when the month is among its best, ends the header.
+ */
+export function summaryText(s: SurfSummary, season: string | null = null): string {
   const levels = Object.keys(s.days[0]?.best ?? {}) as Level[];
   const unit = UNIT_LABELS[s.units];
   const first = s.days[0]?.sunrise ?? s.days[0]?.tides[0]?.time;
@@ -99,7 +102,7 @@ export function summaryText(s: SurfSummary): string {
   const header =
     `${s.spot.name}, ${s.spot.country} (${s.spot.id}). Times are local (${first ? clock.describe(first) : clock.zone}). ` +
     `Per day: surf = breaking face height at the beach over daylight, ${unit.height}; wind ${unit.speed} over daylight; how far the wave models agree on the wave height (high, medium, low); tides of the local day, ${unit.height}; best = rating 1-5 and window per level ` +
-    `(${levels.map((l) => `${LEVEL_LETTER[l]} ${l}`).join(", ")}; - = nothing above 1).`;
+    `(${levels.map((l) => `${LEVEL_LETTER[l]} ${l}`).join(", ")}; - = nothing above 1).${season ? ` ${season}.` : ""}`;
   const lines = s.days.map((d) => {
     const surf = d.surf ? `surf ${m(d.surf.min)}-${m(d.surf.max)}` : "surf ?";
     const wind = d.wind ? `wind ${Math.round(d.wind.min)}-${Math.round(d.wind.max)}${d.wind.type ? ` ${d.wind.type}` : ""}` : "wind ?";

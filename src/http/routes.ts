@@ -97,7 +97,8 @@ function keyedHandlers(app: App): Record<ServeOf<"v1">, KeyedHandler> {
       const params = parseBestSpotsParams(queryOf(request));
       return afterFirstForecasts(() => app.bestSpots.candidates(params), () => andThen(app.bestSpots.find(params), (found) => json(found, 200, headersFor(request))));
     },
-    getSpot: (request, id) => json(app.spots.detail(spotId(id)), 200, headersFor(request)),
+    // The guide's best months only when the spot's climate is already in memory: a lookup, never a fetch.
+    getSpot: (request, id) => json(app.climate.withBestMonths(app.spots.detail(spotId(id))), 200, headersFor(request)),
     getForecast: (request, id) => {
       const { days, units } = parseDaysParams(queryOf(request));
       return afterFirstForecasts([spotId(id)], () => andThen(app.forecasts.get(spotId(id), days, units), (served) => forecastResponse(request, served)));

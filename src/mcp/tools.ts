@@ -38,6 +38,8 @@ import { observationsIn } from "../observations/units";
 import { parseNowParams } from "../now/params";
 import { tidesIn } from "../tides/units";
 import { nowSummary } from "../now/summary";
+import { localMonth, seasonClause } from "../climate/season";
+import type { Level } from "../forecast/types";
 import type { McpToolName } from "../core/endpoints";
 import type { Principal } from "../access/registry";
 import type { AlertService } from "../alerts/service";
@@ -63,6 +65,15 @@ export interface ToolDefinition {
   output: z.ZodObject;
   /** Async where it may wait for a spot's first forecast (the refresh scope `requested`, forecast/demand.ts). */
   run(app: App, args: Record<string, unknown>, context: ToolContext): ToolOutput | Promise<ToolOutput>;
+}
+
+/**
+ * The clause on the spot's season at `at` for these levels, when the month is among their best and the spot's
+ * climate is already in memory: a lookup, never a fetch (climate/service.ts, knownBestMonths).
+ */
+function seasonAt(app: App, spotId: string, at: number, levels?: readonly Level[]): string | null {
+  const spot = app.spots.get(spotId);
+  return seasonClause(app.climate.knownBestMonths(spot), localMonth(at, spot.timezone), levels);
 }
 
 /**
@@ -175,7 +186,8 @@ export const TOOLS: readonly ToolDefinition[] = [
       await app.demand.ready([spotId]);
       const { response } = await app.now.get(spotId, units);
       const demo = isDemo(app, response);
-      return { text: withDemoBanner(nowSummary(response), demo), structured: { ...response } };
+      const season = seasonAt(app, spotId, Date.parse(response.time));
+      return { text: withDemoBanner(nowSummary(response, season), demo), structured: { ...response } };
     },
   },
   {
@@ -244,7 +256,8 @@ export const TOOLS: readonly ToolDefinition[] = [
       const summary = await app.summaries.get(spotId, days, level, units);
       const demo = isDemo(app, summary);
       // The demo banner on top stands for the attribution line at the bottom.
-      const text = demo ? summaryText(summary).replace(/\nData: [^\n]*$/, "") : summaryText(summary);
+      const season = seasonAt(app, spotId, app.clock.now(), level ? [level] : undefined);
+      const text = demo ? summaryText(summary, season).replace(/\nData: [^\n]*$/, "") : summaryText(summary, season);
       return { text: withDemoBanner(text, demo), structured: { ...summary } };
     },
   },

@@ -31,7 +31,8 @@ function agreement(c: NonNullable<NowResponse["conditions"]>, length: string): s
   return k.models === 1 ? `, one wave model (${spread})` : `, ${k.models} wave models ${words} (${spread})`;
 }
 
-export function nowSummary(r: NowResponse): string {
+/** `season`: a clause on the spot's season (climate/season.ts) when the month is among its best, else null. */
+export function nowSummary(r: NowResponse, season: string | null = null): string {
   const imperial = r.units === "imperial";
   const length = imperial ? "ft" : "m";
   const speed = imperial ? "mph" : "km/h";
@@ -58,5 +59,6 @@ export function nowSummary(r: NowResponse): string {
     );
   } else parts.push("no tide (tideless spot)");
   if (r.sun?.sunrise && r.sun.sunset) parts.push(`${r.sun.daylight ? "daylight" : "dark"}, sunrise ${clock(r.sun.sunrise, zone)}, sunset ${clock(r.sun.sunset, zone)}`);
+  if (season) parts.push(season);
   return `${r.spot.name} (${r.spot.country}) now, ${clock(r.time, zone)} local time (${zone}): ${parts.join("; ")}.${r.demo ? "" : " Weather data: Open-Meteo (CC BY 4.0)."}`;
 }

@@ -3,7 +3,7 @@
  * swell directions reach the beach, which tide station the tides come from. Derived, pure, each part naming
  * its method (docs/spots.md, "Spot guide").
  */
-import { nullable, ref, t, type Static } from "../core/shapes";
+import { integer, nullable, ref, t, type Static } from "../core/shapes";
 
 export const DirectionRangeSchema = t.Object(
   {
@@ -12,6 +12,14 @@ export const DirectionRangeSchema = t.Object(
     method: t.String({ description: "How the arc was derived." }),
   },
   { description: "A clockwise arc of directions, `from` → `to`." },
+);
+
+const months = t.Array(integer({ minimum: 1, maximum: 12 }), { description: "Months." });
+
+/** Declared here, where the guide is, so the climate (a room above) serves the same shape. */
+export const BestMonthsSchema = t.Object(
+  { beginner: months, intermediate: months, advanced: months },
+  { description: "Per level, the months whose `goodDays` is at least 80 % of the level's best month's, in calendar order; empty when no day is good." },
 );
 
 export const SpotGuideSchema = t.Object(
@@ -29,16 +37,19 @@ export const SpotGuideSchema = t.Object(
         { description: "The tide station the spot's tides come from." },
       ),
     ),
+    bestMonths: t.Optional(BestMonthsSchema),
   },
   {
     description:
-      "Beyond the spec: derived facts about the spot (docs/spots.md, \"Spot guide\"). `offshoreWind` and `swellWindow` are null when the facing is unknown; `tideStation` is null for tideless spots and until the station is chosen.",
+      "Beyond the spec: derived facts about the spot (docs/spots.md, \"Spot guide\"). `offshoreWind` and `swellWindow` are null when the facing is unknown; `tideStation` is null for tideless spots and until the station is chosen. `bestMonths` (as in the spot's climate) is there once the spot's climate has been computed and answered since the server started (docs/climate.md); reading the spot never starts its computing.",
   },
 );
 
 /** A clockwise arc of directions (degrees true, "coming from"), `from` → `to`. */
 export type DirectionRange = Static<typeof DirectionRangeSchema>;
 export type SpotGuide = Static<typeof SpotGuideSchema>;
+/** Per level, months 1..12. */
+export type BestMonths = Static<typeof BestMonthsSchema>;
 
 /** The offshore sector of the wind classification (forecast/rating.ts): at least 135° away from the facing. */
 export const OFFSHORE_METHOD = "facing + 180° ± 45°: the sector the forecast rates as offshore wind";

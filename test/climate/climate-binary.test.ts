@@ -11,7 +11,8 @@ import { startFakeOpenMeteo, type FakeOpenMeteo } from "../support/fake-open-met
 import { apiFetch } from "../support/http";
 import { waitFor } from "../support/wait";
 import type { ClimateResponse } from "../../src/climate/types";
-import type { Spot } from "../../src/spots/types";
+import { seasonClause } from "../../src/climate/season";
+import type { Spot, SpotDetail } from "../../src/spots/types";
 
 const HOUR = 3_600_000;
 const SUPERTUBOS = { lat: 39.344818927394, lng: -9.3645143508911 };
@@ -48,6 +49,19 @@ async function climateOf(target: RunningServer, spotId: string, apiKey = key, qu
   }, 60_000, 100);
 }
 
+/** An MCP tool's answer, through the gate as any client calls it. */
+async function callTool(name: string, args: Record<string, unknown>): Promise<{ isError?: boolean; content: { text: string }[]; structuredContent: unknown }> {
+  const res = await apiFetch(`${server.url}/mcp`, {
+    method: "POST",
+    headers: { "X-API-Key": key, "Content-Type": "application/json", Accept: "application/json, text/event-stream", "MCP-Protocol-Version": "2025-06-18" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
+  });
+  return ((await res.json()) as { result: Awaited<ReturnType<typeof callTool>> }).result;
+}
+
+/** The month (1..12) now on the spot's clock. */
+const monthAt = (spot: Spot) => Number(new Intl.DateTimeFormat("en", { timeZone: spot.timezone, month: "numeric" }).format(Date.now()));
+
 /** The history requests the fake answered (the forecast's are not the climate's). */
 const historyRequests = (upstream: FakeOpenMeteo) => upstream.requests.filter((r) => r.endpoint === "archive" || r.models.includes("era5_ocean"));
 
@@ -73,6 +87,10 @@ function percentile(sorted: number[], p: number): number {
 
 describe("GET /v1/spots/{id}/climate", () => {
   test("asked first: 202 pending with Retry-After; then twelve months whose percentiles are those of the served hours", async () => {
+    // Reading the spot starts no fetch, and its guide has no best months before the climate is known.
+    const before = (await (await get(server, `/v1/spots/${supertubos.id}`)).json()) as SpotDetail;
+    expect(before.guide.bestMonths).toBeUndefined();
+    expect(historyRequests(fake)).toHaveLength(0);
     const first = await get(server, `/v1/spots/${supertubos.id}/climate`);
     expect(first.status).toBe(202);
     expect(await first.json()).toEqual({ status: "pending" });
@@ -130,6 +148,36 @@ describe("GET /v1/spots/{id}/climate", () => {
     expect(climate.months.map((m) => m.offshoreShare)).toEqual(new Array(12).fill(0.75));
   }, 60_000);
 
+  test("the spot guide has the climate's best months; spot_now and surf_summary say the season when the spot's month is among a level's best", async () => {
+    const climate = await climateOf(server, supertubos.id);
+    const detail = (await (await get(server, `/v1/spots/${supertubos.id}`)).json()) as SpotDetail;
+    expect(detail.guide.bestMonths).toEqual(climate.bestMonths);
+
+    // The synthetic seasons make every month a best month of some level at Supertubos, and not of another.
+    const month = monthAt(supertubos);
+    const levels = ["beginner", "intermediate", "advanced"] as const;
+    const favoured = levels.find((level) => climate.bestMonths[level].includes(month))!;
+    const other = levels.find((level) => !climate.bestMonths[level].includes(month))!;
+    const season = seasonClause(climate.bestMonths, month)!;
+    expect(season).toContain(" best month");
+
+    const now = (await callTool("spot_now", { spot_id: supertubos.id })).content[0]!.text;
+    expect(now).toContain(`; ${season}.`);
+    expect(new TextEncoder().encode(now).length).toBeLessThan(1024);
+    const summaryOf = async (level: string) => (await callTool("surf_summary", { spot_id: supertubos.id, days: 2, level })).content[0]!.text;
+    expect(await summaryOf(favoured)).toContain(seasonClause(climate.bestMonths, month, [favoured])!);
+    expect(await summaryOf(other)).not.toContain(" best month");
+
+    // A spot whose climate was never asked for: nothing said, nothing fetched.
+    const requests = historyRequests(fake).length;
+    const uluwatu = await spotAt(server, ULUWATU);
+    const quiet = (await callTool("spot_now", { spot_id: uluwatu.id })).content[0]!.text;
+    expect(quiet).toStartWith(`${uluwatu.name} (`);
+    expect(quiet).not.toContain(" best month");
+    expect(((await (await get(server, `/v1/spots/${uluwatu.id}`)).json()) as SpotDetail).guide.bestMonths).toBeUndefined();
+    expect(historyRequests(fake)).toHaveLength(requests);
+  }, 60_000);
+
   test("a second spot in the same cell is answered at once, without an upstream call", async () => {
     const before = historyRequests(fake).length;
     const baleal = await spotAt(server, { lat: 39.367217470593, lng: -9.3424129486084 });
@@ -159,12 +207,7 @@ describe("GET /v1/spots/{id}/climate", () => {
   });
 
   test("MCP spot_climate: the same climate as structuredContent and a line per month", async () => {
-    const res = await apiFetch(`${server.url}/mcp`, {
-      method: "POST",
-      headers: { "X-API-Key": key, "Content-Type": "application/json", Accept: "application/json, text/event-stream", "MCP-Protocol-Version": "2025-06-18" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "spot_climate", arguments: { spot_id: supertubos.id } } }),
-    });
-    const { result } = (await res.json()) as { result: { isError?: boolean; content: { text: string }[]; structuredContent: ClimateResponse } };
+    const result = await callTool("spot_climate", { spot_id: supertubos.id });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toEqual(await climateOf(server, supertubos.id));
     expect(result.content[0]!.text).toContain("Best months: beginner Jun, Jul, Aug; intermediate Mar, Apr, May, Sep, Oct, Nov;");

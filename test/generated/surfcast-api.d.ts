@@ -382,7 +382,7 @@ export interface components {
              */
             confidence: "high" | "medium" | "low";
         };
-        /** @description Beyond the spec: derived facts about the spot (docs/spots.md, "Spot guide"). `offshoreWind` and `swellWindow` are null when the facing is unknown; `tideStation` is null for tideless spots and until the station is chosen. */
+        /** @description Beyond the spec: derived facts about the spot (docs/spots.md, "Spot guide"). `offshoreWind` and `swellWindow` are null when the facing is unknown; `tideStation` is null for tideless spots and until the station is chosen. `bestMonths` (as in the spot's climate) is there once the spot's climate has been computed and answered since the server started (docs/climate.md); reading the spot never starts its computing. */
         SpotGuide: {
             offshoreWind: components["schemas"]["DirectionRange"] | null;
             swellWindow: components["schemas"]["DirectionRange"] | null;
@@ -394,6 +394,15 @@ export interface components {
                 /** @description How the station was chosen. */
                 method: string;
             } | null;
+            /** @description Per level, the months whose `goodDays` is at least 80 % of the level's best month's, in calendar order; empty when no day is good. */
+            bestMonths?: {
+                /** @description Months. */
+                beginner: number[];
+                /** @description Months. */
+                intermediate: number[];
+                /** @description Months. */
+                advanced: number[];
+            };
         };
         /** @description A clockwise arc of directions, `from` → `to`. */
         DirectionRange: {
