@@ -200,7 +200,7 @@ describe("the outbox", () => {
     expect(mail.sent).toHaveLength(1);
     const [message] = mail.sent;
     expect(message!.to).toBe("owner@example.com");
-    expect(message!.subject).toBe("Surf at Pipeline: Fri 27 Nov 06:00–10:00, 1.6 m");
+    expect(message!.subject).toBe("Surf at Pipeline: Fri 27 Nov 06:00–10:00 HST, 1.6 m");
     expect(message!.headers["List-Unsubscribe"]).toBe("<https://surf.example/alerts/unsubscribe/tok1>");
     expect(queue.rows.get(id)!.log[0]!.result).toMatchObject({
       outcome: "delivered",
