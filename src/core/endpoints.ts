@@ -38,7 +38,7 @@ export const MCP_ENDPOINTS = [
   { tool: "spot_now", args: "spot_id, units?", operationId: "getSpotNow" },
   { tool: "best_spots", args: "lat, lng, radius_km?, level?, hours?, limit?, units?", operationId: "bestSpots" },
   { tool: "spot_observations", args: "spot_id, units?", operationId: "getObservations" },
-  { tool: "spot_climate", args: "spot_id", operationId: "getClimate" },
+  { tool: "spot_climate", args: "spot_id, units?", operationId: "getClimate" },
   // Its structured content is the forecast's summary, not a /v1 answer.
   { tool: "surf_summary", args: "spot_id, days?, level?, units?", operationId: null },
   // The calling key's condition alerts (made in the console or on the command line, never through MCP).

@@ -88,8 +88,6 @@ export const surfSummaryInput = args(
 
 export const spotNowInput = args({ spot_id: spotIdArg, units: unitsArg }, ["spot_id"]);
 
-export const spotClimateInput = args({ spot_id: spotIdArg }, ["spot_id"]);
-
 export const listAlertsInput = args({}, []);
 
 const listOf = <S extends TSchema>(items: S, description: string) => t.Object({ spots: forMcp(t.Array(items), { description }) });

@@ -30,7 +30,6 @@ import {
   tidesOutput,
   listAlertsInput,
   listAlertsOutput,
-  spotClimateInput,
   climateOutput,
 } from "./schemas";
 import { alertsText, bestSpotsText, climateText, forecastText, nearbyText, observationsText, searchText, tidesText, withDemoBanner } from "./text";
@@ -109,7 +108,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: "search_spots",
     title: "Search surf spots",
     description:
-      "Find surf spots by name, alias, country, region or a town within 10 km (case- and accent-insensitive), best match first. " +
+      "Find surf spots by name, alias, country, region or a town within 10 km (any case and accents), best match first. " +
       "Call it first when the user names a spot, beach, town or country, for the spot_id other tools need. " +
       `Text: a line per spot; ${STRUCTURED} as {spots: [...]}.`,
     input: searchInput,
@@ -229,14 +228,16 @@ export const TOOLS: readonly ToolDefinition[] = [
   {
     name: "spot_climate",
     title: "Best months at a spot",
-    description: `A spot's months from ERA5: waves (m), wind (km/h), good days and best months per level. For 'when to go'. ${STRUCTURED}.`,
-    input: spotClimateInput,
+    description: `A spot's months from ERA5: waves, wind, good days and best months per level. For 'when to go'. ${STRUCTURED}.`,
+    input: spotNowInput,
     output: climateOutput,
     async run(app, args) {
-      const state = await app.climate.climate(app.spots.get(parseSpotId(args.spot_id)));
+      const spot = app.spots.get(parseSpotId(args.spot_id));
+      const { units } = parseNowParams({ units: args.units });
+      const state = await app.climate.climate(spot);
       if (state.status === "pending") throw new ApiError("climate_unavailable", `The spot's climate is being computed (its area is asked for the first time); ask again in ${state.retryAfterSeconds} s.`);
       if (state.status === "failed") throw new ApiError("climate_unavailable", `The climate could not be fetched (${state.reason}); it is tried again in ${state.retryAfterSeconds} s.`);
-      const climate = climateIn(state.climate, "metric");
+      const climate = climateIn(state.climate, units);
       return { text: climateText(climate), structured: { ...climate } };
     },
   },
@@ -265,8 +266,8 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: "list_alerts",
     title: "Your surf alerts",
     description:
-      "The calling key's surf alerts (made in the console): conditions and next windows, runs of forecast hours " +
-      "meeting them, local times. structuredContent: {alerts: [...]}.",
+      "The calling key's surf alerts (made in the console): conditions and next windows (forecast hours meeting them), " +
+      "local times. structuredContent: {alerts: [...]}.",
     input: listAlertsInput,
     output: listAlertsOutput,
     async run(_app, _args, { principal, alerts }) {

@@ -3,7 +3,7 @@ import { beyondSpec, forMcp, nullable, ref, t, type Static } from "../core/shape
 import { SpotGuideSchema } from "./guide";
 
 const spotFields = {
-  id: forMcp(t.String({ pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$", description: "Stable slug: lower-case words joined by hyphens." }), { description: "Pass as spot_id." }),
+  id: t.String({ pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$", description: "Stable slug: lower-case words joined by hyphens." }),
   name: t.String({ description: "Spot name." }),
   country: t.String({ description: "First segment of the spot's country string." }),
   region: nullable(t.String({ description: "Remaining segments of the country string." })),

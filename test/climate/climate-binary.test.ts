@@ -206,12 +206,16 @@ describe("GET /v1/spots/{id}/climate", () => {
     expect(usage.days.at(-1)!.byEndpoint.climate).toBeGreaterThanOrEqual(5);
   });
 
-  test("MCP spot_climate: the same climate as structuredContent and a line per month", async () => {
+  test("MCP spot_climate: the same climate as structuredContent and a line per month, in either units", async () => {
     const result = await callTool("spot_climate", { spot_id: supertubos.id });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toEqual(await climateOf(server, supertubos.id));
     expect(result.content[0]!.text).toContain("Best months: beginner Jun, Jul, Aug; intermediate Mar, Apr, May, Sep, Oct, Nov;");
     expect(result.content[0]!.text.split("\n").filter((line) => /^[A-Z][a-z]{2}: waves /.test(line))).toHaveLength(12);
+    // units: imperial gives the /v1 answer's feet and mph, and the text says them.
+    const imperial = await callTool("spot_climate", { spot_id: supertubos.id, units: "imperial" });
+    expect(imperial.structuredContent).toEqual(await climateOf(server, supertubos.id, key, "?units=imperial"));
+    expect(imperial.content[0]!.text).toMatch(/^Jan: waves [\d.]+–[\d.]+ ft .* wind [\d.]+ mph/m);
   });
 
   test("a restart keeps the climate: answered at once, no second fetch", async () => {
