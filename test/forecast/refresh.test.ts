@@ -158,7 +158,9 @@ describe("grid dedup and batching", () => {
   test("long location lists go as a form-encoded POST with the same parameters", async () => {
     const coast: RefreshSpot[] = Array.from({ length: 400 }, (_, i) => ({ id: `zz-coast-${i}`, lat: 30 + i * 0.1, lng: -20 + (i % 7) * 0.3 }));
     // 400 cells in one request: its URL would pass 4,000 characters (the default batch of 200 stays below).
-    const h = harness({ SURFCAST_OPEN_METEO_BATCH_SIZE: "400" }, coast);
+    // The fake takes a while to make 400 locations' hours on a loaded machine: the product's own timeout, not the
+    // harness's short one.
+    const h = harness({ SURFCAST_OPEN_METEO_BATCH_SIZE: "400", SURFCAST_OPEN_METEO_TIMEOUT_MS: "30000" }, coast);
     const summary = await h.refresh();
     expect(summary.ok).toBe(400);
     expect(summary.failedBatches).toBe(0);
