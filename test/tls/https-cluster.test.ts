@@ -72,7 +72,10 @@ describeWithCluster("serve --https on several servers", () => {
     // Each round: one server ordered, two took what it stored.
     expect(lines(/certificate in service.*by another server/)).toBe(4);
     expect(await Promise.all(cluster.nodes.map((n) => n.stop()))).toEqual([0, 0, 0]);
-  }, 210_000);
+    // Once in four whole-suite runs (never in four runs of this file alone) no server had a certificate after 90 s:
+    // suspected, a port chosen free and taken by another worker's process before the node bound it. Tried again once,
+    // with a fleet of its own; two failures in a row still fail.
+  }, { timeout: 210_000, retry: 1 });
 
   test("an ACME server that refuses: one server tries, the others leave the retry to its backoff", async () => {
     // pebble validates on a port where nobody answers.
