@@ -79,8 +79,8 @@ export class SharedUsageMeter implements Meter {
     if (endpoint !== null && this.limits.connected) {
       const fromSlice = this.slices.take(principal.keyId, principal, weight, now);
       if (fromSlice) {
-        this.count(principal.keyId, now, endpoint, weight);
-        this.sliceUses.add(PendingCounts.keyOf(principal.keyId, utcDay(now), endpoint), weight);
+        // Counted for the database and, at the next settle, for Redis's usage: one key for both.
+        this.sliceUses.add(this.count(principal.keyId, now, endpoint, weight), weight);
         return this.metered(principal, ALLOWED, fromSlice.usedToday, fromSlice.windowUsed, fromSlice.burstResetSeconds, now);
       }
       const leading = this.leading.get(principal.keyId);
@@ -128,9 +128,12 @@ export class SharedUsageMeter implements Meter {
     return this.seeds.run(`${keyId} ${day}`, async () => meteredTotal([...(await this.store.countsByDay([keyId], day)), ...this.pending.ofKey(keyId, day)], day));
   }
 
-  private count(keyId: string, now: number, endpoint: UsageKey, weight: number): void {
+  /** Counts an admitted use for the database; returns its pending-count key. */
+  private count(keyId: string, now: number, endpoint: UsageKey, weight: number): string {
     this.admitted.set(endpoint, (this.admitted.get(endpoint) ?? 0) + weight);
-    this.pending.add(PendingCounts.keyOf(keyId, utcDay(now), endpoint), weight);
+    const countKey = PendingCounts.keyOf(keyId, utcDay(now), endpoint);
+    this.pending.add(countKey, weight);
+    return countKey;
   }
 
   private fixedHeaders(principal: Principal, now: number): Headers {
