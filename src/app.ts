@@ -64,6 +64,7 @@ import { postgresObservationStore } from "./observations/postgres-store";
 import type { ObservationStore } from "./observations/store";
 import { NdbcFetcher, type FetchTurn } from "./observations/fetcher";
 import { ObservationsService } from "./observations/service";
+import { ServedObservations } from "./observations/served";
 import { VerificationService } from "./observations/verification-service";
 import { openMeteoHindcast } from "./observations/hindcast";
 import { sqliteClimateStore } from "./climate/sqlite-store";
@@ -123,6 +124,8 @@ export interface App {
   alerts: AlertService;
   /** The nearest buoy's readings beside the forecast (observations/). */
   observations: ObservationsService;
+  /** The observations answer's JSON, kept while it holds. */
+  servedObservations: ServedObservations;
   /** How right each wave model has been at a spot's buoy. */
   verification: VerificationService;
   /** A spot's months from its ERA5-Ocean cell (climate/). */
@@ -298,6 +301,7 @@ export async function openApp(config: Config, clock: Clock = systemClock, busyTi
       if (!verdict.ok) throw new UserError(verdict.reason);
     }),
     observations,
+    servedObservations: new ServedObservations(observations),
     verification,
     climate: new ClimateService({
       store: stores.climate,

@@ -24,7 +24,6 @@ import { openApiDocument } from "./openapi";
 import { errorResponse, failureResponse, headersFor, json, JSON_TYPE, noSuchEndpoint, respond } from "./respond";
 import { acceptedEncoding, compressedOnce, encodedEtag } from "./compress";
 import { parseNowManyParams, parseNowParams } from "../now/params";
-import { observationsIn } from "../observations/units";
 import { tidesIn } from "../tides/units";
 import { climateIn } from "../climate/units";
 import type { ClimateState } from "../climate/service";
@@ -119,7 +118,7 @@ function keyedHandlers(app: App): Record<ServeOf<"v1">, KeyedHandler> {
     getObservations: (request, id) => {
       const units = parseChoice(queryOf(request), "units", UNITS);
       // The reading stands beside the forecast served for its hour: the spot's first forecast is fetched for it.
-      return afterFirstForecasts([spotId(id)], () => app.observations.observations(app.spots.get(spotId(id))).then((answer) => json(observationsIn(answer, units), 200, headersFor(request))));
+      return afterFirstForecasts([spotId(id)], () => app.servedObservations.body(app.spots.get(spotId(id)), units).then((body) => json(body, 200, headersFor(request))));
     },
     getVerification: (request, id) => {
       const { days } = parseVerificationParams(queryOf(request));

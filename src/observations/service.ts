@@ -43,7 +43,7 @@ export interface ObservationsAnswer {
   latest: LatestObservation | null;
   /** The forecast for the hour nearest `latest`; null without `latest`. */
   forecast: ForecastPoint | null;
-  /** The last 24 hours, oldest first; hours without a reading near them are left out. */
+  /** The last 24 hours, oldest first; hours without a reading near them are left out. One array while they stay the same. */
   hours: HourObservation[];
   /** Why `latest` is null; null when it is not. */
   reason: ObservationsReason | null;
@@ -81,7 +81,7 @@ const whenOf = (reading: Reading, now: number) => ({ time: isoUtc(reading.time),
 export class ObservationsService {
   readonly radiusKm: number;
   /** A buoy's last 24 hours, kept while its readings and the hour stay the same: every spot near it shares them. */
-  private readonly keptHours = new Map<string, { readings: readonly Reading[]; hour: number; hours: readonly HourObservation[] }>();
+  private readonly keptHours = new Map<string, { readings: readonly Reading[]; hour: number; hours: HourObservation[] }>();
 
   constructor(private readonly options: ObservationsServiceOptions) {
     this.radiusKm = options.radiusKm ?? DEFAULT_BUOY_RADIUS_KM;
@@ -115,7 +115,7 @@ export class ObservationsService {
     const now = this.options.clock.now();
     const { readings, failing } = choice.view;
     const fresh = freshLatest(readings, now, failing);
-    const found = { ...answer, buoy: buoyRef(choice.buoy), hours: [...this.hoursOf(choice.buoy.station.id, readings, now)] };
+    const found = { ...answer, buoy: buoyRef(choice.buoy), hours: this.hoursOf(choice.buoy.station.id, readings, now) };
     if ("reason" in fresh) return { ...found, reason: fresh.reason };
     const { latest } = fresh;
     return {
@@ -135,7 +135,7 @@ export class ObservationsService {
     return briefObservation(buoyRef(choice.buoy), { ...whenOf(fresh.latest, now), ...valuesOf(fresh.latest) });
   }
 
-  private hoursOf(buoyId: string, readings: readonly Reading[], now: number): readonly HourObservation[] {
+  private hoursOf(buoyId: string, readings: readonly Reading[], now: number): HourObservation[] {
     const hour = utcHourStart(now);
     const kept = this.keptHours.get(buoyId);
     if (kept && kept.readings === readings && kept.hour === hour) return kept.hours;
