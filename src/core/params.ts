@@ -139,13 +139,8 @@ export const parseVerificationParams = parser<DaysParams>({ days: { kind: "integ
 /** `days` and `units` of a forecast or tides request. */
 export const parseDaysParams = parser<DaysParams & UnitsParams>({ days, units });
 
-/** One of `choices` (case-sensitive), the first when absent. */
-export function parseChoice<const C extends readonly string[]>(raw: Raw, name: string, choices: C): C[number] {
-  const value = rawValue(raw, name);
-  if (value === undefined || value === null) return choices[0]!;
-  if (typeof value !== "string" || !choices.includes(value)) throw invalidRequest(`Parameter '${name}' must be one of: ${choices.join(", ")}.`);
-  return value;
-}
+/** `units` alone (now, observations, climate): one rule and one message wherever units are asked for. */
+export const parseUnitsParams = parser<UnitsParams>({ units });
 
 /** A required comma-separated list of distinct spot ids (`BOUNDS.spots` items). */
 export function parseSpotList(raw: Raw, name: string): string[] {

@@ -16,14 +16,13 @@ import { ApiError, notFound } from "../core/errors";
 import { andThen, type MaybePromise } from "../core/maybe-promise";
 import { publicStatusOf } from "../ops/status";
 import { docsBundle, docsInit, docsPage } from "./docs";
-import { UNITS } from "../core/units";
-import { parseBestSpotsParams, parseChoice, parseDaysParams, parseNearbyParams, parseSearchParams, parseVerificationParams } from "../core/params";
+import { parseBestSpotsParams, parseDaysParams, parseNearbyParams, parseSearchParams, parseUnitsParams, parseVerificationParams } from "../core/params";
 import { principalOf, type KeyedRoutes } from "./gate";
 import { routeLabel } from "../core/route-label";
 import { openApiDocument } from "./openapi";
 import { errorResponse, failureResponse, headersFor, json, JSON_TYPE, noSuchEndpoint, respond } from "./respond";
 import { acceptedEncoding, compressedOnce, encodedEtag } from "./compress";
-import { parseNowManyParams, parseNowParams } from "../now/params";
+import { parseNowManyParams } from "../now/params";
 import { tidesIn } from "../tides/units";
 import { climateIn } from "../climate/units";
 import type { ClimateState } from "../climate/service";
@@ -107,7 +106,7 @@ function keyedHandlers(app: App): Record<ServeOf<"v1">, KeyedHandler> {
       return andThen(app.tides.get(spotId(id), days), (tides) => json(tidesIn(tides, units), 200, headersFor(request)));
     },
     getSpotNow: (request, id) => {
-      const { units } = parseNowParams(queryOf(request));
+      const { units } = parseUnitsParams(queryOf(request));
       return afterFirstForecasts([spotId(id)], () => andThen(app.now.get(spotId(id), units), (served) => nowResponse(request, served)));
     },
     getNow: (request) => {
@@ -116,7 +115,7 @@ function keyedHandlers(app: App): Record<ServeOf<"v1">, KeyedHandler> {
       return afterFirstForecasts(ids, () => andThen(app.now.many(ids, units), (served) => nowResponse(request, served)));
     },
     getObservations: (request, id) => {
-      const units = parseChoice(queryOf(request), "units", UNITS);
+      const { units } = parseUnitsParams(queryOf(request));
       // The reading stands beside the forecast served for its hour: the spot's first forecast is fetched for it.
       return afterFirstForecasts([spotId(id)], () => app.servedObservations.body(app.spots.get(spotId(id)), units).then((body) => json(body, 200, headersFor(request))));
     },
@@ -125,7 +124,7 @@ function keyedHandlers(app: App): Record<ServeOf<"v1">, KeyedHandler> {
       return app.verification.verification(app.spots.get(spotId(id)), days).then((answer) => json(answer, 200, headersFor(request)));
     },
     getClimate: (request, id) => {
-      const units = parseChoice(queryOf(request), "units", UNITS);
+      const { units } = parseUnitsParams(queryOf(request));
       return app.climate.climate(app.spots.get(spotId(id))).then((state) => climateResponse(request, state, units));
     },
     getUsage: (request) => {

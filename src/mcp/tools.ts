@@ -8,7 +8,7 @@
 import type { z } from "zod";
 import type { App } from "../app";
 import { ApiError, invalidRequest } from "../core/errors";
-import { parseBestSpotsParams, parseDaysParams, parseNearbyParams, parseSearchParams, parseSummaryParams } from "../core/params";
+import { parseBestSpotsParams, parseDaysParams, parseNearbyParams, parseSearchParams, parseSummaryParams, parseUnitsParams } from "../core/params";
 import { climateIn } from "../climate/units";
 import { DEMO_ATTRIBUTION } from "../forecast/demo";
 import { summaryText } from "../forecast/summary";
@@ -34,7 +34,6 @@ import {
 } from "./schemas";
 import { alertsText, bestSpotsText, climateText, forecastText, nearbyText, observationsText, searchText, tidesText, withDemoBanner } from "./text";
 import { observationsIn } from "../observations/units";
-import { parseNowParams } from "../now/params";
 import { tidesIn } from "../tides/units";
 import { nowSummary } from "../now/summary";
 import { localMonth, seasonClause } from "../climate/season";
@@ -181,7 +180,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     output: nowOutput,
     async run(app, args) {
       const spotId = parseSpotId(args.spot_id);
-      const { units } = parseNowParams({ units: args.units });
+      const { units } = parseUnitsParams({ units: args.units });
       await app.demand.ready([spotId]);
       const { response } = await app.now.get(spotId, units);
       const demo = isDemo(app, response);
@@ -218,7 +217,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     output: observationsOutput,
     async run(app, args) {
       const spotId = parseSpotId(args.spot_id);
-      const { units } = parseNowParams({ units: args.units });
+      const { units } = parseUnitsParams({ units: args.units });
       // The reading stands beside the forecast served for its hour.
       await app.demand.ready([spotId]);
       const answer = observationsIn(await app.observations.observations(app.spots.get(spotId)), units);
@@ -233,7 +232,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     output: climateOutput,
     async run(app, args) {
       const spot = app.spots.get(parseSpotId(args.spot_id));
-      const { units } = parseNowParams({ units: args.units });
+      const { units } = parseUnitsParams({ units: args.units });
       const state = await app.climate.climate(spot);
       if (state.status === "pending") throw new ApiError("climate_unavailable", `The spot's climate is being computed (its area is asked for the first time); ask again in ${state.retryAfterSeconds} s.`);
       if (state.status === "failed") throw new ApiError("climate_unavailable", `The climate could not be fetched (${state.reason}); it is tried again in ${state.retryAfterSeconds} s.`);

@@ -1,10 +1,7 @@
-/** The strict parameters of the now endpoints and the `spot_now` tool (core/params.ts rules: same 400s everywhere). */
-import { parseChoice, parseSpotList, type Raw } from "../core/params";
-import { UNITS, type Units } from "../core/units";
+/** The strict parameters of GET /v1/now (core/params.ts rules: same 400s everywhere). */
+import { parseSpotList, parseUnitsParams, type Raw, type UnitsParams } from "../core/params";
 
-export const parseNowParams = (raw: Raw): { units: Units } => ({ units: parseChoice(raw, "units", UNITS) });
-
-export const parseNowManyParams = (raw: Raw): { spots: string[]; units: Units } => ({ spots: parseSpotList(raw, "spots"), units: parseChoice(raw, "units", UNITS) });
+export const parseNowManyParams = (raw: Raw): UnitsParams & { spots: string[] } => ({ spots: parseSpotList(raw, "spots"), ...parseUnitsParams(raw) });
 
 /**
  * Where a list of spots found for the ids asked names one spot a second time (its slug and its 16-hex id, say), or
