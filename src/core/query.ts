@@ -37,9 +37,10 @@ class PlainQuery implements QueryParams {
     return at === -1 ? null : this.values[at]!;
   }
 
+  /** A plain loop: every parameter a handler reads passes here, and a callback would be a closure per read. */
   getAll(name: string): string[] {
     const out: string[] = [];
-    this.names.forEach((n, i) => n === name && out.push(this.values[i]!));
+    for (let i = 0; i < this.names.length; i++) if (this.names[i] === name) out.push(this.values[i]!);
     return out;
   }
 

@@ -69,6 +69,25 @@ interface PreparedDocument {
   demo: boolean;
 }
 
+/** A kept body as one request is served it: a class, so that serving a kept body makes no closure or getter of its own. */
+class Served implements ServedForecast {
+  readonly body: string;
+  readonly etag: string;
+
+  constructor(
+    readonly spotId: string,
+    private readonly kept: KeptBody,
+    readonly maxAgeSeconds: number,
+  ) {
+    this.body = kept.body;
+    this.etag = kept.etag;
+  }
+
+  get blob(): Blob {
+    return (this.kept.blob ??= new Blob([this.kept.body]));
+  }
+}
+
 export class ForecastService {
   /**
    * Prebuilt bodies and prepared documents, in their shares of the cache budget (SURFCAST_CACHE_MB, core/caches.ts;
@@ -101,23 +120,14 @@ export class ForecastService {
     const hour = utcHourStart(now);
     const maxAgeSeconds = Math.max(1, Math.ceil((hour + HOUR_MS - now) / 1000));
     const key = `${spot.id}\u0000${hour}\u0000${days}\u0000${units}`;
-    const answer = (served: KeptBody): ServedForecast => ({
-      spotId: spot.id,
-      body: served.body,
-      get blob() {
-        return (served.blob ??= new Blob([served.body]));
-      },
-      etag: served.etag,
-      maxAgeSeconds,
-    });
     const kept = this.bodies.get(key);
-    if (kept) return answer(kept);
+    if (kept) return new Served(spot.id, kept, maxAgeSeconds);
     const generation = this.invalidations;
     return andThen(this.prepared(spot), (doc) => {
       const served = this.build(doc, spot, hour, days, units);
       // The text and, once sent unencoded, the Blob's UTF-8 bytes: about the text's length each.
       if (generation === this.invalidations) this.bodies.set(key, served, 2 * served.body.length);
-      return answer(served);
+      return new Served(spot.id, served, maxAgeSeconds);
     });
   }
 
