@@ -1,0 +1,30 @@
+/** The store dialect (db/store-dialect.ts) of the shared PostgreSQL database. */
+import { sql } from "drizzle-orm";
+import type { StoreDialect, Work } from "../store-dialect";
+import { chunks } from "./batch-rows";
+import { notifyChange } from "./changes";
+import type { PgDb } from "./index";
+import * as schema from "./schema";
+import { readSnapshot, type PgQueryable } from "./transaction";
+
+/** Awaits each statement of `work` in turn. */
+async function runAwaiting<T>(work: Work<T>): Promise<T> {
+  let step = work.next();
+  while (!step.done) step = work.next(await step.value);
+  return step.value;
+}
+
+export function postgresDialect(db: PgDb): StoreDialect {
+  return {
+    db,
+    tables: schema,
+    write: (work) => db.transaction((tx) => runAwaiting(work(tx))),
+    read: (work) => readSnapshot(db, (tx) => runAwaiting(work(tx))),
+    lock: (query, strength = "update", of) => (query.for(strength, of && { of }), query),
+    *notify(tx: PgQueryable, topic) {
+      yield notifyChange(tx, topic);
+    },
+    binary: (column) => sql`${column} collate "C"`,
+    chunks,
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * What a room's store needs of its database, so that one drizzle implementation (<room>/drizzle-store.ts) serves
+ * SQLite and PostgreSQL. It is written against the PostgreSQL tables' types, which the SQLite tables mirror column
+ * for column (test/db/postgres-foundation.test.ts); the statements it builds run on either dialect. A statement
+ * outside a transaction is awaited. A transaction's work is a generator that yields its statements one by one
+ * (`yield* run(…)`): SQLite runs each at once, so read, check and write share one BEGIN IMMEDIATE with no await
+ * between them; PostgreSQL awaits each in its transaction.
+ */
+import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
+import type { ChangeTopic } from "./postgres/changes";
+import type * as pgSchema from "./postgres/schema";
+import type { PgQueryable } from "./postgres/transaction";
+import { readTransaction, schema, writeTransaction, type Db } from ".";
+
+/** The PostgreSQL tables that mirror SQLite's. */
+export type Tables = Pick<typeof pgSchema, keyof typeof schema>;
+
+/** A transaction's work: each statement yielded, its rows sent back. */
+export type Work<T> = Generator<PromiseLike<unknown>, T, unknown>;
+
+/** Inside a Work: runs `statement` and answers what awaiting it would. */
+export function* run<T>(statement: PromiseLike<T>): Work<T> {
+  return (yield statement) as T;
+}
+
+/** A select that can lock the rows it reads (PostgreSQL's `for update`). */
+interface Lockable {
+  for(strength: "update" | "key share", config?: { of: PgTable }): unknown;
+}
+
+export interface StoreDialect {
+  db: PgQueryable;
+  tables: Tables;
+  /** Runs `work` in one write transaction. */
+  write<T>(work: (tx: PgQueryable) => Work<T>): Promise<T>;
+  /** Runs `work`'s reads on one snapshot. */
+  read<T>(work: (tx: PgQueryable) => Work<T>): Promise<T>;
+  /** The select, locking what it reads until the transaction ends (a no-op where the write transaction holds the whole database). */
+  lock<Q extends Lockable>(query: Q, strength?: "update" | "key share", of?: PgTable): Q;
+  /** Announces a change to the servers that keep a copy of `topic` (nothing to do for SQLite: one server). */
+  notify(tx: PgQueryable, topic: ChangeTopic): Work<void>;
+  /** `column` compared in code-point order, as SQLite's binary collation does, whatever the database's collation. */
+  binary(column: SQLWrapper): SQL;
+  /** `rows` split into statements that bind at most what the database allows, each row binding `parametersPerRow`. */
+  chunks<T>(rows: readonly T[], parametersPerRow: number): T[][];
+}
+
+/** `rows` in slices of `size`. */
+export function slices<T>(rows: readonly T[], size: number): T[][] {
+  const result: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) result.push(rows.slice(i, i + size));
+  return result;
+}
+
+/** Rows per statement on SQLite: well under its limit of bound variables for any of the tables. */
+const SQLITE_ROWS = 500;
+
+/** Runs every statement of `work` at once, in the current turn: bun:sqlite answers synchronously. */
+function runNow<T>(work: Work<T>): T {
+  let step = work.next();
+  while (!step.done) step = work.next((step.value as unknown as { all(): unknown }).all());
+  return step.value;
+}
+
+/**
+ * The store dialect of a SQLite database. The one cast: the SQLite connection and tables seen as PostgreSQL's, whose
+ * columns they mirror; a statement only PostgreSQL has goes through `lock`, `notify` or `binary` instead.
+ */
+export function sqliteDialect(db: Db): StoreDialect {
+  const view = db as unknown as PgQueryable;
+  return {
+    db: view,
+    tables: schema as unknown as Tables,
+    write: async (work) => writeTransaction(db, () => runNow(work(view))),
+    read: async (work) => readTransaction(db, () => runNow(work(view))),
+    lock: (query) => query,
+    *notify() {},
+    binary: (column) => sql`${column}`,
+    chunks: (rows) => slices(rows, SQLITE_ROWS),
+  };
+}
