@@ -6,7 +6,7 @@
  * (`yield* run(…)`): SQLite runs each at once, so read, check and write share one BEGIN IMMEDIATE with no await
  * between them; PostgreSQL awaits each in its transaction.
  */
-import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { sql, type SQL, type SQLWrapper, type Table } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { ChangeTopic } from "./postgres/changes";
 import type * as pgSchema from "./postgres/schema";
@@ -32,6 +32,8 @@ interface Lockable {
 export interface StoreDialect {
   db: PgQueryable;
   tables: Tables;
+  /** Runs `work`'s statements on the connection, each one on its own. */
+  direct<T>(work: (db: PgQueryable) => Work<T>): Promise<T>;
   /** Runs `work` in one write transaction. */
   write<T>(work: (tx: PgQueryable) => Work<T>): Promise<T>;
   /** Runs `work`'s reads on one snapshot. */
@@ -42,8 +44,8 @@ export interface StoreDialect {
   notify(tx: PgQueryable, topic: ChangeTopic): Work<void>;
   /** `column` compared in code-point order, as SQLite's binary collation does, whatever the database's collation. */
   binary(column: SQLWrapper): SQL;
-  /** `rows` split into statements that bind at most what the database allows, each row binding `parametersPerRow`. */
-  chunks<T>(rows: readonly T[], parametersPerRow: number): T[][];
+  /** `rows` split into statements that bind at most what the database allows: each row binds one parameter, or one per column of `into`. */
+  chunks<T>(rows: readonly T[], into?: Table): T[][];
 }
 
 /** `rows` in slices of `size`. */
@@ -72,6 +74,7 @@ export function sqliteDialect(db: Db): StoreDialect {
   return {
     db: view,
     tables: schema as unknown as Tables,
+    direct: async (work) => runNow(work(view)),
     write: async (work) => writeTransaction(db, () => runNow(work(view))),
     read: async (work) => readTransaction(db, () => runNow(work(view))),
     lock: (query) => query,

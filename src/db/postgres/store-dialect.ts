@@ -1,7 +1,7 @@
 /** The store dialect (db/store-dialect.ts) of the shared PostgreSQL database. */
 import { sql } from "drizzle-orm";
 import type { StoreDialect, Work } from "../store-dialect";
-import { chunks } from "./batch-rows";
+import { chunks, insertChunks } from "./batch-rows";
 import { notifyChange } from "./changes";
 import type { PgDb } from "./index";
 import * as schema from "./schema";
@@ -18,6 +18,7 @@ export function postgresDialect(db: PgDb): StoreDialect {
   return {
     db,
     tables: schema,
+    direct: (work) => runAwaiting(work(db)),
     write: (work) => db.transaction((tx) => runAwaiting(work(tx))),
     read: (work) => readSnapshot(db, (tx) => runAwaiting(work(tx))),
     lock: (query, strength = "update", of) => (query.for(strength, of && { of }), query),
@@ -25,6 +26,6 @@ export function postgresDialect(db: PgDb): StoreDialect {
       yield notifyChange(tx, topic);
     },
     binary: (column) => sql`${column} collate "C"`,
-    chunks,
+    chunks: (rows, into) => (into ? insertChunks(into, rows) : chunks(rows, 1)),
   };
 }
