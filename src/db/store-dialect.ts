@@ -40,6 +40,8 @@ export interface StoreDialect {
   read<T>(work: (tx: PgQueryable) => Work<T>): Promise<T>;
   /** The select, locking what it reads until the transaction ends (a no-op where the write transaction holds the whole database). */
   lock<Q extends Lockable>(query: Q, strength?: "update" | "key share", of?: PgTable): Q;
+  /** Takes the lock named `name` until the transaction ends (nothing to do where the write transaction holds the whole database). */
+  exclusive(tx: PgQueryable, name: string): Work<void>;
   /** Announces a change to the servers that keep a copy of `topic` (nothing to do for SQLite: one server). */
   notify(tx: PgQueryable, topic: ChangeTopic): Work<void>;
   /** `column` compared in code-point order, as SQLite's binary collation does, whatever the database's collation. */
@@ -78,6 +80,7 @@ export function sqliteDialect(db: Db): StoreDialect {
     write: async (work) => writeTransaction(db, () => runNow(work(view))),
     read: async (work) => readTransaction(db, () => runNow(work(view))),
     lock: (query) => query,
+    *exclusive() {},
     *notify() {},
     binary: (column) => sql`${column}`,
     chunks: (rows) => slices(rows, SQLITE_ROWS),

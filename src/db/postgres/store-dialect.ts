@@ -22,6 +22,9 @@ export function postgresDialect(db: PgDb): StoreDialect {
     write: (work) => db.transaction((tx) => runAwaiting(work(tx))),
     read: (work) => readSnapshot(db, (tx) => runAwaiting(work(tx))),
     lock: (query, strength = "update", of) => (query.for(strength, of && { of }), query),
+    *exclusive(tx: PgQueryable, name) {
+      yield tx.execute(sql`select pg_advisory_xact_lock(hashtext(${name}))`);
+    },
     *notify(tx: PgQueryable, topic) {
       yield notifyChange(tx, topic);
     },
