@@ -32,7 +32,7 @@ import * as postgresMeta from "./db/postgres/meta";
 import { connect } from "./db/async-store";
 import { postgresForecastStore } from "./forecast/postgres-store";
 import { postgresEmbedStore } from "./embed/postgres-store";
-import { PostgresTideStore } from "./tides/postgres-store";
+import { postgresTideStore } from "./tides/postgres-store";
 import { SpotService } from "./spots/service";
 import { postgresCatalog } from "./spots/postgres-store";
 import { sqliteCatalog } from "./spots/sqlite-store";
@@ -204,7 +204,7 @@ async function postgresFoundation(config: Config, url: string): Promise<Foundati
     engine: { kind: "postgres", db, feed, node: thisNode(version, null, Date.now()) },
     stores: { access, embeds: postgresEmbedStore(db), alerts: postgresAlertStore(db), forecasts: postgresForecastStore(db), observations: postgresObservationStore(db), climate: postgresClimateStore(db), meta: connect(db, { read: postgresMeta.readMeta, write: postgresMeta.writeMeta }) },
     catalog: postgresCatalog(db, feed.changeCheck("spots")),
-    tideStore: new PostgresTideStore(db, { generation: () => changes.generation("tides") }),
+    tideStore: postgresTideStore(db, { generation: () => changes.generation("tides") }),
     changes: (topic) => changes.changeCheck(topic),
     // Commands other than serve admit no request: without Redis they count nothing.
     meter: (clock) => (limits ? new SharedUsageMeter(limits, access, clock) : new UsageMeter(access, clock)),

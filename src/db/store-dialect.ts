@@ -6,7 +6,7 @@
  * (`yield* run(…)`): SQLite runs each at once, so read, check and write share one BEGIN IMMEDIATE with no await
  * between them; PostgreSQL awaits each in its transaction.
  */
-import { sql, type SQL, type SQLWrapper, type Table } from "drizzle-orm";
+import { eq, sql, type SQL, type SQLWrapper, type Table } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { ChangeTopic } from "./postgres/changes";
 import type * as pgSchema from "./postgres/schema";
@@ -22,6 +22,18 @@ export type Work<T> = Generator<PromiseLike<unknown>, T, unknown>;
 /** Inside a Work: runs `statement` and answers what awaiting it would. */
 export function* run<T>(statement: PromiseLike<T>): Work<T> {
   return (yield statement) as T;
+}
+
+/** The `meta` table's value under `key`, or null. */
+export function* readMeta({ meta }: Tables, tx: PgQueryable, key: string): Work<string | null> {
+  const [row] = yield* run(tx.select({ value: meta.value }).from(meta).where(eq(meta.key, key)));
+  return row?.value ?? null;
+}
+
+/** Stores `value` under `key` in `meta`; null removes the key. */
+export function* writeMeta({ meta }: Tables, tx: PgQueryable, key: string, value: string | null): Work<void> {
+  if (value === null) yield* run(tx.delete(meta).where(eq(meta.key, key)));
+  else yield* run(tx.insert(meta).values({ key, value }).onConflictDoUpdate({ target: meta.key, set: { value } }));
 }
 
 /** A select that can lock the rows it reads (PostgreSQL's `for update`). */

@@ -14,7 +14,7 @@ import * as sqliteForecastStore from "../../src/forecast/sqlite-store";
 import type { StoredSpot } from "../../src/spots/catalog";
 import { postgresSpotStore } from "../../src/spots/postgres-store";
 import * as sqliteSpotStore from "../../src/spots/sqlite-store";
-import { PostgresTideStore } from "../../src/tides/postgres-store";
+import { postgresTideStore } from "../../src/tides/postgres-store";
 import type { StationRecord } from "../../src/tides/record";
 import { sqliteTideStore } from "../../src/tides/sqlite-store";
 import type { StoredChoice, StoredModel, TideStore, TideWrites } from "../../src/tides/store";
@@ -150,7 +150,7 @@ describeWithPostgres("the PostgreSQL stores", () => {
           await sqliteTideStore(sqlite).putChoice("nazare", tidelessChoice, T0 + 7);
         },
         postgres: async () => {
-          const tides = new PostgresTideStore(postgres, { generation: () => 0 });
+          const tides = postgresTideStore(postgres, { generation: () => 0 });
           await postgresForecastStore(postgres).writeFacings([{ spotId: "carcavelos", facing: 201.25, method: "coast", computedAt: T0 }]);
           await tides.putChoice("ericeira", stationChoice, T0 + 5);
           await tides.putChoice("nazare", tidelessChoice, T0 + 7);
@@ -255,7 +255,7 @@ describeWithPostgres("the PostgreSQL stores", () => {
     sqliteSpotStore.applyImport(sqlite, SEED, { kind: "default" });
     await postgresSpotStore.applyImport(postgres, SEED, { kind: "default" });
     const fromSqlite = sqliteTideStore(sqlite);
-    const fromPostgres = new PostgresTideStore(postgres, { generation: () => 0 });
+    const fromPostgres = postgresTideStore(postgres, { generation: () => 0 });
     const batchOfChoicesAndExtremes = async (store: TideWrites) => {
       await store.putChoice("peniche", stationChoice, T0 + 3);
       await store.putExtremes("peniche", T0, T0 + 48 * HOUR, extremesFrom(T0 + 2 * HOUR, 4, 1.5));
@@ -325,7 +325,7 @@ describeWithPostgres("the PostgreSQL stores", () => {
     const { postgres } = await freshDatabases();
     await postgresSpotStore.applyImport(postgres, SEED, { kind: "default" });
     let noticed = 0;
-    const store = new PostgresTideStore(postgres, { generation: () => noticed });
+    const store = postgresTideStore(postgres, { generation: () => noticed });
     const initial = store.stamp();
     await store.choice("carcavelos");
     await store.extremes("carcavelos", T0, T0 + HOUR);
@@ -353,7 +353,7 @@ describeWithPostgres("the PostgreSQL stores", () => {
     expect((await postgresForecastStore(postgres).readDocument(ids[0]!))?.body).toBe(documentJson(ids[0]!, 1));
 
     // A tide batch of several writes, failing on its last.
-    const tides = new PostgresTideStore(postgres, { generation: () => 0 });
+    const tides = postgresTideStore(postgres, { generation: () => 0 });
     await tides.putChoice(ids[1]!, stationChoice, T0);
     await tides.putExtremes(ids[1]!, T0, T0 + 48 * HOUR, extremesFrom(T0, 3, 1));
     const failing = tides.batch(async (store) => {

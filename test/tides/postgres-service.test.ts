@@ -1,5 +1,5 @@
 /**
- * The tide room on the shared PostgreSQL database: the same TideService over PostgresTideStore fills the tide window
+ * The tide room on the shared PostgreSQL database: the same TideService over the PostgreSQL tide store fills the tide window
  * and answers `get`, `now` and `hourly` exactly as over SQLite, and serves its kept responses at once. Spots are a few
  * of CATALOG_PATH (a station coast, a coast no station serves, an import override), on both databases.
  */
@@ -11,7 +11,7 @@ import type { StoredSpot } from "../../src/spots/catalog";
 import { postgresSpotStore } from "../../src/spots/postgres-store";
 import * as sqliteSpotStore from "../../src/spots/sqlite-store";
 import type { Spot } from "../../src/spots/types";
-import { PostgresTideStore } from "../../src/tides/postgres-store";
+import { postgresTideStore } from "../../src/tides/postgres-store";
 import { TideService, type WindowReport } from "../../src/tides/service";
 import { sqliteTideStore } from "../../src/tides/sqlite-store";
 import type { TideStore } from "../../src/tides/store";
@@ -53,7 +53,7 @@ describeWithPostgres("TideService over PostgreSQL", () => {
   let database: TestDatabase;
   let postgres: PgDb;
   let sqliteStore: TideStore;
-  let postgresStore: PostgresTideStore;
+  let postgresStore: TideStore;
   let overSqlite: TideService;
   let overPostgres: TideService;
   const reports: { sqlite?: WindowReport | null; postgres?: WindowReport | null } = {};
@@ -76,7 +76,7 @@ describeWithPostgres("TideService over PostgreSQL", () => {
     await importSpots(catalog.slice(0, -1), true);
     sqliteStore = sqliteTideStore(sqlite);
     // One server here: no other server's commits to notice.
-    postgresStore = new PostgresTideStore(postgres, { generation: () => 0 });
+    postgresStore = postgresTideStore(postgres, { generation: () => 0 });
     overSqlite = new TideService(sqliteStore, clock, fakeSpotService(spots));
     overPostgres = new TideService(postgresStore, clock, fakeSpotService(spots));
     reports.sqlite = await overSqlite.maintainWindow();
