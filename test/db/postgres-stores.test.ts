@@ -10,7 +10,8 @@ import { packDocument } from "../../src/db/document-codec";
 import { closePostgres, openPostgres, type PgDb } from "../../src/db/postgres";
 import { metaOnce, readMeta, writeMeta } from "../../src/db/postgres/meta";
 import { postgresForecastStore } from "../../src/forecast/postgres-store";
-import * as sqliteForecastStore from "../../src/forecast/sqlite-store";
+import { sqliteForecastStore } from "../../src/forecast/sqlite-store";
+import type { ForecastStore } from "../../src/forecast/store";
 import type { StoredSpot } from "../../src/spots/catalog";
 import { postgresSpotStore } from "../../src/spots/postgres-store";
 import * as sqliteSpotStore from "../../src/spots/sqlite-store";
@@ -145,7 +146,7 @@ describeWithPostgres("the PostgreSQL stores", () => {
       {
         step: "facings and tide choices written by the other rooms",
         sqlite: async () => {
-          sqliteForecastStore.writeFacings(sqlite, [{ spotId: "carcavelos", facing: 201.25, method: "coast", computedAt: T0 }]);
+          await sqliteForecastStore(sqlite).writeFacings([{ spotId: "carcavelos", facing: 201.25, method: "coast", computedAt: T0 }]);
           await sqliteTideStore(sqlite).putChoice("ericeira", stationChoice, T0 + 5);
           await sqliteTideStore(sqlite).putChoice("nazare", tidelessChoice, T0 + 7);
         },
@@ -171,7 +172,7 @@ describeWithPostgres("the PostgreSQL stores", () => {
 
   test("the forecast store: documents, ages, facings, demand and the refresh's facts, as on SQLite", async () => {
     const { sqlite, postgres } = await freshDatabases();
-    const rows: Row<FunctionCall<typeof sqliteForecastStore>>[] = [
+    const rows: Row<MethodCall<ForecastStore>>[] = [
       { step: "seed the spots", sqlite: () => sqliteSpotStore.applyImport(sqlite, SEED, { kind: "default" }), postgres: () => postgresSpotStore.applyImport(postgres, SEED, { kind: "default" }) },
       { fn: "documentSpan", args: [] },
       { fn: "dataMode", args: [] },
@@ -245,7 +246,7 @@ describeWithPostgres("the PostgreSQL stores", () => {
     ];
     await expectParity(
       rows,
-      (fn, args) => invoke(sqliteForecastStore, fn, [sqlite, ...args]),
+      (fn, args) => invoke(sqliteForecastStore(sqlite), fn, args),
       (fn, args) => invoke(postgresForecastStore(postgres), fn, args),
     );
   });
@@ -448,7 +449,7 @@ describeWithPostgres("the PostgreSQL stores", () => {
       { spotId: "ericeira", body: view },
       { spotId: "nazare", body: large },
     ];
-    sqliteForecastStore.writeDocuments(sqlite, T0, documents);
+    await sqliteForecastStore(sqlite).writeDocuments(T0, documents);
     await postgresForecastStore(postgres).writeDocuments(T0, documents);
 
     const stored = async (spotId: string) => {

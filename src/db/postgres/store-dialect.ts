@@ -3,9 +3,8 @@ import { sql } from "drizzle-orm";
 import type { StoreDialect, Work } from "../store-dialect";
 import { chunks, insertChunks } from "./batch-rows";
 import { notifyChange } from "./changes";
-import type { PgDb } from "./index";
 import * as schema from "./schema";
-import { readSnapshot, type PgQueryable } from "./transaction";
+import { inTransaction, readSnapshot, type PgQueryable } from "./transaction";
 
 /** Awaits each statement of `work` in turn. */
 async function runAwaiting<T>(work: Work<T>): Promise<T> {
@@ -14,12 +13,13 @@ async function runAwaiting<T>(work: Work<T>): Promise<T> {
   return step.value;
 }
 
-export function postgresDialect(db: PgDb): StoreDialect {
+/** The store dialect of the shared database, or of a transaction open on it, which every write then joins. */
+export function postgresDialect(db: PgQueryable): StoreDialect {
   return {
     db,
     tables: schema,
     direct: (work) => runAwaiting(work(db)),
-    write: (work) => db.transaction((tx) => runAwaiting(work(tx))),
+    write: (work) => inTransaction(db, (tx) => runAwaiting(work(tx))),
     read: (work) => readSnapshot(db, (tx) => runAwaiting(work(tx))),
     lock: (query, strength = "update", of) => (query.for(strength, of && { of }), query),
     *exclusive(tx: PgQueryable, name) {
