@@ -1,9 +1,7 @@
 /**
- * What the observations room keeps, as small functions that answer with promises, so that a SQLite and a PostgreSQL
- * store can implement it alike (readings survive a restart, and several servers share them): SQLite's
- * (./sqlite-store.ts) and PostgreSQL's (./postgres-store.ts) keep each source whole as JSON (observation_sources)
- * and the issued forecasts as rows (buoy_lead_forecasts). The rules stay in the fetcher and the services: a store
- * keeps what it is given.
+ * What the observations room keeps (readings survive a restart, and several servers share them): each source whole
+ * as JSON (observation_sources) and the issued forecasts as rows (buoy_lead_forecasts), through drizzle-store.ts on
+ * either database. The rules stay in the fetcher and the services: a store keeps what it is given.
  */
 import type { MetRow, SpecRow, Station } from "./ndbc";
 import type { LeadForecast, ModelHours } from "./verification";
