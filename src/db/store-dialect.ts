@@ -62,6 +62,13 @@ export interface StoreDialect {
   chunks<T>(rows: readonly T[], into?: Table): T[][];
 }
 
+/** Reads answered at once, where the database answers synchronously (SQLite). */
+export interface SyncReads {
+  now<T>(work: (db: PgQueryable) => Work<T>): T;
+  /** `work`'s reads in one transaction. */
+  readNow<T>(work: (db: PgQueryable) => Work<T>): T;
+}
+
 /** `rows` in slices of `size`. */
 export function slices<T>(rows: readonly T[], size: number): T[][] {
   const result: T[][] = [];
@@ -83,9 +90,11 @@ function runNow<T>(work: Work<T>): T {
  * The store dialect of a SQLite database. The one cast: the SQLite connection and tables seen as PostgreSQL's, whose
  * columns they mirror; a statement only PostgreSQL has goes through `lock`, `notify` or `binary` instead.
  */
-export function sqliteDialect(db: Db): StoreDialect {
+export function sqliteDialect(db: Db): StoreDialect & SyncReads {
   const view = db as unknown as PgQueryable;
   return {
+    now: (work) => runNow(work(view)),
+    readNow: (work) => readTransaction(db, () => runNow(work(view))),
     db: view,
     tables: schema as unknown as Tables,
     direct: async (work) => runNow(work(view)),

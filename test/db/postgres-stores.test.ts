@@ -13,8 +13,9 @@ import { postgresForecastStore } from "../../src/forecast/postgres-store";
 import { sqliteForecastStore } from "../../src/forecast/sqlite-store";
 import type { ForecastStore } from "../../src/forecast/store";
 import type { StoredSpot } from "../../src/spots/catalog";
-import { postgresSpotStore } from "../../src/spots/postgres-store";
-import * as sqliteSpotStore from "../../src/spots/sqlite-store";
+import { postgresCatalog } from "../../src/spots/postgres-store";
+import { sqliteCatalog } from "../../src/spots/sqlite-store";
+import type { CatalogStore } from "../../src/spots/store";
 import { postgresTideStore } from "../../src/tides/postgres-store";
 import type { StationRecord } from "../../src/tides/record";
 import { sqliteTideStore } from "../../src/tides/sqlite-store";
@@ -45,12 +46,13 @@ async function anotherPool(database: TestDatabase): Promise<PgDb> {
   return pool;
 }
 
+/** The catalog on a pool, as a server holds it (changes noticed or not: these tests load explicitly). */
+const catalogOn = (db: PgDb) => postgresCatalog(db, () => true);
+
 // ── parity tables ─────────────────────────────────────────────────────────────────────────────────
 
-/** A row of a parity table: one call made on both sides (its connection left out), or a step written out per side. */
+/** A row of a parity table: one call made on both sides, or a step written out per side. */
 type Row<Call> = Call | { step: string; sqlite(): unknown; postgres(): Promise<unknown> };
-/** A call of one of a store's functions, which take their connection first. */
-type FunctionCall<Store> = { [K in keyof Store]: Store[K] extends (db: never, ...args: infer A) => unknown ? { fn: K; args: A; unordered?: true } : never }[keyof Store];
 /** A call of one of a store's methods. */
 type MethodCall<Store> = { [K in keyof Store]: Store[K] extends (...args: infer A) => unknown ? { fn: K; args: A; unordered?: true } : never }[keyof Store];
 
@@ -118,15 +120,13 @@ describeWithPostgres("the PostgreSQL stores", () => {
   test("the spot store: imports, the catalog and the facts other rooms derive, as on SQLite", async () => {
     const { sqlite, postgres } = await freshDatabases();
     const carcavelos = SPOTS[0]!;
-    const rows: Row<FunctionCall<typeof sqliteSpotStore>>[] = [
-      { fn: "countSpots", args: [] },
+    const rows: Row<MethodCall<Omit<CatalogStore, "changed" | "synchronous">>>[] = [
+      { fn: "readState", args: [] },
       { fn: "readCatalogVersion", args: [] },
-      { fn: "readCatalogMeta", args: [] },
       { fn: "loadCatalog", args: [] },
       { fn: "applyImport", args: [SEED, { kind: "default", defaultSha256: "sha-1" }] },
-      { fn: "countSpots", args: [] },
+      { fn: "readState", args: [] },
       { fn: "loadSpots", args: [] },
-      { fn: "readCatalogMeta", args: [] },
       { fn: "readCatalogVersion", args: [] },
       { fn: "loadDerivedFacts", args: [] },
       { fn: "derivedFactsVersion", args: [] },
@@ -142,7 +142,6 @@ describeWithPostgres("the PostgreSQL stores", () => {
         ],
       },
       { fn: "loadSpots", args: [] },
-      { fn: "readCatalogMeta", args: [] },
       {
         step: "facings and tide choices written by the other rooms",
         sqlite: async () => {
@@ -160,20 +159,20 @@ describeWithPostgres("the PostgreSQL stores", () => {
       { fn: "loadDerivedFacts", args: [] },
       { fn: "derivedFactsVersion", args: [] },
       { fn: "loadCatalog", args: [] },
-      { fn: "countSpots", args: [] },
+      { fn: "readState", args: [] },
     ];
     await expectParity(
       rows,
-      (fn, args) => invoke(sqliteSpotStore, fn, [sqlite, ...args]),
-      (fn, args) => invoke(postgresSpotStore, fn, [postgres, ...args]),
+      (fn, args) => invoke(sqliteCatalog(sqlite), fn, args),
+      (fn, args) => invoke(catalogOn(postgres), fn, args),
     );
-    expect((await postgresSpotStore.loadCatalog(postgres)).version).toBe("2");
+    expect((await catalogOn(postgres).loadCatalog()).version).toBe("2");
   });
 
   test("the forecast store: documents, ages, facings, demand and the refresh's facts, as on SQLite", async () => {
     const { sqlite, postgres } = await freshDatabases();
     const rows: Row<MethodCall<ForecastStore>>[] = [
-      { step: "seed the spots", sqlite: () => sqliteSpotStore.applyImport(sqlite, SEED, { kind: "default" }), postgres: () => postgresSpotStore.applyImport(postgres, SEED, { kind: "default" }) },
+      { step: "seed the spots", sqlite: () => sqliteCatalog(sqlite).applyImport(SEED, { kind: "default" }), postgres: () => catalogOn(postgres).applyImport(SEED, { kind: "default" }) },
       { fn: "documentSpan", args: [] },
       { fn: "dataMode", args: [] },
       { fn: "lastRefresh", args: [] },
@@ -253,8 +252,8 @@ describeWithPostgres("the PostgreSQL stores", () => {
 
   test("the tide store: choices, overrides, extremes, model readings, station records, the window and the rule, as on SQLite", async () => {
     const { sqlite, postgres } = await freshDatabases();
-    sqliteSpotStore.applyImport(sqlite, SEED, { kind: "default" });
-    await postgresSpotStore.applyImport(postgres, SEED, { kind: "default" });
+    await sqliteCatalog(sqlite).applyImport(SEED, { kind: "default" });
+    await catalogOn(postgres).applyImport(SEED, { kind: "default" });
     const fromSqlite = sqliteTideStore(sqlite);
     const fromPostgres = postgresTideStore(postgres, { generation: () => 0 });
     const batchOfChoicesAndExtremes = async (store: TideWrites) => {
@@ -324,7 +323,7 @@ describeWithPostgres("the PostgreSQL stores", () => {
 
   test("the tide stamp moves with each committed write and each commit noticed from another server, not with reads", async () => {
     const { postgres } = await freshDatabases();
-    await postgresSpotStore.applyImport(postgres, SEED, { kind: "default" });
+    await catalogOn(postgres).applyImport(SEED, { kind: "default" });
     let noticed = 0;
     const store = postgresTideStore(postgres, { generation: () => noticed });
     const initial = store.stamp();
@@ -345,7 +344,7 @@ describeWithPostgres("the PostgreSQL stores", () => {
     const { postgres } = await freshDatabases();
     // More documents than one statement may bind (65,535 parameters, 3 per document), so the batch takes two.
     const ids = Array.from({ length: Math.floor(65_535 / 3) + 1 }, (_, i) => `s${String(i).padStart(5, "0")}`);
-    await postgresSpotStore.applyImport(postgres, { add: ids.map((id, i) => spot(id, i + 1)), update: [], remove: [] }, { kind: "import" });
+    await catalogOn(postgres).applyImport({ add: ids.map((id, i) => spot(id, i + 1)), update: [], remove: [] }, { kind: "import" });
     await postgresForecastStore(postgres).writeDocuments(T0, [{ spotId: ids[0]!, body: documentJson(ids[0]!, 1) }]);
     // A spot that does not exist sorts after every real one: it fails in the batch's second statement.
     const batch = [...ids, "zz-no-such-spot"].map((spotId) => ({ spotId, body: `{"spot":"${spotId}"}` }));
@@ -368,18 +367,18 @@ describeWithPostgres("the PostgreSQL stores", () => {
     expect(await tides.model(ids[2]!)).toBeNull();
 
     // An import whose last add collides with a stored spot: its update and removal are undone too.
-    const before = await postgresSpotStore.loadCatalog(postgres);
+    const before = await catalogOn(postgres).loadCatalog();
     const collides = { ...spot("newcomer", 1), hexId: spot(ids[0]!, 1).hexId };
-    const importing = postgresSpotStore.applyImport(postgres, { add: [spot("fine", 999_999), collides], update: [{ ...spot(ids[1]!, 2), name: "Renamed", aliases: ["x"] }], remove: [ids[3]!] }, { kind: "import" });
+    const importing = catalogOn(postgres).applyImport({ add: [spot("fine", 999_999), collides], update: [{ ...spot(ids[1]!, 2), name: "Renamed", aliases: ["x"] }], remove: [ids[3]!] }, { kind: "import" });
     await expect(importing).rejects.toThrow();
-    expect(await postgresSpotStore.loadCatalog(postgres)).toEqual(before);
+    expect(await catalogOn(postgres).loadCatalog()).toEqual(before);
   });
 
   test("two servers writing the same documents at once both succeed, one after the other; readers never see half a batch", async () => {
     const { postgres: first, database } = await freshDatabases();
     const second = await anotherPool(database);
     const ids = Array.from({ length: 200 }, (_, i) => `spot-${String(i).padStart(3, "0")}`);
-    await postgresSpotStore.applyImport(first, { add: ids.map((id, i) => spot(id, i + 1)), update: [], remove: [] }, { kind: "import" });
+    await catalogOn(first).applyImport({ add: ids.map((id, i) => spot(id, i + 1)), update: [], remove: [] }, { kind: "import" });
     const batch = (updatedAt: number, order: readonly string[]) => order.map((spotId) => ({ spotId, body: `{"at":${updatedAt}}` }));
 
     // One server's batch holds its rows until it commits: the other's waits for it, then writes over all of them.
@@ -420,10 +419,10 @@ describeWithPostgres("the PostgreSQL stores", () => {
   test("two servers seeding the empty catalog at once: one seeds, the other's check then finds it done", async () => {
     const { postgres: first, database } = await freshDatabases();
     const second = await anotherPool(database);
-    const seed = (db: PgDb) => postgresSpotStore.applyImport(db, SEED, { kind: "default", defaultSha256: "sha-1" }, async (tx) => (await postgresSpotStore.countSpots(tx)) === 0);
+    const seed = (db: PgDb) => catalogOn(db).applyImport(SEED, { kind: "default", defaultSha256: "sha-1" }, (state) => state.spotCount === 0);
     expect((await Promise.all([seed(first), seed(second)])).toSorted()).toEqual([false, true]);
-    expect(await postgresSpotStore.countSpots(first)).toBe(SPOTS.length);
-    expect(await postgresSpotStore.readCatalogVersion(second)).toBe("1");
+    expect((await catalogOn(first).readState()).spotCount).toBe(SPOTS.length);
+    expect(await catalogOn(second).readCatalogVersion()).toBe("1");
   });
 
   test("meta: the first of two servers storing a value at once wins, both read it; null removes a key", async () => {
@@ -438,8 +437,8 @@ describeWithPostgres("the PostgreSQL stores", () => {
 
   test("forecast bodies keep every byte: bytes as given, and the same brotli bytes as SQLite for the same document", async () => {
     const { sqlite, postgres, database } = await freshDatabases();
-    sqliteSpotStore.applyImport(sqlite, SEED, { kind: "default" });
-    await postgresSpotStore.applyImport(postgres, SEED, { kind: "default" });
+    await sqliteCatalog(sqlite).applyImport(SEED, { kind: "default" });
+    await catalogOn(postgres).applyImport(SEED, { kind: "default" });
     const everyByte = Uint8Array.from({ length: 512 }, (_, i) => (i * 7 + 3) % 256);
     // A view into a larger buffer: only its own bytes are stored.
     const view = new Uint8Array(everyByte.buffer, 100, 50);

@@ -8,8 +8,8 @@ import { DAY_MS, ManualClock } from "../../src/core/clock";
 import { closeDatabase, openDatabase, type Db } from "../../src/db";
 import { closePostgres, openPostgres, type PgDb } from "../../src/db/postgres";
 import type { StoredSpot } from "../../src/spots/catalog";
-import { postgresSpotStore } from "../../src/spots/postgres-store";
-import * as sqliteSpotStore from "../../src/spots/sqlite-store";
+import { postgresCatalog } from "../../src/spots/postgres-store";
+import { sqliteCatalog } from "../../src/spots/sqlite-store";
 import type { Spot } from "../../src/spots/types";
 import { postgresTideStore } from "../../src/tides/postgres-store";
 import { TideService, type WindowReport } from "../../src/tides/service";
@@ -61,8 +61,8 @@ describeWithPostgres("TideService over PostgreSQL", () => {
   /** Adds spots to the catalog on both databases (the last one with an import override: tideless). */
   async function importSpots(added: Spot[], tidelessLast = false): Promise<void> {
     const plan = { add: added.map((s, i) => stored(s, tidelessLast && i === added.length - 1 ? true : null)), update: [], remove: [] };
-    sqliteSpotStore.applyImport(sqlite, plan, { kind: "import" });
-    await postgresSpotStore.applyImport(postgres, plan, { kind: "import" });
+    await sqliteCatalog(sqlite).applyImport(plan, { kind: "import" });
+    await postgresCatalog(postgres, () => true).applyImport(plan, { kind: "import" });
     spots.push(...added);
   }
 
