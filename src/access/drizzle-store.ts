@@ -6,11 +6,10 @@
  * counters at once lose nothing.
  */
 import { and, asc, count, eq, getTableColumns, gte, inArray, isNull, max, sql, type SQL } from "drizzle-orm";
-import { upsertRows } from "../db/postgres/batch-rows";
 import type { ChangeTopic } from "../db/postgres/changes";
 import type { PgQueryable } from "../db/postgres/transaction";
 import { excluded, excludedAll } from "../db/statements";
-import { run, type StoreDialect, type Work } from "../db/store-dialect";
+import { run, upsertRows, type StoreDialect, type Work } from "../db/store-dialect";
 import { emailContaining, type AccessStore, type AccountUpdate, type NewAccount, type StoredAccount, type UsageCount } from "./store";
 
 /** A sum or count, which PostgreSQL answers as a numeric or bigint the driver hands over as text. */

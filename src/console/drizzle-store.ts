@@ -10,10 +10,10 @@ import { and, eq, isNull, lt, or } from "drizzle-orm";
 import { accountStatements } from "../access/drizzle-store";
 import type { StoredAccount } from "../access/store";
 import type { PgQueryable } from "../db/postgres/transaction";
-import { run, type StoreDialect, type Work } from "../db/store-dialect";
+import { metaStore, run, type StoreDialect, type Work } from "../db/store-dialect";
 import type { AccountChange, ConsoleStore } from "./store";
 
-export function drizzleConsoleStore(dialect: StoreDialect): Omit<ConsoleStore, "valueOnce"> {
+export function drizzleConsoleStore(dialect: StoreDialect): ConsoleStore {
   const { db, tables, direct, write, lock, notify } = dialect;
   const { accounts, consoleSessions, invitations } = tables;
   function* useUpLinks(tx: PgQueryable, accountId: number, at: number) {
@@ -92,5 +92,7 @@ export function drizzleConsoleStore(dialect: StoreDialect): Omit<ConsoleStore, "
       }),
 
     setPassword: (accountId, passwordHash, at) => write((tx) => setPassword(tx, accountId, passwordHash, at)),
+
+    valueOnce: metaStore(dialect).once,
   };
 }

@@ -36,6 +36,22 @@ export function* writeMeta({ meta }: Tables, tx: PgQueryable, key: string, value
   else yield* run(tx.insert(meta).values({ key, value }).onConflictDoUpdate({ target: meta.key, set: { value } }));
 }
 
+/** The `meta` table's small facts, each statement on its own. */
+export function metaStore({ tables, direct }: StoreDialect) {
+  return {
+    read: (key: string) => direct((tx) => readMeta(tables, tx, key)),
+    write: (key: string, value: string | null) => direct((tx) => writeMeta(tables, tx, key, value)),
+    /** The value stored under `key`, storing `make()`'s first when there is none (the first writer wins a race). */
+    once: (key: string, make: () => string) =>
+      direct(function* (tx) {
+        const stored = yield* readMeta(tables, tx, key);
+        if (stored !== null) return stored;
+        yield* run(tx.insert(tables.meta).values({ key, value: make() }).onConflictDoNothing());
+        return (yield* readMeta(tables, tx, key))!;
+      }),
+  };
+}
+
 /** A select that can lock the rows it reads (PostgreSQL's `for update`). */
 interface Lockable {
   for(strength: "update" | "key share", config?: { of: PgTable }): unknown;
@@ -76,6 +92,17 @@ export function slices<T>(rows: readonly T[], size: number): T[][] {
   return result;
 }
 
+/**
+ * The rows of a multi-row upsert: the last row of each key, as row-by-row upserts keep (PostgreSQL refuses to update
+ * one row twice in a statement), in key order, so that concurrent batches lock shared rows in the same order and
+ * wait for each other instead of deadlocking.
+ */
+export function upsertRows<T>(rows: readonly T[], key: (row: T) => string): T[] {
+  const last = new Map<string, T>();
+  for (const row of rows) last.set(key(row), row);
+  return [...last.keys()].sort().map((k) => last.get(k)!);
+}
+
 /** Rows per statement on SQLite: well under its limit of bound variables for any of the tables. */
 const SQLITE_ROWS = 500;
 
@@ -86,9 +113,13 @@ function runNow<T>(work: Work<T>): T {
   return step.value;
 }
 
+/** SQLite's tables seen as PostgreSQL's; the typecheck refuses it when a table's rows are not its twin's. */
+const asMirror = (tables: { [K in keyof Tables]: { $inferSelect: Tables[K]["$inferSelect"] } }) => tables as unknown as Tables;
+
 /**
- * The store dialect of a SQLite database. The one cast: the SQLite connection and tables seen as PostgreSQL's, whose
- * columns they mirror; a statement only PostgreSQL has goes through `lock`, `notify` or `binary` instead.
+ * The store dialect of a SQLite database. The dialect boundary's cast: the SQLite connection and tables seen as
+ * PostgreSQL's, whose rows they mirror (asMirror); a statement only PostgreSQL has goes through `lock`, `exclusive`,
+ * `notify` or `binary` instead, and `runNow` runs each statement through bun:sqlite's synchronous `all()`.
  */
 export function sqliteDialect(db: Db): StoreDialect & SyncReads {
   const view = db as unknown as PgQueryable;
@@ -96,7 +127,7 @@ export function sqliteDialect(db: Db): StoreDialect & SyncReads {
     now: (work) => runNow(work(view)),
     readNow: (work) => readTransaction(db, () => runNow(work(view))),
     db: view,
-    tables: schema as unknown as Tables,
+    tables: asMirror(schema),
     direct: async (work) => runNow(work(view)),
     write: async (work) => writeTransaction(db, () => runNow(work(view))),
     read: async (work) => readTransaction(db, () => runNow(work(view))),

@@ -6,9 +6,8 @@
  */
 import { count, eq, gte, max, min } from "drizzle-orm";
 import { documentText, packDocument } from "../db/document-codec";
-import { upsertRows } from "../db/postgres/batch-rows";
 import { excluded, excludedAll } from "../db/statements";
-import { readMeta, run, writeMeta, type StoreDialect } from "../db/store-dialect";
+import { readMeta, run, upsertRows, writeMeta, type StoreDialect } from "../db/store-dialect";
 import { dataModeOf, FORECAST_META, refreshRecordOf, type ForecastStore } from "./store";
 
 export function drizzleForecastStore({ db, tables, direct, write, notify, chunks }: StoreDialect): ForecastStore {

@@ -5,9 +5,8 @@
  * writing the same buoy wait for each other instead of deadlocking.
  */
 import { and, eq, gte, like, lt } from "drizzle-orm";
-import { upsertRows } from "../db/postgres/batch-rows";
 import { columnsOf, excludedAll } from "../db/statements";
-import { run, type StoreDialect } from "../db/store-dialect";
+import { run, upsertRows, type StoreDialect } from "../db/store-dialect";
 import { LEAD_FORECAST_COLUMNS, sourcesOver, type ObservationStore } from "./store";
 
 export function drizzleObservationStore({ db, tables: { buoyLeadForecasts, observationSources }, write, exclusive, binary, chunks }: StoreDialect): ObservationStore {

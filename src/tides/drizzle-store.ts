@@ -5,10 +5,9 @@
  * through this store, once it has committed, and with every commit noticed from another connection or server.
  */
 import { and, eq, gte, isNotNull, lt } from "drizzle-orm";
-import { upsertRows } from "../db/postgres/batch-rows";
 import type { PgQueryable } from "../db/postgres/transaction";
 import { columnsOf, excluded, excludedAll } from "../db/statements";
-import { readMeta, run, writeMeta, type StoreDialect, type Tables, type Work } from "../db/store-dialect";
+import { readMeta, run, upsertRows, writeMeta, type StoreDialect, type Tables, type Work } from "../db/store-dialect";
 import { roundHeight, type PredictedExtreme } from "./prediction";
 import type { StationRecord } from "./record";
 import { CHOICE_COLUMNS, MODEL_COLUMNS, TIDE_META, windowBounds, windowOf, type TideStore, type TideWrites } from "./store";

@@ -8,7 +8,8 @@ import { afterEach, expect, test } from "bun:test";
 import { closeDatabase, openDatabase, type Db } from "../../src/db";
 import { packDocument } from "../../src/db/document-codec";
 import { closePostgres, openPostgres, type PgDb } from "../../src/db/postgres";
-import { metaOnce, readMeta, writeMeta } from "../../src/db/postgres/meta";
+import { postgresDialect } from "../../src/db/postgres/store-dialect";
+import { metaStore } from "../../src/db/store-dialect";
 import { postgresForecastStore } from "../../src/forecast/postgres-store";
 import { sqliteForecastStore } from "../../src/forecast/sqlite-store";
 import type { ForecastStore } from "../../src/forecast/store";
@@ -428,11 +429,12 @@ describeWithPostgres("the PostgreSQL stores", () => {
   test("meta: the first of two servers storing a value at once wins, both read it; null removes a key", async () => {
     const { postgres: first, database } = await freshDatabases();
     const second = await anotherPool(database);
-    const [a, b] = await Promise.all([metaOnce(first, "node.secret", () => "from-first"), metaOnce(second, "node.secret", () => "from-second")]);
+    const [one, two] = [metaStore(postgresDialect(first)), metaStore(postgresDialect(second))];
+    const [a, b] = await Promise.all([one.once("node.secret", () => "from-first"), two.once("node.secret", () => "from-second")]);
     expect(a).toBe(b);
-    expect(await readMeta(second, "node.secret")).toBe(a);
-    await writeMeta(first, "node.secret", null);
-    expect(await readMeta(second, "node.secret")).toBeNull();
+    expect(await two.read("node.secret")).toBe(a);
+    await one.write("node.secret", null);
+    expect(await two.read("node.secret")).toBeNull();
   });
 
   test("forecast bodies keep every byte: bytes as given, and the same brotli bytes as SQLite for the same document", async () => {

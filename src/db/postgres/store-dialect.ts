@@ -1,10 +1,12 @@
 /** The store dialect (db/store-dialect.ts) of the shared PostgreSQL database. */
-import { sql } from "drizzle-orm";
-import type { StoreDialect, Work } from "../store-dialect";
-import { chunks, insertChunks } from "./batch-rows";
+import { getTableColumns, sql } from "drizzle-orm";
+import { slices, type StoreDialect, type Work } from "../store-dialect";
 import { notifyChange } from "./changes";
 import * as schema from "./schema";
 import { inTransaction, readSnapshot, type PgQueryable } from "./transaction";
+
+/** PostgreSQL binds at most this many parameters in one statement. */
+const MAX_PARAMETERS = 65_535;
 
 /** Awaits each statement of `work` in turn. */
 async function runAwaiting<T>(work: Work<T>): Promise<T> {
@@ -29,6 +31,6 @@ export function postgresDialect(db: PgQueryable): StoreDialect {
       yield notifyChange(tx, topic);
     },
     binary: (column) => sql`${column} collate "C"`,
-    chunks: (rows, into) => (into ? insertChunks(into, rows) : chunks(rows, 1)),
+    chunks: (rows, into) => slices(rows, Math.floor(MAX_PARAMETERS / (into ? Object.keys(getTableColumns(into)).length : 1))),
   };
 }
