@@ -7,27 +7,34 @@
 import { and, eq, gte, like, lt } from "drizzle-orm";
 import { columnsOf, excludedAll } from "../db/statements";
 import { run, upsertRows, type StoreDialect } from "../db/store-dialect";
-import { LEAD_FORECAST_COLUMNS, sourcesOver, type ObservationStore } from "./store";
+import { LEAD_FORECAST_COLUMNS, SOURCE_KEYS, type ObservationStore } from "./store";
+
+const HINDCAST_PREFIX = SOURCE_KEYS.hindcast("");
 
 export function drizzleObservationStore({ db, tables: { buoyLeadForecasts, observationSources }, write, exclusive, binary, chunks }: StoreDialect): ObservationStore {
   const leadColumns = columnsOf(buoyLeadForecasts, LEAD_FORECAST_COLUMNS);
   const leadKey = [buoyLeadForecasts.buoyId, buoyLeadForecasts.model, buoyLeadForecasts.issuedAt, buoyLeadForecasts.hour];
+  const source = async <T>(key: string): Promise<T | null> => {
+    const [row] = await db.select({ body: observationSources.body }).from(observationSources).where(eq(observationSources.key, key));
+    return row ? (JSON.parse(row.body) as T) : null;
+  };
+  /** Replaces the source's JSON; its last attempt is kept beside it for the operator. */
+  const save = async (key: string, value: { checkedAt: number }) => {
+    const replaced = excludedAll({ body: observationSources.body, checkedAt: observationSources.checkedAt });
+    await db.insert(observationSources).values({ key, body: JSON.stringify(value), checkedAt: value.checkedAt }).onConflictDoUpdate({ target: observationSources.key, set: replaced });
+  };
   return {
-    ...sourcesOver({
-      read: async (key) => {
-        const [row] = await db.select({ body: observationSources.body }).from(observationSources).where(eq(observationSources.key, key));
-        return row?.body ?? null;
-      },
-      write: async (key, body, checkedAt) => {
-        await db
-          .insert(observationSources)
-          .values({ key, body, checkedAt })
-          .onConflictDoUpdate({ target: observationSources.key, set: excludedAll({ body: observationSources.body, checkedAt: observationSources.checkedAt }) });
-      },
-      // The prefixes are fixed words (store.ts SOURCE_KEYS): no LIKE wildcard in them.
-      keysCheckedSince: async (prefix, since) =>
-        (await db.select({ key: observationSources.key }).from(observationSources).where(and(like(observationSources.key, `${prefix}%`), gte(observationSources.checkedAt, since)))).map((row) => row.key),
-    }),
+    stationTable: () => source(SOURCE_KEYS.stations),
+    saveStationTable: (table) => save(SOURCE_KEYS.stations, table),
+    buoy: (id) => source(SOURCE_KEYS.buoy(id)),
+    saveBuoy: (buoy) => save(SOURCE_KEYS.buoy(buoy.id), buoy),
+    hindcast: (buoyId) => source(SOURCE_KEYS.hindcast(buoyId)),
+    saveHindcast: (buoyId, hindcast) => save(SOURCE_KEYS.hindcast(buoyId), hindcast),
+    async hindcastBuoys(since) {
+      // The prefix is a fixed word: no LIKE wildcard in it.
+      const rows = await db.select({ key: observationSources.key }).from(observationSources).where(and(like(observationSources.key, `${HINDCAST_PREFIX}%`), gte(observationSources.checkedAt, since)));
+      return rows.map((row) => row.key.slice(HINDCAST_PREFIX.length)).sort();
+    },
     addLeadForecasts: (buoyId, forecasts, keepFrom) =>
       write(function* (tx) {
         // One writer per buoy at a time: two servers deleting and inserting the same buoy's rows at once would otherwise deadlock, where they must wait.
