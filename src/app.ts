@@ -26,13 +26,12 @@ import { maskPassword } from "./core/service-url";
 import { closePostgres, openPostgres, type PgDb } from "./db/postgres";
 import { ChangeFeed, type ChangeTopic } from "./db/postgres/changes";
 import { thisNode, type NodeInfo } from "./db/postgres/nodes";
+import { postgresDialect } from "./db/postgres/store-dialect";
+import { metaStore, sqliteDialect } from "./db/store-dialect";
 import { version } from "../package.json";
-import * as sqliteMeta from "./db/meta";
-import * as postgresMeta from "./db/postgres/meta";
-import { connect } from "./db/async-store";
 import { postgresForecastStore } from "./forecast/postgres-store";
 import { postgresEmbedStore } from "./embed/postgres-store";
-import { PostgresTideStore } from "./tides/postgres-store";
+import { postgresTideStore } from "./tides/postgres-store";
 import { SpotService } from "./spots/service";
 import { postgresCatalog } from "./spots/postgres-store";
 import { sqliteCatalog } from "./spots/sqlite-store";
@@ -169,7 +168,7 @@ function sqliteFoundation(config: Config, busyTimeoutMs: number | undefined, cre
   const access = sqliteAccessStore(db);
   return {
     engine: { kind: "sqlite", db },
-    stores: { access, embeds: sqliteEmbedStore(db), alerts: sqliteAlertStore(db), forecasts: sqliteForecastStore(db), observations: sqliteObservationStore(db), climate: sqliteClimateStore(db), meta: connect(db, { read: sqliteMeta.readMeta, write: sqliteMeta.writeMeta }) },
+    stores: { access, embeds: sqliteEmbedStore(db), alerts: sqliteAlertStore(db), forecasts: sqliteForecastStore(db), observations: sqliteObservationStore(db), climate: sqliteClimateStore(db), meta: metaStore(sqliteDialect(db)) },
     catalog: sqliteCatalog(db),
     tideStore: sqliteTideStore(db),
     // One detector per connection (PRAGMA data_version) answers every topic: any commit elsewhere reloads.
@@ -205,9 +204,9 @@ async function postgresFoundation(config: Config, url: string): Promise<Foundati
   const limits = redis && new RedisLimits(redis);
   return {
     engine: { kind: "postgres", db, feed, node: thisNode(version, null, Date.now()) },
-    stores: { access, embeds: postgresEmbedStore(db), alerts: postgresAlertStore(db), forecasts: postgresForecastStore(db), observations: postgresObservationStore(db), climate: postgresClimateStore(db), meta: connect(db, { read: postgresMeta.readMeta, write: postgresMeta.writeMeta }) },
+    stores: { access, embeds: postgresEmbedStore(db), alerts: postgresAlertStore(db), forecasts: postgresForecastStore(db), observations: postgresObservationStore(db), climate: postgresClimateStore(db), meta: metaStore(postgresDialect(db)) },
     catalog: postgresCatalog(db, feed.changeCheck("spots")),
-    tideStore: new PostgresTideStore(db, { generation: () => changes.generation("tides") }),
+    tideStore: postgresTideStore(db, { generation: () => changes.generation("tides") }),
     changes: (topic) => changes.changeCheck(topic),
     // Commands other than serve admit no request: without Redis they count nothing.
     meter: (clock) => (limits ? new SharedUsageMeter(limits, access, clock) : new UsageMeter(access, clock)),

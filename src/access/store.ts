@@ -1,9 +1,8 @@
 /**
- * What the access room keeps in the database — accounts, keys, usage counts and burst windows — as small functions
- * that answer with promises, so that a store on an asynchronous client (PostgreSQL) can sit beside the SQLite one
- * (sqlite-store.ts) behind the same calls. The rules are not here: accounts.ts, the key registry and the meter apply
- * them. A rule that reads before it writes (a key's name and the plan's cap) is one call that takes the rule as a
- * `check` and runs read, check and write in one transaction; the check throws to refuse, and runs synchronously.
+ * What the access room keeps in the database — accounts, keys, usage counts and burst windows — implemented once
+ * for both databases (drizzle-store.ts). The rules are in accounts.ts, the key registry and the meter. A rule that
+ * reads before it writes (a key's name and the plan's cap) is one call that takes the rule as a synchronous `check`
+ * and runs read, check and write in one transaction; the check throws to refuse.
  */
 
 export interface AccountRecord {

@@ -1,8 +1,7 @@
 /**
- * What the alerts room keeps in the database (db/schema.ts `alerts`, `alert_windows`, `alert_deliveries`) as small
- * functions that answer with promises, so that the PostgreSQL store (postgres-store.ts) sits beside the SQLite one
- * (sqlite-store.ts). The rules stay in service.ts and condition.ts; the plan's cap is a `check` the insert runs in
- * its own transaction. Times are epoch milliseconds.
+ * What the alerts room keeps in the database (`alerts`, `alert_windows`, `alert_deliveries`), implemented once for
+ * both databases (drizzle-store.ts). The rules stay in service.ts and condition.ts; the plan's cap is a `check` the
+ * insert runs in its own transaction. Times are epoch milliseconds.
  */
 import type { AlertCondition } from "./condition";
 

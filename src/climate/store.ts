@@ -1,7 +1,7 @@
 /**
  * What the climate room keeps: one row per ERA5-Ocean cell, written once its whole decade is fetched and computed,
- * replaced only by a climate of other years. SQLite's (./sqlite-store.ts) and PostgreSQL's (./postgres-store.ts) keep
- * it alike; the rules (which years, when to fetch again) stay in the service.
+ * replaced only by a climate of other years (drizzle-store.ts, on either database); the rules (which years, when
+ * to fetch again) stay in the service.
  */
 import type { SeaMonth, Years } from "./climate";
 

@@ -1,9 +1,8 @@
 /**
- * What the console keeps in the database — sign-in sessions, one-time links, its device secret — as small functions
- * that answer with promises, so that a store on an asynchronous client (PostgreSQL) can sit beside the SQLite one
- * (sqlite-store.ts). The rules (expiry, what a link is worth, what an invitation does to its account) stay in
- * sessions.ts and invitations.ts; a call that must check before it writes takes the check, which runs synchronously
- * inside the call's one transaction.
+ * What the console keeps in the database — sign-in sessions, one-time links, its device secret — implemented once
+ * for both databases (drizzle-store.ts). The rules (expiry, what a link is worth, what an invitation does to its
+ * account) stay in sessions.ts and invitations.ts; a call that must check before it writes takes the check, which
+ * runs synchronously inside the call's one transaction.
  */
 import type { AccountRecord, AccountUpdate, NewAccount, StoredAccount } from "../access/store";
 

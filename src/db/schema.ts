@@ -5,6 +5,12 @@
  */
 import { sqliteTable, text, integer, real, primaryKey, index, blob } from "drizzle-orm/sqlite-core";
 
+/** The columns that point at a spot (its rows go with it), an account, a key or an alert (its rows go with it). */
+const spotKey = () => text("spot_id").references(() => spots.id, { onDelete: "cascade" });
+const accountKey = () => integer("account_id").notNull().references(() => accounts.id);
+const apiKeyKey = () => text("key_id").notNull().references(() => apiKeys.id);
+const alertKey = () => text("alert_id").notNull().references(() => alerts.id, { onDelete: "cascade" });
+
 // ── spots ────────────────────────────────────────────────────────────────────────────────────────
 export const spots = sqliteTable(
   "spots",
@@ -29,9 +35,7 @@ export const spots = sqliteTable(
 export const spotAliases = sqliteTable(
   "spot_aliases",
   {
-    spotId: text("spot_id")
-      .notNull()
-      .references(() => spots.id, { onDelete: "cascade" }),
+    spotId: spotKey().notNull(),
     alias: text("alias").notNull(),
   },
   (t) => [primaryKey({ columns: [t.spotId, t.alias] })],
@@ -39,9 +43,7 @@ export const spotAliases = sqliteTable(
 
 /** Computed facing per spot (spots/orientation). NULL facing = unknown (far from coast, no open arc). */
 export const spotFacing = sqliteTable("spot_facing", {
-  spotId: text("spot_id")
-    .primaryKey()
-    .references(() => spots.id, { onDelete: "cascade" }),
+  spotId: spotKey().primaryKey(),
   facing: real("facing"),
   method: text("method").notNull(),
   computedAt: integer("computed_at").notNull(),
@@ -49,9 +51,7 @@ export const spotFacing = sqliteTable("spot_facing", {
 
 /** The tide station chosen to represent a spot, or why it is tideless (tides/stations). */
 export const spotTideStation = sqliteTable("spot_tide_station", {
-  spotId: text("spot_id")
-    .primaryKey()
-    .references(() => spots.id, { onDelete: "cascade" }),
+  spotId: spotKey().primaryKey(),
   tideless: integer("tideless", { mode: "boolean" }).notNull(),
   stationId: text("station_id"),
   stationName: text("station_name"),
@@ -105,9 +105,7 @@ export const invitations = sqliteTable(
   "invitations",
   {
     tokenHash: text("token_hash").primaryKey(),
-    accountId: integer("account_id")
-      .notNull()
-      .references(() => accounts.id),
+    accountId: accountKey(),
     createdAt: integer("created_at").notNull(),
     expiresAt: integer("expires_at").notNull(),
     usedAt: integer("used_at"),
@@ -120,9 +118,7 @@ export const consoleSessions = sqliteTable(
   "console_sessions",
   {
     tokenHash: text("token_hash").primaryKey(),
-    accountId: integer("account_id")
-      .notNull()
-      .references(() => accounts.id),
+    accountId: accountKey(),
     createdAt: integer("created_at").notNull(),
     /** Refreshed at most once a minute; the idle expiry counts from here. */
     lastSeenAt: integer("last_seen_at").notNull(),
@@ -134,9 +130,7 @@ export const apiKeys = sqliteTable(
   "api_keys",
   {
     id: text("id").primaryKey(),
-    accountId: integer("account_id")
-      .notNull()
-      .references(() => accounts.id),
+    accountId: accountKey(),
     name: text("name").notNull(),
     /** SHA-256 of the full key, hex. The key itself is never stored. */
     hash: text("hash").notNull().unique(),
@@ -157,9 +151,7 @@ export const embeds = sqliteTable(
   {
     /** 16 random bytes, base64url (22 characters): the public id in /embed/{id}. */
     id: text("id").primaryKey(),
-    keyId: text("key_id")
-      .notNull()
-      .references(() => apiKeys.id),
+    keyId: apiKeyKey(),
     /** JSON array of canonical spot ids, in display order. */
     spots: text("spots").notNull(),
     /** JSON array of origins allowed to frame the page (`https://shop.example`); empty = this server's own. */
@@ -183,12 +175,8 @@ export const alerts = sqliteTable(
   {
     /** `alert_` and 16 random hex digits. */
     id: text("id").primaryKey(),
-    keyId: text("key_id")
-      .notNull()
-      .references(() => apiKeys.id),
-    spotId: text("spot_id")
-      .notNull()
-      .references(() => spots.id, { onDelete: "cascade" }),
+    keyId: apiKeyKey(),
+    spotId: spotKey().notNull(),
     name: text("name").notNull(),
     /** The condition as JSON (alerts/condition.ts AlertCondition). */
     condition: text("condition").notNull(),
@@ -220,9 +208,7 @@ export const alerts = sqliteTable(
 export const alertWindows = sqliteTable(
   "alert_windows",
   {
-    alertId: text("alert_id")
-      .notNull()
-      .references(() => alerts.id, { onDelete: "cascade" }),
+    alertId: alertKey(),
     start: integer("start").notNull(),
     /** Exclusive. */
     end: integer("end").notNull(),
@@ -239,9 +225,7 @@ export const alertDeliveries = sqliteTable(
   {
     /** `dlv_` and 16 random hex digits. */
     id: text("id").primaryKey(),
-    alertId: text("alert_id")
-      .notNull()
-      .references(() => alerts.id, { onDelete: "cascade" }),
+    alertId: alertKey(),
     /** `msg_` and 24 random hex digits: the webhook-id, the same for every attempt of an event. */
     eventId: text("event_id").notNull(),
     /** 1 for the first attempt. */
@@ -287,9 +271,7 @@ export const rateLimitState = sqliteTable("rate_limit_state", {
 // ── forecasts and tides ─────────────────────────────────────────────────────────────────────────
 /** One forecast document per spot: the full stored horizon, sliced from "now" when served. */
 export const forecastDocuments = sqliteTable("forecast_documents", {
-  spotId: text("spot_id")
-    .primaryKey()
-    .references(() => spots.id, { onDelete: "cascade" }),
+  spotId: spotKey().primaryKey(),
   updatedAt: integer("updated_at").notNull(),
   /**
    * Brotli-compressed JSON (forecast/store.ts): { hours: ForecastHour[], daily: DailyWeather[] } over the whole fetched
@@ -303,9 +285,7 @@ export const forecastDocuments = sqliteTable("forecast_documents", {
  * scheduled refreshes cover only the spots asked for recently. Written at most once an hour per spot.
  */
 export const spotDemand = sqliteTable("spot_demand", {
-  spotId: text("spot_id")
-    .primaryKey()
-    .references(() => spots.id, { onDelete: "cascade" }),
+  spotId: spotKey().primaryKey(),
   requestedAt: integer("requested_at").notNull(),
 });
 
@@ -314,9 +294,7 @@ const extremesTable = (name: string) =>
   sqliteTable(
     name,
     {
-      spotId: text("spot_id")
-        .notNull()
-        .references(() => spots.id, { onDelete: "cascade" }),
+      spotId: spotKey().notNull(),
       time: integer("time").notNull(),
       type: text("type", { enum: ["high", "low"] }).notNull(),
       height: real("height").notNull(),
@@ -332,9 +310,7 @@ export const tideExtremes = extremesTable("tide_extremes");
  * fetched it (tides/source.ts decides from this and the station choice which source serves the spot).
  */
 export const spotTideModel = sqliteTable("spot_tide_model", {
-  spotId: text("spot_id")
-    .primaryKey()
-    .references(() => spots.id, { onDelete: "cascade" }),
+  spotId: spotKey().primaryKey(),
   /** false: the model has no sea level at this point (lake, river, pool). */
   hasData: integer("has_data", { mode: "boolean" }).notNull(),
   /** Largest rise or fall between model extremes over every window fetched since `since` (m). */

@@ -1,7 +1,6 @@
 /**
- * What the embed room keeps in the database (db/schema.ts `embeds`) as small functions that answer with promises,
- * so that a store on an asynchronous client (PostgreSQL) can sit beside the SQLite one (sqlite-store.ts). The rules
- * stay in service.ts; an account's caps are checked by a `check` the insert runs in its own transaction.
+ * What the embed room keeps in the database (`embeds`), implemented once for both databases (drizzle-store.ts). The
+ * rules stay in service.ts; an account's caps are checked by a `check` the insert runs in its own transaction.
  */
 import { log } from "../core/log";
 import type { Units } from "../core/units";

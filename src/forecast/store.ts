@@ -1,7 +1,7 @@
 /**
  * The forecast room's store: the documents (forecast_documents; a batch is written at once, so readers see old or
  * new, never a mix), the computed facings (spot_facing), when spots were asked for (spot_demand) and the refresh's
- * facts in `meta`. SQLite's (./sqlite-store.ts) and PostgreSQL's (./postgres-store.ts) implement it.
+ * facts in `meta`; drizzle-store.ts implements it for both databases.
  */
 
 export interface StoredRow {

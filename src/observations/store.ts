@@ -1,9 +1,7 @@
 /**
- * What the observations room keeps, as small functions that answer with promises, so that a SQLite and a PostgreSQL
- * store can implement it alike (readings survive a restart, and several servers share them): SQLite's
- * (./sqlite-store.ts) and PostgreSQL's (./postgres-store.ts) keep each source whole as JSON (observation_sources)
- * and the issued forecasts as rows (buoy_lead_forecasts). The rules stay in the fetcher and the services: a store
- * keeps what it is given.
+ * What the observations room keeps (readings survive a restart, and several servers share them): each source whole
+ * as JSON (observation_sources) and the issued forecasts as rows (buoy_lead_forecasts), through drizzle-store.ts on
+ * either database. The rules stay in the fetcher and the services: a store keeps what it is given.
  */
 import type { MetRow, SpecRow, Station } from "./ndbc";
 import type { LeadForecast, ModelHours } from "./verification";
@@ -78,43 +76,12 @@ export interface ObservationStore {
   leadForecasts(buoyId: string, from: number, to: number): Promise<LeadForecast[]>;
 }
 
-/** The functions of the store that keep a source whole: the station table, a buoy, a buoy's hindcast. */
-export type SourceFunctions = Pick<ObservationStore, "stationTable" | "saveStationTable" | "buoy" | "saveBuoy" | "hindcast" | "saveHindcast" | "hindcastBuoys">;
-
-/** A source's stored JSON under its key, as each engine keeps it (observation_sources). */
-export interface SourceRows {
-  read(key: string): Promise<string | null>;
-  /** Replaces the key's JSON; `checkedAt` is the source's last attempt, kept beside it for the operator. */
-  write(key: string, body: string, checkedAt: number): Promise<void>;
-  /** The keys starting with `prefix` whose source was attempted since `since`. */
-  keysCheckedSince(prefix: string, since: number): Promise<string[]>;
-}
-
-/** Each source's key: the station table is one, a buoy and its hindcast are one each per station id. */
+/** Each source's key in observation_sources, kept whole as JSON: the station table is one, a buoy and its hindcast are one each per station id. */
 export const SOURCE_KEYS = {
   stations: "stations",
   buoy: (id: string) => `buoy:${id}`,
   hindcast: (buoyId: string) => `hindcast:${buoyId}`,
 } as const;
-const HINDCAST_PREFIX = SOURCE_KEYS.hindcast("");
-
-/** The source functions over an engine's rows, each source kept whole as JSON. */
-export function sourcesOver(rows: SourceRows): SourceFunctions {
-  const read = async <T>(key: string): Promise<T | null> => {
-    const body = await rows.read(key);
-    return body === null ? null : (JSON.parse(body) as T);
-  };
-  const write = (key: string, value: { checkedAt: number }) => rows.write(key, JSON.stringify(value), value.checkedAt);
-  return {
-    stationTable: () => read(SOURCE_KEYS.stations),
-    saveStationTable: (table) => write(SOURCE_KEYS.stations, table),
-    buoy: (id) => read(SOURCE_KEYS.buoy(id)),
-    saveBuoy: (buoy) => write(SOURCE_KEYS.buoy(buoy.id), buoy),
-    hindcast: (buoyId) => read(SOURCE_KEYS.hindcast(buoyId)),
-    saveHindcast: (buoyId, hindcast) => write(SOURCE_KEYS.hindcast(buoyId), hindcast),
-    hindcastBuoys: async (since) => (await rows.keysCheckedSince(HINDCAST_PREFIX, since)).map((key) => key.slice(HINDCAST_PREFIX.length)).sort(),
-  };
-}
 
 /** An issued forecast's fields and the buoy_lead_forecasts columns they are kept in (columnsOf). */
 export const LEAD_FORECAST_COLUMNS = {

@@ -1,8 +1,7 @@
 /**
  * The tide room's store: the station chosen per spot (spot_tide_station), the stored extremes (tide_extremes, and the
  * sea-level model's in tide_model_extremes), the model readings (spot_tide_model), the chosen stations' records
- * (tide_stations) and the window bounds and station rule (meta). SQLite's (./sqlite-store.ts) and PostgreSQL's
- * (./postgres-store.ts) implement it.
+ * (tide_stations) and the window bounds and station rule (meta); drizzle-store.ts implements it for both databases.
  */
 import type { StationChoice } from "./stations";
 import type { StationRecord } from "./record";

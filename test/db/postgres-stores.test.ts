@@ -8,13 +8,16 @@ import { afterEach, expect, test } from "bun:test";
 import { closeDatabase, openDatabase, type Db } from "../../src/db";
 import { packDocument } from "../../src/db/document-codec";
 import { closePostgres, openPostgres, type PgDb } from "../../src/db/postgres";
-import { metaOnce, readMeta, writeMeta } from "../../src/db/postgres/meta";
+import { postgresDialect } from "../../src/db/postgres/store-dialect";
+import { metaStore } from "../../src/db/store-dialect";
 import { postgresForecastStore } from "../../src/forecast/postgres-store";
-import * as sqliteForecastStore from "../../src/forecast/sqlite-store";
+import { sqliteForecastStore } from "../../src/forecast/sqlite-store";
+import type { ForecastStore } from "../../src/forecast/store";
 import type { StoredSpot } from "../../src/spots/catalog";
-import { postgresSpotStore } from "../../src/spots/postgres-store";
-import * as sqliteSpotStore from "../../src/spots/sqlite-store";
-import { PostgresTideStore } from "../../src/tides/postgres-store";
+import { postgresCatalog } from "../../src/spots/postgres-store";
+import { sqliteCatalog } from "../../src/spots/sqlite-store";
+import type { CatalogStore } from "../../src/spots/store";
+import { postgresTideStore } from "../../src/tides/postgres-store";
 import type { StationRecord } from "../../src/tides/record";
 import { sqliteTideStore } from "../../src/tides/sqlite-store";
 import type { StoredChoice, StoredModel, TideStore, TideWrites } from "../../src/tides/store";
@@ -44,12 +47,13 @@ async function anotherPool(database: TestDatabase): Promise<PgDb> {
   return pool;
 }
 
+/** The catalog on a pool, as a server holds it (changes noticed or not: these tests load explicitly). */
+const catalogOn = (db: PgDb) => postgresCatalog(db, () => true);
+
 // ── parity tables ─────────────────────────────────────────────────────────────────────────────────
 
-/** A row of a parity table: one call made on both sides (its connection left out), or a step written out per side. */
+/** A row of a parity table: one call made on both sides, or a step written out per side. */
 type Row<Call> = Call | { step: string; sqlite(): unknown; postgres(): Promise<unknown> };
-/** A call of one of a store's functions, which take their connection first. */
-type FunctionCall<Store> = { [K in keyof Store]: Store[K] extends (db: never, ...args: infer A) => unknown ? { fn: K; args: A; unordered?: true } : never }[keyof Store];
 /** A call of one of a store's methods. */
 type MethodCall<Store> = { [K in keyof Store]: Store[K] extends (...args: infer A) => unknown ? { fn: K; args: A; unordered?: true } : never }[keyof Store];
 
@@ -117,15 +121,13 @@ describeWithPostgres("the PostgreSQL stores", () => {
   test("the spot store: imports, the catalog and the facts other rooms derive, as on SQLite", async () => {
     const { sqlite, postgres } = await freshDatabases();
     const carcavelos = SPOTS[0]!;
-    const rows: Row<FunctionCall<typeof sqliteSpotStore>>[] = [
-      { fn: "countSpots", args: [] },
+    const rows: Row<MethodCall<Omit<CatalogStore, "changed" | "synchronous">>>[] = [
+      { fn: "readState", args: [] },
       { fn: "readCatalogVersion", args: [] },
-      { fn: "readCatalogMeta", args: [] },
       { fn: "loadCatalog", args: [] },
       { fn: "applyImport", args: [SEED, { kind: "default", defaultSha256: "sha-1" }] },
-      { fn: "countSpots", args: [] },
+      { fn: "readState", args: [] },
       { fn: "loadSpots", args: [] },
-      { fn: "readCatalogMeta", args: [] },
       { fn: "readCatalogVersion", args: [] },
       { fn: "loadDerivedFacts", args: [] },
       { fn: "derivedFactsVersion", args: [] },
@@ -141,16 +143,15 @@ describeWithPostgres("the PostgreSQL stores", () => {
         ],
       },
       { fn: "loadSpots", args: [] },
-      { fn: "readCatalogMeta", args: [] },
       {
         step: "facings and tide choices written by the other rooms",
         sqlite: async () => {
-          sqliteForecastStore.writeFacings(sqlite, [{ spotId: "carcavelos", facing: 201.25, method: "coast", computedAt: T0 }]);
+          await sqliteForecastStore(sqlite).writeFacings([{ spotId: "carcavelos", facing: 201.25, method: "coast", computedAt: T0 }]);
           await sqliteTideStore(sqlite).putChoice("ericeira", stationChoice, T0 + 5);
           await sqliteTideStore(sqlite).putChoice("nazare", tidelessChoice, T0 + 7);
         },
         postgres: async () => {
-          const tides = new PostgresTideStore(postgres, { generation: () => 0 });
+          const tides = postgresTideStore(postgres, { generation: () => 0 });
           await postgresForecastStore(postgres).writeFacings([{ spotId: "carcavelos", facing: 201.25, method: "coast", computedAt: T0 }]);
           await tides.putChoice("ericeira", stationChoice, T0 + 5);
           await tides.putChoice("nazare", tidelessChoice, T0 + 7);
@@ -159,20 +160,20 @@ describeWithPostgres("the PostgreSQL stores", () => {
       { fn: "loadDerivedFacts", args: [] },
       { fn: "derivedFactsVersion", args: [] },
       { fn: "loadCatalog", args: [] },
-      { fn: "countSpots", args: [] },
+      { fn: "readState", args: [] },
     ];
     await expectParity(
       rows,
-      (fn, args) => invoke(sqliteSpotStore, fn, [sqlite, ...args]),
-      (fn, args) => invoke(postgresSpotStore, fn, [postgres, ...args]),
+      (fn, args) => invoke(sqliteCatalog(sqlite), fn, args),
+      (fn, args) => invoke(catalogOn(postgres), fn, args),
     );
-    expect((await postgresSpotStore.loadCatalog(postgres)).version).toBe("2");
+    expect((await catalogOn(postgres).loadCatalog()).version).toBe("2");
   });
 
   test("the forecast store: documents, ages, facings, demand and the refresh's facts, as on SQLite", async () => {
     const { sqlite, postgres } = await freshDatabases();
-    const rows: Row<FunctionCall<typeof sqliteForecastStore>>[] = [
-      { step: "seed the spots", sqlite: () => sqliteSpotStore.applyImport(sqlite, SEED, { kind: "default" }), postgres: () => postgresSpotStore.applyImport(postgres, SEED, { kind: "default" }) },
+    const rows: Row<MethodCall<ForecastStore>>[] = [
+      { step: "seed the spots", sqlite: () => sqliteCatalog(sqlite).applyImport(SEED, { kind: "default" }), postgres: () => catalogOn(postgres).applyImport(SEED, { kind: "default" }) },
       { fn: "documentSpan", args: [] },
       { fn: "dataMode", args: [] },
       { fn: "lastRefresh", args: [] },
@@ -245,17 +246,17 @@ describeWithPostgres("the PostgreSQL stores", () => {
     ];
     await expectParity(
       rows,
-      (fn, args) => invoke(sqliteForecastStore, fn, [sqlite, ...args]),
+      (fn, args) => invoke(sqliteForecastStore(sqlite), fn, args),
       (fn, args) => invoke(postgresForecastStore(postgres), fn, args),
     );
   });
 
   test("the tide store: choices, overrides, extremes, model readings, station records, the window and the rule, as on SQLite", async () => {
     const { sqlite, postgres } = await freshDatabases();
-    sqliteSpotStore.applyImport(sqlite, SEED, { kind: "default" });
-    await postgresSpotStore.applyImport(postgres, SEED, { kind: "default" });
+    await sqliteCatalog(sqlite).applyImport(SEED, { kind: "default" });
+    await catalogOn(postgres).applyImport(SEED, { kind: "default" });
     const fromSqlite = sqliteTideStore(sqlite);
-    const fromPostgres = new PostgresTideStore(postgres, { generation: () => 0 });
+    const fromPostgres = postgresTideStore(postgres, { generation: () => 0 });
     const batchOfChoicesAndExtremes = async (store: TideWrites) => {
       await store.putChoice("peniche", stationChoice, T0 + 3);
       await store.putExtremes("peniche", T0, T0 + 48 * HOUR, extremesFrom(T0 + 2 * HOUR, 4, 1.5));
@@ -323,9 +324,9 @@ describeWithPostgres("the PostgreSQL stores", () => {
 
   test("the tide stamp moves with each committed write and each commit noticed from another server, not with reads", async () => {
     const { postgres } = await freshDatabases();
-    await postgresSpotStore.applyImport(postgres, SEED, { kind: "default" });
+    await catalogOn(postgres).applyImport(SEED, { kind: "default" });
     let noticed = 0;
-    const store = new PostgresTideStore(postgres, { generation: () => noticed });
+    const store = postgresTideStore(postgres, { generation: () => noticed });
     const initial = store.stamp();
     await store.choice("carcavelos");
     await store.extremes("carcavelos", T0, T0 + HOUR);
@@ -344,7 +345,7 @@ describeWithPostgres("the PostgreSQL stores", () => {
     const { postgres } = await freshDatabases();
     // More documents than one statement may bind (65,535 parameters, 3 per document), so the batch takes two.
     const ids = Array.from({ length: Math.floor(65_535 / 3) + 1 }, (_, i) => `s${String(i).padStart(5, "0")}`);
-    await postgresSpotStore.applyImport(postgres, { add: ids.map((id, i) => spot(id, i + 1)), update: [], remove: [] }, { kind: "import" });
+    await catalogOn(postgres).applyImport({ add: ids.map((id, i) => spot(id, i + 1)), update: [], remove: [] }, { kind: "import" });
     await postgresForecastStore(postgres).writeDocuments(T0, [{ spotId: ids[0]!, body: documentJson(ids[0]!, 1) }]);
     // A spot that does not exist sorts after every real one: it fails in the batch's second statement.
     const batch = [...ids, "zz-no-such-spot"].map((spotId) => ({ spotId, body: `{"spot":"${spotId}"}` }));
@@ -353,7 +354,7 @@ describeWithPostgres("the PostgreSQL stores", () => {
     expect((await postgresForecastStore(postgres).readDocument(ids[0]!))?.body).toBe(documentJson(ids[0]!, 1));
 
     // A tide batch of several writes, failing on its last.
-    const tides = new PostgresTideStore(postgres, { generation: () => 0 });
+    const tides = postgresTideStore(postgres, { generation: () => 0 });
     await tides.putChoice(ids[1]!, stationChoice, T0);
     await tides.putExtremes(ids[1]!, T0, T0 + 48 * HOUR, extremesFrom(T0, 3, 1));
     const failing = tides.batch(async (store) => {
@@ -367,18 +368,18 @@ describeWithPostgres("the PostgreSQL stores", () => {
     expect(await tides.model(ids[2]!)).toBeNull();
 
     // An import whose last add collides with a stored spot: its update and removal are undone too.
-    const before = await postgresSpotStore.loadCatalog(postgres);
+    const before = await catalogOn(postgres).loadCatalog();
     const collides = { ...spot("newcomer", 1), hexId: spot(ids[0]!, 1).hexId };
-    const importing = postgresSpotStore.applyImport(postgres, { add: [spot("fine", 999_999), collides], update: [{ ...spot(ids[1]!, 2), name: "Renamed", aliases: ["x"] }], remove: [ids[3]!] }, { kind: "import" });
+    const importing = catalogOn(postgres).applyImport({ add: [spot("fine", 999_999), collides], update: [{ ...spot(ids[1]!, 2), name: "Renamed", aliases: ["x"] }], remove: [ids[3]!] }, { kind: "import" });
     await expect(importing).rejects.toThrow();
-    expect(await postgresSpotStore.loadCatalog(postgres)).toEqual(before);
+    expect(await catalogOn(postgres).loadCatalog()).toEqual(before);
   });
 
   test("two servers writing the same documents at once both succeed, one after the other; readers never see half a batch", async () => {
     const { postgres: first, database } = await freshDatabases();
     const second = await anotherPool(database);
     const ids = Array.from({ length: 200 }, (_, i) => `spot-${String(i).padStart(3, "0")}`);
-    await postgresSpotStore.applyImport(first, { add: ids.map((id, i) => spot(id, i + 1)), update: [], remove: [] }, { kind: "import" });
+    await catalogOn(first).applyImport({ add: ids.map((id, i) => spot(id, i + 1)), update: [], remove: [] }, { kind: "import" });
     const batch = (updatedAt: number, order: readonly string[]) => order.map((spotId) => ({ spotId, body: `{"at":${updatedAt}}` }));
 
     // One server's batch holds its rows until it commits: the other's waits for it, then writes over all of them.
@@ -419,26 +420,27 @@ describeWithPostgres("the PostgreSQL stores", () => {
   test("two servers seeding the empty catalog at once: one seeds, the other's check then finds it done", async () => {
     const { postgres: first, database } = await freshDatabases();
     const second = await anotherPool(database);
-    const seed = (db: PgDb) => postgresSpotStore.applyImport(db, SEED, { kind: "default", defaultSha256: "sha-1" }, async (tx) => (await postgresSpotStore.countSpots(tx)) === 0);
+    const seed = (db: PgDb) => catalogOn(db).applyImport(SEED, { kind: "default", defaultSha256: "sha-1" }, (state) => state.spotCount === 0);
     expect((await Promise.all([seed(first), seed(second)])).toSorted()).toEqual([false, true]);
-    expect(await postgresSpotStore.countSpots(first)).toBe(SPOTS.length);
-    expect(await postgresSpotStore.readCatalogVersion(second)).toBe("1");
+    expect((await catalogOn(first).readState()).spotCount).toBe(SPOTS.length);
+    expect(await catalogOn(second).readCatalogVersion()).toBe("1");
   });
 
   test("meta: the first of two servers storing a value at once wins, both read it; null removes a key", async () => {
     const { postgres: first, database } = await freshDatabases();
     const second = await anotherPool(database);
-    const [a, b] = await Promise.all([metaOnce(first, "node.secret", () => "from-first"), metaOnce(second, "node.secret", () => "from-second")]);
+    const [one, two] = [metaStore(postgresDialect(first)), metaStore(postgresDialect(second))];
+    const [a, b] = await Promise.all([one.once("node.secret", () => "from-first"), two.once("node.secret", () => "from-second")]);
     expect(a).toBe(b);
-    expect(await readMeta(second, "node.secret")).toBe(a);
-    await writeMeta(first, "node.secret", null);
-    expect(await readMeta(second, "node.secret")).toBeNull();
+    expect(await two.read("node.secret")).toBe(a);
+    await one.write("node.secret", null);
+    expect(await two.read("node.secret")).toBeNull();
   });
 
   test("forecast bodies keep every byte: bytes as given, and the same brotli bytes as SQLite for the same document", async () => {
     const { sqlite, postgres, database } = await freshDatabases();
-    sqliteSpotStore.applyImport(sqlite, SEED, { kind: "default" });
-    await postgresSpotStore.applyImport(postgres, SEED, { kind: "default" });
+    await sqliteCatalog(sqlite).applyImport(SEED, { kind: "default" });
+    await catalogOn(postgres).applyImport(SEED, { kind: "default" });
     const everyByte = Uint8Array.from({ length: 512 }, (_, i) => (i * 7 + 3) % 256);
     // A view into a larger buffer: only its own bytes are stored.
     const view = new Uint8Array(everyByte.buffer, 100, 50);
@@ -448,7 +450,7 @@ describeWithPostgres("the PostgreSQL stores", () => {
       { spotId: "ericeira", body: view },
       { spotId: "nazare", body: large },
     ];
-    sqliteForecastStore.writeDocuments(sqlite, T0, documents);
+    await sqliteForecastStore(sqlite).writeDocuments(T0, documents);
     await postgresForecastStore(postgres).writeDocuments(T0, documents);
 
     const stored = async (spotId: string) => {

@@ -14,7 +14,6 @@ import { plainPacer, type Pacer } from "../../src/core/pacing";
 import { fetchAhead, forecastCell, marineCell, planBatches, runForecastRefresh, type RefreshSpot, type RefreshSummary } from "../../src/forecast/refresh";
 import { FIRST_RETRY_MS, nextRefreshAt, retryAt, startupRefreshReason, STALE_AFTER_MS } from "../../src/forecast/schedule";
 import { startForecastJobs } from "../../src/server/forecast-jobs";
-import { documentAges } from "../../src/forecast/sqlite-store";
 import { sqliteForecastStore } from "../../src/forecast/sqlite-store";
 import { documentText } from "../../src/db/document-codec";
 import { CATALOG_PATH, tempDir } from "../support/env";
@@ -47,7 +46,7 @@ interface Harness {
   traced(only?: readonly RefreshSpot[]): Promise<string[]>;
   /** A refresh of `only` that logs, in order, each call of its pacer and each batch it reports done. */
   paced(only?: readonly RefreshSpot[]): Promise<string[]>;
-  ages(): Map<string, number>;
+  ages(): Promise<Map<string, number>>;
   close(): void;
 }
 
@@ -106,7 +105,7 @@ function harness(env: Record<string, string> = {}, spots: readonly RefreshSpot[]
       await runForecastRefresh({ ...deps(new OpenMeteoClient({ ...config.openMeteo, sleep })), pacer, onProgress: (p) => events.push(`done ${p.batch}`) }, only);
       return events;
     },
-    ages: () => documentAges(db),
+    ages: () => sqliteForecastStore(db).documentAges(),
     close: () => closeDatabase(db),
   };
 }
@@ -135,7 +134,7 @@ describe("grid dedup and batching", () => {
       ["marine", 3, "GET"],
     ]);
     expect(fake.weight()).toBeCloseTo(summary.weight, 9);
-    expect([...h.ages().keys()].sort()).toEqual(SPOTS.map((s) => s.id).sort());
+    expect([...(await h.ages()).keys()].sort()).toEqual(SPOTS.map((s) => s.id).sort());
     const body = (id: string) => JSON.parse(documentText((h.db.$client.query("SELECT body FROM forecast_documents WHERE spot_id = ?").get(id) as { body: Uint8Array }).body));
     // Spots sharing both cells share the series; the one with its own forecast cell got its own request slot.
     expect(body("zz-supertubos").hours).toEqual(body("zz-supertubos-north").hours);
@@ -318,7 +317,7 @@ describe("faults", () => {
   test("a fault that persists: the batch is given up after the retries; its spots keep their previous documents", async () => {
     const h = harness({ SURFCAST_OPEN_METEO_RETRIES: "2" });
     await h.refresh();
-    const before = h.ages();
+    const before = await h.ages();
     h.clock.advance(3_600_000);
     fake.reset();
     fake.inject("503", { endpoint: "forecast" });
@@ -327,7 +326,7 @@ describe("faults", () => {
     expect(summary.errors[0]).toContain("forecast: HTTP 503: The service is overloaded");
     expect(fake.requests.filter((r) => r.endpoint === "forecast")).toHaveLength(3);
     expect(h.sleeps).toEqual([1000, 2000]);
-    expect(h.ages()).toEqual(before);
+    expect(await h.ages()).toEqual(before);
     h.close();
   });
 
@@ -338,14 +337,14 @@ describe("faults", () => {
     expect(summary.failedBatches).toBe(1);
     expect(summary.ok).toBeGreaterThan(0);
     expect(summary.ok + summary.failed).toBe(6);
-    expect(h.ages().size).toBe(summary.ok);
+    expect((await h.ages()).size).toBe(summary.ok);
     h.close();
   });
 
   test("three failed batches in a row: the rest of the run is given up, every previous document kept", async () => {
     const h = harness({ SURFCAST_OPEN_METEO_BATCH_SIZE: "1", SURFCAST_OPEN_METEO_RETRIES: "0" });
     await h.refresh();
-    const before = h.ages();
+    const before = await h.ages();
     fake.reset();
     fake.inject("503", {});
     const summary = await h.refresh();
@@ -354,7 +353,7 @@ describe("faults", () => {
     expect(summary.failedBatches).toBe(summary.batches);
     expect(fake.requests).toHaveLength(6); // three batches of two requests, nothing after
     expect(summary.errors.at(-1)).toBe(`upstream down: 3 batches failed in a row; gave up the remaining ${summary.batches - 3} batches`);
-    expect(h.ages()).toEqual(before);
+    expect(await h.ages()).toEqual(before);
     h.close();
   });
 
@@ -397,7 +396,7 @@ describe("faults", () => {
   test("a batch whose transaction fails writes nothing: readers see the old documents, never a mix", async () => {
     const h = harness({ SURFCAST_OPEN_METEO_BATCH_SIZE: "2" });
     await h.refresh();
-    const before = h.ages();
+    const before = await h.ages();
     const bodiesBefore = h.db.$client.query("SELECT spot_id, body FROM forecast_documents ORDER BY spot_id").all();
     // Fail the write of one spot in the middle of its batch's transaction.
     h.db.$client.exec(
@@ -407,7 +406,7 @@ describe("faults", () => {
     const summary = await h.refresh();
     expect(summary.failedBatches).toBe(1);
     expect(summary.errors[0]).toContain("disk on fire");
-    const after = h.ages();
+    const after = await h.ages();
     const failedBatchSpots = SPOTS.filter((s) => after.get(s.id) === before.get(s.id)).map((s) => s.id);
     expect(failedBatchSpots).toContain("zz-supertubos-north");
     expect(failedBatchSpots.length).toBeGreaterThan(1); // its batch companions were rolled back with it
@@ -433,7 +432,7 @@ describe("stopping", () => {
     expect(summary.ok).toBe(0);
     expect(summary.failedBatches).toBe(summary.batches);
     expect(fake.requests).toHaveLength(2); // the first batch's requests only
-    expect(h.ages().size).toBe(0);
+    expect((await h.ages()).size).toBe(0);
     h.close();
   });
 });

@@ -8,7 +8,6 @@ import { openDatabase } from "../../src/db";
 import { SearchIndex, type Searchable } from "../../src/spots/search";
 import { searchInputs, SpotService } from "../../src/spots/service";
 import { sqliteCatalog } from "../../src/spots/sqlite-store";
-import { loadSpots } from "../../src/spots/sqlite-store";
 import { seededRng, type Rng } from "../../bench/prng";
 import { ReferenceSearch, osaDistance } from "../support/reference-search";
 import { tempDir } from "../support/env";
@@ -16,7 +15,7 @@ import { createKey, startServer } from "../support/binary";
 
 const db = openDatabase(tempDir("spots-search-reference"));
 await SpotService.open(sqliteCatalog(db));
-const [spots, towns] = searchInputs(loadSpots(db));
+const [spots, towns] = searchInputs(await sqliteCatalog(db).loadSpots());
 
 const ACCENTS: Record<string, string> = { a: "á", e: "é", i: "ï", o: "ô", u: "ü", c: "ç", n: "ñ" };
 

@@ -1,8 +1,9 @@
 /**
  * The access, console, embed and alerts rooms reach the database only through their stores' small asynchronous functions
  * (access/store.ts, console/store.ts, embed/store.ts, alerts/store.ts), so that a PostgreSQL store can sit beside the SQLite one.
- * Every statement, transaction and database import of theirs is in a store implementation (`sqlite-store.ts`, later
- * `postgres-store.ts`); read from the sources, so a statement written anywhere else fails here before review.
+ * Every statement, transaction and database import of theirs is in a store implementation (`drizzle-store.ts`, and the
+ * `sqlite-store.ts` and `postgres-store.ts` that run it); read from the sources, so a statement written anywhere else
+ * fails here before review.
  */
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -10,7 +11,7 @@ import { join } from "node:path";
 import { ROOT } from "../support/env";
 
 const ROOMS = ["access", "console", "embed", "alerts"];
-const isStoreImplementation = (file: string) => /(^|\/)(sqlite|postgres)-store\.ts$/.test(file);
+const isStoreImplementation = (file: string) => /(^|\/)(sqlite|postgres|drizzle)-store\.ts$/.test(file);
 
 /** What reaching the database looks like in a module. */
 const DATABASE_USE: Record<string, RegExp> = {
@@ -41,17 +42,17 @@ describe("the stores are the only way to the database", () => {
     expect(modules.filter((file) => !isStoreImplementation(file)).flatMap((file) => usesOf(file))).toEqual([]);
   });
 
-  test("each room has a store interface and a SQLite store implementing it", () => {
+  test("each room has a store interface, a drizzle store implementing it and a SQLite store running that", () => {
     for (const room of ROOMS) {
       expect(modules).toContain(`${room}/store.ts`);
-      expect(modules).toContain(`${room}/sqlite-store.ts`);
-      expect(readFileSync(join(SRC, room, "sqlite-store.ts"), "utf8")).toMatch(/from "\.\/store"/);
+      expect(readFileSync(join(SRC, room, "drizzle-store.ts"), "utf8")).toMatch(/from "\.\/store"/);
+      expect(readFileSync(join(SRC, room, "sqlite-store.ts"), "utf8")).toMatch(/from "\.\/drizzle-store"/);
     }
   });
 
   test("the check sees what the store implementations do", () => {
     for (const room of ROOMS) {
-      const uses = usesOf(`${room}/sqlite-store.ts`).map((use) => use.split(": ")[1]);
+      const uses = usesOf(`${room}/drizzle-store.ts`).map((use) => use.split(": ")[1]);
       expect(uses).toContain("imports drizzle");
       expect(uses).toContain("runs a statement");
     }

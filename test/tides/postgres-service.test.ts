@@ -1,5 +1,5 @@
 /**
- * The tide room on the shared PostgreSQL database: the same TideService over PostgresTideStore fills the tide window
+ * The tide room on the shared PostgreSQL database: the same TideService over the PostgreSQL tide store fills the tide window
  * and answers `get`, `now` and `hourly` exactly as over SQLite, and serves its kept responses at once. Spots are a few
  * of CATALOG_PATH (a station coast, a coast no station serves, an import override), on both databases.
  */
@@ -8,10 +8,10 @@ import { DAY_MS, ManualClock } from "../../src/core/clock";
 import { closeDatabase, openDatabase, type Db } from "../../src/db";
 import { closePostgres, openPostgres, type PgDb } from "../../src/db/postgres";
 import type { StoredSpot } from "../../src/spots/catalog";
-import { postgresSpotStore } from "../../src/spots/postgres-store";
-import * as sqliteSpotStore from "../../src/spots/sqlite-store";
+import { postgresCatalog } from "../../src/spots/postgres-store";
+import { sqliteCatalog } from "../../src/spots/sqlite-store";
 import type { Spot } from "../../src/spots/types";
-import { PostgresTideStore } from "../../src/tides/postgres-store";
+import { postgresTideStore } from "../../src/tides/postgres-store";
 import { TideService, type WindowReport } from "../../src/tides/service";
 import { sqliteTideStore } from "../../src/tides/sqlite-store";
 import type { TideStore } from "../../src/tides/store";
@@ -53,7 +53,7 @@ describeWithPostgres("TideService over PostgreSQL", () => {
   let database: TestDatabase;
   let postgres: PgDb;
   let sqliteStore: TideStore;
-  let postgresStore: PostgresTideStore;
+  let postgresStore: TideStore;
   let overSqlite: TideService;
   let overPostgres: TideService;
   const reports: { sqlite?: WindowReport | null; postgres?: WindowReport | null } = {};
@@ -61,8 +61,8 @@ describeWithPostgres("TideService over PostgreSQL", () => {
   /** Adds spots to the catalog on both databases (the last one with an import override: tideless). */
   async function importSpots(added: Spot[], tidelessLast = false): Promise<void> {
     const plan = { add: added.map((s, i) => stored(s, tidelessLast && i === added.length - 1 ? true : null)), update: [], remove: [] };
-    sqliteSpotStore.applyImport(sqlite, plan, { kind: "import" });
-    await postgresSpotStore.applyImport(postgres, plan, { kind: "import" });
+    await sqliteCatalog(sqlite).applyImport(plan, { kind: "import" });
+    await postgresCatalog(postgres, () => true).applyImport(plan, { kind: "import" });
     spots.push(...added);
   }
 
@@ -76,7 +76,7 @@ describeWithPostgres("TideService over PostgreSQL", () => {
     await importSpots(catalog.slice(0, -1), true);
     sqliteStore = sqliteTideStore(sqlite);
     // One server here: no other server's commits to notice.
-    postgresStore = new PostgresTideStore(postgres, { generation: () => 0 });
+    postgresStore = postgresTideStore(postgres, { generation: () => 0 });
     overSqlite = new TideService(sqliteStore, clock, fakeSpotService(spots));
     overPostgres = new TideService(postgresStore, clock, fakeSpotService(spots));
     reports.sqlite = await overSqlite.maintainWindow();

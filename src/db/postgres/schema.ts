@@ -17,6 +17,12 @@ const bytes = customType<{ data: Uint8Array; driverData: Uint8Array }>({
 /** Epoch milliseconds (UTC), and every other integer: SQLite holds 64 bits, so does `bigint`. */
 const int64 = (name: string) => bigint(name, { mode: "number" });
 
+/** The columns that point at a spot (its rows go with it), an account, a key or an alert (its rows go with it). */
+const spotKey = () => text("spot_id").references(() => spots.id, { onDelete: "cascade" });
+const accountKey = () => int64("account_id").notNull().references(() => accounts.id);
+const apiKeyKey = () => text("key_id").notNull().references(() => apiKeys.id);
+const alertKey = () => text("alert_id").notNull().references(() => alerts.id, { onDelete: "cascade" });
+
 // ── spots ────────────────────────────────────────────────────────────────────────────────────────
 export const spots = pgTable(
   "spots",
@@ -37,27 +43,21 @@ export const spots = pgTable(
 export const spotAliases = pgTable(
   "spot_aliases",
   {
-    spotId: text("spot_id")
-      .notNull()
-      .references(() => spots.id, { onDelete: "cascade" }),
+    spotId: spotKey().notNull(),
     alias: text("alias").notNull(),
   },
   (t) => [primaryKey({ columns: [t.spotId, t.alias] })],
 );
 
 export const spotFacing = pgTable("spot_facing", {
-  spotId: text("spot_id")
-    .primaryKey()
-    .references(() => spots.id, { onDelete: "cascade" }),
+  spotId: spotKey().primaryKey(),
   facing: doublePrecision("facing"),
   method: text("method").notNull(),
   computedAt: int64("computed_at").notNull(),
 });
 
 export const spotTideStation = pgTable("spot_tide_station", {
-  spotId: text("spot_id")
-    .primaryKey()
-    .references(() => spots.id, { onDelete: "cascade" }),
+  spotId: spotKey().primaryKey(),
   tideless: boolean("tideless").notNull(),
   stationId: text("station_id"),
   stationName: text("station_name"),
@@ -103,9 +103,7 @@ export const invitations = pgTable(
   "invitations",
   {
     tokenHash: text("token_hash").primaryKey(),
-    accountId: int64("account_id")
-      .notNull()
-      .references(() => accounts.id),
+    accountId: accountKey(),
     createdAt: int64("created_at").notNull(),
     expiresAt: int64("expires_at").notNull(),
     usedAt: int64("used_at"),
@@ -117,9 +115,7 @@ export const consoleSessions = pgTable(
   "console_sessions",
   {
     tokenHash: text("token_hash").primaryKey(),
-    accountId: int64("account_id")
-      .notNull()
-      .references(() => accounts.id),
+    accountId: accountKey(),
     createdAt: int64("created_at").notNull(),
     lastSeenAt: int64("last_seen_at").notNull(),
   },
@@ -130,9 +126,7 @@ export const apiKeys = pgTable(
   "api_keys",
   {
     id: text("id").primaryKey(),
-    accountId: int64("account_id")
-      .notNull()
-      .references(() => accounts.id),
+    accountId: accountKey(),
     name: text("name").notNull(),
     hash: text("hash").notNull().unique(),
     prefix: text("prefix").notNull(),
@@ -146,9 +140,7 @@ export const embeds = pgTable(
   "embeds",
   {
     id: text("id").primaryKey(),
-    keyId: text("key_id")
-      .notNull()
-      .references(() => apiKeys.id),
+    keyId: apiKeyKey(),
     spots: text("spots").notNull(),
     origins: text("origins").notNull(),
     units: text("units", { enum: ["metric", "imperial"] }).notNull(),
@@ -165,12 +157,8 @@ export const alerts = pgTable(
   "alerts",
   {
     id: text("id").primaryKey(),
-    keyId: text("key_id")
-      .notNull()
-      .references(() => apiKeys.id),
-    spotId: text("spot_id")
-      .notNull()
-      .references(() => spots.id, { onDelete: "cascade" }),
+    keyId: apiKeyKey(),
+    spotId: spotKey().notNull(),
     name: text("name").notNull(),
     condition: text("condition").notNull(),
     delivery: text("delivery", { enum: ["webhook", "email"] }).notNull(),
@@ -190,9 +178,7 @@ export const alerts = pgTable(
 export const alertWindows = pgTable(
   "alert_windows",
   {
-    alertId: text("alert_id")
-      .notNull()
-      .references(() => alerts.id, { onDelete: "cascade" }),
+    alertId: alertKey(),
     start: int64("start").notNull(),
     end: int64("end").notNull(),
   },
@@ -203,9 +189,7 @@ export const alertDeliveries = pgTable(
   "alert_deliveries",
   {
     id: text("id").primaryKey(),
-    alertId: text("alert_id")
-      .notNull()
-      .references(() => alerts.id, { onDelete: "cascade" }),
+    alertId: alertKey(),
     eventId: text("event_id").notNull(),
     attempt: int64("attempt").notNull(),
     scheduledAt: int64("scheduled_at").notNull(),
@@ -239,18 +223,14 @@ export const rateLimitState = pgTable("rate_limit_state", {
 
 // ── forecasts and tides ─────────────────────────────────────────────────────────────────────────
 export const forecastDocuments = pgTable("forecast_documents", {
-  spotId: text("spot_id")
-    .primaryKey()
-    .references(() => spots.id, { onDelete: "cascade" }),
+  spotId: spotKey().primaryKey(),
   updatedAt: int64("updated_at").notNull(),
   /** Always brotli-compressed JSON: `surfcast migrate` compresses the text bodies SQLite kept from before compression. */
   body: bytes("body").notNull(),
 });
 
 export const spotDemand = pgTable("spot_demand", {
-  spotId: text("spot_id")
-    .primaryKey()
-    .references(() => spots.id, { onDelete: "cascade" }),
+  spotId: spotKey().primaryKey(),
   requestedAt: int64("requested_at").notNull(),
 });
 
@@ -258,9 +238,7 @@ const extremesTable = (name: string) =>
   pgTable(
     name,
     {
-      spotId: text("spot_id")
-        .notNull()
-        .references(() => spots.id, { onDelete: "cascade" }),
+      spotId: spotKey().notNull(),
       time: int64("time").notNull(),
       type: text("type", { enum: ["high", "low"] }).notNull(),
       height: doublePrecision("height").notNull(),
@@ -271,9 +249,7 @@ const extremesTable = (name: string) =>
 export const tideExtremes = extremesTable("tide_extremes");
 
 export const spotTideModel = pgTable("spot_tide_model", {
-  spotId: text("spot_id")
-    .primaryKey()
-    .references(() => spots.id, { onDelete: "cascade" }),
+  spotId: spotKey().primaryKey(),
   hasData: boolean("has_data").notNull(),
   rangeM: doublePrecision("range_m").notNull(),
   stationRangeM: doublePrecision("station_range_m"),
