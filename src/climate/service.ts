@@ -5,6 +5,7 @@
  * until the new one is whole. docs/climate.md tells each field.
  */
 import { HOUR_MS, type Clock } from "../core/clock";
+import { ApiError } from "../core/errors";
 import { haversineKm } from "../core/geo";
 import { BoundedMap } from "../core/bounded-map";
 import { Serial } from "../core/serial";
@@ -29,6 +30,15 @@ export type ClimateState =
   | { status: "pending"; retryAfterSeconds: number }
   /** The last fetch failed; the next is not before `retryAfterSeconds`. */
   | { status: "failed"; reason: string; retryAfterSeconds: number };
+
+/** Why the climate cannot be answered yet, as /v1 and MCP both say it (`climate_unavailable`). */
+export function climateUnavailable(state: Exclude<ClimateState, { status: "ready" }>): ApiError {
+  const message =
+    state.status === "pending"
+      ? `The spot's climate is being computed (its area is asked for the first time); ask again in ${state.retryAfterSeconds} s.`
+      : `The climate could not be fetched from Open-Meteo (${state.reason}); it is tried again in ${state.retryAfterSeconds} s.`;
+  return new ApiError("climate_unavailable", message);
+}
 
 export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;

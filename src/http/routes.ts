@@ -25,7 +25,7 @@ import { acceptedEncoding, compressedOnce, encodedEtag } from "./compress";
 import { parseNowManyParams } from "../now/params";
 import { tidesIn } from "../tides/units";
 import { climateIn } from "../climate/units";
-import type { ClimateState } from "../climate/service";
+import { climateUnavailable, type ClimateState } from "../climate/service";
 import type { Units } from "../core/units";
 
 /** A now answer, or 304 when the client holds it; cacheable until the minute ends. */
@@ -59,7 +59,7 @@ function climateResponse(request: Request, state: ClimateState, units: Units): R
   if (state.status === "ready") return json(climateIn(state.climate, units), 200, headersFor(request));
   const headers = headersFor(request, { "Retry-After": String(state.retryAfterSeconds) });
   if (state.status === "pending") return json({ status: "pending" }, 202, headers);
-  return errorResponse(new ApiError("climate_unavailable", `The climate could not be fetched from Open-Meteo (${state.reason}); it is tried again in ${state.retryAfterSeconds} s.`), headers);
+  return errorResponse(climateUnavailable(state), headers);
 }
 
 /** A forecast body with its ETag (304 when the client has it) and the encoding the client accepts, compressed once. */

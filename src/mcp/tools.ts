@@ -10,6 +10,7 @@ import type { App } from "../app";
 import { ApiError, invalidRequest } from "../core/errors";
 import { parseBestSpotsParams, parseDaysParams, parseNearbyParams, parseSearchParams, parseSummaryParams, parseUnitsParams } from "../core/params";
 import { climateIn } from "../climate/units";
+import { climateUnavailable } from "../climate/service";
 import { DEMO_ATTRIBUTION } from "../forecast/demo";
 import { summaryText } from "../forecast/summary";
 import type { ForecastResponse } from "../forecast/types";
@@ -234,8 +235,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       const spot = app.spots.get(parseSpotId(args.spot_id));
       const { units } = parseUnitsParams({ units: args.units });
       const state = await app.climate.climate(spot);
-      if (state.status === "pending") throw new ApiError("climate_unavailable", `The spot's climate is being computed (its area is asked for the first time); ask again in ${state.retryAfterSeconds} s.`);
-      if (state.status === "failed") throw new ApiError("climate_unavailable", `The climate could not be fetched (${state.reason}); it is tried again in ${state.retryAfterSeconds} s.`);
+      if (state.status !== "ready") throw climateUnavailable(state);
       const climate = climateIn(state.climate, units);
       return { text: climateText(climate), structured: { ...climate } };
     },
