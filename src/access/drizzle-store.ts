@@ -10,6 +10,7 @@ import type { ChangeTopic } from "../db/postgres/changes";
 import type { PgQueryable } from "../db/postgres/transaction";
 import { excluded, excludedAll } from "../db/statements";
 import { run, upsertRows, type StoreDialect, type Work } from "../db/store-dialect";
+import { PLAN_DEFAULTS, PLAN_NAMES } from "./plans";
 import { emailContaining, type AccessStore, type AccountUpdate, type NewAccount, type StoredAccount, type UsageCount } from "./store";
 
 /** A sum or count, which PostgreSQL answers as a numeric or bigint the driver hands over as text. */
@@ -18,6 +19,12 @@ const total = (expression: SQL) => sql<number>`${expression}`.mapWith(Number);
 /** An account's columns and its active keys, counted in the statement that reads it. */
 function storedAccountFields({ accounts, apiKeys }: StoreDialect["tables"]) {
   return { ...getTableColumns(accounts), activeKeys: total(sql`(select count(*) from ${apiKeys} where ${apiKeys.accountId} = ${accounts.id} and ${apiKeys.revokedAt} is null)`) };
+}
+
+/** Writes the plan table from PLAN_DEFAULTS: every plan upserted (idempotent). */
+export function* writePlans({ plans }: StoreDialect["tables"], tx: PgQueryable): Work<void> {
+  const replaced = excludedAll({ dailyLimit: plans.dailyLimit, minuteLimit: plans.minuteLimit, maxKeys: plans.maxKeys, attributionRequired: plans.attributionRequired, maxAlerts: plans.maxAlerts });
+  yield* run(tx.insert(plans).values(PLAN_NAMES.map((name) => ({ name, ...PLAN_DEFAULTS[name] }))).onConflictDoUpdate({ target: plans.name, set: replaced }));
 }
 
 /**

@@ -1,9 +1,8 @@
 /** The access store (store.ts) on SQLite: drizzle-store.ts over bun:sqlite. */
 import { writeTransaction, type Db } from "../db";
 import { plans } from "../db/schema";
-import { excludedAll } from "../db/statements";
 import { sqliteDialect } from "../db/store-dialect";
-import { drizzleAccessStore } from "./drizzle-store";
+import { drizzleAccessStore, writePlans } from "./drizzle-store";
 import { PLAN_DEFAULTS, PLAN_NAMES } from "./plans";
 
 export const sqliteAccessStore = (db: Db) => drizzleAccessStore(sqliteDialect(db));
@@ -24,7 +23,6 @@ function plansCurrent(db: Db): boolean {
  */
 export function seedPlans(db: Db): void {
   if (plansCurrent(db)) return;
-  const replaced = excludedAll({ dailyLimit: plans.dailyLimit, minuteLimit: plans.minuteLimit, maxKeys: plans.maxKeys, attributionRequired: plans.attributionRequired, maxAlerts: plans.maxAlerts });
-  const rows = PLAN_NAMES.map((name) => ({ name, ...PLAN_DEFAULTS[name] }));
-  writeTransaction(db, () => db.insert(plans).values(rows).onConflictDoUpdate({ target: plans.name, set: replaced }).run());
+  const dialect = sqliteDialect(db);
+  writeTransaction(db, () => dialect.now((tx) => writePlans(dialect.tables, tx)));
 }
