@@ -1,16 +1,18 @@
 /**
  * A fleet of keys: what a request costs when every request carries the next of 48 keys of one Scale account, as
  * an operator with many customers sees it — the method of the issue that asked for it, beside the endpoint table's
- * own: wrk, 1 thread, 50 connections, 5 s per run, no warm-up, measured binary, bare, bare, binary, and the mean of
- * each side (not the best). Alone, `bun bench/fleet.ts [--quick]` makes a data dir of its own with one spot's
- * forecast and tides, and prints the table.
+ * own: wrk, 1 thread, 50 connections, 5 s per run, no warm-up, measured binary, bare, lean, lean, bare, binary, and the
+ * mean of each side (not the best), against both yardsticks. Alone, `bun bench/fleet.ts [--quick]` makes a data dir of
+ * its own with one spot's forecast and tides, prints the tables and, without --quick, replaces them in bench/RESULTS.md.
  */
+import { join } from "node:path";
 import { cli, cliAsync, startServer } from "../test/support/binary";
 import { tempDir } from "../test/support/env";
 import { startFakeOpenMeteo } from "../test/support/fake-open-meteo";
 import { bodyBytes, replayedByBare, type BenchCase } from "./http";
 import { ensureWrk, runLoad, type LoadResult } from "./load";
-import { fmt, renderSection, type Section } from "./report";
+import { spawnListening } from "./processes";
+import { fmt, renderSection, writeSectionToResults, type Section } from "./report";
 import { isolatedFleetSection } from "./fleet-inprocess";
 
 export const FLEET_SIZE = 48;
@@ -45,41 +47,48 @@ const mean = (runs: LoadResult[]) => ({
   failures: runs.reduce((n, r) => n + r.failures, 0),
 });
 
+/** The yardsticks: bare-server.ts (the URL parsed, the headers built from a plain object per request) and lean-bare-server.ts (Headers built once, one Map lookup by the whole URL). */
+const SIDES = ["binary", "bare", "lean"] as const;
+
 export async function fleetSection(opts: { dataDir: string; keys: string[]; cases: BenchCase[]; durationSeconds: number; connections: number }): Promise<Section> {
   const section: Section = {
     title: "A fleet of keys: every request with the next of 48 keys",
     intro:
       `wrk, 1 thread, ${opts.connections} connections, ${opts.durationSeconds} s per run, no warm-up; each request carries the next of ${opts.keys.length} keys of one Scale account. ` +
-      "Measured binary, bare, bare, binary per endpoint; each side's figure is the mean of its two runs. Bare = a Bun.serve replaying the binary's bytes (bench/bare-server.ts).",
-    header: ["endpoint", "bytes", "req/s", "p50 ms", "bare req/s", "bare p50", "ratio", "target", "verdict"],
+      "Measured binary, bare, lean, lean, bare, binary per endpoint; each side's figure is the mean of its two runs. Two yardsticks replay the binary's bytes: bare (bench/bare-server.ts: it parses the URL and builds the headers from a plain object per request) and lean (bench/lean-bare-server.ts: each answer's Headers built once, one Map lookup by the whole URL: the least JavaScript that sends these bytes). The target applies to the ratio to bare.",
+    header: ["endpoint", "bytes", "req/s", "p50 ms", "bare req/s", "ratio to bare", "lean req/s", "ratio to lean", "target", "verdict"],
     rows: [],
     notes: [],
   };
   const server = await startServer({ dataDir: opts.dataDir, env: { SURFCAST_LOG_LEVEL: "warn" } });
-  const { bare, measurable, recordings } = await replayedByBare(server.url, opts.dataDir, opts.cases, opts.keys[0]!, section.notes!);
+  const { bare, recordingsFile, measurable, recordings } = await replayedByBare(server.url, opts.dataDir, opts.cases, opts.keys[0]!, section.notes!);
+  const lean = await spawnListening([process.execPath, join(import.meta.dir, "lean-bare-server.ts"), recordingsFile]);
+  const urls = { binary: server.url, bare: bare.url, lean: lean.url };
   try {
     for (const bench of measurable) {
-      const runs = { binary: [] as LoadResult[], bare: [] as LoadResult[] };
-      for (const side of ["binary", "bare", "bare", "binary"] as const) {
-        const url = (side === "binary" ? server : bare).url + bench.path;
-        runs[side].push(await runLoad(url, { connections: opts.connections, durationSeconds: opts.durationSeconds, keys: opts.keys }));
+      const runs = { binary: [] as LoadResult[], bare: [] as LoadResult[], lean: [] as LoadResult[] };
+      for (const side of [...SIDES, ...[...SIDES].reverse()]) {
+        runs[side].push(await runLoad(urls[side] + bench.path, { connections: opts.connections, durationSeconds: opts.durationSeconds, keys: opts.keys }));
       }
-      const [real, yardstick] = [mean(runs.binary), mean(runs.bare)];
-      const ratio = real.rps / yardstick.rps;
+      const [real, toBare, toLean] = [mean(runs.binary), mean(runs.bare), mean(runs.lean)];
+      const ratio = real.rps / toBare.rps;
       section.rows!.push([
         `${bench.name} \`${bench.path}\``,
         fmt.int(bodyBytes(recordings, bench.path)),
         fmt.int(real.rps),
         fmt.ms(real.p50Ms),
-        fmt.int(yardstick.rps),
-        fmt.ms(yardstick.p50Ms),
+        fmt.int(toBare.rps),
         fmt.ratio(ratio),
+        fmt.int(toLean.rps),
+        fmt.ratio(real.rps / toLean.rps),
         `≥ ${bench.targetRatio}×`,
         fmt.verdict(ratio >= bench.targetRatio!),
       ]);
-      if (real.failures + yardstick.failures > 0) section.notes!.push(`${bench.name}: ${real.failures + yardstick.failures} failed responses — case invalid`);
+      const failures = real.failures + toBare.failures + toLean.failures;
+      if (failures > 0) section.notes!.push(`${bench.name}: ${failures} failed responses — case invalid`);
     }
   } finally {
+    await lean.stop();
     await bare.stop();
     await server.stop();
   }
@@ -97,7 +106,7 @@ if (import.meta.main) {
   await fake.close();
   if (refreshed.code !== 0) throw new Error(`refresh failed: ${refreshed.stderr}`);
   const cases = fleetCases({ id: "pipeline", lat: 21.665, lng: -158.053 });
-  const section = await fleetSection({ dataDir, keys, cases, durationSeconds: quick ? 2 : 5, connections: 50 });
-  console.log(renderSection(section));
-  console.log("\n" + renderSection(await isolatedFleetSection(dataDir, keys, cases, quick)));
+  const sections = [await fleetSection({ dataDir, keys, cases, durationSeconds: quick ? 2 : 5, connections: 50 }), await isolatedFleetSection(dataDir, keys, cases, quick)];
+  for (const section of sections) console.log("\n" + renderSection(section));
+  if (!quick) for (const section of sections) await writeSectionToResults(section);
 }

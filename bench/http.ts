@@ -148,6 +148,8 @@ async function accessCost(opts: HttpOptions, cases: BenchCase[]): Promise<Sectio
 export interface Replayed {
   /** The bare server, replaying what the binary answered to each measurable case. */
   bare: Child;
+  /** The recordings' file, for another yardstick to replay (bench/lean-bare-server.ts). */
+  recordingsFile: string;
   /** The cases the binary answered with 200 (the others are noted as not measured). */
   measurable: BenchCase[];
   recordings: Recording[];
@@ -166,7 +168,7 @@ export async function replayedByBare(serverUrl: string, dataDir: string, cases: 
   }
   const recordingsFile = join(dataDir, "bench-recordings.json");
   await Bun.write(recordingsFile, JSON.stringify(recordings));
-  return { bare: await spawnListening([BUN, join(import.meta.dir, "bare-server.ts"), recordingsFile]), measurable, recordings };
+  return { bare: await spawnListening([BUN, join(import.meta.dir, "bare-server.ts"), recordingsFile]), recordingsFile, measurable, recordings };
 }
 
 /** The body size of a recorded case, in bytes. */
