@@ -3,8 +3,8 @@
  * that orders under the job lease saves the certificate here and every server loads it; the ACME server may fetch a
  * challenge from any of them, so the challenges in flight are rows too.
  */
-import { eq } from "drizzle-orm";
-import type { Clock } from "../core/clock";
+import { and, eq, gt, lte } from "drizzle-orm";
+import { DAY_MS, type Clock } from "../core/clock";
 import type { PgDb } from "../db/postgres";
 import { acmeAccountKeys, acmeChallenges, tlsCertificates } from "../db/postgres/schema";
 import { excludedAll } from "../db/statements";
@@ -12,6 +12,11 @@ import type { CertificateStore } from "./store";
 
 /** The one account key's row. */
 const ACCOUNT = "account";
+/**
+ * An order waits minutes for its validation: a challenge older than this was left by a server that stopped in the
+ * middle of one (a crash, kill -9), is answered no more, and goes with the next challenge published.
+ */
+export const CHALLENGE_STALE_MS = DAY_MS;
 
 export function postgresCertificateStore(db: PgDb, clock: Clock): CertificateStore {
   return {
@@ -36,6 +41,7 @@ export function postgresCertificateStore(db: PgDb, clock: Clock): CertificateSto
         .onConflictDoUpdate({ target: tlsCertificates.name, set: excludedAll({ cert: tlsCertificates.cert, key: tlsCertificates.key, savedAt: tlsCertificates.savedAt }) });
     },
     async publishChallenge(token, keyAuthorization) {
+      await db.delete(acmeChallenges).where(lte(acmeChallenges.createdAt, clock.now() - CHALLENGE_STALE_MS));
       await db
         .insert(acmeChallenges)
         .values({ token, keyAuthorization, createdAt: clock.now() })
@@ -45,7 +51,7 @@ export function postgresCertificateStore(db: PgDb, clock: Clock): CertificateSto
       await db.delete(acmeChallenges).where(eq(acmeChallenges.token, token));
     },
     async challenge(token) {
-      const [row] = await db.select({ keyAuthorization: acmeChallenges.keyAuthorization }).from(acmeChallenges).where(eq(acmeChallenges.token, token));
+      const [row] = await db.select({ keyAuthorization: acmeChallenges.keyAuthorization }).from(acmeChallenges).where(and(eq(acmeChallenges.token, token), gt(acmeChallenges.createdAt, clock.now() - CHALLENGE_STALE_MS)));
       return row?.keyAuthorization ?? null;
     },
   };
