@@ -25,12 +25,17 @@ import type { RedisLimits } from "./redis-limits";
 import type { Principal } from "./registry";
 import type { UsageCount, UsageStore } from "./store";
 
-/** A key's day-fixed headers, rebuilt when the day or the key's limits change. */
-interface FixedHeaders {
+/**
+ * What stays the same all of a key's day: its day-fixed headers and the pending-count keys of its endpoints (built
+ * once, not per request), rebuilt when the day or the key's limits change.
+ */
+interface KeyDay {
   dayNumber: number;
+  day: string;
   dailyLimit: number;
   minuteLimit: number;
   headers: Headers;
+  countKeys: Map<string, string>;
 }
 
 const ALLOWED: Verdict = Object.freeze({ allowed: true });
@@ -51,7 +56,7 @@ export class SharedUsageMeter implements Meter {
   private sliceUses = new PendingCounts();
   /** A key's admission in Redis that may bring a slice: the key's other requests meanwhile wait for it. */
   private leading = new Map<string, Promise<unknown>>();
-  private fixed = new Map<string, FixedHeaders>();
+  private days = new Map<string, KeyDay>();
   private readonly turns = new Serial();
   /** One database read per key and day for the requests that find Redis without the day's count at once. */
   private readonly seeds = new SharedRuns();
@@ -80,7 +85,7 @@ export class SharedUsageMeter implements Meter {
       const fromSlice = this.slices.take(principal.keyId, principal, weight, now);
       if (fromSlice) {
         // Counted for the database and, at the next settle, for Redis's usage: one key for both.
-        this.sliceUses.add(this.count(principal.keyId, now, endpoint, weight), weight);
+        this.sliceUses.add(this.count(principal, now, endpoint, weight), weight);
         return this.metered(principal, ALLOWED, fromSlice.usedToday, fromSlice.windowUsed, fromSlice.burstResetSeconds, now);
       }
       const leading = this.leading.get(principal.keyId);
@@ -94,7 +99,7 @@ export class SharedUsageMeter implements Meter {
     const decided = this.limits.admit(principal.keyId, principal, endpoint, weight, now, leads ? this.rule : NO_SLICE, (day) => this.storedCount(principal.keyId, day)).then((counted) => {
       const { verdict, slice } = counted;
       if (!verdict.allowed) this.refusals[verdict.blockedBy]++;
-      else if (endpoint !== null) this.count(principal.keyId, now, endpoint, weight);
+      else if (endpoint !== null) this.count(principal, now, endpoint, weight);
       if (leads) this.slices.grant(principal.keyId, principal, slice, counted.usedToday, counted.windowUsed, now);
       // This request's own counts: the slice reserved with it is used by the ones after it.
       return this.metered(principal, verdict, counted.usedToday - slice, counted.windowUsed - slice, counted.burstResetSeconds, now);
@@ -114,13 +119,13 @@ export class SharedUsageMeter implements Meter {
 
   private metered(principal: Principal, verdict: Verdict, usedToday: number, windowUsed: number, burstResetSeconds: number, now: number): Metered {
     const varying = varyingHeadersOfCounts(principal, usedToday, windowUsed, burstResetSeconds, now);
-    return { verdict, headers: { shared: this.fixedHeaders(principal, now), own: { "X-RateLimit-Remaining": varying.remaining, RateLimit: varying.rateLimit } } };
+    return { verdict, headers: { shared: this.keyDay(principal, now).headers, own: { "X-RateLimit-Remaining": varying.remaining, RateLimit: varying.rateLimit } } };
   }
 
   async record(principal: Principal, endpoint: (typeof UNMETERED)[number], weight = 1): Promise<void> {
     const now = this.clock.now();
     await this.limits.record(principal.keyId, endpoint, weight, now);
-    this.count(principal.keyId, now, endpoint, weight);
+    this.count(principal, now, endpoint, weight);
   }
 
   /** What the quota counted of the key's day as far as the database and this server know. */
@@ -129,20 +134,22 @@ export class SharedUsageMeter implements Meter {
   }
 
   /** Counts an admitted use for the database; returns its pending-count key. */
-  private count(keyId: string, now: number, endpoint: UsageKey, weight: number): string {
+  private count(principal: Principal, now: number, endpoint: UsageKey, weight: number): string {
     this.admitted.set(endpoint, (this.admitted.get(endpoint) ?? 0) + weight);
-    const countKey = PendingCounts.keyOf(keyId, utcDay(now), endpoint);
+    const keyDay = this.keyDay(principal, now);
+    let countKey = keyDay.countKeys.get(endpoint);
+    if (countKey === undefined) keyDay.countKeys.set(endpoint, (countKey = PendingCounts.keyOf(principal.keyId, keyDay.day, endpoint)));
     this.pending.add(countKey, weight);
     return countKey;
   }
 
-  private fixedHeaders(principal: Principal, now: number): Headers {
+  private keyDay(principal: Principal, now: number): KeyDay {
     const dayNumber = Math.floor(now / DAY_MS);
-    const kept = this.fixed.get(principal.keyId);
-    if (kept && kept.dayNumber === dayNumber && kept.dailyLimit === principal.dailyLimit && kept.minuteLimit === principal.minuteLimit) return kept.headers;
-    const headers = dayHeaders(principal, now);
-    this.fixed.set(principal.keyId, { dayNumber, dailyLimit: principal.dailyLimit, minuteLimit: principal.minuteLimit, headers });
-    return headers;
+    const kept = this.days.get(principal.keyId);
+    if (kept && kept.dayNumber === dayNumber && kept.dailyLimit === principal.dailyLimit && kept.minuteLimit === principal.minuteLimit) return kept;
+    const keyDay = { dayNumber, day: utcDay(now), dailyLimit: principal.dailyLimit, minuteLimit: principal.minuteLimit, headers: dayHeaders(principal, now), countKeys: new Map<string, string>() };
+    this.days.set(principal.keyId, keyDay);
+    return keyDay;
   }
 
   /**
