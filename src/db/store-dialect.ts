@@ -1,7 +1,7 @@
 /**
  * What a room's store needs of its database, so that one drizzle implementation (<room>/drizzle-store.ts) serves
- * SQLite and PostgreSQL. It is written against the PostgreSQL tables' types, which the SQLite tables mirror column
- * for column (test/db/postgres-foundation.test.ts); the statements it builds run on either dialect. A statement
+ * SQLite and PostgreSQL. It is written against the PostgreSQL tables' types, whose SQLite twins are declared with them
+ * (db/tables.ts); the statements it builds run on either dialect. A statement
  * outside a transaction is awaited. A transaction's work is a generator that yields its statements one by one
  * (`yield* run(…)`): SQLite runs each at once, so read, check and write share one BEGIN IMMEDIATE with no await
  * between them; PostgreSQL awaits each in its transaction.
@@ -9,12 +9,11 @@
 import { eq, sql, type SQL, type SQLWrapper, type Table } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { ChangeTopic } from "./postgres/changes";
-import type * as pgSchema from "./postgres/schema";
 import type { PgQueryable } from "./postgres/transaction";
+import type { Tables } from "./tables";
 import { readTransaction, schema, writeTransaction, type Db } from ".";
 
-/** The PostgreSQL tables that mirror SQLite's. */
-export type Tables = Pick<typeof pgSchema, keyof typeof schema>;
+export type { Tables };
 
 /** A transaction's work: each statement yielded, its rows sent back. */
 export type Work<T> = Generator<PromiseLike<unknown>, T, unknown>;
@@ -113,12 +112,9 @@ function runNow<T>(work: Work<T>): T {
   return step.value;
 }
 
-/** SQLite's tables seen as PostgreSQL's; the typecheck refuses it when a table's rows are not its twin's. */
-const asMirror = (tables: { [K in keyof Tables]: { $inferSelect: Tables[K]["$inferSelect"] } }) => tables as unknown as Tables;
-
 /**
  * The store dialect of a SQLite database. The dialect boundary's cast: the SQLite connection and tables seen as
- * PostgreSQL's, whose rows they mirror (asMirror); a statement only PostgreSQL has goes through `lock`, `exclusive`,
+ * PostgreSQL's, declared with them (db/tables.ts); a statement only PostgreSQL has goes through `lock`, `exclusive`,
  * `notify` or `binary` instead, and `runNow` runs each statement through bun:sqlite's synchronous `all()`.
  */
 export function sqliteDialect(db: Db): StoreDialect & SyncReads {
@@ -127,7 +123,7 @@ export function sqliteDialect(db: Db): StoreDialect & SyncReads {
     now: (work) => runNow(work(view)),
     readNow: (work) => readTransaction(db, () => runNow(work(view))),
     db: view,
-    tables: asMirror(schema),
+    tables: schema as unknown as Tables,
     direct: async (work) => runNow(work(view)),
     write: async (work) => writeTransaction(db, () => runNow(work(view))),
     read: async (work) => readTransaction(db, () => runNow(work(view))),
