@@ -20,7 +20,20 @@ export interface OtherWrites {
 type ExtremesTable = Tables["tideExtremes"];
 type Write = (tx: PgQueryable) => Work<void>;
 
-export function drizzleTideStore({ db, tables, direct, write, read, notify, chunks }: StoreDialect, others: OtherWrites): TideStore {
+/** One stored extreme: a spot's high or low water at a time. */
+export type ExtremeRow = Tables["tideExtremes"]["$inferInsert"];
+
+/** The station's extremes (`tide_extremes`) or the model's (`tide_model_extremes`). */
+export type ExtremesKind = "station" | "model";
+
+/**
+ * Upserts extreme rows (one per spot and time) within the transaction `tx`. The tide pass writes a few hundred
+ * thousand at a time: a database may bring a faster way than the multi-row statements built here.
+ */
+export type ExtremeRowsWriter = (tx: PgQueryable, kind: ExtremesKind, rows: readonly ExtremeRow[]) => Work<void>;
+
+export function drizzleTideStore(dialect: StoreDialect, others: OtherWrites, writeExtremeRows: ExtremeRowsWriter = upsertInChunks(dialect)): TideStore {
+  const { db, tables, direct, write, read, notify } = dialect;
   const { spots, spotTideModel, spotTideStation, tideExtremes, tideModelExtremes, tideStations } = tables;
   const choiceColumns = columnsOf(spotTideStation, CHOICE_COLUMNS);
   const modelColumns = columnsOf(spotTideModel, MODEL_COLUMNS);
@@ -40,11 +53,8 @@ export function drizzleTideStore({ db, tables, direct, write, read, notify, chun
     return row?.time ?? null;
   };
   /** Upserts a spot's extremes (the last of each time, as a row-by-row upsert keeps). */
-  function* putExtremeRows(tx: PgQueryable, table: ExtremesTable, spotId: string, extremes: readonly PredictedExtreme[]) {
-    const rows = upsertRows(extremes, (e) => String(e.time)).map((e) => ({ spotId, time: e.time, type: e.type, height: roundHeight(e.height) }));
-    for (const chunk of chunks(rows, table)) {
-      yield* run(tx.insert(table).values(chunk).onConflictDoUpdate({ target: [table.spotId, table.time], set: excludedAll({ type: table.type, height: table.height }) }));
-    }
+  function* putExtremeRows(tx: PgQueryable, kind: ExtremesKind, spotId: string, extremes: readonly PredictedExtreme[]) {
+    yield* writeExtremeRows(tx, kind, upsertRows(extremes, (e) => String(e.time)).map((e) => ({ spotId, time: e.time, type: e.type, height: roundHeight(e.height) })));
   }
   /** Each write as a transaction's work, run alone or with the rest of a batch. */
   const works = {
@@ -55,12 +65,12 @@ export function drizzleTideStore({ db, tables, direct, write, read, notify, chun
     },
     *putExtremes(tx: PgQueryable, spotId: string, from: number, to: number, extremes: readonly PredictedExtreme[]) {
       yield* run(tx.delete(tideExtremes).where(and(eq(tideExtremes.spotId, spotId), gte(tideExtremes.time, from), lt(tideExtremes.time, to))));
-      yield* putExtremeRows(tx, tideExtremes, spotId, extremes);
+      yield* putExtremeRows(tx, "station", spotId, extremes);
     },
     *putModel(tx: PgQueryable, spotId: string, reading: Parameters<TideWrites["putModel"]>[1], from: number, extremes: readonly PredictedExtreme[]) {
       yield* run(tx.insert(spotTideModel).values({ spotId, ...reading }).onConflictDoUpdate({ target: spotTideModel.spotId, set: excludedAll(modelColumns) }));
       yield* run(tx.delete(tideModelExtremes).where(and(eq(tideModelExtremes.spotId, spotId), gte(tideModelExtremes.time, from))));
-      yield* putExtremeRows(tx, tideModelExtremes, spotId, extremes);
+      yield* putExtremeRows(tx, "model", spotId, extremes);
     },
     *putStationRecord(tx: PgQueryable, record: StationRecord) {
       yield* run(tx.insert(tideStations).values({ id: record.id, record: JSON.stringify(record) }).onConflictDoUpdate({ target: tideStations.id, set: { record: excluded(tideStations.record) } }));
@@ -143,5 +153,16 @@ export function drizzleTideStore({ db, tables, direct, write, read, notify, chun
       }),
     rule: () => direct((tx) => readMeta(tables, tx, TIDE_META.rule)),
     setRule: (rule) => direct((tx) => writeMeta(tables, tx, TIDE_META.rule, rule)),
+  };
+}
+
+/** Multi-row upserts, as many rows to a statement as the database binds. */
+function upsertInChunks({ tables, chunks }: StoreDialect): ExtremeRowsWriter {
+  const byKind: Record<ExtremesKind, ExtremesTable> = { station: tables.tideExtremes, model: tables.tideModelExtremes };
+  return function* (tx, kind, rows) {
+    const table = byKind[kind];
+    for (const chunk of chunks(rows, table)) {
+      yield* run(tx.insert(table).values(chunk).onConflictDoUpdate({ target: [table.spotId, table.time], set: excludedAll({ type: table.type, height: table.height }) }));
+    }
   };
 }
