@@ -27,10 +27,13 @@ import { closePostgres, openPostgres, type PgDb } from "./db/postgres";
 import { ChangeFeed, type ChangeTopic } from "./db/postgres/changes";
 import { thisNode, type NodeInfo } from "./db/postgres/nodes";
 import { postgresDialect } from "./db/postgres/store-dialect";
-import { metaStore, sqliteDialect } from "./db/store-dialect";
+import { metaStore, sqliteDialect, type StoreDialect } from "./db/store-dialect";
+import { drizzleEmbedStore } from "./embed/drizzle-store";
+import { drizzleAlertStore } from "./alerts/drizzle-store";
+import { drizzleObservationStore } from "./observations/drizzle-store";
+import { drizzleClimateStore } from "./climate/drizzle-store";
 import { version } from "../package.json";
 import { postgresForecastStore } from "./forecast/postgres-store";
-import { postgresEmbedStore } from "./embed/postgres-store";
 import { postgresTideStore } from "./tides/postgres-store";
 import { SpotService } from "./spots/service";
 import { postgresCatalog } from "./spots/postgres-store";
@@ -50,24 +53,17 @@ import { SharedViewAllowance } from "./embed/shared-allowance";
 import { andThen } from "./core/maybe-promise";
 import { sqliteForecastStore } from "./forecast/sqlite-store";
 import type { ForecastStore } from "./forecast/store";
-import { sqliteEmbedStore } from "./embed/sqlite-store";
 import type { EmbedStore } from "./embed/store";
 import { AlertService } from "./alerts/service";
 import { CalendarFeeds } from "./alerts/feeds";
 import { checkTarget } from "./alerts/delivery/address";
-import { sqliteAlertStore } from "./alerts/sqlite-store";
-import { postgresAlertStore } from "./alerts/postgres-store";
 import type { AlertStore } from "./alerts/store";
-import { sqliteObservationStore } from "./observations/sqlite-store";
-import { postgresObservationStore } from "./observations/postgres-store";
 import type { ObservationStore } from "./observations/store";
 import { NdbcFetcher, type FetchTurn } from "./observations/fetcher";
 import { ObservationsService } from "./observations/service";
 import { ServedObservations } from "./observations/served";
 import { VerificationService } from "./observations/verification-service";
 import { openMeteoHindcast } from "./observations/hindcast";
-import { sqliteClimateStore } from "./climate/sqlite-store";
-import { postgresClimateStore } from "./climate/postgres-store";
 import type { ClimateStore } from "./climate/store";
 import { ClimateService } from "./climate/service";
 import { openMeteoEra5 } from "./climate/era5";
@@ -156,6 +152,11 @@ interface Foundation {
   close(): Promise<void>;
 }
 
+/** The stores that run as their drizzle store over the database's dialect, with nothing of their own per engine. */
+function dialectStores(dialect: StoreDialect) {
+  return { embeds: drizzleEmbedStore(dialect), alerts: drizzleAlertStore(dialect), observations: drizzleObservationStore(dialect), climate: drizzleClimateStore(dialect), meta: metaStore(dialect) };
+}
+
 /** The data directory's SQLite file: one server, counted in its memory. */
 function sqliteFoundation(config: Config, busyTimeoutMs: number | undefined, create: boolean): Foundation {
   const db = openDatabase(config.dataDir, busyTimeoutMs, create);
@@ -168,7 +169,7 @@ function sqliteFoundation(config: Config, busyTimeoutMs: number | undefined, cre
   const access = sqliteAccessStore(db);
   return {
     engine: { kind: "sqlite", db },
-    stores: { access, embeds: sqliteEmbedStore(db), alerts: sqliteAlertStore(db), forecasts: sqliteForecastStore(db), observations: sqliteObservationStore(db), climate: sqliteClimateStore(db), meta: metaStore(sqliteDialect(db)) },
+    stores: { access, forecasts: sqliteForecastStore(db), ...dialectStores(sqliteDialect(db)) },
     catalog: sqliteCatalog(db),
     tideStore: sqliteTideStore(db),
     // One detector per connection (PRAGMA data_version) answers every topic: any commit elsewhere reloads.
@@ -204,7 +205,7 @@ async function postgresFoundation(config: Config, url: string): Promise<Foundati
   const limits = redis && new RedisLimits(redis);
   return {
     engine: { kind: "postgres", db, feed, node: thisNode(version, null, Date.now()) },
-    stores: { access, embeds: postgresEmbedStore(db), alerts: postgresAlertStore(db), forecasts: postgresForecastStore(db), observations: postgresObservationStore(db), climate: postgresClimateStore(db), meta: metaStore(postgresDialect(db)) },
+    stores: { access, forecasts: postgresForecastStore(db), ...dialectStores(postgresDialect(db)) },
     catalog: postgresCatalog(db, feed.changeCheck("spots")),
     tideStore: postgresTideStore(db, { generation: () => changes.generation("tides") }),
     changes: (topic) => changes.changeCheck(topic),

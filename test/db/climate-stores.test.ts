@@ -11,13 +11,14 @@ import { closePostgres, openPostgres } from "../../src/db/postgres";
 import type { CellHours, Years } from "../../src/climate/climate";
 import type { Era5Source } from "../../src/climate/era5";
 import { packHours, unpackHours } from "../../src/climate/hours-codec";
-import { postgresClimateStore } from "../../src/climate/postgres-store";
 import { ClimateService, type ClimateState } from "../../src/climate/service";
-import { sqliteClimateStore } from "../../src/climate/sqlite-store";
+import { drizzleClimateStore } from "../../src/climate/drizzle-store";
 import type { ClimateStore, StoredClimate } from "../../src/climate/store";
 import { tempDir } from "../support/env";
 import { createTestDatabase, describeWithPostgres } from "../support/postgres";
 import { waitFor } from "../support/wait";
+import { sqliteDialect } from "../../src/db/store-dialect";
+import { postgresDialect } from "../../src/db/postgres/store-dialect";
 
 const closing: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -35,7 +36,7 @@ function openSqlite(): Opened {
   const open = () => {
     const db = openDatabase(dir);
     closing.push(async () => closeDatabase(db));
-    return sqliteClimateStore(db);
+    return drizzleClimateStore(sqliteDialect(db));
   };
   return { store: open(), another: async () => open() };
 }
@@ -46,7 +47,7 @@ async function openPostgresStore(): Promise<Opened> {
   const open = async () => {
     const pool = await openPostgres(database.url(), { max: 2 });
     closing.push(() => closePostgres(pool));
-    return postgresClimateStore(pool);
+    return drizzleClimateStore(postgresDialect(pool));
   };
   return { store: await open(), another: open };
 }

@@ -11,14 +11,15 @@ import { closeDatabase, openDatabase } from "../../src/db";
 import { closePostgres, openPostgres } from "../../src/db/postgres";
 import { NdbcFetcher, type FetchTurn } from "../../src/observations/fetcher";
 import { MemoryObservationStore } from "../../src/observations/memory-store";
-import { postgresObservationStore } from "../../src/observations/postgres-store";
-import { sqliteObservationStore } from "../../src/observations/sqlite-store";
+import { drizzleObservationStore } from "../../src/observations/drizzle-store";
 import { observationFetchTurn } from "../../src/server/observation-fetches";
 import type { ObservationStore, StoredBuoy, StoredHindcast, StoredStationTable } from "../../src/observations/store";
 import type { LeadForecast } from "../../src/observations/verification";
 import { tempDir } from "../support/env";
 import { startFakeNdbc } from "../support/fake-ndbc";
 import { createTestDatabase, describeWithPostgres } from "../support/postgres";
+import { sqliteDialect } from "../../src/db/store-dialect";
+import { postgresDialect } from "../../src/db/postgres/store-dialect";
 
 const closing: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -44,7 +45,7 @@ function openSqlite(): Opened {
       closed = true;
     };
     closing.push(close);
-    return { store: sqliteObservationStore(db), close };
+    return { store: drizzleObservationStore(sqliteDialect(db)), close };
   };
   let current = open();
   return {
@@ -69,7 +70,7 @@ async function openPostgresStore(): Promise<Opened> {
       closed = true;
     };
     closing.push(close);
-    return { store: postgresObservationStore(pool), close };
+    return { store: drizzleObservationStore(postgresDialect(pool)), close };
   };
   let current = await open();
   return {
@@ -249,7 +250,7 @@ describe("the fetcher over a database", () => {
           closing.push(() => closePostgres(db));
           // What onceAmongServers reads of an App: the engine, its pool and this server's id.
           const app = { engine: { kind: "postgres", db, node: { id } } } as unknown as App;
-          return fetcherOn(postgresObservationStore(db), observationFetchTurn(app, new AbortController().signal));
+          return fetcherOn(drizzleObservationStore(postgresDialect(db)), observationFetchTurn(app, new AbortController().signal));
         }),
       );
       const [a, b] = await Promise.all(fetchers.map((fetcher) => fetcher.nearestBuoy(PIPELINE.lat, PIPELINE.lng, 100)));

@@ -14,11 +14,12 @@ import type { AccountChange, ConsoleStore, LinkWithAccount } from "../../src/con
 import { closeDatabase, openDatabase, type Db } from "../../src/db";
 import { closePostgres, openPostgres, type PgDb } from "../../src/db/postgres";
 import { ChangeFeed, type ChangeTopic } from "../../src/db/postgres/changes";
-import { postgresEmbedStore } from "../../src/embed/postgres-store";
-import { sqliteEmbedStore } from "../../src/embed/sqlite-store";
+import { drizzleEmbedStore } from "../../src/embed/drizzle-store";
 import type { EmbedRecord, EmbedStore } from "../../src/embed/store";
 import { tempDir } from "../support/env";
 import { createTestDatabase, describeWithPostgres, type TestDatabase } from "../support/postgres";
+import { sqliteDialect } from "../../src/db/store-dialect";
+import { postgresDialect } from "../../src/db/postgres/store-dialect";
 
 const closing: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -80,8 +81,8 @@ interface Stores {
   console: ConsoleStore;
   embeds: EmbedStore;
 }
-const sqliteStores = (db: Db): Stores => ({ access: sqliteAccessStore(db), console: sqliteConsoleStore(db), embeds: sqliteEmbedStore(db) });
-const postgresStores = (db: PgDb): Stores => ({ access: postgresAccessStore(db), console: postgresConsoleStore(db), embeds: postgresEmbedStore(db) });
+const sqliteStores = (db: Db): Stores => ({ access: sqliteAccessStore(db), console: sqliteConsoleStore(db), embeds: drizzleEmbedStore(sqliteDialect(db)) });
+const postgresStores = (db: PgDb): Stores => ({ access: postgresAccessStore(db), console: postgresConsoleStore(db), embeds: drizzleEmbedStore(postgresDialect(db)) });
 
 const newAccount = (email: string, fields: Partial<NewAccount> = {}): NewAccount => ({ email, plan: "starter", dailyLimit: null, minuteLimit: null, maxKeys: null, createdAt: T0, admin: false, ...fields });
 
@@ -362,7 +363,7 @@ describeWithPostgres("the PostgreSQL stores of the account side", () => {
     const access = postgresAccessStore(first);
     await access.insertAccount(newAccount("ana@example.com"));
     await access.createKey("ana@example.com", newKey("k1", T0), () => {});
-    const stores = [postgresEmbedStore(first), postgresEmbedStore(second)];
+    const stores = [drizzleEmbedStore(postgresDialect(first)), drizzleEmbedStore(postgresDialect(second))];
     const caps = embedCaps({ active: 3, made: 100 });
     const outcomes = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => stores[i % 2]!.insertEmbed(embed(`e${i}`, "k1", T0 + i), 1, caps)));
     expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(3);

@@ -9,8 +9,9 @@ import { openApp, type App } from "../../src/app";
 import { ManualClock } from "../../src/core/clock";
 import { UserError } from "../../src/core/errors";
 import { AlertService } from "../../src/alerts/service";
-import { sqliteAlertStore } from "../../src/alerts/sqlite-store";
-import { postgresAlertStore } from "../../src/alerts/postgres-store";
+import { drizzleAlertStore } from "../../src/alerts/drizzle-store";
+import { sqliteDialect } from "../../src/db/store-dialect";
+import { postgresDialect } from "../../src/db/postgres/store-dialect";
 import type { AlertStore } from "../../src/alerts/store";
 import type { DailyWeather, ForecastHour } from "../../src/forecast/types";
 import { tempDir } from "./env";
@@ -67,7 +68,7 @@ export async function openWorld(engine: "sqlite" | "postgres", name: string): Pr
   const clock = new ManualClock(NOW);
   const config = loadConfig({ dataDir: tempDir(name), scheduler: false, ...(database ? { databaseUrl: database.url() } : {}) }, { SURFCAST_PUBLIC_URL: PUBLIC });
   const app = await openApp(config, clock);
-  const store = app.engine.kind === "sqlite" ? sqliteAlertStore(app.engine.db) : postgresAlertStore(app.engine.db);
+  const store = drizzleAlertStore(app.engine.kind === "sqlite" ? sqliteDialect(app.engine.db) : postgresDialect(app.engine.db));
   const checked: string[] = [];
   const alerts = new AlertService({ alerts: store, access: app.stores.access }, app.forecasts, clock, config, app.spots, (url) => stubCheck(checked, url));
   return {

@@ -1,6 +1,0 @@
-/** The observation store (store.ts) on the shared PostgreSQL database, for several servers at once: drizzle-store.ts over Bun.sql. */
-import type { PgDb } from "../db/postgres";
-import { postgresDialect } from "../db/postgres/store-dialect";
-import { drizzleObservationStore } from "./drizzle-store";
-
-export const postgresObservationStore = (db: PgDb) => drizzleObservationStore(postgresDialect(db));
