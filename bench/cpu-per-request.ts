@@ -11,28 +11,20 @@
  */
 import { cpSync, existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { cliAsync } from "../test/support/binary";
 import { BINARY, tempDir } from "../test/support/env";
-import { startFakeOpenMeteo } from "../test/support/fake-open-meteo";
-import { createScaleKeys, fleetCases } from "./fleet";
+import { fleetCases, fleetDataDir } from "./fleet";
+import { replaying } from "./http";
 import { ensureWrk, runLoad } from "./load";
 import { cpuSecondsOf, spawnListening, type Child } from "./processes";
 import { record, type Recording } from "./recordings";
 import { fmt, renderSection, type Section } from "./report";
-
-const BUN = process.execPath;
 
 /** A data dir with the fleet's keys and one spot's forecast and tides, made once and reused when given. */
 async function preparedDataDir(given: string | undefined): Promise<{ dataDir: string; keys: string[] }> {
   const dataDir = given ?? tempDir("bench-cpu");
   const keysFile = join(dataDir, "bench-keys.json");
   if (existsSync(keysFile)) return { dataDir, keys: (await Bun.file(keysFile).json()) as string[] };
-  const keys = createScaleKeys(dataDir);
-  const fake = await startFakeOpenMeteo({ firstDay: new Date().toISOString().slice(0, 10) });
-  // The fake answers in this process: the refresh must not block it.
-  const refreshed = await cliAsync(dataDir, ["refresh", "--spots", "pipeline"], { SURFCAST_OPEN_METEO_MARINE_URL: fake.url, SURFCAST_OPEN_METEO_FORECAST_URL: fake.url });
-  await fake.close();
-  if (refreshed.code !== 0) throw new Error(`refresh failed: ${refreshed.stderr}`);
+  const keys = await fleetDataDir(dataDir);
   await Bun.write(keysFile, JSON.stringify(keys));
   return { dataDir, keys };
 }
@@ -76,8 +68,7 @@ if (import.meta.main) {
   for (const bench of cases) recordings.push(await record(servers[0]!.url, bench.path, { "X-API-Key": keys[0]! }));
   const recordingsFile = join(dataDir, "bench-cpu-recordings.json");
   await Bun.write(recordingsFile, JSON.stringify(recordings));
-  const bare = await spawnListening([BUN, join(import.meta.dir, "bare-server.ts"), recordingsFile]);
-  const lean = await spawnListening([BUN, join(import.meta.dir, "lean-bare-server.ts"), recordingsFile]);
+  const [bare, lean] = await Promise.all([replaying("bare-server.ts", recordingsFile), replaying("lean-bare-server.ts", recordingsFile)]);
 
   const names = binaries.map((b, i) => (binaries.length === 1 ? "binary" : `binary ${i + 1}`));
   const section: Section = {

@@ -5,13 +5,11 @@
  * mean of each side (not the best), against both yardsticks. Alone, `bun bench/fleet.ts [--quick]` makes a data dir of
  * its own with one spot's forecast and tides, prints the tables and, without --quick, replaces them in bench/RESULTS.md.
  */
-import { join } from "node:path";
 import { cli, cliAsync, startServer } from "../test/support/binary";
 import { tempDir } from "../test/support/env";
 import { startFakeOpenMeteo } from "../test/support/fake-open-meteo";
-import { bodyBytes, replayedByBare, type BenchCase } from "./http";
+import { bodyBytes, replayedByBare, replaying, type BenchCase } from "./http";
 import { ensureWrk, runLoad, type LoadResult } from "./load";
-import { spawnListening } from "./processes";
 import { fmt, renderSection, writeSectionToResults, type Section } from "./report";
 import { isolatedFleetSection } from "./fleet-inprocess";
 
@@ -62,7 +60,7 @@ export async function fleetSection(opts: { dataDir: string; keys: string[]; case
   };
   const server = await startServer({ dataDir: opts.dataDir, env: { SURFCAST_LOG_LEVEL: "warn" } });
   const { bare, recordingsFile, measurable, recordings } = await replayedByBare(server.url, opts.dataDir, opts.cases, opts.keys[0]!, section.notes!);
-  const lean = await spawnListening([process.execPath, join(import.meta.dir, "lean-bare-server.ts"), recordingsFile]);
+  const lean = await replaying("lean-bare-server.ts", recordingsFile);
   const urls = { binary: server.url, bare: bare.url, lean: lean.url };
   try {
     for (const bench of measurable) {
@@ -95,16 +93,22 @@ export async function fleetSection(opts: { dataDir: string; keys: string[]; case
   return section;
 }
 
-if (import.meta.main) {
-  ensureWrk();
-  const quick = process.argv.includes("--quick");
-  const dataDir = tempDir("bench-fleet");
+/** `dataDir` with the fleet's keys and Pipeline's forecast and tides, refreshed from a local fake Open-Meteo: what the fleet's endpoints answer from. */
+export async function fleetDataDir(dataDir: string): Promise<string[]> {
   const keys = createScaleKeys(dataDir);
   const fake = await startFakeOpenMeteo({ firstDay: new Date().toISOString().slice(0, 10) });
   // The fake answers in this process: the refresh must not block it.
   const refreshed = await cliAsync(dataDir, ["refresh", "--spots", "pipeline"], { SURFCAST_OPEN_METEO_MARINE_URL: fake.url, SURFCAST_OPEN_METEO_FORECAST_URL: fake.url });
   await fake.close();
   if (refreshed.code !== 0) throw new Error(`refresh failed: ${refreshed.stderr}`);
+  return keys;
+}
+
+if (import.meta.main) {
+  ensureWrk();
+  const quick = process.argv.includes("--quick");
+  const dataDir = tempDir("bench-fleet");
+  const keys = await fleetDataDir(dataDir);
   const cases = fleetCases({ id: "pipeline", lat: 21.665, lng: -158.053 });
   const sections = [await fleetSection({ dataDir, keys, cases, durationSeconds: quick ? 2 : 5, connections: 50 }), await isolatedFleetSection(dataDir, keys, cases, quick)];
   for (const section of sections) console.log("\n" + renderSection(section));

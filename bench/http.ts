@@ -148,11 +148,16 @@ async function accessCost(opts: HttpOptions, cases: BenchCase[]): Promise<Sectio
 export interface Replayed {
   /** The bare server, replaying what the binary answered to each measurable case. */
   bare: Child;
-  /** The recordings' file, for another yardstick to replay (bench/lean-bare-server.ts). */
+  /** The recordings' file, for the leaner yardstick to replay (`replaying("lean-bare-server.ts", …)`). */
   recordingsFile: string;
   /** The cases the binary answered with 200 (the others are noted as not measured). */
   measurable: BenchCase[];
   recordings: Recording[];
+}
+
+/** A yardstick replaying the recorded answers: bare-server.ts, or lean-bare-server.ts (each answer's Headers built once). */
+export function replaying(yardstick: "bare-server.ts" | "lean-bare-server.ts", recordingsFile: string): Promise<Child> {
+  return spawnListening([BUN, join(import.meta.dir, yardstick), recordingsFile]);
 }
 
 /** Records the binary's answer to each case (under `key`) and starts a bare Bun.serve replaying those bytes. */
@@ -168,7 +173,7 @@ export async function replayedByBare(serverUrl: string, dataDir: string, cases: 
   }
   const recordingsFile = join(dataDir, "bench-recordings.json");
   await Bun.write(recordingsFile, JSON.stringify(recordings));
-  return { bare: await spawnListening([BUN, join(import.meta.dir, "bare-server.ts"), recordingsFile]), recordingsFile, measurable, recordings };
+  return { bare: await replaying("bare-server.ts", recordingsFile), recordingsFile, measurable, recordings };
 }
 
 /** The body size of a recorded case, in bytes. */
