@@ -21,7 +21,7 @@ type ExtremesTable = Tables["tideExtremes"];
 type Write = (tx: PgQueryable) => Work<void>;
 
 /** One stored extreme: a spot's high or low water at a time. */
-export type ExtremeRow = Tables["tideExtremes"]["$inferInsert"];
+type ExtremeRow = Tables["tideExtremes"]["$inferInsert"];
 
 /** The station's extremes (`tide_extremes`) or the model's (`tide_model_extremes`). */
 export type ExtremesKind = "station" | "model";
