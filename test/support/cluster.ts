@@ -195,10 +195,13 @@ function clusterNode(name: string, env: Record<string, string>, args: string[], 
   const port = own ? Number(new URL(own.url).port) : freePort();
   const dataDir = tempDir(`cluster-${name}`);
   let current: RunningServer | null = null;
+  /** Set while the test stops the node: an exit otherwise is a crash, whose output the suite's log must show. */
+  let stopping = false;
   const earlier: string[] = [];
   const ended = () => {
     earlier.push(current!.output());
     current = null;
+    stopping = false;
   };
   return {
     name,
@@ -209,16 +212,22 @@ function clusterNode(name: string, env: Record<string, string>, args: string[], 
     output: () => [...earlier, current?.output() ?? ""].join(""),
     async start() {
       if (current) throw new Error(`node ${name} is already running`);
-      current = await startServer({ dataDir, env, args: [...(own?.args ?? []), ...args], port: own ? null : port });
+      const started = await startServer({ dataDir, env, args: [...(own?.args ?? []), ...args], port: own ? null : port });
+      current = started;
+      void started.proc.exited.then((code) => {
+        if (!stopping) console.error(`cluster node ${name} exited by itself (code ${code}, signal ${started.proc.signalCode}); the end of its output:\n${started.output().slice(-4000)}`);
+      });
     },
     async stop() {
       if (!current) throw new Error(`node ${name} is not running`);
+      stopping = true;
       const code = await current.stop("SIGTERM");
       ended();
       return code;
     },
     async kill() {
       if (!current) return;
+      stopping = true;
       await current.stop("SIGKILL");
       ended();
     },
